@@ -1,0 +1,334 @@
+//! Users, sign-in sessions, API keys and the sign-in throttle.
+
+use async_trait::async_trait;
+use diesel::prelude::*;
+use diesel::sql_types::{Text, Timestamptz};
+use diesel_async::RunQueryDsl;
+use time::OffsetDateTime;
+use uuid::Uuid;
+use wort_domain::account::{
+    self, ApiKey, AuthSession, KEY_TOUCH_INTERVAL, MAX_FAILED_SIGN_INS, NewApiKey, NewUser,
+    SIGN_IN_WINDOW, User, UserCredentials,
+};
+use wort_domain::error::Violation;
+use wort_domain::ports::AccountRepository;
+use wort_domain::{DomainError, DomainResult, UserId, new_id};
+
+use crate::error::{db_error, is_unique_violation};
+use crate::pool::{DbPool, checkout};
+use crate::schema::{api_keys, auth_sessions, sign_in_failures, users};
+
+pub struct PgAccounts {
+    pool: DbPool,
+}
+
+impl PgAccounts {
+    pub fn new(pool: DbPool) -> Self {
+        PgAccounts { pool }
+    }
+}
+
+#[derive(Queryable, Selectable)]
+#[diesel(table_name = users)]
+struct UserRow {
+    id: Uuid,
+    email: String,
+    name: String,
+    created_at: OffsetDateTime,
+}
+
+impl From<UserRow> for User {
+    fn from(r: UserRow) -> Self {
+        User {
+            id: UserId(r.id),
+            email: r.email,
+            name: r.name,
+            created_at: r.created_at,
+        }
+    }
+}
+
+#[derive(Queryable, Selectable)]
+#[diesel(table_name = api_keys)]
+struct ApiKeyRow {
+    id: Uuid,
+    user_id: Uuid,
+    name: String,
+    start: String,
+    prefix: String,
+    enabled: bool,
+    expires_at: Option<OffsetDateTime>,
+    created_at: OffsetDateTime,
+    updated_at: OffsetDateTime,
+    last_used_at: Option<OffsetDateTime>,
+}
+
+impl From<ApiKeyRow> for ApiKey {
+    fn from(r: ApiKeyRow) -> Self {
+        ApiKey {
+            id: r.id,
+            user_id: UserId(r.user_id),
+            name: r.name,
+            start: r.start,
+            prefix: r.prefix,
+            enabled: r.enabled,
+            expires_at: r.expires_at,
+            created_at: r.created_at,
+            updated_at: r.updated_at,
+            last_used_at: r.last_used_at,
+        }
+    }
+}
+
+#[async_trait]
+impl AccountRepository for PgAccounts {
+    async fn create_user(&self, new: NewUser, now: OffsetDateTime) -> DomainResult<User> {
+        let mut conn = checkout(&self.pool).await?;
+        let inserted = diesel::insert_into(users::table)
+            .values((
+                users::id.eq(new_id()),
+                users::email.eq(&new.email),
+                users::name.eq(&new.name),
+                users::password_hash.eq(&new.password_hash),
+                users::created_at.eq(now),
+                users::updated_at.eq(now),
+            ))
+            .returning(UserRow::as_returning())
+            .get_result(&mut conn)
+            .await;
+        match inserted {
+            Ok(row) => Ok(row.into()),
+            Err(e) if is_unique_violation(&e) => Err(DomainError::invalid(Violation::new(
+                "already_exists",
+                &["email"],
+                "An account with this email already exists",
+            ))),
+            Err(e) => Err(db_error(e)),
+        }
+    }
+
+    async fn find_credentials(&self, email: &str) -> DomainResult<Option<UserCredentials>> {
+        let mut conn = checkout(&self.pool).await?;
+        let found: Option<(UserRow, String)> = users::table
+            .filter(users::email.eq(email))
+            .select((UserRow::as_select(), users::password_hash))
+            .first(&mut conn)
+            .await
+            .optional()
+            .map_err(db_error)?;
+        Ok(found.map(|(user, password_hash)| UserCredentials {
+            user: user.into(),
+            password_hash,
+        }))
+    }
+
+    async fn create_session(
+        &self,
+        user: UserId,
+        token_hash: Vec<u8>,
+        now: OffsetDateTime,
+        expires_at: OffsetDateTime,
+    ) -> DomainResult<AuthSession> {
+        let mut conn = checkout(&self.pool).await?;
+        let id = new_id();
+        diesel::insert_into(auth_sessions::table)
+            .values((
+                auth_sessions::id.eq(id),
+                auth_sessions::user_id.eq(user.0),
+                auth_sessions::token_hash.eq(token_hash),
+                auth_sessions::expires_at.eq(expires_at),
+                auth_sessions::created_at.eq(now),
+            ))
+            .execute(&mut conn)
+            .await
+            .map_err(db_error)?;
+        Ok(AuthSession {
+            id,
+            user_id: user,
+            expires_at,
+        })
+    }
+
+    async fn find_session(
+        &self,
+        token_hash: &[u8],
+        now: OffsetDateTime,
+    ) -> DomainResult<Option<(AuthSession, User)>> {
+        let mut conn = checkout(&self.pool).await?;
+        let found: Option<(Uuid, OffsetDateTime, UserRow)> = auth_sessions::table
+            .inner_join(users::table)
+            .filter(auth_sessions::token_hash.eq(token_hash))
+            .filter(auth_sessions::expires_at.gt(now))
+            .select((
+                auth_sessions::id,
+                auth_sessions::expires_at,
+                UserRow::as_select(),
+            ))
+            .first(&mut conn)
+            .await
+            .optional()
+            .map_err(db_error)?;
+        Ok(found.map(|(id, expires_at, user)| {
+            let user: User = user.into();
+            (
+                AuthSession {
+                    id,
+                    user_id: user.id,
+                    expires_at,
+                },
+                user,
+            )
+        }))
+    }
+
+    async fn delete_session(&self, token_hash: &[u8]) -> DomainResult<()> {
+        let mut conn = checkout(&self.pool).await?;
+        diesel::delete(auth_sessions::table.filter(auth_sessions::token_hash.eq(token_hash)))
+            .execute(&mut conn)
+            .await
+            .map_err(db_error)?;
+        Ok(())
+    }
+
+    async fn create_api_key(
+        &self,
+        user: UserId,
+        new: NewApiKey,
+        now: OffsetDateTime,
+    ) -> DomainResult<ApiKey> {
+        let mut conn = checkout(&self.pool).await?;
+        diesel::insert_into(api_keys::table)
+            .values((
+                api_keys::id.eq(new_id()),
+                api_keys::user_id.eq(user.0),
+                api_keys::name.eq(&new.name),
+                api_keys::key_hash.eq(&new.key_hash),
+                api_keys::start.eq(&new.start),
+                api_keys::prefix.eq(account::API_KEY_PREFIX),
+                api_keys::enabled.eq(true),
+                api_keys::expires_at.eq(new.expires_at),
+                api_keys::created_at.eq(now),
+                api_keys::updated_at.eq(now),
+            ))
+            .returning(ApiKeyRow::as_returning())
+            .get_result(&mut conn)
+            .await
+            .map(ApiKey::from)
+            .map_err(db_error)
+    }
+
+    async fn list_api_keys(&self, user: UserId) -> DomainResult<Vec<ApiKey>> {
+        let mut conn = checkout(&self.pool).await?;
+        let rows: Vec<ApiKeyRow> = api_keys::table
+            .filter(api_keys::user_id.eq(user.0))
+            .order((api_keys::created_at, api_keys::id))
+            .select(ApiKeyRow::as_select())
+            .load(&mut conn)
+            .await
+            .map_err(db_error)?;
+        Ok(rows.into_iter().map(ApiKey::from).collect())
+    }
+
+    async fn delete_api_key(&self, user: UserId, key_id: Uuid) -> DomainResult<()> {
+        let mut conn = checkout(&self.pool).await?;
+        let deleted = diesel::delete(
+            api_keys::table
+                .filter(api_keys::id.eq(key_id))
+                .filter(api_keys::user_id.eq(user.0)),
+        )
+        .execute(&mut conn)
+        .await
+        .map_err(db_error)?;
+        if deleted == 0 {
+            Err(DomainError::NotFound)
+        } else {
+            Ok(())
+        }
+    }
+
+    async fn authenticate_api_key(
+        &self,
+        key_hash: &[u8],
+        now: OffsetDateTime,
+    ) -> DomainResult<Option<User>> {
+        let mut conn = checkout(&self.pool).await?;
+        let found: Option<(Uuid, Option<OffsetDateTime>, UserRow)> = api_keys::table
+            .inner_join(users::table)
+            .filter(api_keys::key_hash.eq(key_hash))
+            .filter(api_keys::enabled.eq(true))
+            .filter(
+                api_keys::expires_at
+                    .is_null()
+                    .or(api_keys::expires_at.gt(now)),
+            )
+            .select((api_keys::id, api_keys::last_used_at, UserRow::as_select()))
+            .first(&mut conn)
+            .await
+            .optional()
+            .map_err(db_error)?;
+        let Some((key_id, last_used_at, user)) = found else {
+            return Ok(None);
+        };
+        // Refreshing lastUsedAt costs a write, so at most once a minute per key.
+        let stale = last_used_at.is_none_or(|at| now - at >= KEY_TOUCH_INTERVAL);
+        if stale {
+            diesel::update(api_keys::table.filter(api_keys::id.eq(key_id)))
+                .set(api_keys::last_used_at.eq(now))
+                .execute(&mut conn)
+                .await
+                .map_err(db_error)?;
+        }
+        Ok(Some(user.into()))
+    }
+
+    async fn sign_in_retry_after(
+        &self,
+        email: &str,
+        now: OffsetDateTime,
+    ) -> DomainResult<Option<u64>> {
+        let mut conn = checkout(&self.pool).await?;
+        let row: Option<(i32, OffsetDateTime)> = sign_in_failures::table
+            .filter(sign_in_failures::email.eq(email))
+            .select((sign_in_failures::failures, sign_in_failures::window_start))
+            .first(&mut conn)
+            .await
+            .optional()
+            .map_err(db_error)?;
+        Ok(row.and_then(|(failures, window_start)| {
+            let window_end = window_start + SIGN_IN_WINDOW;
+            (failures >= MAX_FAILED_SIGN_INS && now < window_end)
+                .then(|| (window_end - now).whole_seconds().max(0).unsigned_abs() + 1)
+        }))
+    }
+
+    async fn record_failed_sign_in(&self, email: &str, now: OffsetDateTime) -> DomainResult<()> {
+        let mut conn = checkout(&self.pool).await?;
+        let window_open_since = now - SIGN_IN_WINDOW;
+        // One statement, so concurrent failures are all counted; a window that has passed starts
+        // again at 1.
+        diesel::sql_query(
+            "INSERT INTO sign_in_failures (email, failures, window_start) VALUES ($1, 1, $2) \
+             ON CONFLICT (email) DO UPDATE SET \
+               failures = CASE WHEN sign_in_failures.window_start <= $3 THEN 1 \
+                               ELSE sign_in_failures.failures + 1 END, \
+               window_start = CASE WHEN sign_in_failures.window_start <= $3 THEN $2 \
+                                   ELSE sign_in_failures.window_start END",
+        )
+        .bind::<Text, _>(email)
+        .bind::<Timestamptz, _>(now)
+        .bind::<Timestamptz, _>(window_open_since)
+        .execute(&mut conn)
+        .await
+        .map_err(db_error)?;
+        Ok(())
+    }
+
+    async fn clear_failed_sign_ins(&self, email: &str) -> DomainResult<()> {
+        let mut conn = checkout(&self.pool).await?;
+        diesel::delete(sign_in_failures::table.filter(sign_in_failures::email.eq(email)))
+            .execute(&mut conn)
+            .await
+            .map_err(db_error)?;
+        Ok(())
+    }
+}

@@ -1,0 +1,327 @@
+//! The inventory repository.
+
+use async_trait::async_trait;
+use diesel::dsl::sql;
+use diesel::pg::Pg;
+use diesel::prelude::*;
+use diesel::sql_types::Integer;
+use diesel_async::{AsyncPgConnection, RunQueryDsl};
+use time::OffsetDateTime;
+use uuid::Uuid;
+use wort_domain::error::Violation;
+use wort_domain::inventory::{
+    InventoryCategory, InventoryFields, InventoryFilter, InventoryItem, InventoryPatch, MAX_AMOUNT,
+};
+use wort_domain::page::{Page, PageRequest};
+use wort_domain::ports::InventoryRepository;
+use wort_domain::{DomainError, DomainResult, UserId, new_id};
+
+use crate::error::db_error;
+use crate::pool::{DbPool, checkout};
+use crate::recipes::contains_pattern;
+use crate::schema::inventory_items as items;
+
+pub struct PgInventory {
+    pool: DbPool,
+}
+
+impl PgInventory {
+    pub fn new(pool: DbPool) -> Self {
+        PgInventory { pool }
+    }
+}
+
+#[derive(Queryable, Selectable, Insertable)]
+#[diesel(table_name = items)]
+struct ItemRow {
+    id: Uuid,
+    user_id: Uuid,
+    category: String,
+    name: String,
+    amount: f64,
+    amount_unit: String,
+    kind: Option<String>,
+    form: Option<String>,
+    origin: Option<String>,
+    alpha_acid: Option<f64>,
+    color_srm: Option<f64>,
+    yield_percent: Option<f64>,
+    attenuation: Option<f64>,
+    year: Option<i32>,
+    notes: Option<String>,
+    created_at: OffsetDateTime,
+    updated_at: OffsetDateTime,
+}
+
+impl TryFrom<ItemRow> for InventoryItem {
+    type Error = DomainError;
+
+    fn try_from(r: ItemRow) -> DomainResult<Self> {
+        let category = InventoryCategory::parse(&r.category)
+            .ok_or_else(|| DomainError::Internal(format!("unknown category {}", r.category)))?;
+        Ok(InventoryItem {
+            id: r.id,
+            user_id: r.user_id.to_string(),
+            category,
+            name: r.name,
+            amount: r.amount,
+            amount_unit: r.amount_unit,
+            kind: r.kind,
+            form: r.form,
+            origin: r.origin,
+            alpha_acid: r.alpha_acid,
+            color_srm: r.color_srm,
+            yield_percent: r.yield_percent,
+            attenuation: r.attenuation,
+            year: r.year,
+            notes: r.notes,
+            created_at: r.created_at,
+            updated_at: r.updated_at,
+        })
+    }
+}
+
+#[derive(AsChangeset)]
+#[diesel(table_name = items)]
+struct ItemChanges {
+    category: Option<&'static str>,
+    name: Option<String>,
+    amount: Option<f64>,
+    amount_unit: Option<String>,
+    kind: Option<Option<String>>,
+    form: Option<Option<String>>,
+    origin: Option<Option<String>>,
+    alpha_acid: Option<Option<f64>>,
+    color_srm: Option<Option<f64>>,
+    yield_percent: Option<Option<f64>>,
+    attenuation: Option<Option<f64>>,
+    year: Option<Option<i32>>,
+    notes: Option<Option<String>>,
+    updated_at: OffsetDateTime,
+}
+
+fn filtered(user: UserId, filter: &InventoryFilter) -> items::BoxedQuery<'static, Pg> {
+    let mut query = items::table.filter(items::user_id.eq(user.0)).into_boxed();
+    if let Some(category) = filter.category {
+        query = query.filter(items::category.eq(category.as_str()));
+    }
+    if let Some(q) = &filter.q {
+        query = query.filter(items::name.ilike(contains_pattern(q)));
+    }
+    query
+}
+
+async fn find(conn: &mut AsyncPgConnection, user: UserId, id: Uuid) -> DomainResult<InventoryItem> {
+    items::table
+        .filter(items::id.eq(id))
+        .filter(items::user_id.eq(user.0))
+        .select(ItemRow::as_select())
+        .first(conn)
+        .await
+        .map_err(db_error)?
+        .try_into()
+}
+
+fn owned(user: UserId, id: Uuid) -> items::BoxedQuery<'static, Pg> {
+    items::table
+        .filter(items::id.eq(id))
+        .filter(items::user_id.eq(user.0))
+        .into_boxed()
+}
+
+#[async_trait]
+impl InventoryRepository for PgInventory {
+    async fn list(
+        &self,
+        user: UserId,
+        filter: &InventoryFilter,
+        page: PageRequest,
+    ) -> DomainResult<Page<InventoryItem>> {
+        let conn = checkout(&self.pool).await?;
+        // Category in enum order (the expression of the list index), then name ignoring case.
+        let category_order = sql::<Integer>(
+            "array_position(ARRAY['fermentable','hop','yeast','misc']::text[], inventory_items.category)",
+        );
+        let page_query = filtered(user, filter)
+            .order((
+                category_order.asc(),
+                sql::<diesel::sql_types::Text>("lower(inventory_items.name)").asc(),
+                items::id.asc(),
+            ))
+            .select(ItemRow::as_select())
+            .limit(page.limit)
+            .offset(page.offset);
+        let count_query = filtered(user, filter).count();
+        let conn_ref: &AsyncPgConnection = &conn;
+        let (rows, total) = futures_util::try_join!(
+            page_query.load::<ItemRow>(&mut &*conn_ref),
+            count_query.get_result::<i64>(&mut &*conn_ref),
+        )
+        .map_err(db_error)?;
+        let items = rows
+            .into_iter()
+            .map(InventoryItem::try_from)
+            .collect::<DomainResult<_>>()?;
+        Ok(Page { items, total })
+    }
+
+    async fn create(
+        &self,
+        user: UserId,
+        f: InventoryFields,
+        now: OffsetDateTime,
+    ) -> DomainResult<InventoryItem> {
+        let mut conn = checkout(&self.pool).await?;
+        let row = ItemRow {
+            id: new_id(),
+            user_id: user.0,
+            category: f.category.as_str().to_owned(),
+            name: f.name,
+            amount: f.amount,
+            amount_unit: f.amount_unit,
+            kind: f.kind,
+            form: f.form,
+            origin: f.origin,
+            alpha_acid: f.alpha_acid,
+            color_srm: f.color_srm,
+            yield_percent: f.yield_percent,
+            attenuation: f.attenuation,
+            year: f.year,
+            notes: f.notes,
+            created_at: now,
+            updated_at: now,
+        };
+        diesel::insert_into(items::table)
+            .values(&row)
+            .returning(ItemRow::as_returning())
+            .get_result(&mut conn)
+            .await
+            .map_err(db_error)?
+            .try_into()
+    }
+
+    async fn get(&self, user: UserId, id: Uuid) -> DomainResult<InventoryItem> {
+        let mut conn = checkout(&self.pool).await?;
+        find(&mut conn, user, id).await
+    }
+
+    async fn update(
+        &self,
+        user: UserId,
+        id: Uuid,
+        p: InventoryPatch,
+        now: OffsetDateTime,
+    ) -> DomainResult<InventoryItem> {
+        let mut conn = checkout(&self.pool).await?;
+        if p.is_empty() {
+            return find(&mut conn, user, id).await;
+        }
+        let changes = ItemChanges {
+            category: p.category.map(|c| c.as_str()),
+            name: p.name,
+            amount: p.amount,
+            amount_unit: p.amount_unit,
+            kind: p.kind,
+            form: p.form,
+            origin: p.origin,
+            alpha_acid: p.alpha_acid,
+            color_srm: p.color_srm,
+            yield_percent: p.yield_percent,
+            attenuation: p.attenuation,
+            year: p.year,
+            notes: p.notes,
+            updated_at: now,
+        };
+        diesel::update(
+            items::table
+                .filter(items::id.eq(id))
+                .filter(items::user_id.eq(user.0)),
+        )
+        .set(changes)
+        .returning(ItemRow::as_returning())
+        .get_result(&mut conn)
+        .await
+        .map_err(db_error)?
+        .try_into()
+    }
+
+    async fn delete(&self, user: UserId, id: Uuid) -> DomainResult<()> {
+        let mut conn = checkout(&self.pool).await?;
+        let deleted = diesel::delete(
+            items::table
+                .filter(items::id.eq(id))
+                .filter(items::user_id.eq(user.0)),
+        )
+        .execute(&mut conn)
+        .await
+        .map_err(db_error)?;
+        if deleted == 0 {
+            Err(DomainError::NotFound)
+        } else {
+            Ok(())
+        }
+    }
+
+    async fn adjust(
+        &self,
+        user: UserId,
+        id: Uuid,
+        delta: f64,
+        now: OffsetDateTime,
+    ) -> DomainResult<InventoryItem> {
+        let mut conn = checkout(&self.pool).await?;
+        // One guarded UPDATE: concurrent adjusts serialise on the row and none is lost, and a
+        // result out of range changes nothing.
+        let updated: Option<ItemRow> = diesel::update(
+            items::table
+                .filter(items::id.eq(id))
+                .filter(items::user_id.eq(user.0))
+                .filter((items::amount + delta).ge(0.0))
+                .filter((items::amount + delta).le(MAX_AMOUNT)),
+        )
+        .set((
+            items::amount.eq(items::amount + delta),
+            items::updated_at.eq(now),
+        ))
+        .returning(ItemRow::as_returning())
+        .get_result(&mut conn)
+        .await
+        .optional()
+        .map_err(db_error)?;
+        if let Some(row) = updated {
+            return row.try_into();
+        }
+        // Refused: say why (or that there is no such item).
+        let current: f64 = owned(user, id)
+            .select(items::amount)
+            .first(&mut conn)
+            .await
+            .map_err(db_error)?;
+        let violation = if current + delta < 0.0 {
+            Violation::new(
+                "too_small",
+                &["amount"],
+                format!(
+                    "Adjusting by {delta} would leave {} (below 0)",
+                    current + delta
+                ),
+            )
+            .with("minimum", 0)
+            .with("inclusive", true)
+            .with("type", "number")
+        } else {
+            Violation::new(
+                "too_big",
+                &["amount"],
+                format!(
+                    "Adjusting by {delta} would leave {} (above {MAX_AMOUNT})",
+                    current + delta
+                ),
+            )
+            .with("maximum", MAX_AMOUNT)
+            .with("inclusive", true)
+            .with("type", "number")
+        };
+        Err(DomainError::invalid(violation))
+    }
+}

@@ -1,0 +1,21 @@
+//! wort's PostgreSQL adapter: implements the domain's repository ports with diesel-async.
+//!
+//! * [`pool`]: the connection pool (timeouts, `statement_timeout`, lazy connect).
+//! * [`migrate`]: embedded migrations, applied under an advisory lock.
+//! * [`accounts`], [`recipes`], [`inventory`]: the repositories.
+//! * [`schema`]: diesel's view of the tables in `migrations/`.
+
+pub mod accounts;
+mod error;
+mod ingredients;
+pub mod inventory;
+pub mod migrate;
+pub mod pool;
+pub mod recipes;
+pub mod schema;
+
+pub use accounts::PgAccounts;
+pub use ingredients::PgIngredients;
+pub use inventory::PgInventory;
+pub use pool::{DbPool, PoolSettings, build_pool};
+pub use recipes::PgRecipes;

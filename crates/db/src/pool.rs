@@ -1,0 +1,94 @@
+//! The connection pool: deadpool over `AsyncPgConnection`.
+//!
+//! Connections are made lazily, so `wort serve` starts while the database is down (and `/readyz`
+//! says so); every checkout has a bounded wait, so an outage turns into quick 503s instead of
+//! hanging requests, and the pool recovers by itself when the database returns.
+
+use std::time::Duration;
+
+use diesel_async::AsyncPgConnection;
+use diesel_async::pooled_connection::{AsyncDieselConnectionManager, ManagerConfig};
+use diesel_async::{AsyncConnection, RunQueryDsl};
+use futures_util::FutureExt;
+use futures_util::future::BoxFuture;
+
+pub type DbPool = diesel_async::pooled_connection::deadpool::Pool<AsyncPgConnection>;
+pub type PoolError = diesel_async::pooled_connection::deadpool::PoolError;
+pub(crate) type PooledConn = diesel_async::pooled_connection::deadpool::Object<AsyncPgConnection>;
+
+#[derive(Debug, Clone)]
+pub struct PoolSettings {
+    pub max_size: usize,
+    /// How long a request waits for a free connection before it is answered 503.
+    pub wait_timeout: Duration,
+    /// How long opening a new connection may take.
+    pub create_timeout: Duration,
+    /// How long the health check of a returned connection may take.
+    pub recycle_timeout: Duration,
+    /// Server-side cap on any one statement.
+    pub statement_timeout: Duration,
+}
+
+impl Default for PoolSettings {
+    fn default() -> Self {
+        PoolSettings {
+            max_size: 16,
+            wait_timeout: Duration::from_secs(5),
+            create_timeout: Duration::from_secs(5),
+            recycle_timeout: Duration::from_secs(5),
+            statement_timeout: Duration::from_secs(30),
+        }
+    }
+}
+
+/// Builds the pool without connecting: the first checkout makes the first connection.
+pub fn build_pool(database_url: &str, settings: &PoolSettings) -> Result<DbPool, String> {
+    let statement_timeout_ms = settings.statement_timeout.as_millis();
+    let mut config = ManagerConfig::default();
+    config.custom_setup = Box::new(move |url| connect(url, statement_timeout_ms));
+    let manager =
+        AsyncDieselConnectionManager::<AsyncPgConnection>::new_with_config(database_url, config);
+    DbPool::builder(manager)
+        .max_size(settings.max_size)
+        .wait_timeout(Some(settings.wait_timeout))
+        .create_timeout(Some(settings.create_timeout))
+        .recycle_timeout(Some(settings.recycle_timeout))
+        .runtime(deadpool::Runtime::Tokio1)
+        .build()
+        .map_err(|e| e.to_string())
+}
+
+/// Opens a connection and caps its statements, so one runaway query cannot hold a connection.
+fn connect(
+    url: &str,
+    statement_timeout_ms: u128,
+) -> BoxFuture<'_, diesel::ConnectionResult<AsyncPgConnection>> {
+    async move {
+        let mut conn = AsyncPgConnection::establish(url).await?;
+        diesel::sql_query(format!("SET statement_timeout = {statement_timeout_ms}"))
+            .execute(&mut conn)
+            .await
+            .map_err(|e| diesel::ConnectionError::BadConnection(e.to_string()))?;
+        Ok(conn)
+    }
+    .boxed()
+}
+
+pub(crate) async fn checkout(pool: &DbPool) -> Result<PooledConn, wort_domain::DomainError> {
+    pool.get().await.map_err(crate::error::pool_error)
+}
+
+/// `/readyz`: the database answers a trivial query.
+pub struct PgHealth(pub DbPool);
+
+#[async_trait::async_trait]
+impl wort_domain::ports::HealthCheck for PgHealth {
+    async fn ping(&self) -> wort_domain::DomainResult<()> {
+        let mut conn = checkout(&self.0).await?;
+        diesel::sql_query("SELECT 1")
+            .execute(&mut conn)
+            .await
+            .map_err(crate::error::db_error)?;
+        Ok(())
+    }
+}

@@ -1,0 +1,196 @@
+//! Diesel table definitions, written by hand to match `migrations/`.
+
+diesel::table! {
+    users (id) {
+        id -> Uuid,
+        email -> Text,
+        name -> Text,
+        password_hash -> Text,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    auth_sessions (id) {
+        id -> Uuid,
+        user_id -> Uuid,
+        token_hash -> Bytea,
+        expires_at -> Timestamptz,
+        created_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    api_keys (id) {
+        id -> Uuid,
+        user_id -> Uuid,
+        name -> Text,
+        key_hash -> Bytea,
+        start -> Text,
+        prefix -> Text,
+        enabled -> Bool,
+        expires_at -> Nullable<Timestamptz>,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+        last_used_at -> Nullable<Timestamptz>,
+    }
+}
+
+diesel::table! {
+    sign_in_failures (email) {
+        email -> Text,
+        failures -> Integer,
+        window_start -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    recipes (id) {
+        id -> Uuid,
+        user_id -> Uuid,
+        name -> Text,
+        style -> Text,
+        #[sql_name = "type"]
+        kind -> Text,
+        batch_size_liters -> Double,
+        boil_time_minutes -> Double,
+        efficiency -> Double,
+        notes -> Nullable<Text>,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    fermentables (id) {
+        id -> Uuid,
+        user_id -> Uuid,
+        recipe_id -> Uuid,
+        name -> Text,
+        #[sql_name = "type"]
+        kind -> Text,
+        amount_kg -> Double,
+        color_srm -> Double,
+        yield_percent -> Double,
+        origin -> Nullable<Text>,
+        notes -> Nullable<Text>,
+        sort_order -> Integer,
+        created_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    hops (id) {
+        id -> Uuid,
+        user_id -> Uuid,
+        recipe_id -> Uuid,
+        name -> Text,
+        alpha_acid -> Double,
+        amount_grams -> Double,
+        time_minutes -> Double,
+        #[sql_name = "use"]
+        hop_use -> Text,
+        sort_order -> Integer,
+        created_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    yeasts (id) {
+        id -> Uuid,
+        user_id -> Uuid,
+        recipe_id -> Uuid,
+        name -> Text,
+        lab -> Nullable<Text>,
+        product_id -> Nullable<Text>,
+        #[sql_name = "type"]
+        kind -> Text,
+        form -> Nullable<Text>,
+        attenuation -> Nullable<Double>,
+        min_temp_c -> Nullable<Double>,
+        max_temp_c -> Nullable<Double>,
+        amount -> Nullable<Double>,
+        amount_unit -> Nullable<Text>,
+        notes -> Nullable<Text>,
+        sort_order -> Integer,
+        created_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    miscs (id) {
+        id -> Uuid,
+        user_id -> Uuid,
+        recipe_id -> Uuid,
+        name -> Text,
+        #[sql_name = "type"]
+        kind -> Text,
+        #[sql_name = "use"]
+        misc_use -> Text,
+        amount -> Double,
+        amount_unit -> Text,
+        time_minutes -> Double,
+        notes -> Nullable<Text>,
+        sort_order -> Integer,
+        created_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    mash_steps (id) {
+        id -> Uuid,
+        user_id -> Uuid,
+        recipe_id -> Uuid,
+        name -> Text,
+        #[sql_name = "type"]
+        kind -> Text,
+        temperature_c -> Double,
+        duration_minutes -> Double,
+        infuse_amount_liters -> Nullable<Double>,
+        ramp_minutes -> Nullable<Double>,
+        sort_order -> Integer,
+        created_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    inventory_items (id) {
+        id -> Uuid,
+        user_id -> Uuid,
+        category -> Text,
+        name -> Text,
+        amount -> Double,
+        amount_unit -> Text,
+        #[sql_name = "type"]
+        kind -> Nullable<Text>,
+        form -> Nullable<Text>,
+        origin -> Nullable<Text>,
+        alpha_acid -> Nullable<Double>,
+        color_srm -> Nullable<Double>,
+        yield_percent -> Nullable<Double>,
+        attenuation -> Nullable<Double>,
+        year -> Nullable<Integer>,
+        notes -> Nullable<Text>,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::joinable!(auth_sessions -> users (user_id));
+diesel::joinable!(api_keys -> users (user_id));
+diesel::joinable!(recipes -> users (user_id));
+
+diesel::allow_tables_to_appear_in_same_query!(
+    users,
+    auth_sessions,
+    api_keys,
+    sign_in_failures,
+    recipes,
+    fermentables,
+    hops,
+    yeasts,
+    miscs,
+    mash_steps,
+    inventory_items,
+);

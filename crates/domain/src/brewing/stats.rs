@@ -1,0 +1,296 @@
+//! `GET /v1/recipes/{id}/stats`: every number of CONTRACT §4 in one pass.
+
+use serde::Serialize;
+use uuid::Uuid;
+
+use super::{bitterness, calories, colour, gravity, round_to};
+use crate::ingredients::{Fermentable, Hop, Yeast};
+
+/// What the calculator reads from a recipe.
+#[derive(Debug, Clone, Copy)]
+pub struct StatsInput<'a> {
+    pub batch_size_liters: f64,
+    pub boil_time_minutes: f64,
+    /// Mash efficiency, 0–1; applies to `grain` and `adjunct` only.
+    pub efficiency: f64,
+    pub fermentables: &'a [Fermentable],
+    pub hops: &'a [Hop],
+    pub yeasts: &'a [Yeast],
+}
+
+/// The bitterness one hop addition contributes.
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+pub struct HopIbu {
+    pub hop_id: Uuid,
+    /// Rounded to 1 decimal.
+    pub ibu: f64,
+}
+
+/// A recipe's computed statistics, rounded as the contract says. Never stored.
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+pub struct RecipeStats {
+    /// Original gravity (SG), 4 decimals.
+    pub og: f64,
+    /// Final gravity (SG), 4 decimals.
+    pub fg: f64,
+    /// Alcohol by volume (%), 2 decimals.
+    pub abv: f64,
+    /// Tinseth IBU, 1 decimal.
+    pub ibu: f64,
+    /// Morey SRM, 1 decimal.
+    pub srm: f64,
+    /// EBC (1.97 × SRM), 1 decimal.
+    pub ebc: f64,
+    /// Apparent attenuation (%) used for FG, 1 decimal.
+    pub attenuation: f64,
+    /// kcal per 355 mL, whole number.
+    pub calories: f64,
+    /// kcal per litre, whole number.
+    pub calories_per_liter: f64,
+    /// IBU / gravity points, 2 decimals; null when OG = 1.
+    pub bu_gu: Option<f64>,
+    /// Every hop of the recipe, in the recipe's hop order, zero-IBU hops included.
+    pub ibu_by_hop: Vec<HopIbu>,
+}
+
+/// Computes the §4 statistics from unrounded intermediates, rounding only the results.
+pub fn compute_stats(input: &StatsInput<'_>) -> RecipeStats {
+    let volume = input.batch_size_liters;
+    let points = gravity::gravity_points(volume, input.efficiency, input.fermentables);
+    let og = gravity::original_gravity(points);
+    let attenuation = gravity::apparent_attenuation(input.yeasts);
+    let fg = gravity::final_gravity(points, attenuation);
+
+    let hop_ibus: Vec<(Uuid, f64)> = input
+        .hops
+        .iter()
+        .map(|hop| {
+            (
+                hop.id,
+                bitterness::hop_ibu(hop, og, volume, input.boil_time_minutes),
+            )
+        })
+        .collect();
+    let ibu: f64 = hop_ibus.iter().map(|(_, ibu)| ibu).sum();
+
+    let srm = colour::srm_of(volume, input.fermentables);
+    let kcal_per_100ml = calories::kcal_per_100ml(og, fg);
+
+    RecipeStats {
+        og: round_to(og, 4),
+        fg: round_to(fg, 4),
+        abv: round_to(gravity::abv(og, fg), 2),
+        ibu: round_to(ibu, 1),
+        srm: round_to(srm, 1),
+        ebc: round_to(colour::ebc(srm), 1),
+        attenuation: round_to(attenuation, 1),
+        calories: round_to(calories::kcal_per_serving(kcal_per_100ml), 0),
+        calories_per_liter: round_to(calories::kcal_per_liter(kcal_per_100ml), 0),
+        bu_gu: bitterness::bu_gu(ibu, points).map(|r| round_to(r, 2)),
+        ibu_by_hop: hop_ibus
+            .into_iter()
+            .map(|(hop_id, ibu)| HopIbu {
+                hop_id,
+                ibu: round_to(ibu, 1),
+            })
+            .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::brewing::fixtures::{fermentable, hop, yeast};
+    use crate::ingredients::FermentableType::{Grain, Sugar};
+    use crate::ingredients::HopUse::{Boil, DryHop, FirstWort, Whirlpool};
+
+    fn input<'a>(
+        fermentables: &'a [Fermentable],
+        hops: &'a [Hop],
+        yeasts: &'a [Yeast],
+    ) -> StatsInput<'a> {
+        StatsInput {
+            batch_size_liters: 20.0,
+            boil_time_minutes: 60.0,
+            efficiency: 0.72,
+            fermentables,
+            hops,
+            yeasts,
+        }
+    }
+
+    #[test]
+    fn a_whole_recipe() {
+        // 20 L = 5.28344 gal; 5 kg grain (80 %, 3 SRM) = 11.0231 lb, 1 kg sugar (100 %, 0 SRM).
+        // points = 11.0231 × 46.21 × 0.8 × 0.72 / 5.28344 + 2.20462 × 46.21 / 5.28344
+        //        = 55.5323 + 19.2820 = 74.8143          → OG 1.0748
+        // attenuation max(70, null→75) = 75             → FG = 1 + 74.8143 × 0.25/1000 = 1.0187
+        // ABV = 74.8143 × 0.75 / 1000 × 131.25 = 7.3645 → 7.36
+        // Hop 1: 28 g 5 % boil 60; bigness 1.65 × 0.000125^0.0748143 = 1.65 × e^(−0.672371)
+        //   = 0.842320, time (1 − e^(−2.4))/4.15 = 0.219104, mg/L = 0.05 × 28 × 1000/20 = 70
+        //   → 0.842320 × 0.219104 × 70 = 12.9189       → 12.9
+        // Hop 2: 50 g dry hop                            → 0
+        // IBU 12.9189 → 12.9; BU:GU = 12.9189 / 74.8143 = 0.1727 → 0.17
+        // MCU = 11.0231 × 3 / 5.28344 = 6.2590; SRM = 1.4922 × 6.2590^0.6859 = 5.2499 → 5.2
+        // EBC = 1.97 × 5.2499 = 10.342 → 10.3
+        let bill = [
+            fermentable(Grain, 5.0, 3.0, 80.0),
+            fermentable(Sugar, 1.0, 0.0, 100.0),
+        ];
+        let hops = [hop(Boil, 5.0, 28.0, 60.0), hop(DryHop, 12.0, 50.0, 4320.0)];
+        let yeasts = [yeast(Some(70.0)), yeast(None)];
+        let s = compute_stats(&input(&bill, &hops, &yeasts));
+        assert_eq!(s.og, 1.0748);
+        assert_eq!(s.fg, 1.0187);
+        assert_eq!(s.abv, 7.36);
+        assert_eq!(s.attenuation, 75.0);
+        assert_eq!(s.ibu, 12.9);
+        assert_eq!(s.bu_gu, Some(0.17));
+        assert_eq!(s.srm, 5.2);
+        assert_eq!(s.ebc, 10.3);
+        assert_eq!(s.ibu_by_hop.len(), 2);
+        assert_eq!(
+            s.ibu_by_hop[0],
+            HopIbu {
+                hop_id: hops[0].id,
+                ibu: 12.9
+            }
+        );
+        assert_eq!(
+            s.ibu_by_hop[1],
+            HopIbu {
+                hop_id: hops[1].id,
+                ibu: 0.0
+            }
+        );
+        // Calories from the unrounded OG/FG, checked against the calories module directly.
+        let k = calories::kcal_per_100ml(1.0 + 74.8143 / 1000.0, 1.0 + 74.8143 * 0.25 / 1000.0);
+        assert_eq!(s.calories, (k * 3.55).round());
+        assert_eq!(s.calories_per_liter, (k * 10.0).round());
+    }
+
+    #[test]
+    fn empty_recipe_is_all_zero_and_bu_gu_null() {
+        let s = compute_stats(&input(&[], &[], &[]));
+        assert_eq!(
+            s,
+            RecipeStats {
+                og: 1.0,
+                fg: 1.0,
+                abv: 0.0,
+                ibu: 0.0,
+                srm: 0.0,
+                ebc: 0.0,
+                attenuation: 0.0,
+                calories: 0.0,
+                calories_per_liter: 0.0,
+                bu_gu: None,
+                ibu_by_hop: vec![],
+            }
+        );
+    }
+
+    #[test]
+    fn hops_without_fermentables_still_bitter_but_bu_gu_null() {
+        // OG 1 → bigness 1.65; 10 % × 20 g in 20 L = 100 mg/L; T(60) = 36.1522 → 36.2
+        let hops = [hop(Boil, 10.0, 20.0, 60.0)];
+        let s = compute_stats(&input(&[], &hops, &[]));
+        assert_eq!(s.ibu, 36.2);
+        assert_eq!(s.bu_gu, None);
+    }
+
+    #[test]
+    fn no_yeast_means_nothing_ferments() {
+        let bill = [fermentable(Grain, 5.0, 3.0, 80.0)];
+        let s = compute_stats(&input(&bill, &[], &[]));
+        assert_eq!(s.fg, s.og);
+        assert_eq!(s.attenuation, 0.0);
+        assert_eq!(s.abv, 0.0);
+        assert!(s.calories > 0.0, "sugar still has calories");
+    }
+
+    #[test]
+    fn total_ibu_sums_unrounded_values() {
+        // Three additions of 0.04 IBU each: each rounds to 0.0, but the total 0.12 → 0.1.
+        // OG 1: 1.65 × 0.219104 × mg/L = 0.04 → mg/L = 0.110646 → grams = 0.110646 × 20/(0.1·1000)
+        let grams = 0.04 / (1.65 * bitterness::boil_time_factor(60.0)) * 20.0 / 100.0;
+        let hops = [
+            hop(Boil, 10.0, grams, 60.0),
+            hop(Boil, 10.0, grams, 60.0),
+            hop(Boil, 10.0, grams, 60.0),
+        ];
+        let s = compute_stats(&input(&[], &hops, &[]));
+        assert!(s.ibu_by_hop.iter().all(|h| h.ibu == 0.0));
+        assert_eq!(s.ibu, 0.1);
+    }
+
+    #[test]
+    fn hop_order_is_kept() {
+        let hops = [
+            hop(Whirlpool, 12.0, 30.0, 20.0),
+            hop(FirstWort, 4.0, 15.0, 0.0),
+            hop(Boil, 8.0, 10.0, 10.0),
+        ];
+        let s = compute_stats(&input(&[], &hops, &[]));
+        let ids: Vec<_> = s.ibu_by_hop.iter().map(|h| h.hop_id).collect();
+        assert_eq!(ids, hops.iter().map(|h| h.id).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn degenerate_volume_never_yields_nan() {
+        let bill = [fermentable(Grain, 5.0, 3.0, 80.0)];
+        let hops = [hop(Boil, 10.0, 20.0, 60.0)];
+        let yeasts = [yeast(None)];
+        for v in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+            let s = compute_stats(&StatsInput {
+                batch_size_liters: v,
+                ..input(&bill, &hops, &yeasts)
+            });
+            for x in [
+                s.og,
+                s.fg,
+                s.abv,
+                s.ibu,
+                s.srm,
+                s.ebc,
+                s.calories,
+                s.calories_per_liter,
+            ] {
+                assert!(x.is_finite(), "{v}: {s:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn serializes_as_the_contract_shows() {
+        let hops = [hop(Boil, 10.0, 20.0, 60.0)];
+        let s = compute_stats(&input(
+            &[fermentable(Grain, 5.0, 3.0, 80.0)],
+            &hops,
+            &[yeast(None)],
+        ));
+        let v = serde_json::to_value(&s).unwrap();
+        let mut keys: Vec<_> = v.as_object().unwrap().keys().cloned().collect();
+        keys.sort();
+        assert_eq!(
+            keys,
+            [
+                "abv",
+                "attenuation",
+                "bu_gu",
+                "calories",
+                "calories_per_liter",
+                "ebc",
+                "fg",
+                "ibu",
+                "ibu_by_hop",
+                "og",
+                "srm"
+            ]
+        );
+        assert_eq!(
+            v["ibu_by_hop"][0]["hop_id"],
+            serde_json::json!(hops[0].id.to_string())
+        );
+    }
+}

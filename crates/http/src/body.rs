@@ -1,0 +1,96 @@
+//! Request bodies: read up to the size cap, checked for content type and JSON syntax.
+//!
+//! The extractor never fails by itself: it only records what it found, and the handler asks for
+//! the body after the credential and the path have been checked, so errors come in the
+//! contract's order (401, then 400 for the path, then 413/400/422 for the body).
+
+use std::future::Future;
+use std::pin::Pin;
+
+use actix_web::dev::Payload;
+use actix_web::http::header;
+use actix_web::{FromRequest, HttpRequest};
+use futures_util::StreamExt;
+use serde_json::Value;
+
+use crate::error::{ApiError, ApiResult};
+
+/// Bodies above this are `413`.
+pub const MAX_BODY_BYTES: usize = 1024 * 1024;
+
+pub enum JsonBody {
+    Read {
+        content_type_ok: bool,
+        bytes: Vec<u8>,
+    },
+    TooLarge,
+    Failed(String),
+}
+
+impl JsonBody {
+    /// The body as JSON: `413` over the cap, `400` without a JSON content type or with bad JSON.
+    pub fn json(&self) -> ApiResult<Value> {
+        self.optional_json()?
+            .ok_or_else(|| ApiError::bad_request("Request body is required"))
+    }
+
+    /// Like [`json`](Self::json), but an empty body is `None` (endpoints whose body is optional).
+    pub fn optional_json(&self) -> ApiResult<Option<Value>> {
+        match self {
+            JsonBody::TooLarge => Err(ApiError::PayloadTooLarge),
+            JsonBody::Failed(e) => Err(ApiError::bad_request(format!("Could not read body: {e}"))),
+            JsonBody::Read { bytes, .. } if bytes.iter().all(u8::is_ascii_whitespace) => Ok(None),
+            JsonBody::Read {
+                content_type_ok: false,
+                ..
+            } => Err(ApiError::bad_request(
+                "Content-Type must be application/json",
+            )),
+            JsonBody::Read { bytes, .. } => serde_json::from_slice(bytes)
+                .map(Some)
+                .map_err(|e| ApiError::bad_request(format!("Malformed JSON: {e}"))),
+        }
+    }
+}
+
+fn is_json_content_type(req: &HttpRequest) -> bool {
+    req.headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|essence| essence.trim().eq_ignore_ascii_case("application/json"))
+}
+
+impl FromRequest for JsonBody {
+    type Error = actix_web::Error;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, Self::Error>>>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let content_type_ok = is_json_content_type(req);
+        let declared_len = req
+            .headers()
+            .get(header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse::<usize>().ok());
+        let mut payload = payload.take();
+        Box::pin(async move {
+            if declared_len.is_some_and(|n| n > MAX_BODY_BYTES) {
+                return Ok(JsonBody::TooLarge);
+            }
+            let mut bytes = Vec::with_capacity(declared_len.unwrap_or(0).min(MAX_BODY_BYTES));
+            while let Some(chunk) = payload.next().await {
+                match chunk {
+                    Ok(chunk) if bytes.len() + chunk.len() > MAX_BODY_BYTES => {
+                        return Ok(JsonBody::TooLarge);
+                    }
+                    Ok(chunk) => bytes.extend_from_slice(&chunk),
+                    Err(e) => return Ok(JsonBody::Failed(e.to_string())),
+                }
+            }
+            Ok(JsonBody::Read {
+                content_type_ok,
+                bytes,
+            })
+        })
+    }
+}

@@ -1,0 +1,45 @@
+//! wort's HTTP adapter (actix-web).
+//!
+//! * [`routes`]: handlers per resource and the route table.
+//! * [`credentials`]: API key and session-cookie authentication, with the CSRF rule.
+//! * [`body`], [`params`], [`validation`]: reading requests, in the contract's order of checks.
+//! * [`error`]: every failure mapped to its status and JSON body, in one place.
+//! * [`middleware`]: request ids, access log, CORS.
+//! * [`openapi`]: the generated OpenAPI 3.1 document.
+
+pub mod body;
+pub mod credentials;
+pub mod error;
+pub mod middleware;
+pub mod openapi;
+pub mod params;
+pub mod routes;
+pub mod state;
+pub mod validation;
+
+use actix_web::body::MessageBody;
+use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};
+use actix_web::middleware::from_fn;
+use actix_web::{App, web};
+
+pub use state::{AppState, Origins};
+
+/// The whole application: routes, JSON 404s, CORS, request ids and access logs.
+pub fn app(
+    state: web::Data<AppState>,
+) -> App<
+    impl ServiceFactory<
+        ServiceRequest,
+        Config = (),
+        Response = ServiceResponse<impl MessageBody>,
+        Error = actix_web::Error,
+        InitError = (),
+    >,
+> {
+    App::new()
+        .app_data(state)
+        .configure(routes::configure)
+        .default_service(web::to(routes::not_found))
+        .wrap(from_fn(middleware::cors))
+        .wrap(from_fn(middleware::request_id_and_log))
+}

@@ -1,0 +1,173 @@
+//! Path parameters and query strings: malformed ones are `400`, checked after the credential and
+//! before the body.
+
+use std::collections::HashMap;
+
+use actix_web::HttpRequest;
+use time::format_description::well_known::Rfc3339;
+use time::macros::format_description;
+use uuid::Uuid;
+use wort_domain::page::PageRequest;
+
+use crate::error::{ApiError, ApiResult};
+
+pub const DEFAULT_PAGE_SIZE: i64 = 50;
+pub const MAX_PAGE_SIZE: i64 = 200;
+
+/// The UUID in path segment `name` (case-insensitive, as UUIDs are).
+pub fn path_id(req: &HttpRequest, name: &str) -> ApiResult<Uuid> {
+    let raw = req.match_info().get(name).unwrap_or_default();
+    Uuid::try_parse(raw).map_err(|_| {
+        ApiError::bad_request(format!("Invalid path parameter {name}: expected a UUID"))
+    })
+}
+
+/// The query string as a map (the last of repeated keys wins).
+pub struct Query(HashMap<String, String>);
+
+impl Query {
+    pub fn of(req: &HttpRequest) -> ApiResult<Self> {
+        actix_web::web::Query::<HashMap<String, String>>::from_query(req.query_string())
+            .map(|q| Query(q.into_inner()))
+            .map_err(|_| ApiError::bad_request("Malformed query string"))
+    }
+
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.0.get(key).map(String::as_str)
+    }
+
+    /// `limit` (1–`max`, default `default`) and `offset` (≥ 0, default 0).
+    pub fn page(&self, default: i64, max: i64) -> ApiResult<PageRequest> {
+        let limit = self.integer("limit", 1, max)?.unwrap_or(default);
+        let offset = self.integer("offset", 0, i64::MAX)?.unwrap_or(0);
+        Ok(PageRequest { limit, offset })
+    }
+
+    pub fn integer(&self, key: &str, min: i64, max: i64) -> ApiResult<Option<i64>> {
+        let Some(raw) = self.get(key) else {
+            return Ok(None);
+        };
+        match raw.parse::<i64>() {
+            Ok(n) if (min..=max).contains(&n) => Ok(Some(n)),
+            _ => Err(ApiError::bad_request(format!(
+                "Invalid query parameter {key}: expected an integer from {min} to {max}"
+            ))),
+        }
+    }
+
+    /// An enum-valued parameter; unknown values are `400`.
+    pub fn one_of<T>(
+        &self,
+        key: &str,
+        options: &[&str],
+        parse: impl Fn(&str) -> Option<T>,
+    ) -> ApiResult<Option<T>> {
+        let Some(raw) = self.get(key) else {
+            return Ok(None);
+        };
+        parse(raw).map(Some).ok_or_else(|| {
+            ApiError::bad_request(format!(
+                "Invalid query parameter {key}: expected one of {}",
+                options.join(", ")
+            ))
+        })
+    }
+
+    pub fn uuid(&self, key: &str) -> ApiResult<Option<Uuid>> {
+        self.one_of(key, &["a UUID"], |s| Uuid::try_parse(s).ok())
+    }
+
+    pub fn datetime(&self, key: &str) -> ApiResult<Option<time::OffsetDateTime>> {
+        self.one_of(key, &["an RFC 3339 date-time"], parse_datetime)
+    }
+
+    /// The query string without `limit`/`offset`, for `Link` headers.
+    fn without_paging(&self) -> Vec<(&str, &str)> {
+        let mut kept: Vec<(&str, &str)> = self
+            .0
+            .iter()
+            .filter(|(k, _)| k.as_str() != "limit" && k.as_str() != "offset")
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
+        kept.sort_unstable();
+        kept
+    }
+
+    /// `Link: <path?…&limit=L&offset=O>; rel="next"` when more items remain after this page.
+    pub fn next_link(&self, path: &str, page: PageRequest, total: i64) -> Option<String> {
+        let next_offset = page.offset.checked_add(page.limit)?;
+        if next_offset >= total {
+            return None;
+        }
+        let mut pairs = self.without_paging();
+        let limit = page.limit.to_string();
+        let offset = next_offset.to_string();
+        pairs.push(("limit", &limit));
+        pairs.push(("offset", &offset));
+        let query = pairs
+            .iter()
+            .map(|(k, v)| format!("{}={}", encode(k), encode(v)))
+            .collect::<Vec<_>>()
+            .join("&");
+        Some(format!("<{path}?{query}>; rel=\"next\""))
+    }
+}
+
+/// Percent-encodes everything but RFC 3986 unreserved characters.
+fn encode(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+pub fn parse_date(s: &str) -> Option<time::Date> {
+    time::Date::parse(s, format_description!("[year]-[month]-[day]")).ok()
+}
+
+pub fn parse_datetime(s: &str) -> Option<time::OffsetDateTime> {
+    time::OffsetDateTime::parse(s, &Rfc3339)
+        .ok()
+        .map(wort_domain::timestamp::to_db_precision)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn next_link_keeps_other_parameters() {
+        let q = Query(
+            [
+                ("q".to_string(), "pale ale".to_string()),
+                ("limit".into(), "2".into()),
+            ]
+            .into(),
+        );
+        let page = PageRequest {
+            limit: 2,
+            offset: 0,
+        };
+        assert_eq!(
+            q.next_link("/v1/recipes", page, 5).unwrap(),
+            "</v1/recipes?q=pale%20ale&limit=2&offset=2>; rel=\"next\""
+        );
+        assert_eq!(
+            q.next_link(
+                "/v1/recipes",
+                PageRequest {
+                    limit: 2,
+                    offset: 4
+                },
+                5
+            ),
+            None
+        );
+    }
+}

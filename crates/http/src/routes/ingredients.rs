@@ -1,0 +1,733 @@
+//! Recipe children: created and listed under their recipe, read/updated/deleted by their own id.
+//!
+//! `POST|GET /v1/recipes/{recipe_id}/<kind>` and `GET|PATCH|DELETE /v1/<kind>/{id}` for
+//! fermentables, hops, yeasts, miscs and mash-steps. Each kind has one reader that parses a body
+//! with PATCH semantics; creating adds "required" checks and defaults on top.
+
+use actix_web::{HttpRequest, HttpResponse, web};
+use serde_json::Value;
+use wort_domain::ingredients::{
+    DEFAULT_MISC_AMOUNT_UNIT, DEFAULT_MISC_TIME_MINUTES, Fermentable, FermentablePatch,
+    FermentableType, Hop, HopPatch, HopUse, MashStep, MashStepPatch, MashStepType, Misc, MiscPatch,
+    MiscType, MiscUse, NewFermentable, NewHop, NewMashStep, NewMisc, NewYeast, Yeast, YeastForm,
+    YeastPatch, YeastType,
+};
+use wort_domain::recipe::{ChildKind, ChildPatch, NewChild};
+
+use super::recipes::{NAME_MAX, NOTES_MAX, SHORT_TEXT_MAX};
+use super::{created, resource};
+use crate::body::JsonBody;
+use crate::credentials::Authenticated;
+use crate::error::ApiResult;
+use crate::params::path_id;
+use crate::state::AppState;
+use crate::validation::{Fields, Range, Sent, invalid_type, range};
+
+// Field caps (CONTRACT §1.2).
+const AMOUNT_KG: Range = range(0.0, 10_000.0);
+const AMOUNT_GRAMS: Range = range(0.0, 100_000.0);
+const AMOUNT: Range = range(0.0, 100_000.0);
+const PERCENT: Range = range(0.0, 100.0);
+const COLOR_SRM: Range = range(0.0, 2_000.0);
+const TIME_MINUTES: Range = range(0.0, 100_000.0);
+const TEMPERATURE_C: Range = range(-20.0, 120.0);
+const MASH_MINUTES: Range = range(0.0, 1_440.0);
+const LITERS: Range = range(0.0, 100_000.0);
+const MAX_SORT_ORDER: i64 = 1_000_000;
+
+/// Reads fields with PATCH semantics, remembering which required ones a create still lacks.
+struct Reader<'a> {
+    f: Fields<'a>,
+    body: &'a Value,
+}
+
+impl<'a> Reader<'a> {
+    fn of(body: &'a Value) -> ApiResult<Self> {
+        Ok(Reader {
+            f: Fields::of(body)?,
+            body,
+        })
+    }
+
+    fn text(&mut self, name: &str, min: usize, max: usize) -> Option<String> {
+        let sent = self.f.string(name, min, max);
+        self.f.optional(name, "string", sent)
+    }
+
+    fn nullable_text(&mut self, name: &str, min: usize, max: usize) -> Option<Option<String>> {
+        Fields::nullable(self.f.string(name, min, max))
+    }
+
+    fn number(&mut self, name: &str, r: Range) -> Option<f64> {
+        let sent = self.f.number(name, r);
+        self.f.optional(name, "number", sent)
+    }
+
+    fn nullable_number(&mut self, name: &str, r: Range) -> Option<Option<f64>> {
+        Fields::nullable(self.f.number(name, r))
+    }
+
+    fn choice<T>(
+        &mut self,
+        name: &str,
+        all: &[T],
+        as_str: fn(&T) -> &'static str,
+        parse: fn(&str) -> Option<T>,
+    ) -> Sent<T> {
+        let options: Vec<&str> = all.iter().map(as_str).collect();
+        self.f.enumeration(name, &options, parse)
+    }
+
+    fn sort_order(&mut self) -> Option<i32> {
+        let sent = self.f.integer("sort_order", 0, MAX_SORT_ORDER);
+        #[allow(clippy::cast_possible_truncation)]
+        self.f
+            .optional("sort_order", "number", sent)
+            .map(|n| n as i32)
+    }
+
+    /// On create: a required field that was not sent at all is `Required`.
+    fn require(&mut self, name: &str, expected: &str) {
+        if self.body.get(name).is_none() {
+            self.f.report(invalid_type(&[name], expected, "undefined"));
+        }
+    }
+
+    fn finish<T>(self, value: T) -> ApiResult<T> {
+        self.f.finish(value)
+    }
+}
+
+fn read_fermentable(r: &mut Reader) -> FermentablePatch {
+    let kind = r.choice(
+        "type",
+        FermentableType::ALL,
+        FermentableType::as_str,
+        FermentableType::parse,
+    );
+    FermentablePatch {
+        name: r.text("name", 1, NAME_MAX),
+        kind: r.f.optional("type", "string", kind),
+        amount_kg: r.number("amount_kg", AMOUNT_KG),
+        color_srm: r.number("color_srm", COLOR_SRM),
+        yield_percent: r.number("yield_percent", PERCENT),
+        origin: r.nullable_text("origin", 0, SHORT_TEXT_MAX),
+        notes: r.nullable_text("notes", 0, NOTES_MAX),
+        sort_order: r.sort_order(),
+    }
+}
+
+fn read_hop(r: &mut Reader) -> HopPatch {
+    let name = r.text("name", 1, NAME_MAX);
+    let alpha_acid = r.number("alpha_acid", PERCENT);
+    let amount_grams = r.number("amount_grams", AMOUNT_GRAMS);
+    let time_minutes = r.number("time_minutes", TIME_MINUTES);
+    let hop_use = r.choice("use", HopUse::ALL, HopUse::as_str, HopUse::parse);
+    HopPatch {
+        name,
+        alpha_acid,
+        amount_grams,
+        time_minutes,
+        hop_use: r.f.optional("use", "string", hop_use),
+        sort_order: r.sort_order(),
+    }
+}
+
+fn read_yeast(r: &mut Reader) -> YeastPatch {
+    let name = r.text("name", 1, NAME_MAX);
+    let lab = r.nullable_text("lab", 0, SHORT_TEXT_MAX);
+    let product_id = r.nullable_text("product_id", 0, SHORT_TEXT_MAX);
+    let kind = r.choice("type", YeastType::ALL, YeastType::as_str, YeastType::parse);
+    let kind = r.f.optional("type", "string", kind);
+    let form = r.choice("form", YeastForm::ALL, YeastForm::as_str, YeastForm::parse);
+    YeastPatch {
+        name,
+        lab,
+        product_id,
+        kind,
+        form: Fields::nullable(form),
+        attenuation: r.nullable_number("attenuation", PERCENT),
+        min_temp_c: r.nullable_number("min_temp_c", TEMPERATURE_C),
+        max_temp_c: r.nullable_number("max_temp_c", TEMPERATURE_C),
+        amount: r.nullable_number("amount", AMOUNT),
+        amount_unit: r.nullable_text("amount_unit", 1, SHORT_TEXT_MAX),
+        notes: r.nullable_text("notes", 0, NOTES_MAX),
+        sort_order: r.sort_order(),
+    }
+}
+
+fn read_misc(r: &mut Reader) -> MiscPatch {
+    let name = r.text("name", 1, NAME_MAX);
+    let kind = r.choice("type", MiscType::ALL, MiscType::as_str, MiscType::parse);
+    let kind = r.f.optional("type", "string", kind);
+    let misc_use = r.choice("use", MiscUse::ALL, MiscUse::as_str, MiscUse::parse);
+    let misc_use = r.f.optional("use", "string", misc_use);
+    MiscPatch {
+        name,
+        kind,
+        misc_use,
+        amount: r.number("amount", AMOUNT),
+        amount_unit: r.text("amount_unit", 1, SHORT_TEXT_MAX),
+        time_minutes: r.number("time_minutes", TIME_MINUTES),
+        notes: r.nullable_text("notes", 0, NOTES_MAX),
+        sort_order: r.sort_order(),
+    }
+}
+
+fn read_mash_step(r: &mut Reader) -> MashStepPatch {
+    let name = r.text("name", 1, NAME_MAX);
+    let kind = r.choice(
+        "type",
+        MashStepType::ALL,
+        MashStepType::as_str,
+        MashStepType::parse,
+    );
+    MashStepPatch {
+        name,
+        kind: r.f.optional("type", "string", kind),
+        temperature_c: r.number("temperature_c", TEMPERATURE_C),
+        duration_minutes: r.number("duration_minutes", MASH_MINUTES),
+        infuse_amount_liters: r.nullable_number("infuse_amount_liters", LITERS),
+        ramp_minutes: r.nullable_number("ramp_minutes", MASH_MINUTES),
+        sort_order: r.sort_order(),
+    }
+}
+
+/// A create body of `kind`: the PATCH reading, required fields checked, defaults applied.
+pub fn read_new_child(kind: ChildKind, body: &Value) -> ApiResult<NewChild> {
+    let mut r = Reader::of(body)?;
+    let new = match kind {
+        ChildKind::Fermentable => {
+            let p = read_fermentable(&mut r);
+            for (name, expected) in [
+                ("name", "string"),
+                ("amount_kg", "number"),
+                ("color_srm", "number"),
+                ("yield_percent", "number"),
+            ] {
+                r.require(name, expected);
+            }
+            NewChild::Fermentable(NewFermentable {
+                name: p.name.unwrap_or_default(),
+                kind: p.kind.unwrap_or_default(),
+                amount_kg: p.amount_kg.unwrap_or_default(),
+                color_srm: p.color_srm.unwrap_or_default(),
+                yield_percent: p.yield_percent.unwrap_or_default(),
+                origin: p.origin.flatten(),
+                notes: p.notes.flatten(),
+                sort_order: p.sort_order,
+            })
+        }
+        ChildKind::Hop => {
+            let p = read_hop(&mut r);
+            for (name, expected) in [
+                ("name", "string"),
+                ("alpha_acid", "number"),
+                ("amount_grams", "number"),
+                ("time_minutes", "number"),
+            ] {
+                r.require(name, expected);
+            }
+            NewChild::Hop(NewHop {
+                name: p.name.unwrap_or_default(),
+                alpha_acid: p.alpha_acid.unwrap_or_default(),
+                amount_grams: p.amount_grams.unwrap_or_default(),
+                time_minutes: p.time_minutes.unwrap_or_default(),
+                hop_use: p.hop_use.unwrap_or_default(),
+                sort_order: p.sort_order,
+            })
+        }
+        ChildKind::Yeast => {
+            let p = read_yeast(&mut r);
+            r.require("name", "string");
+            NewChild::Yeast(NewYeast {
+                name: p.name.unwrap_or_default(),
+                lab: p.lab.flatten(),
+                product_id: p.product_id.flatten(),
+                kind: p.kind.unwrap_or_default(),
+                form: p.form.flatten(),
+                attenuation: p.attenuation.flatten(),
+                min_temp_c: p.min_temp_c.flatten(),
+                max_temp_c: p.max_temp_c.flatten(),
+                amount: p.amount.flatten(),
+                amount_unit: p.amount_unit.flatten(),
+                notes: p.notes.flatten(),
+                sort_order: p.sort_order,
+            })
+        }
+        ChildKind::Misc => {
+            let p = read_misc(&mut r);
+            r.require("name", "string");
+            r.require("amount", "number");
+            NewChild::Misc(NewMisc {
+                name: p.name.unwrap_or_default(),
+                kind: p.kind.unwrap_or_default(),
+                misc_use: p.misc_use.unwrap_or_default(),
+                amount: p.amount.unwrap_or_default(),
+                amount_unit: p
+                    .amount_unit
+                    .unwrap_or_else(|| DEFAULT_MISC_AMOUNT_UNIT.to_owned()),
+                time_minutes: p.time_minutes.unwrap_or(DEFAULT_MISC_TIME_MINUTES),
+                notes: p.notes.flatten(),
+                sort_order: p.sort_order,
+            })
+        }
+        ChildKind::MashStep => {
+            let p = read_mash_step(&mut r);
+            for (name, expected) in [
+                ("name", "string"),
+                ("temperature_c", "number"),
+                ("duration_minutes", "number"),
+            ] {
+                r.require(name, expected);
+            }
+            NewChild::MashStep(NewMashStep {
+                name: p.name.unwrap_or_default(),
+                kind: p.kind.unwrap_or_default(),
+                temperature_c: p.temperature_c.unwrap_or_default(),
+                duration_minutes: p.duration_minutes.unwrap_or_default(),
+                infuse_amount_liters: p.infuse_amount_liters.flatten(),
+                ramp_minutes: p.ramp_minutes.flatten(),
+                sort_order: p.sort_order,
+            })
+        }
+    };
+    r.finish(new)
+}
+
+/// A PATCH body of `kind` (`recipe_id` and other read-only fields are ignored).
+pub fn read_child_patch(kind: ChildKind, body: &Value) -> ApiResult<ChildPatch> {
+    let mut r = Reader::of(body)?;
+    let patch = match kind {
+        ChildKind::Fermentable => ChildPatch::Fermentable(read_fermentable(&mut r)),
+        ChildKind::Hop => ChildPatch::Hop(read_hop(&mut r)),
+        ChildKind::Yeast => ChildPatch::Yeast(read_yeast(&mut r)),
+        ChildKind::Misc => ChildPatch::Misc(read_misc(&mut r)),
+        ChildKind::MashStep => ChildPatch::MashStep(read_mash_step(&mut r)),
+    };
+    r.finish(patch)
+}
+
+async fn create_child(
+    kind: ChildKind,
+    auth: Authenticated,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    body: JsonBody,
+) -> ApiResult<HttpResponse> {
+    let recipe_id = path_id(&req, "recipe_id")?;
+    let new = read_new_child(kind, &body.json()?)?;
+    let child = state
+        .ingredients
+        .add(auth.0.user.id, recipe_id, new, state.clock.now())
+        .await?;
+    Ok(created(&child))
+}
+
+async fn list_children(
+    kind: ChildKind,
+    auth: Authenticated,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+) -> ApiResult<HttpResponse> {
+    let recipe_id = path_id(&req, "recipe_id")?;
+    Ok(HttpResponse::Ok().json(
+        state
+            .ingredients
+            .list(auth.0.user.id, recipe_id, kind)
+            .await?,
+    ))
+}
+
+async fn get_child(
+    kind: ChildKind,
+    auth: Authenticated,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+) -> ApiResult<HttpResponse> {
+    let id = path_id(&req, "id")?;
+    Ok(HttpResponse::Ok().json(state.ingredients.get(auth.0.user.id, kind, id).await?))
+}
+
+async fn update_child(
+    kind: ChildKind,
+    auth: Authenticated,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    body: JsonBody,
+) -> ApiResult<HttpResponse> {
+    let id = path_id(&req, "id")?;
+    let patch = read_child_patch(kind, &body.json()?)?;
+    Ok(HttpResponse::Ok().json(
+        state
+            .ingredients
+            .update(auth.0.user.id, id, patch, state.clock.now())
+            .await?,
+    ))
+}
+
+async fn delete_child(
+    kind: ChildKind,
+    auth: Authenticated,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+) -> ApiResult<HttpResponse> {
+    let id = path_id(&req, "id")?;
+    state
+        .ingredients
+        .delete(auth.0.user.id, kind, id, state.clock.now())
+        .await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+/// One module of documented handlers per kind (utoipa needs a function per path and method).
+macro_rules! child_routes {
+    ($module:ident, $kind:expr, $entity:ty, $create_body:ty, $update_body:ty, $tag:literal,
+     $collection:literal, $item:literal) => {
+        pub mod $module {
+            use super::*;
+
+            #[doc = concat!("Add to a recipe (appended unless `sort_order` is given).")]
+            #[utoipa::path(post, path = $collection, tag = $tag, security(("api_key" = []), ("session_cookie" = [])),
+                params(("recipe_id" = uuid::Uuid, Path, description = "Recipe id")), request_body = $create_body,
+                responses((status = 201, body = $entity), (status = 400, body = crate::openapi::ErrorBody),
+                    (status = 401, body = crate::openapi::ErrorBody), (status = 404, body = crate::openapi::ErrorBody),
+                    (status = 413, body = crate::openapi::ErrorBody),
+                    (status = 422, body = crate::openapi::ValidationErrorBody, description = "Invalid body, or the recipe already holds 200 of this kind")))]
+            pub async fn create(auth: Authenticated, req: HttpRequest, state: web::Data<AppState>, body: JsonBody) -> ApiResult<HttpResponse> {
+                create_child($kind, auth, req, state, body).await
+            }
+
+            #[doc = "All of a recipe's children of this kind, in order."]
+            #[utoipa::path(get, path = $collection, tag = $tag, security(("api_key" = []), ("session_cookie" = [])),
+                params(("recipe_id" = uuid::Uuid, Path, description = "Recipe id")),
+                responses((status = 200, body = [$entity]), (status = 400, body = crate::openapi::ErrorBody),
+                    (status = 401, body = crate::openapi::ErrorBody), (status = 404, body = crate::openapi::ErrorBody)))]
+            pub async fn list(auth: Authenticated, req: HttpRequest, state: web::Data<AppState>) -> ApiResult<HttpResponse> {
+                list_children($kind, auth, req, state).await
+            }
+
+            #[doc = "One child by id."]
+            #[utoipa::path(get, path = $item, tag = $tag, security(("api_key" = []), ("session_cookie" = [])),
+                params(("id" = uuid::Uuid, Path, description = "Child id")),
+                responses((status = 200, body = $entity), (status = 400, body = crate::openapi::ErrorBody),
+                    (status = 401, body = crate::openapi::ErrorBody), (status = 404, body = crate::openapi::ErrorBody)))]
+            pub async fn get(auth: Authenticated, req: HttpRequest, state: web::Data<AppState>) -> ApiResult<HttpResponse> {
+                get_child($kind, auth, req, state).await
+            }
+
+            #[doc = "Change some fields; `recipe_id` cannot be changed; `{}` changes nothing."]
+            #[utoipa::path(patch, path = $item, tag = $tag, security(("api_key" = []), ("session_cookie" = [])),
+                params(("id" = uuid::Uuid, Path, description = "Child id")), request_body = $update_body,
+                responses((status = 200, body = $entity), (status = 400, body = crate::openapi::ErrorBody),
+                    (status = 401, body = crate::openapi::ErrorBody), (status = 404, body = crate::openapi::ErrorBody),
+                    (status = 413, body = crate::openapi::ErrorBody), (status = 422, body = crate::openapi::ValidationErrorBody)))]
+            pub async fn update(auth: Authenticated, req: HttpRequest, state: web::Data<AppState>, body: JsonBody) -> ApiResult<HttpResponse> {
+                update_child($kind, auth, req, state, body).await
+            }
+
+            #[doc = "Delete a child."]
+            #[utoipa::path(delete, path = $item, tag = $tag, security(("api_key" = []), ("session_cookie" = [])),
+                params(("id" = uuid::Uuid, Path, description = "Child id")),
+                responses((status = 204, description = "Deleted"), (status = 400, body = crate::openapi::ErrorBody),
+                    (status = 401, body = crate::openapi::ErrorBody), (status = 404, body = crate::openapi::ErrorBody)))]
+            pub async fn delete(auth: Authenticated, req: HttpRequest, state: web::Data<AppState>) -> ApiResult<HttpResponse> {
+                delete_child($kind, auth, req, state).await
+            }
+
+            pub fn configure(cfg: &mut web::ServiceConfig) {
+                cfg.service(resource($collection, "GET, POST").route(web::get().to(list)).route(web::post().to(create)))
+                    .service(
+                        resource($item, "GET, PATCH, DELETE")
+                            .route(web::get().to(get))
+                            .route(web::patch().to(update))
+                            .route(web::delete().to(delete)),
+                    );
+            }
+        }
+    };
+}
+
+child_routes!(
+    fermentables,
+    ChildKind::Fermentable,
+    Fermentable,
+    schema::CreateFermentable,
+    schema::UpdateFermentable,
+    "fermentables",
+    "/v1/recipes/{recipe_id}/fermentables",
+    "/v1/fermentables/{id}"
+);
+child_routes!(
+    hops,
+    ChildKind::Hop,
+    Hop,
+    schema::CreateHop,
+    schema::UpdateHop,
+    "hops",
+    "/v1/recipes/{recipe_id}/hops",
+    "/v1/hops/{id}"
+);
+child_routes!(
+    yeasts,
+    ChildKind::Yeast,
+    Yeast,
+    schema::CreateYeast,
+    schema::UpdateYeast,
+    "yeasts",
+    "/v1/recipes/{recipe_id}/yeasts",
+    "/v1/yeasts/{id}"
+);
+child_routes!(
+    miscs,
+    ChildKind::Misc,
+    Misc,
+    schema::CreateMisc,
+    schema::UpdateMisc,
+    "miscs",
+    "/v1/recipes/{recipe_id}/miscs",
+    "/v1/miscs/{id}"
+);
+child_routes!(
+    mash_steps,
+    ChildKind::MashStep,
+    MashStep,
+    schema::CreateMashStep,
+    schema::UpdateMashStep,
+    "mash steps",
+    "/v1/recipes/{recipe_id}/mash-steps",
+    "/v1/mash-steps/{id}"
+);
+
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    fermentables::configure(cfg);
+    hops::configure(cfg);
+    yeasts::configure(cfg);
+    miscs::configure(cfg);
+    mash_steps::configure(cfg);
+}
+
+/// Request bodies as the OpenAPI document shows them (parsing is by the readers above).
+#[allow(dead_code)]
+pub mod schema {
+    use utoipa::ToSchema;
+    use wort_domain::ingredients::{
+        FermentableType, HopUse, MashStepType, MiscType, MiscUse, YeastForm, YeastType,
+    };
+
+    #[derive(ToSchema)]
+    pub struct CreateFermentable {
+        #[schema(min_length = 1, max_length = 200)]
+        name: String,
+        #[serde(rename = "type")]
+        #[schema(inline, default = "grain")]
+        kind: Option<FermentableType>,
+        #[schema(minimum = 0, maximum = 10_000)]
+        amount_kg: f64,
+        #[schema(minimum = 0, maximum = 2000)]
+        color_srm: f64,
+        #[schema(minimum = 0, maximum = 100)]
+        yield_percent: f64,
+        #[schema(max_length = 100, nullable)]
+        origin: Option<String>,
+        #[schema(max_length = 10_000, nullable)]
+        notes: Option<String>,
+        #[schema(minimum = 0, maximum = 1_000_000)]
+        sort_order: Option<i32>,
+    }
+
+    #[derive(ToSchema)]
+    pub struct UpdateFermentable {
+        #[schema(min_length = 1, max_length = 200)]
+        name: Option<String>,
+        #[serde(rename = "type")]
+        #[schema(inline)]
+        kind: Option<FermentableType>,
+        #[schema(minimum = 0, maximum = 10_000)]
+        amount_kg: Option<f64>,
+        #[schema(minimum = 0, maximum = 2000)]
+        color_srm: Option<f64>,
+        #[schema(minimum = 0, maximum = 100)]
+        yield_percent: Option<f64>,
+        #[schema(max_length = 100, nullable)]
+        origin: Option<String>,
+        #[schema(max_length = 10_000, nullable)]
+        notes: Option<String>,
+        #[schema(minimum = 0, maximum = 1_000_000)]
+        sort_order: Option<i32>,
+    }
+
+    #[derive(ToSchema)]
+    pub struct CreateHop {
+        #[schema(min_length = 1, max_length = 200)]
+        name: String,
+        #[schema(minimum = 0, maximum = 100)]
+        alpha_acid: f64,
+        #[schema(minimum = 0, maximum = 100_000)]
+        amount_grams: f64,
+        #[schema(minimum = 0, maximum = 100_000)]
+        time_minutes: f64,
+        #[serde(rename = "use")]
+        #[schema(inline, default = "boil")]
+        hop_use: Option<HopUse>,
+        #[schema(minimum = 0, maximum = 1_000_000)]
+        sort_order: Option<i32>,
+    }
+
+    #[derive(ToSchema)]
+    pub struct UpdateHop {
+        #[schema(min_length = 1, max_length = 200)]
+        name: Option<String>,
+        #[schema(minimum = 0, maximum = 100)]
+        alpha_acid: Option<f64>,
+        #[schema(minimum = 0, maximum = 100_000)]
+        amount_grams: Option<f64>,
+        #[schema(minimum = 0, maximum = 100_000)]
+        time_minutes: Option<f64>,
+        #[serde(rename = "use")]
+        #[schema(inline)]
+        hop_use: Option<HopUse>,
+        #[schema(minimum = 0, maximum = 1_000_000)]
+        sort_order: Option<i32>,
+    }
+
+    #[derive(ToSchema)]
+    pub struct CreateYeast {
+        #[schema(min_length = 1, max_length = 200)]
+        name: String,
+        #[schema(max_length = 100, nullable)]
+        lab: Option<String>,
+        #[schema(max_length = 100, nullable)]
+        product_id: Option<String>,
+        #[serde(rename = "type")]
+        #[schema(inline, default = "ale")]
+        kind: Option<YeastType>,
+        #[schema(inline, nullable)]
+        form: Option<YeastForm>,
+        #[schema(minimum = 0, maximum = 100, nullable)]
+        attenuation: Option<f64>,
+        #[schema(minimum = -20, maximum = 120, nullable)]
+        min_temp_c: Option<f64>,
+        #[schema(minimum = -20, maximum = 120, nullable)]
+        max_temp_c: Option<f64>,
+        #[schema(minimum = 0, maximum = 100_000, nullable)]
+        amount: Option<f64>,
+        #[schema(min_length = 1, max_length = 100, nullable)]
+        amount_unit: Option<String>,
+        #[schema(max_length = 10_000, nullable)]
+        notes: Option<String>,
+        #[schema(minimum = 0, maximum = 1_000_000)]
+        sort_order: Option<i32>,
+    }
+
+    #[derive(ToSchema)]
+    pub struct UpdateYeast {
+        #[schema(min_length = 1, max_length = 200)]
+        name: Option<String>,
+        #[schema(max_length = 100, nullable)]
+        lab: Option<String>,
+        #[schema(max_length = 100, nullable)]
+        product_id: Option<String>,
+        #[serde(rename = "type")]
+        #[schema(inline)]
+        kind: Option<YeastType>,
+        #[schema(inline, nullable)]
+        form: Option<YeastForm>,
+        #[schema(minimum = 0, maximum = 100, nullable)]
+        attenuation: Option<f64>,
+        #[schema(minimum = -20, maximum = 120, nullable)]
+        min_temp_c: Option<f64>,
+        #[schema(minimum = -20, maximum = 120, nullable)]
+        max_temp_c: Option<f64>,
+        #[schema(minimum = 0, maximum = 100_000, nullable)]
+        amount: Option<f64>,
+        #[schema(min_length = 1, max_length = 100, nullable)]
+        amount_unit: Option<String>,
+        #[schema(max_length = 10_000, nullable)]
+        notes: Option<String>,
+        #[schema(minimum = 0, maximum = 1_000_000)]
+        sort_order: Option<i32>,
+    }
+
+    #[derive(ToSchema)]
+    pub struct CreateMisc {
+        #[schema(min_length = 1, max_length = 200)]
+        name: String,
+        #[serde(rename = "type")]
+        #[schema(inline, default = "other")]
+        kind: Option<MiscType>,
+        #[serde(rename = "use")]
+        #[schema(inline, default = "boil")]
+        misc_use: Option<MiscUse>,
+        #[schema(minimum = 0, maximum = 100_000)]
+        amount: f64,
+        #[schema(min_length = 1, max_length = 100, default = "g")]
+        amount_unit: Option<String>,
+        #[schema(minimum = 0, maximum = 100_000, default = 0)]
+        time_minutes: Option<f64>,
+        #[schema(max_length = 10_000, nullable)]
+        notes: Option<String>,
+        #[schema(minimum = 0, maximum = 1_000_000)]
+        sort_order: Option<i32>,
+    }
+
+    #[derive(ToSchema)]
+    pub struct UpdateMisc {
+        #[schema(min_length = 1, max_length = 200)]
+        name: Option<String>,
+        #[serde(rename = "type")]
+        #[schema(inline)]
+        kind: Option<MiscType>,
+        #[serde(rename = "use")]
+        #[schema(inline)]
+        misc_use: Option<MiscUse>,
+        #[schema(minimum = 0, maximum = 100_000)]
+        amount: Option<f64>,
+        #[schema(min_length = 1, max_length = 100)]
+        amount_unit: Option<String>,
+        #[schema(minimum = 0, maximum = 100_000)]
+        time_minutes: Option<f64>,
+        #[schema(max_length = 10_000, nullable)]
+        notes: Option<String>,
+        #[schema(minimum = 0, maximum = 1_000_000)]
+        sort_order: Option<i32>,
+    }
+
+    #[derive(ToSchema)]
+    pub struct CreateMashStep {
+        #[schema(min_length = 1, max_length = 200)]
+        name: String,
+        #[serde(rename = "type")]
+        #[schema(inline, default = "infusion")]
+        kind: Option<MashStepType>,
+        #[schema(minimum = -20, maximum = 120)]
+        temperature_c: f64,
+        #[schema(minimum = 0, maximum = 1440)]
+        duration_minutes: f64,
+        #[schema(minimum = 0, maximum = 100_000, nullable)]
+        infuse_amount_liters: Option<f64>,
+        #[schema(minimum = 0, maximum = 1440, nullable)]
+        ramp_minutes: Option<f64>,
+        #[schema(minimum = 0, maximum = 1_000_000)]
+        sort_order: Option<i32>,
+    }
+
+    #[derive(ToSchema)]
+    pub struct UpdateMashStep {
+        #[schema(min_length = 1, max_length = 200)]
+        name: Option<String>,
+        #[serde(rename = "type")]
+        #[schema(inline)]
+        kind: Option<MashStepType>,
+        #[schema(minimum = -20, maximum = 120)]
+        temperature_c: Option<f64>,
+        #[schema(minimum = 0, maximum = 1440)]
+        duration_minutes: Option<f64>,
+        #[schema(minimum = 0, maximum = 100_000, nullable)]
+        infuse_amount_liters: Option<f64>,
+        #[schema(minimum = 0, maximum = 1440, nullable)]
+        ramp_minutes: Option<f64>,
+        #[schema(minimum = 0, maximum = 1_000_000)]
+        sort_order: Option<i32>,
+    }
+}

@@ -1,0 +1,309 @@
+//! `/v1/inventory`: ingredients on hand, with an atomic `adjust`.
+
+use actix_web::{HttpRequest, HttpResponse, web};
+use serde_json::Value;
+use utoipa::ToSchema;
+use wort_domain::inventory::{
+    DEFAULT_AMOUNT, DEFAULT_AMOUNT_UNIT, InventoryCategory, InventoryFields, InventoryFilter,
+    InventoryItem, InventoryPatch, MAX_AMOUNT,
+};
+
+use super::recipes::{NAME_MAX, NOTES_MAX, SHORT_TEXT_MAX};
+use super::{created, page_response, resource};
+use crate::body::JsonBody;
+use crate::credentials::Authenticated;
+use crate::error::ApiResult;
+use crate::params::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Query, path_id};
+use crate::state::AppState;
+use crate::validation::{Fields, Range, invalid_type, range};
+
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.service(
+        resource("/v1/inventory", "GET, POST")
+            .route(web::get().to(list_items))
+            .route(web::post().to(create_item)),
+    )
+    .service(
+        resource("/v1/inventory/{id}", "GET, PATCH, DELETE")
+            .route(web::get().to(get_item))
+            .route(web::patch().to(update_item))
+            .route(web::delete().to(delete_item)),
+    )
+    .service(resource("/v1/inventory/{id}/adjust", "POST").route(web::post().to(adjust_item)));
+}
+
+const AMOUNT: Range = range(0.0, MAX_AMOUNT);
+const PERCENT: Range = range(0.0, 100.0);
+const COLOR_SRM: Range = range(0.0, 2_000.0);
+const MIN_YEAR: i64 = 0;
+const MAX_YEAR: i64 = 9_999;
+
+fn categories() -> Vec<&'static str> {
+    InventoryCategory::ALL
+        .iter()
+        .map(InventoryCategory::as_str)
+        .collect()
+}
+
+/// Request body of `POST /v1/inventory` (for the OpenAPI document; parsing is by [`Fields`]).
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct CreateInventoryRequest {
+    #[schema(inline)]
+    category: InventoryCategory,
+    #[schema(min_length = 1, max_length = 200)]
+    name: String,
+    #[schema(minimum = 0, maximum = 100_000, default = 0)]
+    amount: Option<f64>,
+    #[schema(min_length = 1, max_length = 100, default = "kg")]
+    amount_unit: Option<String>,
+    #[serde(rename = "type")]
+    #[schema(max_length = 100, nullable)]
+    kind: Option<String>,
+    #[schema(max_length = 100, nullable)]
+    form: Option<String>,
+    #[schema(max_length = 100, nullable)]
+    origin: Option<String>,
+    #[schema(minimum = 0, maximum = 100, nullable)]
+    alpha_acid: Option<f64>,
+    #[schema(minimum = 0, maximum = 2000, nullable)]
+    color_srm: Option<f64>,
+    #[schema(minimum = 0, maximum = 100, nullable)]
+    yield_percent: Option<f64>,
+    #[schema(minimum = 0, maximum = 100, nullable)]
+    attenuation: Option<f64>,
+    #[schema(minimum = 0, maximum = 9999, nullable)]
+    year: Option<i32>,
+    #[schema(max_length = 10_000, nullable)]
+    notes: Option<String>,
+}
+
+/// Request body of `PATCH /v1/inventory/{id}`: any writable field, `category` included.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct UpdateInventoryRequest {
+    #[schema(inline)]
+    category: Option<InventoryCategory>,
+    #[schema(min_length = 1, max_length = 200)]
+    name: Option<String>,
+    #[schema(minimum = 0, maximum = 100_000)]
+    amount: Option<f64>,
+    #[schema(min_length = 1, max_length = 100)]
+    amount_unit: Option<String>,
+    #[serde(rename = "type")]
+    #[schema(max_length = 100, nullable)]
+    kind: Option<String>,
+    #[schema(max_length = 100, nullable)]
+    form: Option<String>,
+    #[schema(max_length = 100, nullable)]
+    origin: Option<String>,
+    #[schema(minimum = 0, maximum = 100, nullable)]
+    alpha_acid: Option<f64>,
+    #[schema(minimum = 0, maximum = 2000, nullable)]
+    color_srm: Option<f64>,
+    #[schema(minimum = 0, maximum = 100, nullable)]
+    yield_percent: Option<f64>,
+    #[schema(minimum = 0, maximum = 100, nullable)]
+    attenuation: Option<f64>,
+    #[schema(minimum = 0, maximum = 9999, nullable)]
+    year: Option<i32>,
+    #[schema(max_length = 10_000, nullable)]
+    notes: Option<String>,
+}
+
+/// `POST /v1/inventory/{id}/adjust`.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct AdjustInventoryRequest {
+    /// Added to `amount` (negative to use up stock; 0 allowed).
+    delta: f64,
+}
+
+/// Every field read with PATCH semantics; create then requires and defaults on top.
+fn read_patch(f: &mut Fields) -> InventoryPatch {
+    let options = categories();
+    let category = f.enumeration("category", &options, InventoryCategory::parse);
+    let category = f.optional("category", "string", category);
+    let name = f.string("name", 1, NAME_MAX);
+    let name = f.optional("name", "string", name);
+    let amount = f.number("amount", AMOUNT);
+    let amount = f.optional("amount", "number", amount);
+    let amount_unit = f.string("amount_unit", 1, SHORT_TEXT_MAX);
+    let amount_unit = f.optional("amount_unit", "string", amount_unit);
+    InventoryPatch {
+        category,
+        name,
+        amount,
+        amount_unit,
+        kind: Fields::nullable(f.string("type", 0, SHORT_TEXT_MAX)),
+        form: Fields::nullable(f.string("form", 0, SHORT_TEXT_MAX)),
+        origin: Fields::nullable(f.string("origin", 0, SHORT_TEXT_MAX)),
+        alpha_acid: Fields::nullable(f.number("alpha_acid", PERCENT)),
+        color_srm: Fields::nullable(f.number("color_srm", COLOR_SRM)),
+        yield_percent: Fields::nullable(f.number("yield_percent", PERCENT)),
+        attenuation: Fields::nullable(f.number("attenuation", PERCENT)),
+        #[allow(clippy::cast_possible_truncation)]
+        year: Fields::nullable(f.integer("year", MIN_YEAR, MAX_YEAR)).map(|y| y.map(|y| y as i32)),
+        notes: Fields::nullable(f.string("notes", 0, NOTES_MAX)),
+    }
+}
+
+pub fn read_new_item(body: &Value) -> ApiResult<InventoryFields> {
+    let mut f = Fields::of(body)?;
+    let p = read_patch(&mut f);
+    // Required on create: report "missing" only for fields that were not already wrong.
+    if p.category.is_none() && body.get("category").is_none() {
+        f.report(invalid_type(
+            &["category"],
+            &categories().join(" | "),
+            "undefined",
+        ));
+    }
+    if p.name.is_none() && body.get("name").is_none() {
+        f.report(invalid_type(&["name"], "string", "undefined"));
+    }
+    let fields = InventoryFields {
+        category: p.category.unwrap_or(InventoryCategory::Misc),
+        name: p.name.unwrap_or_default(),
+        amount: p.amount.unwrap_or(DEFAULT_AMOUNT),
+        amount_unit: p
+            .amount_unit
+            .unwrap_or_else(|| DEFAULT_AMOUNT_UNIT.to_owned()),
+        kind: p.kind.flatten(),
+        form: p.form.flatten(),
+        origin: p.origin.flatten(),
+        alpha_acid: p.alpha_acid.flatten(),
+        color_srm: p.color_srm.flatten(),
+        yield_percent: p.yield_percent.flatten(),
+        attenuation: p.attenuation.flatten(),
+        year: p.year.flatten(),
+        notes: p.notes.flatten(),
+    };
+    f.finish(fields)
+}
+
+/// The account's inventory, by category then name.
+#[utoipa::path(get, path = "/v1/inventory", tag = "inventory", security(("api_key" = []), ("session_cookie" = [])),
+    params(
+        ("category" = Option<String>, Query, description = "fermentable, hop, yeast or misc"),
+        ("q" = Option<String>, Query, description = "Case-insensitive literal substring of the name"),
+        ("limit" = Option<i64>, Query, minimum = 1, maximum = 200, description = "Page size (default 50)"),
+        ("offset" = Option<i64>, Query, minimum = 0, description = "Items to skip (default 0)"),
+    ),
+    responses((status = 200, body = [InventoryItem], headers(("X-Total-Count" = i64), ("Link" = String))),
+        (status = 400, body = crate::openapi::ErrorBody), (status = 401, body = crate::openapi::ErrorBody)))]
+pub async fn list_items(
+    auth: Authenticated,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+) -> ApiResult<HttpResponse> {
+    let query = Query::of(&req)?;
+    let page = query.page(DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE)?;
+    let category = query.one_of("category", &categories(), InventoryCategory::parse)?;
+    let filter = InventoryFilter {
+        category,
+        q: query.get("q").map(str::to_owned),
+    };
+    let items = state.inventory.list(auth.0.user.id, &filter, page).await?;
+    Ok(page_response(&req, &query, page, &items))
+}
+
+/// Add an ingredient on hand (`amount` 0 and `amount_unit` `kg` unless given).
+#[utoipa::path(post, path = "/v1/inventory", tag = "inventory", security(("api_key" = []), ("session_cookie" = [])),
+    request_body = CreateInventoryRequest,
+    responses((status = 201, body = InventoryItem), (status = 400, body = crate::openapi::ErrorBody),
+        (status = 401, body = crate::openapi::ErrorBody), (status = 413, body = crate::openapi::ErrorBody),
+        (status = 422, body = crate::openapi::ValidationErrorBody)))]
+pub async fn create_item(
+    auth: Authenticated,
+    state: web::Data<AppState>,
+    body: JsonBody,
+) -> ApiResult<HttpResponse> {
+    let fields = read_new_item(&body.json()?)?;
+    let item = state
+        .inventory
+        .create(auth.0.user.id, fields, state.clock.now())
+        .await?;
+    Ok(created(&item))
+}
+
+/// One inventory item.
+#[utoipa::path(get, path = "/v1/inventory/{id}", tag = "inventory", security(("api_key" = []), ("session_cookie" = [])),
+    params(("id" = uuid::Uuid, Path, description = "Inventory item id")),
+    responses((status = 200, body = InventoryItem), (status = 400, body = crate::openapi::ErrorBody),
+        (status = 401, body = crate::openapi::ErrorBody), (status = 404, body = crate::openapi::ErrorBody)))]
+pub async fn get_item(
+    auth: Authenticated,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+) -> ApiResult<HttpResponse> {
+    let id = path_id(&req, "id")?;
+    Ok(HttpResponse::Ok().json(state.inventory.get(auth.0.user.id, id).await?))
+}
+
+/// Change any writable field of an item, `category` included.
+#[utoipa::path(patch, path = "/v1/inventory/{id}", tag = "inventory", security(("api_key" = []), ("session_cookie" = [])),
+    params(("id" = uuid::Uuid, Path, description = "Inventory item id")), request_body = UpdateInventoryRequest,
+    responses((status = 200, body = InventoryItem), (status = 400, body = crate::openapi::ErrorBody),
+        (status = 401, body = crate::openapi::ErrorBody), (status = 404, body = crate::openapi::ErrorBody),
+        (status = 413, body = crate::openapi::ErrorBody), (status = 422, body = crate::openapi::ValidationErrorBody)))]
+pub async fn update_item(
+    auth: Authenticated,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    body: JsonBody,
+) -> ApiResult<HttpResponse> {
+    let id = path_id(&req, "id")?;
+    let body = body.json()?;
+    let mut f = Fields::of(&body)?;
+    let patch = read_patch(&mut f);
+    let patch = f.finish(patch)?;
+    Ok(HttpResponse::Ok().json(
+        state
+            .inventory
+            .update(auth.0.user.id, id, patch, state.clock.now())
+            .await?,
+    ))
+}
+
+/// Delete an item.
+#[utoipa::path(delete, path = "/v1/inventory/{id}", tag = "inventory", security(("api_key" = []), ("session_cookie" = [])),
+    params(("id" = uuid::Uuid, Path, description = "Inventory item id")),
+    responses((status = 204, description = "Deleted"), (status = 400, body = crate::openapi::ErrorBody),
+        (status = 401, body = crate::openapi::ErrorBody), (status = 404, body = crate::openapi::ErrorBody)))]
+pub async fn delete_item(
+    auth: Authenticated,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+) -> ApiResult<HttpResponse> {
+    let id = path_id(&req, "id")?;
+    state.inventory.delete(auth.0.user.id, id).await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+/// Add `delta` to the amount atomically; a result below 0 is refused and nothing changes.
+#[utoipa::path(post, path = "/v1/inventory/{id}/adjust", tag = "inventory", security(("api_key" = []), ("session_cookie" = [])),
+    params(("id" = uuid::Uuid, Path, description = "Inventory item id")), request_body = AdjustInventoryRequest,
+    responses((status = 200, body = InventoryItem), (status = 400, body = crate::openapi::ErrorBody),
+        (status = 401, body = crate::openapi::ErrorBody), (status = 404, body = crate::openapi::ErrorBody),
+        (status = 413, body = crate::openapi::ErrorBody),
+        (status = 422, body = crate::openapi::ValidationErrorBody, description = "Invalid delta, or the amount would leave 0–100,000")))]
+pub async fn adjust_item(
+    auth: Authenticated,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    body: JsonBody,
+) -> ApiResult<HttpResponse> {
+    let id = path_id(&req, "id")?;
+    let body = body.json()?;
+    let mut f = Fields::of(&body)?;
+    let delta = f.number("delta", range(-f64::MAX, f64::MAX));
+    let delta = f.required("delta", "number", delta);
+    let delta = f.finish(delta)?.unwrap_or(0.0);
+    Ok(HttpResponse::Ok().json(
+        state
+            .inventory
+            .adjust(auth.0.user.id, id, delta, state.clock.now())
+            .await?,
+    ))
+}

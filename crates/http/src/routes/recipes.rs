@@ -1,0 +1,314 @@
+//! `/v1/recipes`: list, create, read (with children), update, delete.
+
+use actix_web::{HttpRequest, HttpResponse, web};
+use serde_json::Value;
+use utoipa::ToSchema;
+use wort_domain::brewing::{RecipeStats, compute_stats};
+use wort_domain::recipe::{
+    DEFAULT_BATCH_SIZE_LITERS, DEFAULT_BOIL_TIME_MINUTES, DEFAULT_EFFICIENCY, NewRecipe, Recipe,
+    RecipeDetail, RecipeFilter, RecipePatch, RecipeSort, RecipeType,
+};
+
+use super::{created, page_response, resource};
+use crate::body::JsonBody;
+use crate::credentials::Authenticated;
+use crate::error::ApiResult;
+use crate::params::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Query, path_id};
+use crate::state::AppState;
+use crate::validation::{Fields, Range, above, range};
+
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.service(
+        resource("/v1/recipes", "GET, POST")
+            .route(web::get().to(list_recipes))
+            .route(web::post().to(create_recipe)),
+    )
+    .service(
+        resource("/v1/recipes/{id}", "GET, PATCH, DELETE")
+            .route(web::get().to(get_recipe))
+            .route(web::patch().to(update_recipe))
+            .route(web::delete().to(delete_recipe)),
+    )
+    .service(resource("/v1/recipes/{id}/copy", "POST").route(web::post().to(copy_recipe)))
+    .service(resource("/v1/recipes/{id}/stats", "GET").route(web::get().to(recipe_stats)));
+}
+
+// Field caps (CONTRACT §1.2).
+pub const NAME_MAX: usize = 200;
+pub const SHORT_TEXT_MAX: usize = 100;
+pub const NOTES_MAX: usize = 10_000;
+const BATCH_SIZE: Range = above(0.0, 100_000.0);
+const BOIL_TIME: Range = range(0.0, 1_440.0);
+const EFFICIENCY: Range = range(0.0, 1.0);
+
+fn type_names() -> Vec<&'static str> {
+    RecipeType::ALL.iter().map(RecipeType::as_str).collect()
+}
+
+/// Request body of `POST /v1/recipes` (for the OpenAPI document; parsing is by [`Fields`]).
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct CreateRecipeRequest {
+    #[schema(min_length = 1, max_length = 200)]
+    name: String,
+    #[schema(max_length = 100, default = "")]
+    style: Option<String>,
+    #[serde(rename = "type")]
+    #[schema(inline, default = "all_grain")]
+    kind: Option<RecipeType>,
+    #[schema(exclusive_minimum = 0, maximum = 100_000, default = 20)]
+    batch_size_liters: Option<f64>,
+    #[schema(minimum = 0, maximum = 1440, default = 60)]
+    boil_time_minutes: Option<f64>,
+    #[schema(minimum = 0, maximum = 1, default = 0.72)]
+    efficiency: Option<f64>,
+    #[schema(max_length = 10_000, nullable)]
+    notes: Option<String>,
+}
+
+/// Request body of `PATCH /v1/recipes/{id}`: only the fields sent change; `notes: null` clears.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct UpdateRecipeRequest {
+    #[schema(min_length = 1, max_length = 200)]
+    name: Option<String>,
+    #[schema(max_length = 100)]
+    style: Option<String>,
+    #[serde(rename = "type")]
+    #[schema(inline)]
+    kind: Option<RecipeType>,
+    #[schema(exclusive_minimum = 0, maximum = 100_000)]
+    batch_size_liters: Option<f64>,
+    #[schema(minimum = 0, maximum = 1440)]
+    boil_time_minutes: Option<f64>,
+    #[schema(minimum = 0, maximum = 1)]
+    efficiency: Option<f64>,
+    #[schema(max_length = 10_000, nullable)]
+    notes: Option<String>,
+}
+
+/// The fields a recipe create and update share, read with "optional" semantics.
+struct RecipeFields {
+    name: Option<String>,
+    style: Option<String>,
+    kind: Option<RecipeType>,
+    batch_size_liters: Option<f64>,
+    boil_time_minutes: Option<f64>,
+    efficiency: Option<f64>,
+    notes: Option<Option<String>>,
+}
+
+fn read_recipe_fields(f: &mut Fields, name_required: bool) -> RecipeFields {
+    let name = f.string("name", 1, NAME_MAX);
+    let name = if name_required {
+        f.required("name", "string", name)
+    } else {
+        f.optional("name", "string", name)
+    };
+    let style = f.string("style", 0, SHORT_TEXT_MAX);
+    let style = f.optional("style", "string", style);
+    let options = type_names();
+    let kind = f.enumeration("type", &options, RecipeType::parse);
+    let kind = f.optional("type", "string", kind);
+    let batch = f.number("batch_size_liters", BATCH_SIZE);
+    let batch_size_liters = f.optional("batch_size_liters", "number", batch);
+    let boil = f.number("boil_time_minutes", BOIL_TIME);
+    let boil_time_minutes = f.optional("boil_time_minutes", "number", boil);
+    let eff = f.number("efficiency", EFFICIENCY);
+    let efficiency = f.optional("efficiency", "number", eff);
+    let notes = Fields::nullable(f.string("notes", 0, NOTES_MAX));
+    RecipeFields {
+        name,
+        style,
+        kind,
+        batch_size_liters,
+        boil_time_minutes,
+        efficiency,
+        notes,
+    }
+}
+
+pub fn read_new_recipe(body: &Value) -> ApiResult<NewRecipe> {
+    let mut f = Fields::of(body)?;
+    let r = read_recipe_fields(&mut f, true);
+    let new = NewRecipe {
+        name: r.name.unwrap_or_default(),
+        style: r.style.unwrap_or_default(),
+        kind: r.kind.unwrap_or(RecipeType::AllGrain),
+        batch_size_liters: r.batch_size_liters.unwrap_or(DEFAULT_BATCH_SIZE_LITERS),
+        boil_time_minutes: r.boil_time_minutes.unwrap_or(DEFAULT_BOIL_TIME_MINUTES),
+        efficiency: r.efficiency.unwrap_or(DEFAULT_EFFICIENCY),
+        notes: r.notes.flatten(),
+    };
+    f.finish(new)
+}
+
+pub fn read_recipe_patch(body: &Value) -> ApiResult<RecipePatch> {
+    let mut f = Fields::of(body)?;
+    let r = read_recipe_fields(&mut f, false);
+    let patch = RecipePatch {
+        name: r.name,
+        style: r.style,
+        kind: r.kind,
+        batch_size_liters: r.batch_size_liters,
+        boil_time_minutes: r.boil_time_minutes,
+        efficiency: r.efficiency,
+        notes: r.notes,
+    };
+    f.finish(patch)
+}
+
+/// The account's recipes, paged.
+#[utoipa::path(get, path = "/v1/recipes", tag = "recipes", security(("api_key" = []), ("session_cookie" = [])),
+    params(
+        ("q" = Option<String>, Query, description = "Case-insensitive literal substring of name or style"),
+        ("type" = Option<String>, Query, description = "all_grain, extract or partial_mash"),
+        ("sort" = Option<String>, Query, description = "name, -name, created_at, -created_at, updated_at, -updated_at (default -updated_at)"),
+        ("limit" = Option<i64>, Query, minimum = 1, maximum = 200, description = "Page size (default 50)"),
+        ("offset" = Option<i64>, Query, minimum = 0, description = "Items to skip (default 0)"),
+    ),
+    responses((status = 200, body = [Recipe], headers(("X-Total-Count" = i64), ("Link" = String))),
+        (status = 400, body = crate::openapi::ErrorBody), (status = 401, body = crate::openapi::ErrorBody)))]
+pub async fn list_recipes(
+    auth: Authenticated,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+) -> ApiResult<HttpResponse> {
+    let query = Query::of(&req)?;
+    let page = query.page(DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE)?;
+    let kind = query.one_of("type", &type_names(), RecipeType::parse)?;
+    let sort = query
+        .one_of("sort", RecipeSort::NAMES, RecipeSort::parse)?
+        .unwrap_or_default();
+    let filter = RecipeFilter {
+        q: query.get("q").map(str::to_owned),
+        kind,
+        sort,
+    };
+    let recipes = state.recipes.list(auth.0.user.id, &filter, page).await?;
+    Ok(page_response(&req, &query, page, &recipes))
+}
+
+/// Create a recipe (`name` required; defaults for the rest).
+#[utoipa::path(post, path = "/v1/recipes", tag = "recipes", security(("api_key" = []), ("session_cookie" = [])),
+    request_body = CreateRecipeRequest,
+    responses((status = 201, body = Recipe), (status = 400, body = crate::openapi::ErrorBody),
+        (status = 401, body = crate::openapi::ErrorBody), (status = 413, body = crate::openapi::ErrorBody),
+        (status = 422, body = crate::openapi::ValidationErrorBody)))]
+pub async fn create_recipe(
+    auth: Authenticated,
+    state: web::Data<AppState>,
+    body: JsonBody,
+) -> ApiResult<HttpResponse> {
+    let new = read_new_recipe(&body.json()?)?;
+    let recipe = state
+        .recipes
+        .create(auth.0.user.id, new, state.clock.now())
+        .await?;
+    Ok(created(&recipe))
+}
+
+/// A recipe with its fermentables, hops, yeasts, miscs and mash steps.
+#[utoipa::path(get, path = "/v1/recipes/{id}", tag = "recipes", security(("api_key" = []), ("session_cookie" = [])),
+    params(("id" = uuid::Uuid, Path, description = "Recipe id")),
+    responses((status = 200, body = RecipeDetail), (status = 400, body = crate::openapi::ErrorBody),
+        (status = 401, body = crate::openapi::ErrorBody), (status = 404, body = crate::openapi::ErrorBody)))]
+pub async fn get_recipe(
+    auth: Authenticated,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+) -> ApiResult<HttpResponse> {
+    let id = path_id(&req, "id")?;
+    let recipe = state.recipes.get(auth.0.user.id, id).await?;
+    Ok(HttpResponse::Ok().json(recipe))
+}
+
+/// Change some fields of a recipe; `{}` changes nothing.
+#[utoipa::path(patch, path = "/v1/recipes/{id}", tag = "recipes", security(("api_key" = []), ("session_cookie" = [])),
+    params(("id" = uuid::Uuid, Path, description = "Recipe id")), request_body = UpdateRecipeRequest,
+    responses((status = 200, body = Recipe), (status = 400, body = crate::openapi::ErrorBody),
+        (status = 401, body = crate::openapi::ErrorBody), (status = 404, body = crate::openapi::ErrorBody),
+        (status = 413, body = crate::openapi::ErrorBody), (status = 422, body = crate::openapi::ValidationErrorBody)))]
+pub async fn update_recipe(
+    auth: Authenticated,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    body: JsonBody,
+) -> ApiResult<HttpResponse> {
+    let id = path_id(&req, "id")?;
+    let patch = read_recipe_patch(&body.json()?)?;
+    let recipe = state
+        .recipes
+        .update(auth.0.user.id, id, patch, state.clock.now())
+        .await?;
+    Ok(HttpResponse::Ok().json(recipe))
+}
+
+/// Delete a recipe and its ingredients and mash steps (brew sessions keep their snapshot).
+#[utoipa::path(delete, path = "/v1/recipes/{id}", tag = "recipes", security(("api_key" = []), ("session_cookie" = [])),
+    params(("id" = uuid::Uuid, Path, description = "Recipe id")),
+    responses((status = 204, description = "Deleted"), (status = 400, body = crate::openapi::ErrorBody),
+        (status = 401, body = crate::openapi::ErrorBody), (status = 404, body = crate::openapi::ErrorBody)))]
+pub async fn delete_recipe(
+    auth: Authenticated,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+) -> ApiResult<HttpResponse> {
+    let id = path_id(&req, "id")?;
+    state.recipes.delete(auth.0.user.id, id).await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+/// Request body of `POST /v1/recipes/{id}/copy` (optional; no body at all is fine too).
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct CopyRecipeRequest {
+    /// Name of the copy; default "<name> (copy)".
+    #[schema(min_length = 1, max_length = 200)]
+    name: Option<String>,
+}
+
+/// Copy a recipe with all its ingredients and mash steps.
+#[utoipa::path(post, path = "/v1/recipes/{id}/copy", tag = "recipes", security(("api_key" = []), ("session_cookie" = [])),
+    params(("id" = uuid::Uuid, Path, description = "Recipe id")), request_body(content = Option<CopyRecipeRequest>),
+    responses((status = 201, body = RecipeDetail), (status = 400, body = crate::openapi::ErrorBody),
+        (status = 401, body = crate::openapi::ErrorBody), (status = 404, body = crate::openapi::ErrorBody),
+        (status = 413, body = crate::openapi::ErrorBody), (status = 422, body = crate::openapi::ValidationErrorBody)))]
+pub async fn copy_recipe(
+    auth: Authenticated,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    body: JsonBody,
+) -> ApiResult<HttpResponse> {
+    let id = path_id(&req, "id")?;
+    let name = match body.optional_json()? {
+        None => None,
+        Some(body) => {
+            let mut f = Fields::of(&body)?;
+            let name = f.string("name", 1, NAME_MAX);
+            let name = f.optional("name", "string", name);
+            f.finish(name)?
+        }
+    };
+    let copy = state
+        .recipes
+        .copy(auth.0.user.id, id, name, state.clock.now())
+        .await?;
+    Ok(created(&copy))
+}
+
+/// OG, FG, ABV, IBU, colour, attenuation, calories and BU:GU, computed from the current
+/// ingredients (never stored or cached).
+#[utoipa::path(get, path = "/v1/recipes/{id}/stats", tag = "recipes", security(("api_key" = []), ("session_cookie" = [])),
+    params(("id" = uuid::Uuid, Path, description = "Recipe id")),
+    responses((status = 200, body = RecipeStats), (status = 400, body = crate::openapi::ErrorBody),
+        (status = 401, body = crate::openapi::ErrorBody), (status = 404, body = crate::openapi::ErrorBody)))]
+pub async fn recipe_stats(
+    auth: Authenticated,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+) -> ApiResult<HttpResponse> {
+    let id = path_id(&req, "id")?;
+    let recipe = state.recipes.get(auth.0.user.id, id).await?;
+    Ok(HttpResponse::Ok().json(compute_stats(&recipe.stats_input())))
+}

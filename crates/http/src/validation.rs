@@ -1,0 +1,480 @@
+//! Reading a JSON object field by field into validated values, collecting every failure as a
+//! Zod-style issue (`too_small`, `invalid_type`, …) so one response reports all failing fields.
+//!
+//! Why not serde + garde: serde stops at the first field of the wrong type, and the contract
+//! wants every failing field reported (docs/decisions.md).
+
+use serde_json::{Map, Value};
+use uuid::Uuid;
+use wort_domain::error::Violation;
+
+use crate::error::ApiError;
+
+/// A field as sent: missing, `null`, or a value of the expected type.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Sent<T> {
+    Absent,
+    Null,
+    Value(T),
+}
+
+/// Bounds for numbers; `exclusive_min` turns `minimum` into "greater than".
+#[derive(Debug, Clone, Copy)]
+pub struct Range {
+    pub min: f64,
+    pub max: f64,
+    pub exclusive_min: bool,
+}
+
+/// Inclusive `min..=max`.
+pub const fn range(min: f64, max: f64) -> Range {
+    Range {
+        min,
+        max,
+        exclusive_min: false,
+    }
+}
+
+/// `(min, max]`: strictly greater than `min`.
+pub const fn above(min: f64, max: f64) -> Range {
+    Range {
+        min,
+        max,
+        exclusive_min: true,
+    }
+}
+
+/// The JSON type name Zod reports in `received`.
+pub fn type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+pub fn invalid_type(path: &[&str], expected: &str, received: &str) -> Violation {
+    let message = if received == "undefined" {
+        "Required".to_owned()
+    } else {
+        format!("Expected {expected}, received {received}")
+    };
+    Violation::new("invalid_type", path, message)
+        .with("expected", expected)
+        .with("received", received)
+}
+
+fn too_small_string(path: &[&str], min: usize) -> Violation {
+    Violation::new(
+        "too_small",
+        path,
+        format!("String must contain at least {min} character(s)"),
+    )
+    .with("minimum", min)
+    .with("inclusive", true)
+    .with("type", "string")
+}
+
+fn too_big_string(path: &[&str], max: usize) -> Violation {
+    Violation::new(
+        "too_big",
+        path,
+        format!("String must contain at most {max} character(s)"),
+    )
+    .with("maximum", max)
+    .with("inclusive", true)
+    .with("type", "string")
+}
+
+/// A number out of range, as Zod words it.
+pub fn too_small_number(path: &[&str], min: f64, inclusive: bool) -> Violation {
+    let relation = if inclusive {
+        "greater than or equal to"
+    } else {
+        "greater than"
+    };
+    Violation::new(
+        "too_small",
+        path,
+        format!("Number must be {relation} {min}"),
+    )
+    .with("minimum", json_number(min))
+    .with("inclusive", inclusive)
+    .with("type", "number")
+}
+
+fn too_big_number(path: &[&str], max: f64) -> Violation {
+    Violation::new(
+        "too_big",
+        path,
+        format!("Number must be less than or equal to {max}"),
+    )
+    .with("maximum", json_number(max))
+    .with("inclusive", true)
+    .with("type", "number")
+}
+
+/// Whole bounds print as integers (`1`, not `1.0`), as they would in JavaScript.
+fn json_number(n: f64) -> Value {
+    if n.fract() == 0.0 && n.abs() < 9.0e15 {
+        #[allow(clippy::cast_possible_truncation)]
+        Value::from(n as i64)
+    } else {
+        Value::from(n)
+    }
+}
+
+pub fn invalid_enum(path: &[&str], options: &[&str], received: &str) -> Violation {
+    let expected = options
+        .iter()
+        .map(|o| format!("'{o}'"))
+        .collect::<Vec<_>>()
+        .join(" | ");
+    Violation::new(
+        "invalid_enum_value",
+        path,
+        format!("Invalid enum value. Expected {expected}, received '{received}'"),
+    )
+    .with("options", options.to_vec())
+    .with("received", received)
+}
+
+pub fn invalid_string(path: &[&str], validation: &str) -> Violation {
+    Violation::new("invalid_string", path, format!("Invalid {validation}"))
+        .with("validation", validation)
+}
+
+/// A JSON object being read. Each accessor records what is wrong with its field and returns
+/// `Sent::Absent` for a field that failed, so the caller can go on and report every field.
+pub struct Fields<'a> {
+    map: &'a Map<String, Value>,
+    issues: Vec<Violation>,
+}
+
+impl<'a> Fields<'a> {
+    /// The body must be a JSON object; anything else is one `invalid_type` issue at `[]`.
+    pub fn of(body: &'a Value) -> Result<Self, ApiError> {
+        match body {
+            Value::Object(map) => Ok(Fields {
+                map,
+                issues: Vec::new(),
+            }),
+            other => Err(ApiError::Validation(vec![invalid_type(
+                &[],
+                "object",
+                type_name(other),
+            )])),
+        }
+    }
+
+    pub fn report(&mut self, v: Violation) {
+        self.issues.push(v);
+    }
+
+    /// Ends reading: every recorded issue, or the value built from the fields.
+    pub fn finish<T>(self, value: T) -> Result<T, ApiError> {
+        if self.issues.is_empty() {
+            Ok(value)
+        } else {
+            Err(ApiError::Validation(self.issues))
+        }
+    }
+
+    pub fn has_issues(&self) -> bool {
+        !self.issues.is_empty()
+    }
+
+    fn raw(&self, name: &str) -> Sent<&'a Value> {
+        match self.map.get(name) {
+            None => Sent::Absent,
+            Some(Value::Null) => Sent::Null,
+            Some(v) => Sent::Value(v),
+        }
+    }
+
+    /// A string of `min..=max` characters (Unicode scalar values), stored exactly as sent.
+    pub fn string(&mut self, name: &str, min: usize, max: usize) -> Sent<String> {
+        match self.raw(name) {
+            Sent::Absent => Sent::Absent,
+            Sent::Null => Sent::Null,
+            Sent::Value(Value::String(s)) => {
+                let len = s.chars().count();
+                if len < min {
+                    self.report(too_small_string(&[name], min));
+                    Sent::Absent
+                } else if len > max {
+                    self.report(too_big_string(&[name], max));
+                    Sent::Absent
+                } else {
+                    Sent::Value(s.clone())
+                }
+            }
+            Sent::Value(other) => {
+                self.report(invalid_type(&[name], "string", type_name(other)));
+                Sent::Absent
+            }
+        }
+    }
+
+    /// A finite number within `range`.
+    pub fn number(&mut self, name: &str, range: Range) -> Sent<f64> {
+        match self.raw(name) {
+            Sent::Absent => Sent::Absent,
+            Sent::Null => Sent::Null,
+            Sent::Value(Value::Number(n)) => match n.as_f64() {
+                Some(x) if x.is_finite() => {
+                    let below = if range.exclusive_min {
+                        x <= range.min
+                    } else {
+                        x < range.min
+                    };
+                    if below {
+                        self.report(too_small_number(&[name], range.min, !range.exclusive_min));
+                        Sent::Absent
+                    } else if x > range.max {
+                        self.report(too_big_number(&[name], range.max));
+                        Sent::Absent
+                    } else {
+                        Sent::Value(x)
+                    }
+                }
+                _ => {
+                    self.report(invalid_type(&[name], "number", "nan"));
+                    Sent::Absent
+                }
+            },
+            Sent::Value(other) => {
+                self.report(invalid_type(&[name], "number", type_name(other)));
+                Sent::Absent
+            }
+        }
+    }
+
+    /// A whole number within `min..=max` (`2.0` counts as whole, as in JavaScript).
+    pub fn integer(&mut self, name: &str, min: i64, max: i64) -> Sent<i64> {
+        #[allow(clippy::cast_precision_loss)]
+        let as_float = self.number(name, range(min as f64, max as f64));
+        match as_float {
+            Sent::Value(x) if x.fract() != 0.0 => {
+                self.report(Violation::new(
+                    "not_integer",
+                    &[name],
+                    "Expected integer, received float",
+                ));
+                Sent::Absent
+            }
+            #[allow(clippy::cast_possible_truncation)]
+            Sent::Value(x) => Sent::Value(x as i64),
+            Sent::Absent => Sent::Absent,
+            Sent::Null => Sent::Null,
+        }
+    }
+
+    pub fn boolean(&mut self, name: &str) -> Sent<bool> {
+        match self.raw(name) {
+            Sent::Absent => Sent::Absent,
+            Sent::Null => Sent::Null,
+            Sent::Value(Value::Bool(b)) => Sent::Value(*b),
+            Sent::Value(other) => {
+                self.report(invalid_type(&[name], "boolean", type_name(other)));
+                Sent::Absent
+            }
+        }
+    }
+
+    /// One of `options`, turned into `T` by `parse`.
+    pub fn enumeration<T>(
+        &mut self,
+        name: &str,
+        options: &[&str],
+        parse: impl Fn(&str) -> Option<T>,
+    ) -> Sent<T> {
+        match self.raw(name) {
+            Sent::Absent => Sent::Absent,
+            Sent::Null => Sent::Null,
+            Sent::Value(Value::String(s)) => match parse(s) {
+                Some(t) => Sent::Value(t),
+                None => {
+                    self.report(invalid_enum(&[name], options, s));
+                    Sent::Absent
+                }
+            },
+            Sent::Value(other) => {
+                // Zod reports a non-string for an enum as invalid_type of the enum's values.
+                let expected = options.iter().map(|o| format!("'{o}'")).collect::<Vec<_>>();
+                self.report(invalid_type(
+                    &[name],
+                    &expected.join(" | "),
+                    type_name(other),
+                ));
+                Sent::Absent
+            }
+        }
+    }
+
+    pub fn uuid(&mut self, name: &str) -> Sent<Uuid> {
+        self.parsed_string(name, "uuid", |s| Uuid::parse_str(s).ok())
+    }
+
+    /// A calendar date `YYYY-MM-DD`.
+    pub fn date(&mut self, name: &str) -> Sent<time::Date> {
+        self.parsed_string(name, "date", crate::params::parse_date)
+    }
+
+    /// An RFC 3339 date-time with an offset.
+    pub fn datetime(&mut self, name: &str) -> Sent<time::OffsetDateTime> {
+        self.parsed_string(name, "datetime", crate::params::parse_datetime)
+    }
+
+    fn parsed_string<T>(
+        &mut self,
+        name: &str,
+        validation: &str,
+        parse: impl Fn(&str) -> Option<T>,
+    ) -> Sent<T> {
+        match self.raw(name) {
+            Sent::Absent => Sent::Absent,
+            Sent::Null => Sent::Null,
+            Sent::Value(Value::String(s)) => match parse(s) {
+                Some(t) => Sent::Value(t),
+                None => {
+                    self.report(invalid_string(&[name], validation));
+                    Sent::Absent
+                }
+            },
+            Sent::Value(other) => {
+                self.report(invalid_type(&[name], "string", type_name(other)));
+                Sent::Absent
+            }
+        }
+    }
+
+    // ---- The three ways a field can be wanted -------------------------------------------------
+
+    /// Required, non-nullable: missing → `Required`, `null` → `invalid_type`.
+    pub fn required<T>(&mut self, name: &str, expected: &str, sent: Sent<T>) -> Option<T> {
+        match sent {
+            Sent::Value(v) => Some(v),
+            Sent::Absent => {
+                if !self.issue_recorded_for(name) {
+                    self.report(invalid_type(&[name], expected, "undefined"));
+                }
+                None
+            }
+            Sent::Null => {
+                self.report(invalid_type(&[name], expected, "null"));
+                None
+            }
+        }
+    }
+
+    /// Optional, non-nullable (a create field with a default, or any PATCH field that cannot be
+    /// cleared): missing → `None`, `null` → `invalid_type`.
+    pub fn optional<T>(&mut self, name: &str, expected: &str, sent: Sent<T>) -> Option<T> {
+        match sent {
+            Sent::Value(v) => Some(v),
+            Sent::Absent => None,
+            Sent::Null => {
+                self.report(invalid_type(&[name], expected, "null"));
+                None
+            }
+        }
+    }
+
+    /// Optional and nullable: missing → `None` (leave alone), `null` → `Some(None)` (clear).
+    pub fn nullable<T>(sent: Sent<T>) -> Option<Option<T>> {
+        match sent {
+            Sent::Value(v) => Some(Some(v)),
+            Sent::Null => Some(None),
+            Sent::Absent => None,
+        }
+    }
+
+    /// Whether a failure was already recorded for this field (so "missing" is not added on top
+    /// of "wrong type").
+    fn issue_recorded_for(&self, name: &str) -> bool {
+        self.issues
+            .iter()
+            .any(|i| i.path.len() == 1 && i.path.first().is_some_and(|p| p == name))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+    use super::*;
+    use serde_json::json;
+
+    fn issues(body: Value, read: impl FnOnce(&mut Fields)) -> Vec<Value> {
+        let mut f = Fields::of(&body).unwrap();
+        read(&mut f);
+        match f.finish(()) {
+            Ok(()) => vec![],
+            Err(ApiError::Validation(v)) => {
+                v.iter().map(|i| serde_json::to_value(i).unwrap()).collect()
+            }
+            Err(other) => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn empty_required_string_is_too_small_with_minimum_1() {
+        let got = issues(json!({"name": ""}), |f| {
+            let s = f.string("name", 1, 200);
+            f.required("name", "string", s);
+        });
+        assert_eq!(
+            got,
+            vec![
+                json!({"code":"too_small","path":["name"],"message":"String must contain at least 1 character(s)","minimum":1,"inclusive":true,"type":"string"})
+            ]
+        );
+    }
+
+    #[test]
+    fn every_failing_field_is_reported() {
+        let got = issues(json!({"a": 5, "c": 2.5, "d": "x"}), |f| {
+            let a = f.string("a", 1, 10);
+            f.required("a", "string", a);
+            let b = f.string("b", 1, 10);
+            f.required("b", "string", b);
+            f.integer("c", 0, 10);
+            f.enumeration("d", &["p", "q"], |_| None::<()>);
+        });
+        let codes: Vec<_> = got.iter().map(|i| i["code"].as_str().unwrap()).collect();
+        assert_eq!(
+            codes,
+            [
+                "invalid_type",
+                "invalid_type",
+                "not_integer",
+                "invalid_enum_value"
+            ]
+        );
+        assert_eq!(got[1]["received"], "undefined");
+        assert_eq!(got[1]["message"], "Required");
+    }
+
+    #[test]
+    fn exclusive_minimum_and_maximum() {
+        let got = issues(json!({"v": 0, "w": 2}), |f| {
+            f.number("v", above(0.0, 10.0));
+            f.number("w", range(0.0, 1.0));
+        });
+        assert_eq!(got[0]["inclusive"], false);
+        assert_eq!(got[0]["minimum"], 0);
+        assert_eq!(got[1]["code"], "too_big");
+        assert_eq!(got[1]["maximum"], 1);
+    }
+
+    #[test]
+    fn non_object_body_is_invalid_type_at_root() {
+        let e = Fields::of(&json!([1])).err().unwrap();
+        let ApiError::Validation(v) = e else { panic!() };
+        assert_eq!(v[0].path, Vec::<String>::new());
+        assert_eq!(v[0].extra["received"], "array");
+    }
+}

@@ -1,0 +1,488 @@
+//! CONTRACT §2: accounts, sessions, API keys, throttling, CSRF and CORS.
+
+use reqwest::{Method, StatusCode};
+use serde_json::json;
+use time::Duration;
+
+use crate::support::{CORS_ORIGIN, TestApp, call, issue_codes, session_cookie};
+
+#[tokio::test]
+async fn sign_up_returns_user_and_cookie_and_me_works_with_both_credentials() {
+    let app = TestApp::spawn().await;
+    let email = format!("Mixed-{}@Example.com", uuid::Uuid::new_v4().simple());
+    let res = app
+        .request(Method::POST, "/api/auth/sign-up/email")
+        .json(&json!({"name": "Ada", "email": email, "password": "12345678"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 200);
+    let set_cookie = res
+        .headers()
+        .get("set-cookie")
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        set_cookie.contains("HttpOnly")
+            && set_cookie.contains("SameSite=Lax")
+            && set_cookie.contains("Path=/")
+    );
+    assert!(
+        !set_cookie.contains("Secure"),
+        "plain http origin: no Secure flag"
+    );
+    let cookie = session_cookie(&res).unwrap();
+    let body: serde_json::Value = res.json().await.unwrap();
+    assert_eq!(body["user"]["email"], email.to_lowercase());
+    assert_eq!(body["user"]["name"], "Ada");
+    assert!(body["user"]["createdAt"].as_str().unwrap().ends_with('Z'));
+
+    let (status, me) = call(app.with_cookie(Method::GET, "/v1/me", &cookie)).await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        me,
+        json!({"id": body["user"]["id"], "email": email.to_lowercase(), "name": "Ada"})
+    );
+
+    let (status, session) =
+        call(app.with_cookie(Method::GET, "/api/auth/get-session", &cookie)).await;
+    assert_eq!(status, 200);
+    assert_eq!(session["user"]["id"], body["user"]["id"]);
+    assert!(session["session"]["expiresAt"].is_string());
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn taken_email_is_already_exists_and_bad_fields_are_all_reported() {
+    let app = TestApp::spawn().await;
+    let acct = app.account().await;
+    let (status, body) =
+        call(app.request(Method::POST, "/api/auth/sign-up/email").json(
+            &json!({"name": "X", "email": acct.email.to_uppercase(), "password": "abcdefgh"}),
+        ))
+        .await;
+    assert_eq!(status, 422);
+    assert_eq!(
+        issue_codes(&body),
+        [("already_exists".to_owned(), "email".to_owned())]
+    );
+
+    let (status, body) = call(
+        app.request(Method::POST, "/api/auth/sign-up/email")
+            .json(&json!({"name": "", "email": "not-an-email", "password": "short"})),
+    )
+    .await;
+    assert_eq!(status, 422);
+    assert_eq!(
+        issue_codes(&body),
+        [
+            ("too_small".to_owned(), "name".to_owned()),
+            ("invalid_string".to_owned(), "email".to_owned()),
+            ("too_small".to_owned(), "password".to_owned()),
+        ]
+    );
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn sign_in_wrong_password_and_unknown_email_look_the_same() {
+    let app = TestApp::spawn().await;
+    let acct = app.account().await;
+    let wrong = call(
+        app.request(Method::POST, "/api/auth/sign-in/email")
+            .json(&json!({"email": acct.email, "password": "wrong password"})),
+    )
+    .await;
+    let unknown = call(
+        app.request(Method::POST, "/api/auth/sign-in/email")
+            .json(&json!({"email": "nobody-here@example.com", "password": "wrong password"})),
+    )
+    .await;
+    assert_eq!(
+        wrong,
+        (
+            StatusCode::UNAUTHORIZED,
+            json!({"error": "Invalid email or password"})
+        )
+    );
+    assert_eq!(wrong, unknown);
+
+    let res = app
+        .request(Method::POST, "/api/auth/sign-in/email")
+        .json(&json!({"email": acct.email, "password": acct.password}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 200);
+    assert!(session_cookie(&res).is_some());
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn sign_in_is_throttled_after_ten_failures_until_the_window_passes() {
+    let app = TestApp::spawn().await;
+    let acct = app.account().await;
+    let attempt = |password: &str| {
+        app.request(Method::POST, "/api/auth/sign-in/email")
+            .json(&json!({"email": acct.email, "password": password}))
+    };
+    for _ in 0..10 {
+        assert_eq!(call(attempt("nope nope")).await.0, 401);
+    }
+    let res = attempt(&acct.password).send().await.unwrap();
+    assert_eq!(res.status(), 429, "even the right password waits");
+    let retry_after: u64 = res.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((1..=901).contains(&retry_after), "{retry_after}");
+    let body: serde_json::Value = res.json().await.unwrap();
+    assert_eq!(
+        body,
+        json!({"error": "Too many sign-in attempts; try again later"})
+    );
+
+    app.clock.advance(Duration::minutes(16));
+    assert_eq!(call(attempt(&acct.password)).await.0, 200);
+    // A success clears the count: one more failure is just a 401.
+    assert_eq!(call(attempt("nope nope")).await.0, 401);
+    assert_eq!(call(attempt(&acct.password)).await.0, 200);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn api_keys_are_shown_once_listed_without_secret_and_revoked_at_once() {
+    let app = TestApp::spawn().await;
+    let acct = app.account().await;
+    let (status, created) = call(
+        app.with_cookie(Method::POST, "/api/auth/api-key/create", &acct.cookie)
+            .json(&json!({"name": "brewpi", "expiresIn": 3600})),
+    )
+    .await;
+    assert_eq!(status, 200);
+    let key = created["key"].as_str().unwrap();
+    assert!(key.starts_with("wort_") && key.len() == 48);
+    assert_eq!(created["start"], key[..9]);
+    assert_eq!(created["prefix"], "wort_");
+    assert_eq!(created["userId"], acct.id.as_str());
+    assert!(created["expiresAt"].is_string());
+    assert!(created["lastUsedAt"].is_null());
+
+    assert_eq!(call(app.with_key(Method::GET, "/v1/me", key)).await.0, 200);
+    let (status, list) =
+        call(app.with_cookie(Method::GET, "/api/auth/api-key/list", &acct.cookie)).await;
+    assert_eq!(status, 200);
+    let listed = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|k| k["id"] == created["id"])
+        .unwrap();
+    assert!(listed.get("key").is_none(), "never the key in a list");
+    assert!(
+        listed["lastUsedAt"].is_string(),
+        "first use sets lastUsedAt"
+    );
+
+    let (status, body) = call(
+        app.with_cookie(Method::POST, "/api/auth/api-key/delete", &acct.cookie)
+            .json(&json!({"keyId": created["id"]})),
+    )
+    .await;
+    assert_eq!((status, body), (StatusCode::OK, json!({"success": true})));
+    assert_eq!(
+        call(app.with_key(Method::GET, "/v1/me", key)).await,
+        (StatusCode::UNAUTHORIZED, json!({"error": "Unauthorized"}))
+    );
+    // Deleting again, or an unknown or malformed id: 404.
+    for key_id in [
+        created["id"].clone(),
+        json!(uuid::Uuid::new_v4()),
+        json!("nope"),
+    ] {
+        let (status, _) = call(
+            app.with_cookie(Method::POST, "/api/auth/api-key/delete", &acct.cookie)
+                .json(&json!({"keyId": key_id})),
+        )
+        .await;
+        assert_eq!(status, 404);
+    }
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn expired_keys_are_rejected() {
+    let app = TestApp::spawn().await;
+    let acct = app.account().await;
+    let (_, created) = call(
+        app.with_cookie(Method::POST, "/api/auth/api-key/create", &acct.cookie)
+            .json(&json!({"name": "short-lived", "expiresIn": 60})),
+    )
+    .await;
+    let key = created["key"].as_str().unwrap();
+    assert_eq!(call(app.with_key(Method::GET, "/v1/me", key)).await.0, 200);
+    app.clock.advance(Duration::seconds(61));
+    assert_eq!(call(app.with_key(Method::GET, "/v1/me", key)).await.0, 401);
+
+    let (status, body) = call(
+        app.with_cookie(Method::POST, "/api/auth/api-key/create", &acct.cookie)
+            .json(&json!({"name": "", "expiresIn": 59})),
+    )
+    .await;
+    assert_eq!(status, 422);
+    assert_eq!(
+        issue_codes(&body),
+        [
+            ("too_small".to_owned(), "name".to_owned()),
+            ("too_small".to_owned(), "expiresIn".to_owned())
+        ]
+    );
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn every_bad_key_gets_the_same_401_bytes() {
+    let app = TestApp::spawn().await;
+    let acct = app.account().await;
+    let mut answers = Vec::new();
+    let not_ours = format!("wort_{}", "A".repeat(43));
+    for key in [
+        "",
+        "garbage",
+        "wort_short",
+        not_ours.as_str(),
+        "wort_ with spaces",
+    ] {
+        let res = app
+            .with_key(Method::GET, "/v1/me", key)
+            .send()
+            .await
+            .unwrap();
+        answers.push((res.status(), res.text().await.unwrap()));
+    }
+    let res = app.request(Method::GET, "/v1/me").send().await.unwrap();
+    answers.push((res.status(), res.text().await.unwrap()));
+    // An invalid key loses even with a valid cookie.
+    let res = app
+        .with_key(Method::GET, "/v1/me", &not_ours)
+        .header("Cookie", &acct.cookie)
+        .send()
+        .await
+        .unwrap();
+    answers.push((res.status(), res.text().await.unwrap()));
+    for a in &answers {
+        assert_eq!(
+            a,
+            &(
+                StatusCode::UNAUTHORIZED,
+                r#"{"error":"Unauthorized"}"#.to_owned()
+            )
+        );
+    }
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn key_management_needs_the_cookie_not_a_key() {
+    let app = TestApp::spawn().await;
+    let acct = app.account().await;
+    let (status, _) = call(
+        app.with_key(Method::POST, "/api/auth/api-key/create", &acct.key)
+            .json(&json!({"name": "minted"})),
+    )
+    .await;
+    assert_eq!(status, 401);
+    assert_eq!(
+        call(app.with_key(Method::GET, "/api/auth/api-key/list", &acct.key))
+            .await
+            .0,
+        401
+    );
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn cookie_writes_need_an_allowed_origin() {
+    let app = TestApp::spawn().await;
+    let acct = app.account().await;
+    let create = |origin: Option<&str>, referer: Option<&str>| {
+        let mut req = app
+            .request(Method::POST, "/v1/recipes")
+            .header("Cookie", &acct.cookie)
+            .json(&json!({"name": "CSRF test"}));
+        if let Some(o) = origin {
+            req = req.header("Origin", o);
+        }
+        if let Some(r) = referer {
+            req = req.header("Referer", r);
+        }
+        req
+    };
+    assert_eq!(
+        call(create(Some("https://evil.example"), None)).await.0,
+        401
+    );
+    assert_eq!(
+        call(create(None, None)).await.0,
+        401,
+        "no Origin, no Referer: cookie ignored"
+    );
+    assert_eq!(
+        call(create(None, Some("https://evil.example/page")))
+            .await
+            .0,
+        401
+    );
+    assert_eq!(call(create(Some(&app.origin.clone()), None)).await.0, 201);
+    assert_eq!(
+        call(create(None, Some(&format!("{}/app/recipes", app.origin))))
+            .await
+            .0,
+        201
+    );
+    assert_eq!(call(create(Some(CORS_ORIGIN), None)).await.0, 201);
+    // Reads with a cookie need no Origin.
+    assert_eq!(
+        call(
+            app.request(Method::GET, "/v1/recipes")
+                .header("Cookie", &acct.cookie)
+        )
+        .await
+        .0,
+        200
+    );
+    // Sign-out from a foreign origin does not end the session.
+    let res = app
+        .request(Method::POST, "/api/auth/sign-out")
+        .header("Cookie", &acct.cookie)
+        .header("Origin", "https://evil.example")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 200);
+    assert_eq!(
+        call(app.with_cookie(Method::GET, "/v1/me", &acct.cookie))
+            .await
+            .0,
+        200
+    );
+    // Sign-up from a foreign page is refused outright.
+    let (status, body) = call(
+        app.request(Method::POST, "/api/auth/sign-up/email")
+            .header("Origin", "https://evil.example")
+            .json(&json!({"name": "X", "email": "x@example.com", "password": "12345678"})),
+    )
+    .await;
+    assert_eq!(
+        (status, body),
+        (
+            StatusCode::BAD_REQUEST,
+            json!({"error": "Origin not allowed"})
+        )
+    );
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn sign_out_ends_the_session() {
+    let app = TestApp::spawn().await;
+    let acct = app.account().await;
+    let res = app
+        .with_cookie(Method::POST, "/api/auth/sign-out", &acct.cookie)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 200);
+    assert!(
+        res.headers()["set-cookie"]
+            .to_str()
+            .unwrap()
+            .contains("Max-Age=0")
+    );
+    assert_eq!(
+        res.json::<serde_json::Value>().await.unwrap(),
+        json!({"success": true})
+    );
+    assert_eq!(
+        call(app.with_cookie(Method::GET, "/v1/me", &acct.cookie))
+            .await
+            .0,
+        401
+    );
+    assert_eq!(
+        call(app.with_cookie(Method::GET, "/api/auth/get-session", &acct.cookie))
+            .await
+            .0,
+        401
+    );
+    // Not signed in: still 200.
+    assert_eq!(
+        call(app.request(Method::POST, "/api/auth/sign-out"))
+            .await
+            .0,
+        200
+    );
+    // The API key is unaffected.
+    assert_eq!(
+        call(app.with_key(Method::GET, "/v1/me", &acct.key)).await.0,
+        200
+    );
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn cors_headers_only_for_allowed_origins() {
+    let app = TestApp::spawn().await;
+    let res = app
+        .request(Method::OPTIONS, "/v1/recipes")
+        .header("Origin", CORS_ORIGIN)
+        .header("Access-Control-Request-Method", "POST")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 204);
+    let h = res.headers();
+    assert_eq!(h["access-control-allow-origin"], CORS_ORIGIN);
+    assert_eq!(h["access-control-allow-credentials"], "true");
+    assert_eq!(
+        h["access-control-allow-methods"],
+        "GET, POST, PATCH, DELETE, OPTIONS"
+    );
+    assert_eq!(h["access-control-allow-headers"], "Content-Type, X-API-Key");
+    assert_eq!(h["access-control-max-age"], "600");
+
+    let res = app
+        .request(Method::OPTIONS, "/v1/recipes")
+        .header("Origin", "https://evil.example")
+        .header("Access-Control-Request-Method", "POST")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 204);
+    assert!(
+        res.headers()
+            .keys()
+            .all(|k| !k.as_str().starts_with("access-control-"))
+    );
+
+    let res = app
+        .request(Method::GET, "/healthz")
+        .header("Origin", CORS_ORIGIN)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.headers()["access-control-allow-origin"], CORS_ORIGIN);
+    assert_eq!(res.headers()["vary"], "Origin");
+    let res = app
+        .request(Method::GET, "/v1/me")
+        .header("Origin", "https://evil.example")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 401, "processed as usual");
+    assert!(res.headers().get("access-control-allow-origin").is_none());
+    app.stop().await;
+}

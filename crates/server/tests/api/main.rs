@@ -1,0 +1,18 @@
+//! Black-box tests: the real server over HTTP on a real PostgreSQL.
+//! One test binary (link once), a module per area.
+
+// A failing test should fail loudly: helpers unwrap and index freely.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+
+mod auth;
+mod embedded;
+mod errors;
+mod ingredients;
+mod inventory;
+mod recipes;
+mod support;

@@ -1,0 +1,210 @@
+//! Test harness: a real wort server (in-process, port 0) on a real PostgreSQL, driven over HTTP.
+//!
+//! The database comes from `WORT_TEST_DATABASE_URL` (set by `cargo xtask test`, which runs a
+//! private cluster). All tests share one migrated database; each test signs up its own accounts,
+//! and since every row is owned by an account, tests cannot see each other's data.
+
+#![allow(dead_code)]
+
+use std::sync::{Arc, Mutex};
+
+use reqwest::{Method, RequestBuilder, Response, StatusCode};
+use serde_json::{Value, json};
+use time::{Duration, OffsetDateTime};
+use tokio::sync::OnceCell;
+use wort_domain::ports::Clock;
+use wort_server::{ServerSettings, start};
+
+/// A clock tests can move forward (sign-in windows, key expiry, the AI day).
+pub struct TestClock {
+    offset: Mutex<Duration>,
+}
+
+impl TestClock {
+    pub fn advance(&self, by: Duration) {
+        *self.offset.lock().unwrap() += by;
+    }
+}
+
+impl Clock for TestClock {
+    fn now(&self) -> OffsetDateTime {
+        wort_domain::timestamp::to_db_precision(
+            OffsetDateTime::now_utc() + *self.offset.lock().unwrap(),
+        )
+    }
+}
+
+pub fn database_url() -> String {
+    std::env::var("WORT_TEST_DATABASE_URL").expect(
+        "WORT_TEST_DATABASE_URL is not set: run the tests with `cargo xtask test`, \
+         which starts a private PostgreSQL and sets it",
+    )
+}
+
+static MIGRATED: OnceCell<()> = OnceCell::const_new();
+
+async fn migrated_database() -> String {
+    let url = database_url();
+    MIGRATED
+        .get_or_init(|| async {
+            wort_db::migrate::run_migrations(&database_url())
+                .await
+                .expect("migrations");
+        })
+        .await;
+    url
+}
+
+pub struct TestApp {
+    pub base: String,
+    pub origin: String,
+    pub client: reqwest::Client,
+    pub clock: Arc<TestClock>,
+    handle: actix_web::dev::ServerHandle,
+}
+
+pub const CORS_ORIGIN: &str = "https://brewing.example";
+
+impl TestApp {
+    pub async fn spawn() -> TestApp {
+        let url = migrated_database().await;
+        let clock = Arc::new(TestClock {
+            offset: Mutex::new(Duration::ZERO),
+        });
+        let started = start(ServerSettings {
+            database_url: url,
+            addr: "127.0.0.1:0".parse().unwrap(),
+            public_origin: None,
+            cors_origins: vec![CORS_ORIGIN.to_owned()],
+            pool: wort_db::PoolSettings {
+                max_size: 4,
+                ..Default::default()
+            },
+            clock: clock.clone(),
+            workers: Some(1),
+            shutdown_grace_secs: 1,
+        })
+        .expect("server starts");
+        let handle = started.server.handle();
+        tokio::spawn(started.server);
+        let base = format!("http://{}", started.addr);
+        let client = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .unwrap();
+        TestApp {
+            origin: base.clone(),
+            base,
+            client,
+            clock,
+            handle,
+        }
+    }
+
+    pub fn request(&self, method: Method, path: &str) -> RequestBuilder {
+        self.client.request(method, format!("{}{path}", self.base))
+    }
+
+    /// A request authenticated with an API key.
+    pub fn with_key(&self, method: Method, path: &str, key: &str) -> RequestBuilder {
+        self.request(method, path).header("X-API-Key", key)
+    }
+
+    /// A request authenticated with a session cookie, from the service's own origin.
+    pub fn with_cookie(&self, method: Method, path: &str, cookie: &str) -> RequestBuilder {
+        self.request(method, path)
+            .header("Cookie", cookie)
+            .header("Origin", &self.origin)
+    }
+
+    /// Signs up a fresh account and creates an API key for it.
+    pub async fn account(&self) -> Account {
+        let email = format!("brewer-{}@example.com", uuid::Uuid::new_v4().simple());
+        let password = "correct horse battery".to_owned();
+        let res = self
+            .request(Method::POST, "/api/auth/sign-up/email")
+            .json(&json!({"name": "Test Brewer", "email": email, "password": password}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), StatusCode::OK, "sign-up");
+        let cookie = session_cookie(&res).expect("sign-up sets the session cookie");
+        let user: Value = res.json().await.unwrap();
+        let res = self
+            .with_cookie(Method::POST, "/api/auth/api-key/create", &cookie)
+            .json(&json!({"name": "tests"}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), StatusCode::OK, "key create");
+        let key: Value = res.json().await.unwrap();
+        Account {
+            id: user["user"]["id"].as_str().unwrap().to_owned(),
+            email,
+            password,
+            cookie,
+            key: key["key"].as_str().unwrap().to_owned(),
+        }
+    }
+
+    pub async fn stop(self) {
+        self.handle.stop(true).await;
+    }
+}
+
+/// `wort_session=<token>` from a response's `Set-Cookie`, ready for a `Cookie` header.
+pub fn session_cookie(res: &Response) -> Option<String> {
+    res.headers()
+        .get_all("set-cookie")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find(|v| v.starts_with("wort_session="))
+        .and_then(|v| v.split(';').next())
+        .filter(|kv| kv.len() > "wort_session=".len())
+        .map(str::to_owned)
+}
+
+pub struct Account {
+    pub id: String,
+    pub email: String,
+    pub password: String,
+    pub cookie: String,
+    pub key: String,
+}
+
+/// Sends a request and returns status and JSON body (`Value::Null` when there is none).
+pub async fn call(req: RequestBuilder) -> (StatusCode, Value) {
+    let res = req.send().await.unwrap();
+    let status = res.status();
+    let text = res.text().await.unwrap();
+    let body = if text.is_empty() {
+        Value::Null
+    } else {
+        serde_json::from_str(&text).unwrap_or(Value::String(text))
+    };
+    (status, body)
+}
+
+/// The body of a `422`, as `(code, path joined by '.')` pairs.
+pub fn issue_codes(body: &Value) -> Vec<(String, String)> {
+    assert_eq!(body["error"], "Validation failed", "{body}");
+    body["details"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            let path = d["path"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| p.as_str().unwrap())
+                .collect::<Vec<_>>()
+                .join(".");
+            (d["code"].as_str().unwrap().to_owned(), path)
+        })
+        .collect()
+}
+
+pub fn random_id() -> String {
+    uuid::Uuid::new_v4().to_string()
+}

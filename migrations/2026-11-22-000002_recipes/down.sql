@@ -1,0 +1,6 @@
+DROP TABLE mash_steps;
+DROP TABLE miscs;
+DROP TABLE yeasts;
+DROP TABLE hops;
+DROP TABLE fermentables;
+DROP TABLE recipes;
