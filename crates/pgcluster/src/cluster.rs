@@ -41,8 +41,11 @@ pub struct Cluster;
 
 impl Cluster {
     /// Runs the cluster kept in `dir`, creating the directory and the cluster when needed. A
-    /// server already running there is attached to; one that died leaves a stale pid file, which
-    /// is cleared.
+    /// server already running there is attached to (and keeps the settings it was started with:
+    /// `options` apply when this call starts the server); one that died leaves a stale pid file,
+    /// which is cleared.
+    ///
+    /// Blocks: about a second on first start (initdb), a few hundred milliseconds afterwards.
     pub fn start(dir: &Path, options: ClusterOptions) -> Result<RunningCluster, ClusterError> {
         let identity = Identity::detect()?;
         fs::create_dir_all(dir).map_err(ClusterError::io(format!(
@@ -92,7 +95,7 @@ impl Cluster {
     pub fn stop_in(dir: &Path) -> Result<(), ClusterError> {
         let data = dir.join("data");
         match pidfile::read(&data)? {
-            Some(pm) if process::alive(pm.pid) && process::is_postgres(pm.pid) => {
+            Some(pm) if process::is_server_of(pm.pid, &data) => {
                 let binaries = PgBinaries::locate()?;
                 pg_ctl_stop(&binaries, &Identity::detect()?, &data)
             }
@@ -230,7 +233,7 @@ fn settle(layout: &Layout) -> Result<State, ClusterError> {
         let Some(pm) = pidfile::read(&layout.data)? else {
             return Ok(State::Stopped);
         };
-        if !process::alive(pm.pid) || !process::is_postgres(pm.pid) {
+        if !process::is_server_of(pm.pid, &layout.data) {
             return Ok(State::Stale(pm));
         }
         if pm.is_ready() && accepts_connections(layout, &pm) {

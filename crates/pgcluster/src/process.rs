@@ -54,8 +54,16 @@ pub(crate) fn alive(pid: u32) -> bool {
     }
 }
 
-/// Whether `pid` runs a PostgreSQL server. Without /proc we cannot tell, and assume it does.
-pub(crate) fn is_postgres(pid: u32) -> bool {
+/// Whether `pid` is a live PostgreSQL server of the cluster in `data`. A postmaster
+/// works in its data directory, so its cwd tells (root, or the same user, may read it); when it
+/// cannot be read, any process named postgres counts, and without /proc any live process does.
+pub(crate) fn is_server_of(pid: u32, data: &Path) -> bool {
+    if !alive(pid) {
+        return false;
+    }
+    if let Ok(cwd) = fs::read_link(format!("/proc/{pid}/cwd")) {
+        return data.canonicalize().is_ok_and(|data| cwd == data);
+    }
     match fs::read_to_string(format!("/proc/{pid}/comm")) {
         Ok(comm) => matches!(comm.trim(), "postgres" | "postmaster"),
         Err(_) => !Path::new("/proc/self").exists(),
@@ -74,10 +82,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn our_own_process_is_alive_but_not_postgres() {
+    fn our_own_process_is_alive_but_no_server() {
         let me = std::process::id();
         assert!(alive(me));
-        assert!(!is_postgres(me));
+        assert!(!is_server_of(me, Path::new("/somewhere/data")));
     }
 
     #[test]

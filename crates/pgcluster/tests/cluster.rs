@@ -221,3 +221,27 @@ fn as_root_a_dir_postgres_cannot_reach_is_refused_clearly() {
         "{error}"
     );
 }
+
+#[test]
+fn a_pid_file_naming_another_clusters_server_is_stale() {
+    let other_dir = Scratch::new("other");
+    let other = Cluster::start(other_dir.path(), EPHEMERAL).unwrap();
+    let other_pid = fs::read_to_string(other.data_dir().join("postmaster.pid")).unwrap();
+    let scratch = Scratch::new("mine");
+    Cluster::start(scratch.path(), EPHEMERAL)
+        .unwrap()
+        .stop()
+        .unwrap();
+
+    // As after a container restart, when the pid went to another PostgreSQL.
+    fs::write(scratch.path().join("data/postmaster.pid"), other_pid).unwrap();
+    let mine = Cluster::start(scratch.path(), EPHEMERAL).unwrap();
+    assert!(mine.owns_server());
+    assert_ne!(mine.port(), other.port());
+    assert_eq!(psql(&mine, "postgres", "select 1"), "1");
+    assert_eq!(
+        psql(&other, "postgres", "select 1"),
+        "1",
+        "the other cluster is untouched"
+    );
+}

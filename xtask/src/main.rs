@@ -1,0 +1,68 @@
+//! Developer and CI entry points: `cargo xtask dev | test | bench | fuzz-api`.
+//!
+//! std only (plus wort-pgcluster), so it builds in seconds. Output goes to stderr, like cargo's.
+
+mod dev;
+mod steps;
+mod test;
+
+use std::{
+    env,
+    path::{Path, PathBuf},
+    process::ExitCode,
+};
+
+const USAGE: &str = "usage: cargo xtask <command> [-- <args>]
+
+commands:
+  dev        build and run the server in the foreground (wort serve; args after -- go to it)
+  test       fmt check, clippy (warnings denied), then every test on a private PostgreSQL
+             (args after -- go to the test runner)
+  bench      benchmarks (not implemented yet)
+  fuzz-api   API fuzzing (not implemented yet)";
+
+/// The tracking issues of the commands still to be written.
+const BENCH_ISSUE: u32 = 7;
+const FUZZ_API_ISSUE: u32 = 6;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = env::args().skip(1).collect();
+    let Some((command, rest)) = args.split_first() else {
+        eprintln!("{USAGE}");
+        return ExitCode::from(2);
+    };
+    let rest = rest.strip_prefix(&["--".to_owned()]).unwrap_or(rest);
+    match command.as_str() {
+        "dev" => dev::run(rest),
+        "test" => test::run(rest),
+        "bench" => not_yet("bench", BENCH_ISSUE),
+        "fuzz-api" => not_yet("fuzz-api", FUZZ_API_ISSUE),
+        "help" | "-h" | "--help" => {
+            eprintln!("{USAGE}");
+            ExitCode::SUCCESS
+        }
+        other => {
+            eprintln!("xtask: unknown command `{other}`\n\n{USAGE}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn not_yet(command: &str, issue: u32) -> ExitCode {
+    eprintln!("xtask {command}: not implemented yet (see issue {issue})");
+    ExitCode::from(2)
+}
+
+/// The workspace root (xtask lives one level below it).
+fn workspace_root() -> PathBuf {
+    let manifest_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    manifest_dir.parent().unwrap_or(manifest_dir).to_path_buf()
+}
+
+/// The cargo that runs us (`cargo xtask` sets `CARGO`), so toolchain overrides carry through.
+fn cargo() -> std::process::Command {
+    let mut command =
+        std::process::Command::new(env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
+    command.current_dir(workspace_root());
+    command
+}
