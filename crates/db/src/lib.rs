@@ -13,9 +13,11 @@ pub mod migrate;
 pub mod pool;
 pub mod recipes;
 pub mod schema;
+pub mod sessions;
 
 pub use accounts::PgAccounts;
 pub use ingredients::PgIngredients;
 pub use inventory::PgInventory;
 pub use pool::{DbPool, PoolSettings, build_pool};
 pub use recipes::PgRecipes;
+pub use sessions::PgSessions;

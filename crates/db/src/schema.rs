@@ -177,6 +177,59 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    brew_sessions (id) {
+        id -> Uuid,
+        user_id -> Uuid,
+        recipe_id -> Nullable<Uuid>,
+        name -> Text,
+        brew_date -> Date,
+        status -> Text,
+        measured_og -> Nullable<Double>,
+        measured_fg -> Nullable<Double>,
+        measured_batch_size_liters -> Nullable<Double>,
+        notes -> Nullable<Text>,
+        recipe_snapshot -> Jsonb,
+        brewing_started_at -> Nullable<Timestamptz>,
+        fermenting_started_at -> Nullable<Timestamptz>,
+        conditioning_started_at -> Nullable<Timestamptz>,
+        completed_at -> Nullable<Timestamptz>,
+        abandoned_at -> Nullable<Timestamptz>,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    brew_steps (id) {
+        id -> Uuid,
+        user_id -> Uuid,
+        session_id -> Uuid,
+        title -> Text,
+        description -> Nullable<Text>,
+        sort_order -> Integer,
+        duration_minutes -> Nullable<Double>,
+        completed -> Bool,
+        completed_at -> Nullable<Timestamptz>,
+        created_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    fermentation_logs (id) {
+        id -> Uuid,
+        user_id -> Uuid,
+        session_id -> Uuid,
+        logged_at -> Timestamptz,
+        gravity -> Nullable<Double>,
+        gravity_unit -> Text,
+        temperature_c -> Nullable<Double>,
+        ph -> Nullable<Double>,
+        notes -> Nullable<Text>,
+        created_at -> Timestamptz,
+    }
+}
+
 diesel::joinable!(auth_sessions -> users (user_id));
 diesel::joinable!(api_keys -> users (user_id));
 diesel::joinable!(recipes -> users (user_id));
@@ -193,4 +246,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     miscs,
     mash_steps,
     inventory_items,
+    brew_sessions,
+    brew_steps,
+    fermentation_logs,
 );

@@ -2,6 +2,7 @@
 //!
 //! * [`recipe`], [`ingredients`]: the recipe aggregate and its five kinds of children.
 //! * [`brewing`]: pure brewing calculations (OG, FG, ABV, IBU, colour, calories…).
+//! * [`session`]: brew sessions, their state machine, the brew-day checklist, fermentation logs.
 //! * [`inventory`]: ingredients on hand.
 //! * [`account`]: users, sign-in sessions and API keys, and how credentials are made and checked.
 //! * [`ports`]: the traits the adapters (PostgreSQL, the AI provider, the clock) implement.
@@ -15,6 +16,7 @@ pub mod inventory;
 pub mod page;
 pub mod ports;
 pub mod recipe;
+pub mod session;
 pub mod timestamp;
 
 pub use error::{DomainError, DomainResult};

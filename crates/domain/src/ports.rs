@@ -189,3 +189,90 @@ pub trait InventoryRepository: Send + Sync {
         now: OffsetDateTime,
     ) -> DomainResult<InventoryItem>;
 }
+
+/// Brew sessions with their checklist steps and fermentation readings. Writes to a step or a
+/// reading bump the session's `updated_at` in the same transaction.
+#[async_trait]
+pub trait SessionRepository: Send + Sync {
+    /// Inserts the session and its generated steps in one transaction; `NotFound` when the
+    /// recipe is gone or not the caller's.
+    async fn create(
+        &self,
+        user: UserId,
+        new: crate::session::NewSession,
+        now: OffsetDateTime,
+    ) -> DomainResult<crate::session::BrewSession>;
+    async fn list(
+        &self,
+        user: UserId,
+        filter: &crate::session::SessionFilter,
+        page: PageRequest,
+    ) -> DomainResult<Page<crate::session::BrewSession>>;
+    async fn get(&self, user: UserId, id: Uuid) -> DomainResult<crate::session::BrewSession>;
+    /// Checks the status transition against the locked current state, then saves.
+    async fn update(
+        &self,
+        user: UserId,
+        id: Uuid,
+        patch: crate::session::SessionPatch,
+        now: OffsetDateTime,
+    ) -> DomainResult<crate::session::BrewSession>;
+    /// Deletes the session with its steps and readings; the recipe is untouched.
+    async fn delete(&self, user: UserId, id: Uuid) -> DomainResult<()>;
+
+    async fn list_steps(
+        &self,
+        user: UserId,
+        session_id: Uuid,
+    ) -> DomainResult<Vec<crate::session::BrewStep>>;
+    async fn add_step(
+        &self,
+        user: UserId,
+        session_id: Uuid,
+        new: crate::session::NewStep,
+        now: OffsetDateTime,
+    ) -> DomainResult<crate::session::BrewStep>;
+    async fn get_step(&self, user: UserId, id: Uuid) -> DomainResult<crate::session::BrewStep>;
+    async fn update_step(
+        &self,
+        user: UserId,
+        id: Uuid,
+        patch: crate::session::StepPatch,
+        now: OffsetDateTime,
+    ) -> DomainResult<crate::session::BrewStep>;
+    async fn delete_step(&self, user: UserId, id: Uuid, now: OffsetDateTime) -> DomainResult<()>;
+
+    async fn add_log(
+        &self,
+        user: UserId,
+        session_id: Uuid,
+        new: crate::session::NewLog,
+        now: OffsetDateTime,
+    ) -> DomainResult<crate::session::FermentationLog>;
+    /// Readings with `from` ≤ `logged_at` < `to`, oldest first.
+    async fn list_logs(
+        &self,
+        user: UserId,
+        session_id: Uuid,
+        range: crate::session::LogRange,
+        page: PageRequest,
+    ) -> DomainResult<Page<crate::session::FermentationLog>>;
+    async fn latest_log(
+        &self,
+        user: UserId,
+        session_id: Uuid,
+    ) -> DomainResult<crate::session::FermentationLog>;
+    async fn get_log(
+        &self,
+        user: UserId,
+        id: Uuid,
+    ) -> DomainResult<crate::session::FermentationLog>;
+    async fn update_log(
+        &self,
+        user: UserId,
+        id: Uuid,
+        patch: crate::session::LogPatch,
+        now: OffsetDateTime,
+    ) -> DomainResult<crate::session::FermentationLog>;
+    async fn delete_log(&self, user: UserId, id: Uuid, now: OffsetDateTime) -> DomainResult<()>;
+}

@@ -34,6 +34,13 @@ pub fn serialize_opt<S: Serializer>(at: &Option<OffsetDateTime>, s: S) -> Result
     }
 }
 
+const DATE: &[FormatItem<'static>] = format_description!("[year]-[month]-[day]");
+
+/// `#[serde(serialize_with = "timestamp::serialize_date")]`: `YYYY-MM-DD`.
+pub fn serialize_date<S: Serializer>(date: &time::Date, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&date.format(DATE).unwrap_or_default())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -89,6 +89,12 @@ impl Modify for SecuritySchemes {
         ingredients::mash_steps::update, ingredients::mash_steps::delete,
         routes::inventory::list_items, routes::inventory::create_item, routes::inventory::get_item,
         routes::inventory::update_item, routes::inventory::delete_item, routes::inventory::adjust_item,
+        routes::sessions::list_sessions, routes::sessions::create_session, routes::sessions::get_session,
+        routes::sessions::update_session, routes::sessions::delete_session,
+        routes::sessions::list_steps, routes::sessions::create_step, routes::sessions::get_step,
+        routes::sessions::update_step, routes::sessions::delete_step,
+        routes::sessions::list_logs, routes::sessions::create_log, routes::sessions::latest_log,
+        routes::sessions::get_log, routes::sessions::update_log, routes::sessions::delete_log,
     ),
     components(schemas(ErrorBody, ValidationErrorBody, ValidationIssue, Status)),
     tags(
@@ -102,6 +108,8 @@ impl Modify for SecuritySchemes {
         (name = "miscs", description = "Other ingredients: finings, salts, spices, flavourings"),
         (name = "mash steps", description = "Mash schedule of a recipe"),
         (name = "inventory", description = "Ingredients on hand"),
+        (name = "sessions", description = "Brew sessions and their brew-day checklist"),
+        (name = "fermentation logs", description = "Timestamped fermentation readings of a session"),
     )
 )]
 pub struct ApiDoc;

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use wort_domain::ports::{
     AccountRepository, Clock, HealthCheck, IngredientRepository, InventoryRepository,
-    RecipeRepository,
+    RecipeRepository, SessionRepository,
 };
 
 pub struct AppState {
@@ -12,6 +12,7 @@ pub struct AppState {
     pub recipes: Arc<dyn RecipeRepository>,
     pub ingredients: Arc<dyn IngredientRepository>,
     pub inventory: Arc<dyn InventoryRepository>,
+    pub sessions: Arc<dyn SessionRepository>,
     pub health: Arc<dyn HealthCheck>,
     pub clock: Arc<dyn Clock>,
     pub origins: Origins,

@@ -10,7 +10,9 @@ use std::sync::Arc;
 
 use actix_web::{HttpServer, web};
 use wort_db::pool::PgHealth;
-use wort_db::{PgAccounts, PgIngredients, PgInventory, PgRecipes, PoolSettings, build_pool};
+use wort_db::{
+    PgAccounts, PgIngredients, PgInventory, PgRecipes, PgSessions, PoolSettings, build_pool,
+};
 use wort_domain::ports::Clock;
 use wort_http::{AppState, Origins};
 
@@ -49,6 +51,7 @@ pub fn start(settings: ServerSettings) -> Result<Started, String> {
             recipes: Arc::new(PgRecipes::new(pool.clone())),
             ingredients: Arc::new(PgIngredients::new(pool.clone())),
             inventory: Arc::new(PgInventory::new(pool.clone())),
+            sessions: Arc::new(PgSessions::new(pool.clone())),
             health: Arc::new(PgHealth(pool.clone())),
             clock: settings.clock,
             origins: Origins::new(&public_origin, &settings.cors_origins),

@@ -7,6 +7,7 @@ pub mod inventory;
 pub mod me;
 pub mod openapi;
 pub mod recipes;
+pub mod sessions;
 
 use actix_web::{HttpResponse, Resource, web};
 
@@ -33,6 +34,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     recipes::configure(cfg);
     ingredients::configure(cfg);
     inventory::configure(cfg);
+    sessions::configure(cfg);
 }
 
 /// `201 Created` with a JSON body.

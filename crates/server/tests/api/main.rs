@@ -15,4 +15,5 @@ mod errors;
 mod ingredients;
 mod inventory;
 mod recipes;
+mod sessions;
 mod support;
