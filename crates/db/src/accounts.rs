@@ -3,18 +3,18 @@
 use async_trait::async_trait;
 use diesel::prelude::*;
 use diesel::sql_types::{Text, Timestamptz};
-use diesel_async::RunQueryDsl;
+use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 use time::OffsetDateTime;
 use uuid::Uuid;
 use wort_domain::account::{
-    self, ApiKey, AuthSession, KEY_TOUCH_INTERVAL, MAX_FAILED_SIGN_INS, NewApiKey, NewUser,
-    SIGN_IN_WINDOW, User, UserCredentials,
+    self, ApiKey, AuthSession, KEY_TOUCH_INTERVAL, MAX_API_KEYS, NewApiKey, NewUser,
+    SIGN_IN_WINDOW, SignInSubject, User, UserCredentials,
 };
 use wort_domain::error::Violation;
 use wort_domain::ports::AccountRepository;
 use wort_domain::{DomainError, DomainResult, UserId, new_id};
 
-use crate::error::{db_error, is_unique_violation};
+use crate::error::{TxError, db_error, is_unique_violation};
 use crate::pool::{DbPool, checkout};
 use crate::schema::{api_keys, auth_sessions, sign_in_failures, users};
 
@@ -197,24 +197,9 @@ impl AccountRepository for PgAccounts {
         now: OffsetDateTime,
     ) -> DomainResult<ApiKey> {
         let mut conn = checkout(&self.pool).await?;
-        diesel::insert_into(api_keys::table)
-            .values((
-                api_keys::id.eq(new_id()),
-                api_keys::user_id.eq(user.0),
-                api_keys::name.eq(&new.name),
-                api_keys::key_hash.eq(&new.key_hash),
-                api_keys::start.eq(&new.start),
-                api_keys::prefix.eq(account::API_KEY_PREFIX),
-                api_keys::enabled.eq(true),
-                api_keys::expires_at.eq(new.expires_at),
-                api_keys::created_at.eq(now),
-                api_keys::updated_at.eq(now),
-            ))
-            .returning(ApiKeyRow::as_returning())
-            .get_result(&mut conn)
+        conn.transaction(async |conn| create_key_in_tx(conn, user, new, now).await)
             .await
-            .map(ApiKey::from)
-            .map_err(db_error)
+            .map_err(|TxError(e)| e)
     }
 
     async fn list_api_keys(&self, user: UserId) -> DomainResult<Vec<ApiKey>> {
@@ -283,12 +268,12 @@ impl AccountRepository for PgAccounts {
 
     async fn sign_in_retry_after(
         &self,
-        email: &str,
+        subject: &SignInSubject,
         now: OffsetDateTime,
     ) -> DomainResult<Option<u64>> {
         let mut conn = checkout(&self.pool).await?;
         let row: Option<(i32, OffsetDateTime)> = sign_in_failures::table
-            .filter(sign_in_failures::email.eq(email))
+            .filter(sign_in_failures::subject.eq(subject.key()))
             .select((sign_in_failures::failures, sign_in_failures::window_start))
             .first(&mut conn)
             .await
@@ -296,25 +281,29 @@ impl AccountRepository for PgAccounts {
             .map_err(db_error)?;
         Ok(row.and_then(|(failures, window_start)| {
             let window_end = window_start + SIGN_IN_WINDOW;
-            (failures >= MAX_FAILED_SIGN_INS && now < window_end)
+            (failures >= subject.limit() && now < window_end)
                 .then(|| (window_end - now).whole_seconds().max(0).unsigned_abs() + 1)
         }))
     }
 
-    async fn record_failed_sign_in(&self, email: &str, now: OffsetDateTime) -> DomainResult<()> {
+    async fn record_failed_sign_in(
+        &self,
+        subject: &SignInSubject,
+        now: OffsetDateTime,
+    ) -> DomainResult<()> {
         let mut conn = checkout(&self.pool).await?;
         let window_open_since = now - SIGN_IN_WINDOW;
         // One statement, so concurrent failures are all counted; a window that has passed starts
         // again at 1.
         diesel::sql_query(
-            "INSERT INTO sign_in_failures (email, failures, window_start) VALUES ($1, 1, $2) \
-             ON CONFLICT (email) DO UPDATE SET \
+            "INSERT INTO sign_in_failures (subject, failures, window_start) VALUES ($1, 1, $2) \
+             ON CONFLICT (subject) DO UPDATE SET \
                failures = CASE WHEN sign_in_failures.window_start <= $3 THEN 1 \
                                ELSE sign_in_failures.failures + 1 END, \
                window_start = CASE WHEN sign_in_failures.window_start <= $3 THEN $2 \
                                    ELSE sign_in_failures.window_start END",
         )
-        .bind::<Text, _>(email)
+        .bind::<Text, _>(subject.key())
         .bind::<Timestamptz, _>(now)
         .bind::<Timestamptz, _>(window_open_since)
         .execute(&mut conn)
@@ -323,12 +312,62 @@ impl AccountRepository for PgAccounts {
         Ok(())
     }
 
-    async fn clear_failed_sign_ins(&self, email: &str) -> DomainResult<()> {
+    async fn clear_failed_sign_ins(&self, subject: &SignInSubject) -> DomainResult<()> {
         let mut conn = checkout(&self.pool).await?;
-        diesel::delete(sign_in_failures::table.filter(sign_in_failures::email.eq(email)))
+        diesel::delete(sign_in_failures::table.filter(sign_in_failures::subject.eq(subject.key())))
             .execute(&mut conn)
             .await
             .map_err(db_error)?;
         Ok(())
     }
+}
+
+/// Inserts a key unless the account already holds [`MAX_API_KEYS`]; the user row is locked so
+/// concurrent creates cannot pass the cap together.
+async fn create_key_in_tx(
+    conn: &mut AsyncPgConnection,
+    user: UserId,
+    new: NewApiKey,
+    now: OffsetDateTime,
+) -> Result<ApiKey, TxError> {
+    users::table
+        .filter(users::id.eq(user.0))
+        .select(users::id)
+        .for_update()
+        .first::<Uuid>(conn)
+        .await?;
+    let held: i64 = api_keys::table
+        .filter(api_keys::user_id.eq(user.0))
+        .count()
+        .get_result(conn)
+        .await?;
+    if held >= MAX_API_KEYS {
+        return Err(TxError(DomainError::invalid(
+            Violation::new(
+                "too_big",
+                &["keys"],
+                format!("An account holds at most {MAX_API_KEYS} API keys; delete one first"),
+            )
+            .with("maximum", MAX_API_KEYS)
+            .with("inclusive", true)
+            .with("type", "array"),
+        )));
+    }
+    let key: ApiKeyRow = diesel::insert_into(api_keys::table)
+        .values((
+            api_keys::id.eq(new_id()),
+            api_keys::user_id.eq(user.0),
+            api_keys::name.eq(&new.name),
+            api_keys::key_hash.eq(&new.key_hash),
+            api_keys::start.eq(&new.start),
+            api_keys::prefix.eq(account::API_KEY_PREFIX),
+            api_keys::enabled.eq(true),
+            api_keys::expires_at.eq(new.expires_at),
+            api_keys::created_at.eq(now),
+            api_keys::updated_at.eq(now),
+        ))
+        .returning(ApiKeyRow::as_returning())
+        .get_result(conn)
+        .await?;
+    Ok(key.into())
 }

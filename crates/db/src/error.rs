@@ -48,3 +48,18 @@ pub(crate) fn is_unique_violation(e: &DieselError) -> bool {
         DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _)
     )
 }
+
+/// Errors inside a transaction: diesel's (which roll it back) or the domain's.
+pub(crate) struct TxError(pub DomainError);
+
+impl From<diesel::result::Error> for TxError {
+    fn from(e: diesel::result::Error) -> Self {
+        TxError(db_error(e))
+    }
+}
+
+impl From<DomainError> for TxError {
+    fn from(e: DomainError) -> Self {
+        TxError(e)
+    }
+}

@@ -21,24 +21,9 @@ use wort_domain::ports::IngredientRepository;
 use wort_domain::recipe::{Child, ChildKind, ChildPatch, MAX_CHILDREN_PER_KIND, NewChild};
 use wort_domain::{DomainError, DomainResult, UserId, new_id};
 
-use crate::error::db_error;
+use crate::error::{TxError, db_error};
 use crate::pool::{DbPool, checkout};
 use crate::schema::{fermentables, hops, mash_steps, miscs, recipes, yeasts};
-
-/// Errors inside a transaction: diesel's (which roll it back) or the domain's.
-pub(crate) struct TxError(pub DomainError);
-
-impl From<diesel::result::Error> for TxError {
-    fn from(e: diesel::result::Error) -> Self {
-        TxError(db_error(e))
-    }
-}
-
-impl From<DomainError> for TxError {
-    fn from(e: DomainError) -> Self {
-        TxError(e)
-    }
-}
 
 fn parse_enum<T>(value: &str, parse: impl Fn(&str) -> Option<T>) -> DomainResult<T> {
     parse(value).ok_or_else(|| DomainError::Internal(format!("unexpected stored value {value:?}")))

@@ -3,9 +3,12 @@
 //! * [`pool`]: the connection pool (timeouts, `statement_timeout`, lazy connect).
 //! * [`migrate`]: embedded migrations, applied under an advisory lock.
 //! * [`accounts`], [`recipes`], [`inventory`]: the repositories.
+//! * [`ai`], [`chats`]: AI metering (one guarded upsert per reservation) and chat threads.
 //! * [`schema`]: diesel's view of the tables in `migrations/`.
 
 pub mod accounts;
+pub mod ai;
+pub mod chats;
 mod error;
 mod ingredients;
 pub mod inventory;
@@ -16,6 +19,8 @@ pub mod schema;
 pub mod sessions;
 
 pub use accounts::PgAccounts;
+pub use ai::PgAiUsage;
+pub use chats::PgChats;
 pub use ingredients::PgIngredients;
 pub use inventory::PgInventory;
 pub use pool::{DbPool, PoolSettings, build_pool};

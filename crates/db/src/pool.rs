@@ -7,14 +7,62 @@
 use std::time::Duration;
 
 use diesel_async::AsyncPgConnection;
-use diesel_async::pooled_connection::{AsyncDieselConnectionManager, ManagerConfig};
+use diesel_async::pooled_connection::{
+    AsyncDieselConnectionManager, ManagerConfig, PoolableConnection, RecyclingMethod,
+};
 use diesel_async::{AsyncConnection, RunQueryDsl};
 use futures_util::FutureExt;
 use futures_util::future::BoxFuture;
 
 pub type DbPool = diesel_async::pooled_connection::deadpool::Pool<AsyncPgConnection>;
 pub type PoolError = diesel_async::pooled_connection::deadpool::PoolError;
-pub(crate) type PooledConn = diesel_async::pooled_connection::deadpool::Object<AsyncPgConnection>;
+type PooledObject = diesel_async::pooled_connection::deadpool::Object<AsyncPgConnection>;
+
+/// A pooled connection that never goes back to the pool inside an open transaction.
+///
+/// When a client disconnects, actix drops the request's future, possibly in the middle of a
+/// transaction. deadpool would return the connection to the pool as it is and only notice at the
+/// next checkout, leaving the session "idle in transaction" (holding its locks) meanwhile. On drop,
+/// a connection whose transaction is still open is detached and closed instead, so PostgreSQL
+/// rolls the transaction back at once.
+pub(crate) struct PooledConn(Option<PooledObject>);
+
+impl std::ops::Deref for PooledConn {
+    type Target = AsyncPgConnection;
+
+    fn deref(&self) -> &AsyncPgConnection {
+        match &self.0 {
+            Some(conn) => conn,
+            None => unreachable_connection(),
+        }
+    }
+}
+
+impl std::ops::DerefMut for PooledConn {
+    fn deref_mut(&mut self) -> &mut AsyncPgConnection {
+        match &mut self.0 {
+            Some(conn) => conn,
+            None => unreachable_connection(),
+        }
+    }
+}
+
+/// The `Option` is only emptied in `drop`, after which the value is never used.
+#[allow(clippy::panic)]
+fn unreachable_connection() -> ! {
+    panic!("pooled connection used after drop")
+}
+
+impl Drop for PooledConn {
+    fn drop(&mut self) {
+        if let Some(mut conn) = self.0.take()
+            && PoolableConnection::is_broken(&mut *conn)
+        {
+            // Taken out of the pool and dropped: the socket closes and the server rolls back.
+            drop(PooledObject::take(conn));
+        }
+    }
+}
 
 #[derive(Debug, Clone)]
 pub struct PoolSettings {
@@ -46,6 +94,9 @@ pub fn build_pool(database_url: &str, settings: &PoolSettings) -> Result<DbPool,
     let statement_timeout_ms = settings.statement_timeout.as_millis();
     let mut config = ManagerConfig::default();
     config.custom_setup = Box::new(move |url| connect(url, statement_timeout_ms));
+    // Checkouts only check the connection's own broken flag (set when its socket dies or a
+    // transaction was left open) instead of a `SELECT 1` round trip per request.
+    config.recycling_method = RecyclingMethod::Fast;
     let manager =
         AsyncDieselConnectionManager::<AsyncPgConnection>::new_with_config(database_url, config);
     DbPool::builder(manager)
@@ -75,7 +126,8 @@ fn connect(
 }
 
 pub(crate) async fn checkout(pool: &DbPool) -> Result<PooledConn, wort_domain::DomainError> {
-    pool.get().await.map_err(crate::error::pool_error)
+    let conn = pool.get().await.map_err(crate::error::pool_error)?;
+    Ok(PooledConn(Some(conn)))
 }
 
 /// `/readyz`: the database answers a trivial query.

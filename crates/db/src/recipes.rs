@@ -16,8 +16,9 @@ use wort_domain::recipe::{
 };
 use wort_domain::{DomainError, DomainResult, UserId, new_id};
 
+use crate::error::TxError;
 use crate::error::db_error;
-use crate::ingredients::{self, Children, TxError};
+use crate::ingredients::{self, Children};
 use crate::pool::{DbPool, checkout};
 use crate::schema::recipes;
 

@@ -38,8 +38,8 @@ diesel::table! {
 }
 
 diesel::table! {
-    sign_in_failures (email) {
-        email -> Text,
+    sign_in_failures (subject) {
+        subject -> Text,
         failures -> Integer,
         window_start -> Timestamptz,
     }
@@ -230,6 +230,38 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    ai_usage (user_id, day) {
+        user_id -> Uuid,
+        day -> Date,
+        messages -> Integer,
+        tokens -> BigInt,
+    }
+}
+
+diesel::table! {
+    chat_threads (id) {
+        id -> Uuid,
+        user_id -> Uuid,
+        recipe_id -> Nullable<Uuid>,
+        title -> Nullable<Text>,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    chat_messages (id) {
+        id -> Uuid,
+        user_id -> Uuid,
+        thread_id -> Uuid,
+        seq -> BigInt,
+        role -> Text,
+        content -> Text,
+        created_at -> Timestamptz,
+    }
+}
+
 diesel::joinable!(auth_sessions -> users (user_id));
 diesel::joinable!(api_keys -> users (user_id));
 diesel::joinable!(recipes -> users (user_id));
@@ -249,4 +281,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     brew_sessions,
     brew_steps,
     fermentation_logs,
+    ai_usage,
+    chat_threads,
+    chat_messages,
 );

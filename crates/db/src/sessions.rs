@@ -17,8 +17,8 @@ use wort_domain::session::{
 };
 use wort_domain::{DomainError, DomainResult, UserId, new_id};
 
+use crate::error::TxError;
 use crate::error::db_error;
-use crate::ingredients::TxError;
 use crate::pool::{DbPool, checkout};
 use crate::schema::{brew_sessions as sessions, brew_steps as steps, fermentation_logs as logs};
 

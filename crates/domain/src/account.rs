@@ -15,9 +15,39 @@ use crate::{DomainError, DomainResult, UserId};
 
 /// Sign-in sessions last this long.
 pub const SESSION_LIFETIME: Duration = Duration::days(30);
-/// Failed sign-ins for one email allowed within [`SIGN_IN_WINDOW`] before further attempts wait.
+/// Failed sign-ins allowed within [`SIGN_IN_WINDOW`] before further attempts wait: per email…
 pub const MAX_FAILED_SIGN_INS: i32 = 10;
+/// …and per client address, so one client cannot spray guesses across many emails.
+pub const MAX_FAILED_SIGN_INS_PER_IP: i32 = 100;
 pub const SIGN_IN_WINDOW: Duration = Duration::minutes(15);
+/// An account holds at most this many API keys.
+pub const MAX_API_KEYS: i64 = 100;
+
+/// What failed sign-ins are counted against.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SignInSubject {
+    /// A lower-cased email, known or not.
+    Email(String),
+    /// The client's address.
+    Ip(String),
+}
+
+impl SignInSubject {
+    /// The stored key: `email:<address>` or `ip:<address>`.
+    pub fn key(&self) -> String {
+        match self {
+            SignInSubject::Email(e) => format!("email:{e}"),
+            SignInSubject::Ip(ip) => format!("ip:{ip}"),
+        }
+    }
+
+    pub fn limit(&self) -> i32 {
+        match self {
+            SignInSubject::Email(_) => MAX_FAILED_SIGN_INS,
+            SignInSubject::Ip(_) => MAX_FAILED_SIGN_INS_PER_IP,
+        }
+    }
+}
 /// `lastUsedAt` of an API key is refreshed at most this often (it costs a write).
 pub const KEY_TOUCH_INTERVAL: Duration = Duration::minutes(1);
 /// API keys look like `wort_` + 43 base62 characters (≈ 256 bits).

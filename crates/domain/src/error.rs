@@ -21,6 +21,18 @@ pub enum DomainError {
     /// Too many failed sign-ins for one email; retry after this many seconds.
     #[error("too many sign-in attempts")]
     SignInThrottled { retry_after_secs: u64 },
+    /// No AI provider is configured on this deployment.
+    #[error("AI is not configured")]
+    AiNotConfigured,
+    /// A daily AI allowance is used up; it resets after this many seconds (at midnight UTC).
+    #[error("daily AI limit reached")]
+    AiLimitReached {
+        limit: crate::ai::AiLimit,
+        retry_after_secs: u64,
+    },
+    /// The AI provider failed or timed out; the detail goes to the log, never to the client.
+    #[error("AI provider error: {0}")]
+    AiProvider(String),
     /// The database is unreachable or the pool is exhausted: retry later.
     #[error("service unavailable: {0}")]
     Unavailable(String),

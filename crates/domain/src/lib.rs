@@ -4,11 +4,13 @@
 //! * [`brewing`]: pure brewing calculations (OG, FG, ABV, IBU, colour, calories…).
 //! * [`session`]: brew sessions, their state machine, the brew-day checklist, fermentation logs.
 //! * [`inventory`]: ingredients on hand.
+//! * [`ai`]: the AI assistant: daily limits and metering, prompts, chat threads, use cases.
 //! * [`account`]: users, sign-in sessions and API keys, and how credentials are made and checked.
 //! * [`ports`]: the traits the adapters (PostgreSQL, the AI provider, the clock) implement.
 //! * [`error`]: the errors every use case can end in.
 
 pub mod account;
+pub mod ai;
 pub mod brewing;
 pub mod error;
 pub mod ingredients;

@@ -61,36 +61,47 @@ fn is_json_content_type(req: &HttpRequest) -> bool {
         .is_some_and(|essence| essence.trim().eq_ignore_ascii_case("application/json"))
 }
 
-impl FromRequest for JsonBody {
-    type Error = actix_web::Error;
-    type Future = Pin<Box<dyn Future<Output = Result<Self, Self::Error>>>>;
-
-    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+impl JsonBody {
+    /// Reads a body with its own size cap (`POST /v1/chat` has a smaller one than the rest).
+    pub fn read(
+        req: &HttpRequest,
+        mut payload: Payload,
+        max_bytes: usize,
+    ) -> impl Future<Output = JsonBody> + 'static {
         let content_type_ok = is_json_content_type(req);
         let declared_len = req
             .headers()
             .get(header::CONTENT_LENGTH)
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.parse::<usize>().ok());
-        let mut payload = payload.take();
-        Box::pin(async move {
-            if declared_len.is_some_and(|n| n > MAX_BODY_BYTES) {
-                return Ok(JsonBody::TooLarge);
+        async move {
+            if declared_len.is_some_and(|n| n > max_bytes) {
+                return JsonBody::TooLarge;
             }
-            let mut bytes = Vec::with_capacity(declared_len.unwrap_or(0).min(MAX_BODY_BYTES));
+            let mut bytes = Vec::with_capacity(declared_len.unwrap_or(0).min(max_bytes));
             while let Some(chunk) = payload.next().await {
                 match chunk {
-                    Ok(chunk) if bytes.len() + chunk.len() > MAX_BODY_BYTES => {
-                        return Ok(JsonBody::TooLarge);
+                    Ok(chunk) if bytes.len() + chunk.len() > max_bytes => {
+                        return JsonBody::TooLarge;
                     }
                     Ok(chunk) => bytes.extend_from_slice(&chunk),
-                    Err(e) => return Ok(JsonBody::Failed(e.to_string())),
+                    Err(e) => return JsonBody::Failed(e.to_string()),
                 }
             }
-            Ok(JsonBody::Read {
+            JsonBody::Read {
                 content_type_ok,
                 bytes,
-            })
-        })
+            }
+        }
+    }
+}
+
+impl FromRequest for JsonBody {
+    type Error = actix_web::Error;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, Self::Error>>>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let body = JsonBody::read(req, payload.take(), MAX_BODY_BYTES);
+        Box::pin(async move { Ok(body.await) })
     }
 }

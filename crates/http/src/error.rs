@@ -31,6 +31,15 @@ pub enum ApiError {
     },
     #[error("Service unavailable")]
     Unavailable,
+    /// `POST /v1/chat` with a `message` over 8,000 characters (or a body too large to hold one).
+    #[error("Chat message exceeds 8000 characters")]
+    ChatMessageTooLong,
+    /// Analysis and chat when no AI provider is configured.
+    #[error("AI is not configured on this deployment")]
+    AiNotConfigured,
+    /// The AI provider failed or timed out.
+    #[error("AI provider error")]
+    AiProvider,
     #[error("Internal server error")]
     Internal,
 }
@@ -54,6 +63,18 @@ impl From<DomainError> for ApiError {
                 message: "Too many sign-in attempts; try again later".into(),
                 retry_after_secs,
             },
+            DomainError::AiNotConfigured => ApiError::AiNotConfigured,
+            DomainError::AiLimitReached {
+                limit,
+                retry_after_secs,
+            } => ApiError::TooManyRequests {
+                message: limit.message(),
+                retry_after_secs,
+            },
+            DomainError::AiProvider(detail) => {
+                tracing::warn!(%detail, "AI provider error");
+                ApiError::AiProvider
+            }
             DomainError::Unavailable(detail) => {
                 tracing::warn!(%detail, "database unavailable");
                 ApiError::Unavailable
@@ -81,9 +102,12 @@ impl ResponseError for ApiError {
             ApiError::Validation(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::NotFound => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
-            ApiError::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::PayloadTooLarge | ApiError::ChatMessageTooLong => {
+                StatusCode::PAYLOAD_TOO_LARGE
+            }
             ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
-            ApiError::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Unavailable | ApiError::AiNotConfigured => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::AiProvider => StatusCode::BAD_GATEWAY,
             ApiError::Internal => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }

@@ -6,6 +6,7 @@
 //! * [`error`]: every failure mapped to its status and JSON body, in one place.
 //! * [`middleware`]: request ids, access log, CORS.
 //! * [`openapi`]: the generated OpenAPI 3.1 document.
+//! * [`sse`]: the server-sent events of a streamed chat turn.
 
 pub mod body;
 pub mod credentials;
@@ -14,6 +15,7 @@ pub mod middleware;
 pub mod openapi;
 pub mod params;
 pub mod routes;
+pub mod sse;
 pub mod state;
 pub mod validation;
 

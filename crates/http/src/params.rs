@@ -26,10 +26,20 @@ pub fn path_id(req: &HttpRequest, name: &str) -> ApiResult<Uuid> {
 pub struct Query(HashMap<String, String>);
 
 impl Query {
+    /// The query string; malformed, or holding U+0000 (which no stored text can match and
+    /// PostgreSQL refuses), it is `400`.
     pub fn of(req: &HttpRequest) -> ApiResult<Self> {
-        actix_web::web::Query::<HashMap<String, String>>::from_query(req.query_string())
-            .map(|q| Query(q.into_inner()))
-            .map_err(|_| ApiError::bad_request("Malformed query string"))
+        let malformed = || ApiError::bad_request("Malformed query string");
+        let map = actix_web::web::Query::<HashMap<String, String>>::from_query(req.query_string())
+            .map_err(|_| malformed())?
+            .into_inner();
+        if map
+            .iter()
+            .any(|(k, v)| k.contains('\0') || v.contains('\0'))
+        {
+            return Err(malformed());
+        }
+        Ok(Query(map))
     }
 
     pub fn get(&self, key: &str) -> Option<&str> {

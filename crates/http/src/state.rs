@@ -7,15 +7,24 @@ use wort_domain::ports::{
     RecipeRepository, SessionRepository,
 };
 
+use wort_domain::ports::{AiProvider, AiUsageRepository, ChatRepository};
+
 pub struct AppState {
     pub accounts: Arc<dyn AccountRepository>,
     pub recipes: Arc<dyn RecipeRepository>,
     pub ingredients: Arc<dyn IngredientRepository>,
     pub inventory: Arc<dyn InventoryRepository>,
+    /// The AI provider; `None` when AI is not configured on this deployment.
+    pub ai_provider: Option<Arc<dyn AiProvider>>,
+    pub ai_usage: Arc<dyn AiUsageRepository>,
+    pub chats: Arc<dyn ChatRepository>,
     pub sessions: Arc<dyn SessionRepository>,
     pub health: Arc<dyn HealthCheck>,
     pub clock: Arc<dyn Clock>,
     pub origins: Origins,
+    /// Header carrying the client's address behind a trusted reverse proxy (e.g.
+    /// `X-Forwarded-For`); `None`: the connection's peer address.
+    pub client_ip_header: Option<String>,
 }
 
 /// The service's own origin and the extra browser origins allowed to call it with credentials.

@@ -147,6 +147,17 @@ pub fn invalid_string(path: &[&str], validation: &str) -> Violation {
         .with("validation", validation)
 }
 
+/// A string holding U+0000, which PostgreSQL `text` cannot store: refused like a Zod regex check
+/// (docs/decisions.md).
+pub fn nul_in_string(path: &[&str]) -> Violation {
+    Violation::new(
+        "invalid_string",
+        path,
+        "String must not contain the NUL character (U+0000)",
+    )
+    .with("validation", "regex")
+}
+
 /// A JSON object being read. Each accessor records what is wrong with its field and returns
 /// `Sent::Absent` for a field that failed, so the caller can go on and report every field.
 pub struct Fields<'a> {
@@ -195,7 +206,8 @@ impl<'a> Fields<'a> {
         }
     }
 
-    /// A string of `min..=max` characters (Unicode scalar values), stored exactly as sent.
+    /// A string of `min..=max` characters (Unicode scalar values) without U+0000, stored exactly
+    /// as sent.
     pub fn string(&mut self, name: &str, min: usize, max: usize) -> Sent<String> {
         match self.raw(name) {
             Sent::Absent => Sent::Absent,
@@ -207,6 +219,9 @@ impl<'a> Fields<'a> {
                     Sent::Absent
                 } else if len > max {
                     self.report(too_big_string(&[name], max));
+                    Sent::Absent
+                } else if s.contains('\0') {
+                    self.report(nul_in_string(&[name]));
                     Sent::Absent
                 } else {
                     Sent::Value(s.clone())
@@ -468,6 +483,16 @@ mod tests {
         assert_eq!(got[0]["minimum"], 0);
         assert_eq!(got[1]["code"], "too_big");
         assert_eq!(got[1]["maximum"], 1);
+    }
+
+    #[test]
+    fn nul_character_is_refused() {
+        let got = issues(json!({"name": "a\u{0}b"}), |f| {
+            f.string("name", 1, 200);
+        });
+        assert_eq!(got[0]["code"], "invalid_string");
+        assert_eq!(got[0]["validation"], "regex");
+        assert_eq!(got[0]["path"], json!(["name"]));
     }
 
     #[test]

@@ -106,15 +106,21 @@ async fn migrate_now(url: &str) -> Result<(), String> {
 }
 
 async fn serve(config: &Config, url: &str) -> Result<(), String> {
+    if let Some(missing) = config.ai_missing {
+        tracing::warn!("AI is not configured: {missing} is not set");
+    }
     let started = start(ServerSettings {
         database_url: url.to_owned(),
         addr: config.addr,
         public_origin: Some(config.public_origin.clone()),
         cors_origins: config.cors_origins.clone(),
+        client_ip_header: config.client_ip_header.clone(),
         pool: config.pool.clone(),
         clock: Arc::new(SystemClock),
+        ai: config.ai.clone(),
         workers: None,
         shutdown_grace_secs: 30,
+        bench_routes: config.bench_routes,
     })?;
     tracing::info!(addr = %started.addr, origin = %config.public_origin, "wort is listening");
     // actix stops on SIGTERM/SIGINT, letting in-flight requests finish within the grace period.

@@ -4,6 +4,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use wort_ai::AiSettings;
 use wort_db::PoolSettings;
 
 #[derive(Debug, Clone)]
@@ -14,8 +15,16 @@ pub struct Config {
     pub data_dir: PathBuf,
     pub public_origin: String,
     pub cors_origins: Vec<String>,
+    pub client_ip_header: Option<String>,
     pub pool: PoolSettings,
     pub log_json: bool,
+    /// The AI provider: set only when both `WORT_AI_BASE_URL` and `WORT_AI_MODEL` are.
+    pub ai: Option<AiSettings>,
+    /// The one AI variable missing when the other was set (worth a warning at start).
+    pub ai_missing: Option<&'static str>,
+    /// `WORT_BENCH_ROUTES=1`: also serve `GET /bench/hello` (the ceiling `cargo xtask bench`
+    /// measures against). Off unless asked for, so production has no such route.
+    pub bench_routes: bool,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -57,6 +66,17 @@ impl Config {
                 });
             }
         };
+        // AI is "not configured" unless both the endpoint and the model are known; the key is
+        // optional (local servers usually need none).
+        let (ai, ai_missing) = match (var("WORT_AI_BASE_URL"), var("WORT_AI_MODEL")) {
+            (Some(base_url), Some(model)) => (
+                Some(AiSettings::new(base_url, model, var("WORT_AI_API_KEY"))),
+                None,
+            ),
+            (Some(_), None) => (None, Some("WORT_AI_MODEL")),
+            (None, Some(_)) => (None, Some("WORT_AI_BASE_URL")),
+            (None, None) => (None, None),
+        };
         Ok(Config {
             database_url: var("DATABASE_URL"),
             public_origin: var("WORT_PUBLIC_ORIGIN").unwrap_or_else(|| format!("http://{addr}")),
@@ -70,12 +90,16 @@ impl Config {
                         .collect()
                 })
                 .unwrap_or_default(),
+            client_ip_header: var("WORT_CLIENT_IP_HEADER"),
             pool: PoolSettings {
                 max_size: pool_size,
                 wait_timeout: Duration::from_secs(5),
                 ..PoolSettings::default()
             },
             log_json,
+            ai,
+            ai_missing,
+            bench_routes: matches!(var("WORT_BENCH_ROUTES").as_deref(), Some("1" | "true")),
         })
     }
 }

@@ -1,69 +1,53 @@
 //! The dependency direction is the architecture: this test fails when an arrow points the wrong
-//! way (read from `cargo metadata`, so it sees transitive dependencies too).
+//! way. It reads `Cargo.lock` (the whole resolved graph, transitive dependencies included, with no
+//! network needed).
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+#![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
-use std::collections::{BTreeSet, HashMap};
-use std::process::Command;
+use std::collections::{BTreeMap, BTreeSet};
 
-use serde_json::Value;
-
-/// Normal (non-dev, non-build) dependencies of each package id, from the resolve graph.
-fn resolve() -> (Value, HashMap<String, Vec<String>>) {
-    let out = Command::new(env!("CARGO"))
-        .args(["metadata", "--format-version", "1", "--offline"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("cargo metadata runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let meta: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let mut graph = HashMap::new();
-    for node in meta["resolve"]["nodes"].as_array().unwrap() {
-        let deps = node["deps"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|d| {
-                d["dep_kinds"]
-                    .as_array()
+/// Package name → names of its dependencies, from the lock file.
+fn lock_graph() -> BTreeMap<String, Vec<String>> {
+    let lock =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../Cargo.lock")).unwrap();
+    let mut graph = BTreeMap::new();
+    for package in lock.split("[[package]]").skip(1) {
+        let name = package
+            .lines()
+            .find_map(|l| l.strip_prefix("name = \""))
+            .map(|n| n.trim_end_matches('"').to_owned())
+            .unwrap();
+        let deps = package
+            .split_once("dependencies = [")
+            .map(|(_, rest)| {
+                rest.split(']')
+                    .next()
                     .unwrap()
-                    .iter()
-                    .any(|k| k["kind"].is_null())
+                    .split(',')
+                    .filter_map(|d| {
+                        d.trim()
+                            .trim_matches('"')
+                            .split(' ')
+                            .next()
+                            .map(str::to_owned)
+                    })
+                    .filter(|d| !d.is_empty())
+                    .collect()
             })
-            .map(|d| d["pkg"].as_str().unwrap().to_owned())
-            .collect();
-        graph.insert(node["id"].as_str().unwrap().to_owned(), deps);
+            .unwrap_or_default();
+        graph.insert(name, deps);
     }
-    (meta, graph)
+    graph
 }
 
-fn package_names_reachable_from(name: &str) -> BTreeSet<String> {
-    let (meta, graph) = resolve();
-    let names: HashMap<String, String> = meta["packages"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| {
-            (
-                p["id"].as_str().unwrap().to_owned(),
-                p["name"].as_str().unwrap().to_owned(),
-            )
-        })
-        .collect();
-    let start = names
-        .iter()
-        .find(|(_, n)| n.as_str() == name)
-        .map(|(id, _)| id.clone())
-        .unwrap();
+fn reachable_from(name: &str) -> BTreeSet<String> {
+    let graph = lock_graph();
+    assert!(graph.contains_key(name), "{name} is not in Cargo.lock");
     let mut seen = BTreeSet::new();
-    let mut stack = vec![start];
-    while let Some(id) = stack.pop() {
-        for dep in graph.get(&id).into_iter().flatten() {
-            if seen.insert(names[dep].clone()) {
+    let mut stack = vec![name.to_owned()];
+    while let Some(package) = stack.pop() {
+        for dep in graph.get(&package).into_iter().flatten() {
+            if seen.insert(dep.clone()) {
                 stack.push(dep.clone());
             }
         }
@@ -73,15 +57,14 @@ fn package_names_reachable_from(name: &str) -> BTreeSet<String> {
 
 #[test]
 fn domain_does_no_io() {
-    let deps = package_names_reachable_from("wort-domain");
+    let deps = reachable_from("wort-domain");
     let forbidden: Vec<_> = deps
         .iter()
         .filter(|d| {
             d.starts_with("diesel")
                 || d.starts_with("actix")
-                || d.as_str() == "reqwest"
-                || d.as_str() == "tokio"
                 || d.starts_with("wort-")
+                || ["reqwest", "tokio", "hyper", "mio"].contains(&d.as_str())
         })
         .collect();
     assert!(
@@ -92,14 +75,46 @@ fn domain_does_no_io() {
 
 #[test]
 fn adapters_do_not_know_each_other() {
-    let http = package_names_reachable_from("wort-http");
+    let http = reachable_from("wort-http");
     assert!(
         !http.contains("wort-db") && !http.iter().any(|d| d.starts_with("diesel")),
         "wort-http must not reach the database adapter"
     );
-    let db = package_names_reachable_from("wort-db");
+    let db = reachable_from("wort-db");
     assert!(
         !db.contains("wort-http") && !db.iter().any(|d| d.starts_with("actix")),
         "wort-db must not reach the HTTP adapter"
     );
+}
+
+#[test]
+fn the_check_sees_transitive_dependencies() {
+    // wort-server reaches tokio only through its dependencies' dependencies too.
+    let server = reachable_from("wort-server");
+    assert!(
+        server.contains("tokio") && server.contains("diesel") && server.contains("wort-domain")
+    );
+}
+
+#[test]
+fn the_ai_adapter_knows_only_the_domain() {
+    let ai = reachable_from("wort-ai");
+    let forbidden: Vec<_> = ai
+        .iter()
+        .filter(|d| {
+            d.starts_with("diesel")
+                || d.starts_with("actix")
+                || ["wort-db", "wort-http", "wort-server"].contains(&d.as_str())
+        })
+        .collect();
+    assert!(
+        forbidden.is_empty(),
+        "wort-ai must not depend on {forbidden:?}"
+    );
+    for adapter in ["wort-db", "wort-http"] {
+        assert!(
+            !reachable_from(adapter).contains("wort-ai"),
+            "{adapter} must not reach the AI adapter"
+        );
+    }
 }

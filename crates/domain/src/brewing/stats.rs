@@ -44,8 +44,12 @@ pub struct RecipeStats {
     /// Apparent attenuation (%) used for FG, 1 decimal.
     pub attenuation: f64,
     /// kcal per 355 mL, whole number.
+    #[serde(serialize_with = "whole_number")]
+    #[schema(value_type = i64)]
     pub calories: f64,
     /// kcal per litre, whole number.
+    #[serde(serialize_with = "whole_number")]
+    #[schema(value_type = i64)]
     pub calories_per_liter: f64,
     /// IBU / gravity points, 2 decimals; null when OG = 1.
     pub bu_gu: Option<f64>,
@@ -95,6 +99,12 @@ pub fn compute_stats(input: &StatsInput<'_>) -> RecipeStats {
             })
             .collect(),
     }
+}
+
+/// Calories are whole numbers (rounded to 0 decimals), so they print as `172`, not `172.0`.
+fn whole_number<S: serde::Serializer>(x: &f64, s: S) -> Result<S::Ok, S::Error> {
+    #[allow(clippy::cast_possible_truncation)]
+    s.serialize_i64(x.round() as i64)
 }
 
 #[cfg(test)]

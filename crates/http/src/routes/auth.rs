@@ -8,7 +8,7 @@ use serde_json::json;
 use time::{Duration, OffsetDateTime};
 use utoipa::ToSchema;
 use uuid::Uuid;
-use wort_domain::account::{self, ApiKey, NewUser, SESSION_LIFETIME, User};
+use wort_domain::account::{self, ApiKey, NewUser, SESSION_LIFETIME, SignInSubject, User};
 use wort_domain::timestamp;
 
 use super::resource;
@@ -129,7 +129,7 @@ pub struct Success {
 pub struct SignUpRequest {
     #[schema(min_length = 1, max_length = 200)]
     name: String,
-    #[schema(format = Email)]
+    #[schema(format = Email, max_length = 254)]
     email: String,
     #[schema(min_length = 8, max_length = 128)]
     password: String,
@@ -266,7 +266,7 @@ pub async fn sign_up(
     responses((status = 200, body = UserEnvelope, description = "Signed in; sets the wort_session cookie"),
         (status = 400, body = crate::openapi::ErrorBody), (status = 401, body = crate::openapi::ErrorBody),
         (status = 422, body = crate::openapi::ValidationErrorBody),
-        (status = 429, body = crate::openapi::ErrorBody, description = "Too many failed attempts for this email")))]
+        (status = 429, body = crate::openapi::ErrorBody, description = "Too many failed attempts for this email or from this address")))]
 pub async fn sign_in(
     req: HttpRequest,
     state: web::Data<AppState>,
@@ -285,7 +285,13 @@ pub async fn sign_in(
         return Err(f.finish(()).err().unwrap_or(ApiError::Internal));
     };
     let now = state.clock.now();
-    if let Some(retry_after_secs) = state.accounts.sign_in_retry_after(&email, now).await? {
+    let by_email = SignInSubject::Email(email.clone());
+    let by_address = SignInSubject::Ip(client_address(&req, &state));
+    let mut waits = Vec::new();
+    for subject in [&by_email, &by_address] {
+        waits.extend(state.accounts.sign_in_retry_after(subject, now).await?);
+    }
+    if let Some(retry_after_secs) = waits.into_iter().max() {
         return Err(wort_domain::DomainError::SignInThrottled { retry_after_secs }.into());
     }
     let found = state.accounts.find_credentials(&email).await?;
@@ -301,14 +307,36 @@ pub async fn sign_in(
     .await?;
     match verified {
         Some(user) => {
-            state.accounts.clear_failed_sign_ins(&email).await?;
+            // Only the email's count is cleared: a client that knows one password must not be
+            // able to reset its address's count between guesses at other accounts.
+            state.accounts.clear_failed_sign_ins(&by_email).await?;
             start_session(&state, &user).await
         }
         None => {
-            state.accounts.record_failed_sign_in(&email, now).await?;
+            state.accounts.record_failed_sign_in(&by_email, now).await?;
+            state
+                .accounts
+                .record_failed_sign_in(&by_address, now)
+                .await?;
             Err(ApiError::InvalidCredentials)
         }
     }
+}
+
+/// The client's address: the configured header's first entry behind a trusted reverse proxy
+/// (`WORT_CLIENT_IP_HEADER`), else the connection's peer.
+fn client_address(req: &HttpRequest, state: &AppState) -> String {
+    let from_header = state.client_ip_header.as_deref().and_then(|name| {
+        let value = req.headers().get(name)?.to_str().ok()?;
+        value
+            .split(',')
+            .next()
+            .map(|v| v.trim().to_owned())
+            .filter(|v| !v.is_empty())
+    });
+    from_header
+        .or_else(|| req.peer_addr().map(|a| a.ip().to_string()))
+        .unwrap_or_else(|| "unknown".to_owned())
 }
 
 /// End the browser session (also fine when not signed in).
@@ -347,7 +375,7 @@ const MAX_KEY_LIFETIME_SECS: i64 = 31_536_000;
     security(("session_cookie" = [])),
     responses((status = 200, body = CreatedApiKeyBody), (status = 400, body = crate::openapi::ErrorBody),
         (status = 401, body = crate::openapi::ErrorBody), (status = 413, body = crate::openapi::ErrorBody),
-        (status = 422, body = crate::openapi::ValidationErrorBody)))]
+        (status = 422, body = crate::openapi::ValidationErrorBody, description = "Invalid body, or the account already holds 100 keys")))]
 pub async fn create_key(
     signed_in: SignedIn,
     state: web::Data<AppState>,

@@ -520,7 +520,7 @@ pub mod schema {
         #[schema(min_length = 1, max_length = 200)]
         name: String,
         #[serde(rename = "type")]
-        #[schema(inline, default = "grain")]
+        #[schema(inline, default = "grain", nullable = false)]
         kind: Option<FermentableType>,
         #[schema(minimum = 0, maximum = 10_000)]
         amount_kg: f64,
@@ -532,28 +532,28 @@ pub mod schema {
         origin: Option<String>,
         #[schema(max_length = 10_000, nullable)]
         notes: Option<String>,
-        #[schema(minimum = 0, maximum = 1_000_000)]
+        #[schema(minimum = 0, maximum = 1_000_000, nullable = false)]
         sort_order: Option<i32>,
     }
 
     #[derive(ToSchema)]
     pub struct UpdateFermentable {
-        #[schema(min_length = 1, max_length = 200)]
+        #[schema(min_length = 1, max_length = 200, nullable = false)]
         name: Option<String>,
         #[serde(rename = "type")]
-        #[schema(inline)]
+        #[schema(inline, nullable = false)]
         kind: Option<FermentableType>,
-        #[schema(minimum = 0, maximum = 10_000)]
+        #[schema(minimum = 0, maximum = 10_000, nullable = false)]
         amount_kg: Option<f64>,
-        #[schema(minimum = 0, maximum = 2000)]
+        #[schema(minimum = 0, maximum = 2000, nullable = false)]
         color_srm: Option<f64>,
-        #[schema(minimum = 0, maximum = 100)]
+        #[schema(minimum = 0, maximum = 100, nullable = false)]
         yield_percent: Option<f64>,
         #[schema(max_length = 100, nullable)]
         origin: Option<String>,
         #[schema(max_length = 10_000, nullable)]
         notes: Option<String>,
-        #[schema(minimum = 0, maximum = 1_000_000)]
+        #[schema(minimum = 0, maximum = 1_000_000, nullable = false)]
         sort_order: Option<i32>,
     }
 
@@ -568,26 +568,26 @@ pub mod schema {
         #[schema(minimum = 0, maximum = 100_000)]
         time_minutes: f64,
         #[serde(rename = "use")]
-        #[schema(inline, default = "boil")]
+        #[schema(inline, default = "boil", nullable = false)]
         hop_use: Option<HopUse>,
-        #[schema(minimum = 0, maximum = 1_000_000)]
+        #[schema(minimum = 0, maximum = 1_000_000, nullable = false)]
         sort_order: Option<i32>,
     }
 
     #[derive(ToSchema)]
     pub struct UpdateHop {
-        #[schema(min_length = 1, max_length = 200)]
+        #[schema(min_length = 1, max_length = 200, nullable = false)]
         name: Option<String>,
-        #[schema(minimum = 0, maximum = 100)]
+        #[schema(minimum = 0, maximum = 100, nullable = false)]
         alpha_acid: Option<f64>,
-        #[schema(minimum = 0, maximum = 100_000)]
+        #[schema(minimum = 0, maximum = 100_000, nullable = false)]
         amount_grams: Option<f64>,
-        #[schema(minimum = 0, maximum = 100_000)]
+        #[schema(minimum = 0, maximum = 100_000, nullable = false)]
         time_minutes: Option<f64>,
         #[serde(rename = "use")]
-        #[schema(inline)]
+        #[schema(inline, nullable = false)]
         hop_use: Option<HopUse>,
-        #[schema(minimum = 0, maximum = 1_000_000)]
+        #[schema(minimum = 0, maximum = 1_000_000, nullable = false)]
         sort_order: Option<i32>,
     }
 
@@ -600,7 +600,7 @@ pub mod schema {
         #[schema(max_length = 100, nullable)]
         product_id: Option<String>,
         #[serde(rename = "type")]
-        #[schema(inline, default = "ale")]
+        #[schema(inline, default = "ale", nullable = false)]
         kind: Option<YeastType>,
         #[schema(inline, nullable)]
         form: Option<YeastForm>,
@@ -616,20 +616,20 @@ pub mod schema {
         amount_unit: Option<String>,
         #[schema(max_length = 10_000, nullable)]
         notes: Option<String>,
-        #[schema(minimum = 0, maximum = 1_000_000)]
+        #[schema(minimum = 0, maximum = 1_000_000, nullable = false)]
         sort_order: Option<i32>,
     }
 
     #[derive(ToSchema)]
     pub struct UpdateYeast {
-        #[schema(min_length = 1, max_length = 200)]
+        #[schema(min_length = 1, max_length = 200, nullable = false)]
         name: Option<String>,
         #[schema(max_length = 100, nullable)]
         lab: Option<String>,
         #[schema(max_length = 100, nullable)]
         product_id: Option<String>,
         #[serde(rename = "type")]
-        #[schema(inline)]
+        #[schema(inline, nullable = false)]
         kind: Option<YeastType>,
         #[schema(inline, nullable)]
         form: Option<YeastForm>,
@@ -645,7 +645,7 @@ pub mod schema {
         amount_unit: Option<String>,
         #[schema(max_length = 10_000, nullable)]
         notes: Option<String>,
-        #[schema(minimum = 0, maximum = 1_000_000)]
+        #[schema(minimum = 0, maximum = 1_000_000, nullable = false)]
         sort_order: Option<i32>,
     }
 
@@ -654,42 +654,42 @@ pub mod schema {
         #[schema(min_length = 1, max_length = 200)]
         name: String,
         #[serde(rename = "type")]
-        #[schema(inline, default = "other")]
+        #[schema(inline, default = "other", nullable = false)]
         kind: Option<MiscType>,
         #[serde(rename = "use")]
-        #[schema(inline, default = "boil")]
+        #[schema(inline, default = "boil", nullable = false)]
         misc_use: Option<MiscUse>,
         #[schema(minimum = 0, maximum = 100_000)]
         amount: f64,
-        #[schema(min_length = 1, max_length = 100, default = "g")]
+        #[schema(min_length = 1, max_length = 100, default = "g", nullable = false)]
         amount_unit: Option<String>,
-        #[schema(minimum = 0, maximum = 100_000, default = 0)]
+        #[schema(minimum = 0, maximum = 100_000, default = 0, nullable = false)]
         time_minutes: Option<f64>,
         #[schema(max_length = 10_000, nullable)]
         notes: Option<String>,
-        #[schema(minimum = 0, maximum = 1_000_000)]
+        #[schema(minimum = 0, maximum = 1_000_000, nullable = false)]
         sort_order: Option<i32>,
     }
 
     #[derive(ToSchema)]
     pub struct UpdateMisc {
-        #[schema(min_length = 1, max_length = 200)]
+        #[schema(min_length = 1, max_length = 200, nullable = false)]
         name: Option<String>,
         #[serde(rename = "type")]
-        #[schema(inline)]
+        #[schema(inline, nullable = false)]
         kind: Option<MiscType>,
         #[serde(rename = "use")]
-        #[schema(inline)]
+        #[schema(inline, nullable = false)]
         misc_use: Option<MiscUse>,
-        #[schema(minimum = 0, maximum = 100_000)]
+        #[schema(minimum = 0, maximum = 100_000, nullable = false)]
         amount: Option<f64>,
-        #[schema(min_length = 1, max_length = 100)]
+        #[schema(min_length = 1, max_length = 100, nullable = false)]
         amount_unit: Option<String>,
-        #[schema(minimum = 0, maximum = 100_000)]
+        #[schema(minimum = 0, maximum = 100_000, nullable = false)]
         time_minutes: Option<f64>,
         #[schema(max_length = 10_000, nullable)]
         notes: Option<String>,
-        #[schema(minimum = 0, maximum = 1_000_000)]
+        #[schema(minimum = 0, maximum = 1_000_000, nullable = false)]
         sort_order: Option<i32>,
     }
 
@@ -698,7 +698,7 @@ pub mod schema {
         #[schema(min_length = 1, max_length = 200)]
         name: String,
         #[serde(rename = "type")]
-        #[schema(inline, default = "infusion")]
+        #[schema(inline, default = "infusion", nullable = false)]
         kind: Option<MashStepType>,
         #[schema(minimum = -20, maximum = 120)]
         temperature_c: f64,
@@ -708,26 +708,26 @@ pub mod schema {
         infuse_amount_liters: Option<f64>,
         #[schema(minimum = 0, maximum = 1440, nullable)]
         ramp_minutes: Option<f64>,
-        #[schema(minimum = 0, maximum = 1_000_000)]
+        #[schema(minimum = 0, maximum = 1_000_000, nullable = false)]
         sort_order: Option<i32>,
     }
 
     #[derive(ToSchema)]
     pub struct UpdateMashStep {
-        #[schema(min_length = 1, max_length = 200)]
+        #[schema(min_length = 1, max_length = 200, nullable = false)]
         name: Option<String>,
         #[serde(rename = "type")]
-        #[schema(inline)]
+        #[schema(inline, nullable = false)]
         kind: Option<MashStepType>,
-        #[schema(minimum = -20, maximum = 120)]
+        #[schema(minimum = -20, maximum = 120, nullable = false)]
         temperature_c: Option<f64>,
-        #[schema(minimum = 0, maximum = 1440)]
+        #[schema(minimum = 0, maximum = 1440, nullable = false)]
         duration_minutes: Option<f64>,
         #[schema(minimum = 0, maximum = 100_000, nullable)]
         infuse_amount_liters: Option<f64>,
         #[schema(minimum = 0, maximum = 1440, nullable)]
         ramp_minutes: Option<f64>,
-        #[schema(minimum = 0, maximum = 1_000_000)]
+        #[schema(minimum = 0, maximum = 1_000_000, nullable = false)]
         sort_order: Option<i32>,
     }
 }

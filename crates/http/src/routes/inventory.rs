@@ -53,9 +53,9 @@ pub struct CreateInventoryRequest {
     category: InventoryCategory,
     #[schema(min_length = 1, max_length = 200)]
     name: String,
-    #[schema(minimum = 0, maximum = 100_000, default = 0)]
+    #[schema(minimum = 0, maximum = 100_000, default = 0, nullable = false)]
     amount: Option<f64>,
-    #[schema(min_length = 1, max_length = 100, default = "kg")]
+    #[schema(min_length = 1, max_length = 100, default = "kg", nullable = false)]
     amount_unit: Option<String>,
     #[serde(rename = "type")]
     #[schema(max_length = 100, nullable)]
@@ -82,13 +82,13 @@ pub struct CreateInventoryRequest {
 #[derive(ToSchema)]
 #[allow(dead_code)]
 pub struct UpdateInventoryRequest {
-    #[schema(inline)]
+    #[schema(inline, nullable = false)]
     category: Option<InventoryCategory>,
-    #[schema(min_length = 1, max_length = 200)]
+    #[schema(min_length = 1, max_length = 200, nullable = false)]
     name: Option<String>,
-    #[schema(minimum = 0, maximum = 100_000)]
+    #[schema(minimum = 0, maximum = 100_000, nullable = false)]
     amount: Option<f64>,
-    #[schema(min_length = 1, max_length = 100)]
+    #[schema(min_length = 1, max_length = 100, nullable = false)]
     amount_unit: Option<String>,
     #[serde(rename = "type")]
     #[schema(max_length = 100, nullable)]
@@ -185,7 +185,7 @@ pub fn read_new_item(body: &Value) -> ApiResult<InventoryFields> {
 /// The account's inventory, by category then name.
 #[utoipa::path(get, path = "/v1/inventory", tag = "inventory", security(("api_key" = []), ("session_cookie" = [])),
     params(
-        ("category" = Option<String>, Query, description = "fermentable, hop, yeast or misc"),
+        ("category" = Option<InventoryCategory>, Query, description = "Only items of this category"),
         ("q" = Option<String>, Query, description = "Case-insensitive literal substring of the name"),
         ("limit" = Option<i64>, Query, minimum = 1, maximum = 200, description = "Page size (default 50)"),
         ("offset" = Option<i64>, Query, minimum = 0, description = "Items to skip (default 0)"),

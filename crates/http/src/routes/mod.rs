@@ -1,6 +1,9 @@
 //! Route handlers, one module per resource, and the route table.
 
+pub mod ai;
 pub mod auth;
+pub mod bench;
+pub mod chats;
 pub mod health;
 pub mod ingredients;
 pub mod inventory;
@@ -34,6 +37,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     recipes::configure(cfg);
     ingredients::configure(cfg);
     inventory::configure(cfg);
+    ai::configure(cfg);
+    chats::configure(cfg);
     sessions::configure(cfg);
 }
 

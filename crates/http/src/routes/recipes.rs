@@ -51,16 +51,21 @@ fn type_names() -> Vec<&'static str> {
 pub struct CreateRecipeRequest {
     #[schema(min_length = 1, max_length = 200)]
     name: String,
-    #[schema(max_length = 100, default = "")]
+    #[schema(max_length = 100, default = "", nullable = false)]
     style: Option<String>,
     #[serde(rename = "type")]
-    #[schema(inline, default = "all_grain")]
+    #[schema(inline, default = "all_grain", nullable = false)]
     kind: Option<RecipeType>,
-    #[schema(exclusive_minimum = 0, maximum = 100_000, default = 20)]
+    #[schema(
+        exclusive_minimum = 0,
+        maximum = 100_000,
+        default = 20,
+        nullable = false
+    )]
     batch_size_liters: Option<f64>,
-    #[schema(minimum = 0, maximum = 1440, default = 60)]
+    #[schema(minimum = 0, maximum = 1440, default = 60, nullable = false)]
     boil_time_minutes: Option<f64>,
-    #[schema(minimum = 0, maximum = 1, default = 0.72)]
+    #[schema(minimum = 0, maximum = 1, default = 0.72, nullable = false)]
     efficiency: Option<f64>,
     #[schema(max_length = 10_000, nullable)]
     notes: Option<String>,
@@ -70,18 +75,18 @@ pub struct CreateRecipeRequest {
 #[derive(ToSchema)]
 #[allow(dead_code)]
 pub struct UpdateRecipeRequest {
-    #[schema(min_length = 1, max_length = 200)]
+    #[schema(min_length = 1, max_length = 200, nullable = false)]
     name: Option<String>,
-    #[schema(max_length = 100)]
+    #[schema(max_length = 100, nullable = false)]
     style: Option<String>,
     #[serde(rename = "type")]
-    #[schema(inline)]
+    #[schema(inline, nullable = false)]
     kind: Option<RecipeType>,
-    #[schema(exclusive_minimum = 0, maximum = 100_000)]
+    #[schema(exclusive_minimum = 0, maximum = 100_000, nullable = false)]
     batch_size_liters: Option<f64>,
-    #[schema(minimum = 0, maximum = 1440)]
+    #[schema(minimum = 0, maximum = 1440, nullable = false)]
     boil_time_minutes: Option<f64>,
-    #[schema(minimum = 0, maximum = 1)]
+    #[schema(minimum = 0, maximum = 1, nullable = false)]
     efficiency: Option<f64>,
     #[schema(max_length = 10_000, nullable)]
     notes: Option<String>,
@@ -158,12 +163,31 @@ pub fn read_recipe_patch(body: &Value) -> ApiResult<RecipePatch> {
     f.finish(patch)
 }
 
+/// The `sort` query parameter of `GET /v1/recipes`, for the OpenAPI document (parsing is by
+/// [`RecipeSort::parse`]); `-` means descending.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub enum RecipeSortParam {
+    #[serde(rename = "name")]
+    Name,
+    #[serde(rename = "-name")]
+    NameDesc,
+    #[serde(rename = "created_at")]
+    CreatedAt,
+    #[serde(rename = "-created_at")]
+    CreatedAtDesc,
+    #[serde(rename = "updated_at")]
+    UpdatedAt,
+    #[serde(rename = "-updated_at")]
+    UpdatedAtDesc,
+}
+
 /// The account's recipes, paged.
 #[utoipa::path(get, path = "/v1/recipes", tag = "recipes", security(("api_key" = []), ("session_cookie" = [])),
     params(
         ("q" = Option<String>, Query, description = "Case-insensitive literal substring of name or style"),
-        ("type" = Option<String>, Query, description = "all_grain, extract or partial_mash"),
-        ("sort" = Option<String>, Query, description = "name, -name, created_at, -created_at, updated_at, -updated_at (default -updated_at)"),
+        ("type" = Option<RecipeType>, Query, description = "Only recipes of this type"),
+        ("sort" = Option<RecipeSortParam>, Query, description = "Order (default -updated_at; ties by id)"),
         ("limit" = Option<i64>, Query, minimum = 1, maximum = 200, description = "Page size (default 50)"),
         ("offset" = Option<i64>, Query, minimum = 0, description = "Items to skip (default 0)"),
     ),
@@ -264,7 +288,7 @@ pub async fn delete_recipe(
 #[allow(dead_code)]
 pub struct CopyRecipeRequest {
     /// Name of the copy; default "<name> (copy)".
-    #[schema(min_length = 1, max_length = 200)]
+    #[schema(min_length = 1, max_length = 200, nullable = false)]
     name: Option<String>,
 }
 

@@ -89,9 +89,9 @@ pub struct CreateSessionRequest {
     #[schema(format = Date)]
     brew_date: String,
     /// Default: the recipe's name.
-    #[schema(min_length = 1, max_length = 200)]
+    #[schema(min_length = 1, max_length = 200, nullable = false)]
     name: Option<String>,
-    #[schema(inline, default = "planned")]
+    #[schema(inline, default = "planned", nullable = false)]
     status: Option<SessionStatus>,
     #[schema(max_length = 10_000, nullable)]
     notes: Option<String>,
@@ -100,12 +100,12 @@ pub struct CreateSessionRequest {
 #[derive(ToSchema)]
 #[allow(dead_code)]
 pub struct UpdateSessionRequest {
-    #[schema(min_length = 1, max_length = 200)]
+    #[schema(min_length = 1, max_length = 200, nullable = false)]
     name: Option<String>,
-    #[schema(format = Date)]
+    #[schema(format = Date, nullable = false)]
     brew_date: Option<String>,
     /// Forward moves (skipping allowed) or `abandoned`; final states are final.
-    #[schema(inline)]
+    #[schema(inline, nullable = false)]
     status: Option<SessionStatus>,
     #[schema(minimum = 0.9, maximum = 1.2, nullable)]
     measured_og: Option<f64>,
@@ -124,7 +124,7 @@ pub struct CreateStepRequest {
     title: String,
     #[schema(max_length = 10_000, nullable)]
     description: Option<String>,
-    #[schema(minimum = 0, maximum = 1_000_000)]
+    #[schema(minimum = 0, maximum = 1_000_000, nullable = false)]
     sort_order: Option<i32>,
     #[schema(minimum = 0, maximum = 100_000, nullable)]
     duration_minutes: Option<f64>,
@@ -133,15 +133,16 @@ pub struct CreateStepRequest {
 #[derive(ToSchema)]
 #[allow(dead_code)]
 pub struct UpdateStepRequest {
-    #[schema(min_length = 1, max_length = 200)]
+    #[schema(min_length = 1, max_length = 200, nullable = false)]
     title: Option<String>,
     #[schema(max_length = 10_000, nullable)]
     description: Option<String>,
-    #[schema(minimum = 0, maximum = 1_000_000)]
+    #[schema(minimum = 0, maximum = 1_000_000, nullable = false)]
     sort_order: Option<i32>,
     #[schema(minimum = 0, maximum = 100_000, nullable)]
     duration_minutes: Option<f64>,
     /// true stamps `completed_at` now; false clears it.
+    #[schema(nullable = false)]
     completed: Option<bool>,
 }
 
@@ -150,13 +151,13 @@ pub struct UpdateStepRequest {
 #[allow(dead_code)]
 pub struct CreateLogRequest {
     /// Default: now.
-    #[schema(format = DateTime)]
+    #[schema(format = DateTime, nullable = false)]
     logged_at: Option<String>,
     /// Specific gravity.
     #[schema(minimum = 0.9, maximum = 1.2, nullable)]
     gravity: Option<f64>,
     /// The unit the reading was entered in (stored for display).
-    #[schema(inline, default = "sg")]
+    #[schema(inline, default = "sg", nullable = false)]
     gravity_unit: Option<GravityUnit>,
     #[schema(minimum = -20, maximum = 120, nullable)]
     temperature_c: Option<f64>,
@@ -169,11 +170,11 @@ pub struct CreateLogRequest {
 #[derive(ToSchema)]
 #[allow(dead_code)]
 pub struct UpdateLogRequest {
-    #[schema(format = DateTime)]
+    #[schema(format = DateTime, nullable = false)]
     logged_at: Option<String>,
     #[schema(minimum = 0.9, maximum = 1.2, nullable)]
     gravity: Option<f64>,
-    #[schema(inline)]
+    #[schema(inline, nullable = false)]
     gravity_unit: Option<GravityUnit>,
     #[schema(minimum = -20, maximum = 120, nullable)]
     temperature_c: Option<f64>,
@@ -288,7 +289,7 @@ fn read_new_log(body: &Value) -> ApiResult<NewLog> {
 /// The account's brew sessions, newest brew date first.
 #[utoipa::path(get, path = "/v1/sessions", tag = "sessions", security(("api_key" = []), ("session_cookie" = [])),
     params(
-        ("status" = Option<String>, Query, description = "planned, brewing, fermenting, conditioning, completed or abandoned"),
+        ("status" = Option<SessionStatus>, Query, description = "Only sessions in this state"),
         ("recipe_id" = Option<uuid::Uuid>, Query, description = "Sessions made from this recipe"),
         ("limit" = Option<i64>, Query, minimum = 1, maximum = 200, description = "Page size (default 50)"),
         ("offset" = Option<i64>, Query, minimum = 0, description = "Items to skip (default 0)"),

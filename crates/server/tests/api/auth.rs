@@ -486,3 +486,77 @@ async fn cors_headers_only_for_allowed_origins() {
     assert!(res.headers().get("access-control-allow-origin").is_none());
     app.stop().await;
 }
+
+#[tokio::test]
+async fn one_address_is_throttled_after_100_failures_across_emails() {
+    let app = TestApp::spawn().await;
+    let acct = app.account().await;
+    let from = |ip: &str, email: &str, password: &str| {
+        app.request(Method::POST, "/api/auth/sign-in/email")
+            .header("X-Test-Client-Ip", ip)
+            .json(&json!({"email": email, "password": password}))
+    };
+    let sprayer = format!("sprayer-{}", uuid::Uuid::new_v4().simple());
+    for i in 0..100 {
+        let (status, _) = call(from(
+            &sprayer,
+            &format!("guess-{i}@example.com"),
+            "password1",
+        ))
+        .await;
+        assert_eq!(status, 401, "attempt {i}");
+    }
+    let res = from(&sprayer, &acct.email, &acct.password)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        res.status(),
+        429,
+        "the address is throttled, even for a right password"
+    );
+    assert!(res.headers().contains_key("retry-after"));
+    let elsewhere = format!("elsewhere-{}", uuid::Uuid::new_v4().simple());
+    assert_eq!(
+        call(from(&elsewhere, &acct.email, &acct.password)).await.0,
+        200,
+        "other addresses are not"
+    );
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn an_account_holds_at_most_100_api_keys() {
+    let app = TestApp::spawn().await;
+    let acct = app.account().await; // holds one key already
+    let create = || {
+        app.with_cookie(Method::POST, "/api/auth/api-key/create", &acct.cookie)
+            .json(&json!({"name": "k"}))
+    };
+    let mut tasks = Vec::new();
+    for _ in 0..105 {
+        let req = create();
+        tasks.push(tokio::spawn(
+            async move { req.send().await.unwrap().status() },
+        ));
+    }
+    let mut created = 0;
+    for t in tasks {
+        match t.await.unwrap() {
+            StatusCode::OK => created += 1,
+            StatusCode::UNPROCESSABLE_ENTITY => {}
+            other => panic!("unexpected {other}"),
+        }
+    }
+    assert_eq!(created, 99, "concurrent creates stop exactly at the cap");
+    let (status, body) = call(create()).await;
+    assert_eq!(status, 422);
+    assert_eq!(
+        issue_codes(&body),
+        [("too_big".to_owned(), "keys".to_owned())]
+    );
+    let (_, list) =
+        call(app.with_cookie(Method::GET, "/api/auth/api-key/list", &acct.cookie)).await;
+    assert_eq!(list.as_array().unwrap().len(), 100);
+    app.stop().await;
+}

@@ -214,13 +214,16 @@ async fn readyz_is_503_while_the_database_is_unreachable() {
         addr: "127.0.0.1:0".parse().unwrap(),
         public_origin: None,
         cors_origins: vec![],
+        client_ip_header: None,
         pool: wort_db::PoolSettings {
             max_size: 2,
             ..Default::default()
         },
         clock: std::sync::Arc::new(wort_domain::ports::SystemClock),
+        ai: None,
         workers: Some(1),
         shutdown_grace_secs: 1,
+        bench_routes: false,
     })
     .unwrap();
     let handle = started.server.handle();

@@ -511,6 +511,10 @@ async fn stats_follow_the_ingredients_and_colour_shows_on_every_read() {
     assert_eq!(stats["og"], 1.0578);
     assert_eq!(stats["fg"], 1.0116);
     assert_eq!(stats["attenuation"], 80.0);
+    assert!(
+        stats["calories"].is_i64() && stats["calories_per_liter"].is_i64(),
+        "whole numbers: {stats}"
+    );
     assert_eq!(stats["ibu_by_hop"][0]["hop_id"], hop["id"]);
     // Tinseth: 1.65 × 0.000125^0.057846 × (1 − e^−2.4)/4.15 × 0.12 × 20 g × 1000 / 20 L = 25.79
     assert_eq!(stats["ibu"], 25.8);

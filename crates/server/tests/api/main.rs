@@ -9,11 +9,14 @@
     clippy::indexing_slicing
 )]
 
+mod ai;
 mod auth;
 mod embedded;
 mod errors;
 mod ingredients;
 mod inventory;
+mod openapi;
 mod recipes;
+mod security;
 mod sessions;
 mod support;

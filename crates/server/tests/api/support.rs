@@ -43,6 +43,40 @@ pub fn database_url() -> String {
 
 static MIGRATED: OnceCell<()> = OnceCell::const_new();
 
+/// Everything the servers of this test process logged, so tests can check what never appears
+/// in a log line (keys, passwords, cookies, tokens).
+static LOGS: Mutex<Vec<u8>> = Mutex::new(Vec::new());
+
+struct LogBuffer;
+
+impl std::io::Write for LogBuffer {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        LOGS.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Captures every log line at debug level (once per process).
+fn capture_logs() {
+    static INSTALLED: std::sync::Once = std::sync::Once::new();
+    INSTALLED.call_once(|| {
+        let _ = tracing_subscriber::fmt()
+            .with_env_filter(tracing_subscriber::EnvFilter::new("debug"))
+            .with_writer(|| LogBuffer)
+            .with_ansi(false)
+            .try_init();
+    });
+}
+
+/// The log lines captured so far in this process.
+pub fn captured_logs() -> String {
+    String::from_utf8_lossy(&LOGS.lock().unwrap()).into_owned()
+}
+
 async fn migrated_database() -> String {
     let url = database_url();
     MIGRATED
@@ -65,8 +99,21 @@ pub struct TestApp {
 
 pub const CORS_ORIGIN: &str = "https://brewing.example";
 
+/// What [`TestApp::spawn_with`] can change; the default is what [`TestApp::spawn`] starts.
+#[derive(Default)]
+pub struct Options {
+    /// The AI provider (`None`: AI not configured).
+    pub ai: Option<wort_ai::AiSettings>,
+}
+
 impl TestApp {
     pub async fn spawn() -> TestApp {
+        Self::spawn_with(Options::default()).await
+    }
+
+    /// Like [`spawn`](Self::spawn), with the given options (an AI provider, say).
+    pub async fn spawn_with(options: Options) -> TestApp {
+        capture_logs();
         let url = migrated_database().await;
         let clock = Arc::new(TestClock {
             offset: Mutex::new(Duration::ZERO),
@@ -76,20 +123,31 @@ impl TestApp {
             addr: "127.0.0.1:0".parse().unwrap(),
             public_origin: None,
             cors_origins: vec![CORS_ORIGIN.to_owned()],
+            client_ip_header: Some("X-Test-Client-Ip".to_owned()),
             pool: wort_db::PoolSettings {
                 max_size: 4,
                 ..Default::default()
             },
             clock: clock.clone(),
+            ai: options.ai,
             workers: Some(1),
             shutdown_grace_secs: 1,
+            bench_routes: false,
         })
         .expect("server starts");
         let handle = started.server.handle();
         tokio::spawn(started.server);
         let base = format!("http://{}", started.addr);
+        // Every test app is its own "client address", so per-address sign-in limits of one test
+        // never spill into another (they share the database).
+        let mut headers = reqwest::header::HeaderMap::new();
+        headers.insert(
+            "X-Test-Client-Ip",
+            uuid::Uuid::new_v4().to_string().parse().unwrap(),
+        );
         let client = reqwest::Client::builder()
             .redirect(reqwest::redirect::Policy::none())
+            .default_headers(headers)
             .build()
             .unwrap();
         TestApp {

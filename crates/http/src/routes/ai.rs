@@ -1,0 +1,158 @@
+//! The AI assistant (CONTRACT §7): `GET /v1/ai/usage`, `POST /v1/recipes/{id}/analysis` and the
+//! streamed chat turn `POST /v1/chat`. Chat threads themselves are in [`super::chats`].
+//!
+//! Order of checks on analysis and chat: credential (401), body (413, 400, 422), existence
+//! (404), configuration (503), limits (429); the last three are the domain's
+//! ([`AiService`](wort_domain::ai::service::AiService)).
+
+use actix_web::{HttpRequest, HttpResponse, web};
+use serde_json::Value;
+use tracing::Instrument;
+use utoipa::ToSchema;
+use wort_domain::ai::service::{AiService, RecipeAnalysis, TurnRequest};
+use wort_domain::ai::{MAX_CHAT_MESSAGE_CHARS, UsageReport};
+
+use super::resource;
+use crate::body::JsonBody;
+use crate::credentials::Authenticated;
+use crate::error::{ApiError, ApiResult};
+use crate::params::path_id;
+use crate::state::AppState;
+use crate::validation::Fields;
+
+/// The raw body cap of `POST /v1/chat`: room for an 8,000-character message even if every
+/// character is sent as a JSON surrogate-pair escape (12 bytes), plus the other fields. A larger
+/// body cannot hold an acceptable message, so it gets the chat 413 too.
+pub const CHAT_MAX_BODY_BYTES: usize = 128 * 1024;
+
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.service(resource("/v1/ai/usage", "GET").route(web::get().to(usage)))
+        .service(
+            resource("/v1/recipes/{id}/analysis", "POST").route(web::post().to(analyse_recipe)),
+        )
+        .service(resource("/v1/chat", "POST").route(web::post().to(chat_turn)));
+}
+
+/// The AI use cases over this deployment's ports.
+pub(crate) fn service(state: &AppState) -> AiService {
+    AiService {
+        usage: state.ai_usage.clone(),
+        chats: state.chats.clone(),
+        recipes: state.recipes.clone(),
+        provider: state.ai_provider.clone(),
+        clock: state.clock.clone(),
+    }
+}
+
+/// Request body of `POST /v1/chat`.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct ChatTurnRequest {
+    /// 1–8,000 characters; longer is `413`.
+    #[schema(min_length = 1, max_length = 8000)]
+    message: String,
+    /// Continue this thread (its earlier messages are sent as context); absent: a new thread.
+    #[schema(nullable)]
+    chat_id: Option<uuid::Uuid>,
+    /// Talk about this recipe (sent to the provider with its ingredients and statistics); a new
+    /// thread keeps it.
+    #[schema(nullable)]
+    recipe_id: Option<uuid::Uuid>,
+}
+
+/// Today's AI use and limits (UTC day). Works whether or not AI is configured.
+#[utoipa::path(get, path = "/v1/ai/usage", tag = "ai", security(("api_key" = []), ("session_cookie" = [])),
+    responses((status = 200, body = UsageReport), (status = 401, body = crate::openapi::ErrorBody)))]
+pub async fn usage(auth: Authenticated, state: web::Data<AppState>) -> ApiResult<HttpResponse> {
+    let report = service(&state).usage_report(auth.0.user.id).await?;
+    Ok(HttpResponse::Ok().json(report))
+}
+
+/// An assessment of the recipe (balance, style fit, suggestions) from its ingredients and
+/// computed statistics. Counts one message and its tokens.
+#[utoipa::path(post, path = "/v1/recipes/{id}/analysis", tag = "ai", security(("api_key" = []), ("session_cookie" = [])),
+    params(("id" = uuid::Uuid, Path, description = "Recipe id")),
+    request_body(content = Option<Object>, description = "Optional; no fields"),
+    responses((status = 200, body = RecipeAnalysis), (status = 400, body = crate::openapi::ErrorBody),
+        (status = 401, body = crate::openapi::ErrorBody), (status = 404, body = crate::openapi::ErrorBody),
+        (status = 413, body = crate::openapi::ErrorBody), (status = 422, body = crate::openapi::ValidationErrorBody),
+        (status = 429, body = crate::openapi::ErrorBody, description = "A daily limit is reached; `Retry-After` = seconds to midnight UTC",
+            headers(("Retry-After" = u64))),
+        (status = 502, body = crate::openapi::ErrorBody, description = "The AI provider failed or timed out (the message is not counted)"),
+        (status = 503, body = crate::openapi::ErrorBody, description = "AI is not configured on this deployment")))]
+pub async fn analyse_recipe(
+    auth: Authenticated,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    body: JsonBody,
+) -> ApiResult<HttpResponse> {
+    let id = path_id(&req, "id")?;
+    // No fields of its own, but a body that is sent must still be a JSON object.
+    if let Some(body) = body.optional_json()? {
+        Fields::of(&body)?.finish(())?;
+    }
+    let ai = service(&state);
+    let user = auth.0.user.id;
+    // In its own task, so it runs to its end even when the client disconnects: the reserved
+    // message is then still settled or released, never left dangling.
+    let task = actix_web::rt::spawn(
+        async move { ai.analyse(user, id).await }.instrument(tracing::Span::current()),
+    );
+    let analysis = task.await.map_err(|e| {
+        tracing::error!(detail = %e, "analysis task failed");
+        ApiError::Internal
+    })??;
+    Ok(HttpResponse::Ok().json(analysis))
+}
+
+/// The body of `POST /v1/chat`, checked in the contract's order: too large or a message over
+/// 8,000 characters (413), unreadable (400), invalid fields (422).
+fn read_turn(body: &JsonBody) -> ApiResult<TurnRequest> {
+    let body = match body.json() {
+        Err(ApiError::PayloadTooLarge) => return Err(ApiError::ChatMessageTooLong),
+        other => other?,
+    };
+    // 413 before 422: an over-long message is refused whatever else is wrong with the body.
+    if let Some(Value::String(message)) = body.get("message")
+        && message.chars().count() > MAX_CHAT_MESSAGE_CHARS
+    {
+        return Err(ApiError::ChatMessageTooLong);
+    }
+    let mut f = Fields::of(&body)?;
+    let message = f.string("message", 1, MAX_CHAT_MESSAGE_CHARS);
+    let message = f.required("message", "string", message);
+    let chat_id = Fields::nullable(f.uuid("chat_id")).flatten();
+    let recipe_id = Fields::nullable(f.uuid("recipe_id")).flatten();
+    let message = f.finish(message)?.unwrap_or_default();
+    Ok(TurnRequest {
+        message,
+        chat_id,
+        recipe_id,
+    })
+}
+
+/// One chat turn, streamed as server-sent events: `chat` `{chat_id, message_id}`, then `delta`
+/// `{text}`…, then `done` `{usage}` or `error` `{error}`. Both messages are stored in the
+/// thread; a new thread is created when `chat_id` is absent.
+#[utoipa::path(post, path = "/v1/chat", tag = "ai", security(("api_key" = []), ("session_cookie" = [])),
+    request_body = ChatTurnRequest,
+    responses((status = 200, content_type = "text/event-stream", body = crate::openapi::ChatStreamEvent,
+            description = "event: chat / delta… / done or error; each `data:` is one JSON object"),
+        (status = 400, body = crate::openapi::ErrorBody), (status = 401, body = crate::openapi::ErrorBody),
+        (status = 404, body = crate::openapi::ErrorBody, description = "Unknown or another account's chat_id or recipe_id"),
+        (status = 413, body = crate::openapi::ErrorBody, description = "`Chat message exceeds 8000 characters` (also for bodies over 128 KiB)"),
+        (status = 422, body = crate::openapi::ValidationErrorBody),
+        (status = 429, body = crate::openapi::ErrorBody, description = "A daily limit is reached; `Retry-After` = seconds to midnight UTC",
+            headers(("Retry-After" = u64))),
+        (status = 502, body = crate::openapi::ErrorBody, description = "The AI provider failed before answering (nothing stored or counted)"),
+        (status = 503, body = crate::openapi::ErrorBody, description = "AI is not configured on this deployment")))]
+pub async fn chat_turn(
+    auth: Authenticated,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    payload: web::Payload,
+) -> ApiResult<HttpResponse> {
+    let body = JsonBody::read(&req, payload.into_inner(), CHAT_MAX_BODY_BYTES).await;
+    let request = read_turn(&body)?;
+    crate::sse::chat_turn(service(&state), auth.0.user.id, request).await
+}

@@ -1,0 +1,61 @@
+//! The OpenAPI document is part of the contract: a snapshot catches unintended changes.
+//! After an intended change: `UPDATE_SNAPSHOTS=1 cargo xtask test -- openapi` and review the diff.
+
+use serde_json::Value;
+
+const SNAPSHOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/openapi.json");
+
+#[test]
+fn the_openapi_document_matches_its_snapshot() {
+    let current = wort_http::openapi::document().to_pretty_json().unwrap() + "\n";
+    if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
+        std::fs::write(SNAPSHOT, &current).unwrap();
+    }
+    let stored = std::fs::read_to_string(SNAPSHOT).unwrap_or_default();
+    assert!(
+        stored == current,
+        "the OpenAPI document changed; if intended, run with UPDATE_SNAPSHOTS=1 and review the diff"
+    );
+}
+
+#[test]
+fn every_operation_documents_its_errors_and_security() {
+    let doc: Value = serde_json::to_value(wort_http::openapi::document()).unwrap();
+    assert!(doc["openapi"].as_str().unwrap().starts_with("3.1"));
+    assert_eq!(doc["info"]["version"], "1.0.0");
+    let mut operations = 0;
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for (method, op) in item.as_object().unwrap() {
+            operations += 1;
+            let responses = op["responses"].as_object().unwrap();
+            let has = |status: &str| responses.contains_key(status);
+            assert!(has("500") && has("503"), "{method} {path}");
+            let secured = op
+                .get("security")
+                .is_some_and(|s| s.as_array().is_some_and(|a| !a.is_empty()));
+            if path.starts_with("/v1/") && path != "/v1/openapi.json" {
+                assert!(secured, "{method} {path} must declare its credential");
+            }
+            if secured {
+                assert!(has("401"), "{method} {path}");
+            }
+            if path.contains('{') {
+                assert!(
+                    has("400") && has("404"),
+                    "{method} {path}: malformed and unknown ids"
+                );
+            }
+            if op.get("requestBody").is_some() {
+                assert!(
+                    has("400") && has("422"),
+                    "{method} {path}: bad JSON and failed validation"
+                );
+            }
+            assert!(
+                !responses.contains_key("403"),
+                "{method} {path}: 403 is never returned"
+            );
+        }
+    }
+    assert!(operations >= 60, "{operations} operations documented");
+}

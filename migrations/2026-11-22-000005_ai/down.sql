@@ -1,0 +1,3 @@
+DROP TABLE chat_messages;
+DROP TABLE chat_threads;
+DROP TABLE ai_usage;
