@@ -120,6 +120,16 @@ fn connect(
             .execute(&mut conn)
             .await
             .map_err(|e| diesel::ConnectionError::BadConnection(e.to_string()))?;
+        // Plan each cached prepared statement once. Left to itself (`auto`), PostgreSQL
+        // re-plans a statement on every execution when its generic plan merely *looks* dearer:
+        // `recipe_id = ANY($1)` (the child lists, priced for a many-element array) and
+        // `LIMIT $n OFFSET $m` (the pages). Every wort query is an index lookup keyed by
+        // user_id/id whose generic plan is the same plan, so the re-planning was pure cost:
+        // a third of PostgreSQL's CPU on `GET /v1/recipes/{id}` (docs/benchmarks.md).
+        diesel::sql_query("SET plan_cache_mode = force_generic_plan")
+            .execute(&mut conn)
+            .await
+            .map_err(|e| diesel::ConnectionError::BadConnection(e.to_string()))?;
         Ok(conn)
     }
     .boxed()

@@ -16,3 +16,24 @@ async fn hello() -> HttpResponse {
         .content_type("application/json")
         .body(r#"{"hello":"world"}"#)
 }
+
+#[cfg(test)]
+mod tests {
+    use actix_web::{App, test};
+
+    #[actix_web::test]
+    async fn hello_is_constant_json() {
+        let app = test::init_service(App::new().configure(super::configure)).await;
+        let response = test::call_service(
+            &app,
+            test::TestRequest::get().uri("/bench/hello").to_request(),
+        )
+        .await;
+        assert_eq!(response.status(), 200);
+        assert_eq!(
+            response.headers().get("content-type").unwrap(),
+            "application/json"
+        );
+        assert_eq!(test::read_body(response).await, r#"{"hello":"world"}"#);
+    }
+}

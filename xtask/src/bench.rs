@@ -1,0 +1,1245 @@
+//! `cargo xtask bench`: wort's throughput and latency, measured against the physical limit.
+//!
+//! 1. Builds `wort` in release mode, starts a private PostgreSQL cluster, migrates and seeds it
+//!    (see [`seed`]).
+//! 2. Capture: a wort with one pooled connection, behind a round-trip-counting proxy
+//!    ([`sql::RoundTripProxy`]), serves one request per endpoint while the cluster logs every
+//!    statement. That gives each endpoint's SQL (replayed by pgbench as baseline (a)) and its
+//!    SQL round trips.
+//! 3. A wort with a fixed pool serves the load: `wrk` (fixed threads and connections) for the
+//!    maximum rate R_svc; pgbench with as many clients as the pool for R_pg; `GET /bench/hello`
+//!    (baseline (b), served only because of `WORT_BENCH_ROUTES=1`) for R_hello. Warm-up first,
+//!    then several repetitions with the endpoints interleaved and rotated; medians and ranges.
+//! 4. Latency at a fixed rate of 70 % of each endpoint's maximum ([`load::fixed_rate`]), the
+//!    1-recipe account against the 10,000-recipe one, and wort's peak RSS.
+//! 5. The table goes to stdout and `target/bench/results.md`; targets are checked and reported
+//!    (a missed target is a finding, not a failure: the exit code is non-zero only when the
+//!    bench itself could not run).
+//!
+//! Everything listens on 127.0.0.1 or on Unix sockets, and every loop is bounded.
+
+mod load;
+mod seed;
+mod sql;
+
+use std::{
+    env, fs,
+    io::Write,
+    net::{SocketAddr, TcpListener},
+    path::{Path, PathBuf},
+    process::{Child, Command, ExitCode, Stdio},
+    thread,
+    time::{Duration, Instant},
+};
+
+use wort_pgcluster::{ClusterOptions, PgBinaries, RunningCluster};
+
+use crate::{cargo, test::TestCluster, workspace_root};
+use load::Request;
+
+/// Bench clusters live in `$TMPDIR/wort-bench-<pid>-<nanos>`.
+const DIR_PREFIX: &str = "wort-bench-";
+const DATABASE: &str = "wort";
+/// The fraction of an endpoint's maximum rate at which latency is measured.
+const LATENCY_LOAD: f64 = 0.7;
+
+// Targets of issue 7 on a 2-core machine.
+const TARGET_CEIL_RATIO: f64 = 0.7;
+const TARGET_P99_MS: f64 = 20.0;
+const TARGET_RSS_MIB: f64 = 150.0;
+const TARGET_TRIPS_AFTER_AUTH: usize = 2;
+
+const USAGE: &str = "usage: cargo xtask bench [-- options]
+
+  --quick           one short repetition (a smoke test, not a measurement)
+  --secs N          seconds per measurement (default 5)
+  --reps N          repetitions (default 3)
+  --pool N          wort's pool size = pgbench's clients (default 16)
+  --connections N   HTTP connections of wrk (default 32)
+  --rate-connections N
+                    connections (one thread each) of the fixed-rate client (default 16)
+  --no-build        use target/release/wort as it is (profiling loops)
+  --only TEXT       measure only the endpoints whose label contains TEXT (and the hello
+                    baseline); for quick looks while profiling";
+
+#[derive(Clone, Debug)]
+struct Options {
+    secs: u64,
+    reps: usize,
+    warmup_secs: u64,
+    pool: usize,
+    connections: usize,
+    /// The fixed-rate client's connections: a thread each, so fewer than wrk's, to leave the
+    /// CPU to the server.
+    rate_connections: usize,
+    /// wrk threads; with 2 cores, more would only take CPU from the server.
+    wrk_threads: usize,
+    only: Option<String>,
+    build: bool,
+}
+
+impl Options {
+    fn parse(args: &[String]) -> Result<Options, String> {
+        let mut options = Options {
+            secs: 5,
+            reps: 3,
+            warmup_secs: 2,
+            pool: 16,
+            connections: 32,
+            rate_connections: 16,
+            wrk_threads: 2,
+            only: None,
+            build: true,
+        };
+        let mut args = args.iter();
+        while let Some(arg) = args.next() {
+            let mut number = |name: &str| -> Result<usize, String> {
+                args.next()
+                    .and_then(|v| v.parse::<usize>().ok())
+                    .filter(|n| *n > 0)
+                    .ok_or_else(|| format!("{name} needs a positive number\n\n{USAGE}"))
+            };
+            match arg.as_str() {
+                "--quick" => {
+                    options.secs = 2;
+                    options.reps = 1;
+                    options.warmup_secs = 1;
+                }
+                "--secs" => options.secs = number("--secs")? as u64,
+                "--reps" => options.reps = number("--reps")?,
+                "--pool" => options.pool = number("--pool")?,
+                "--connections" => options.connections = number("--connections")?,
+                "--rate-connections" => {
+                    options.rate_connections = number("--rate-connections")?;
+                }
+                "--no-build" => options.build = false,
+                "--only" => {
+                    let text = args
+                        .next()
+                        .ok_or_else(|| format!("--only needs a text\n\n{USAGE}"))?;
+                    options.only = Some(text.clone());
+                }
+                "-h" | "--help" => return Err(USAGE.to_owned()),
+                other => return Err(format!("unknown option {other}\n\n{USAGE}")),
+            }
+        }
+        Ok(options)
+    }
+
+    fn duration(&self) -> Duration {
+        Duration::from_secs(self.secs)
+    }
+}
+
+pub fn run(args: &[String]) -> ExitCode {
+    let options = match Options::parse(args) {
+        Ok(options) => options,
+        Err(message) => {
+            eprintln!("{message}");
+            return ExitCode::from(2);
+        }
+    };
+    let started = Instant::now();
+    match bench(&options) {
+        Ok(report) => {
+            let _ = std::io::stdout().write_all(report.as_bytes());
+            eprintln!(
+                "xtask bench: done in {:.0} s; the table is in {}",
+                started.elapsed().as_secs_f64(),
+                results_file().display()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("xtask bench: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn step(what: &str) {
+    eprintln!("==> {what}");
+}
+
+/// `target/bench/results.md` (under `CARGO_TARGET_DIR` when set).
+fn results_file() -> PathBuf {
+    target_dir().join("bench").join("results.md")
+}
+
+fn target_dir() -> PathBuf {
+    env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .map(|dir| {
+            if dir.is_absolute() {
+                dir
+            } else {
+                workspace_root().join(dir)
+            }
+        })
+        .unwrap_or_else(|| workspace_root().join("target"))
+}
+
+/// The whole run; the cluster and the servers are stopped on every way out (guards).
+fn bench(options: &Options) -> Result<String, String> {
+    step("tools");
+    ensure_wrk()?;
+    let pgbench = PgBinaries::locate()
+        .map_err(|e| e.to_string())?
+        .tool("pgbench");
+    if !pgbench.exists() {
+        return Err(format!(
+            "{} not found (it comes with PostgreSQL's server package)",
+            pgbench.display()
+        ));
+    }
+
+    let wort_bin = target_dir().join("release").join("wort");
+    if options.build {
+        step("build wort (release)");
+        let status = cargo()
+            .args(["build", "--release", "-p", "wort-server", "--bin", "wort"])
+            .status()
+            .map_err(|e| format!("could not run cargo: {e}"))?;
+        if !status.success() {
+            return Err("cargo build --release failed".into());
+        }
+    } else if !wort_bin.exists() {
+        return Err(format!(
+            "{} does not exist: build it first",
+            wort_bin.display()
+        ));
+    }
+
+    step("postgres");
+    crate::test::sweep_orphans(DIR_PREFIX);
+    let options_pg = ClusterOptions {
+        ephemeral: true,
+        max_connections: Some(200),
+    };
+    let cluster = TestCluster::start(DIR_PREFIX, DATABASE, options_pg)?;
+    let result = bench_on(options, &cluster, &wort_bin, &pgbench);
+    step("cleanup");
+    let dir = cluster.dir.clone();
+    let finished = cluster.finish();
+    match (result, finished) {
+        (Ok(report), Ok(())) => Ok(report),
+        (Err(e), _) => Err(e),
+        (Ok(_), Err(e)) => Err(format!("could not remove {}: {e}", dir.display())),
+    }
+}
+
+fn bench_on(
+    options: &Options,
+    cluster: &TestCluster,
+    wort_bin: &Path,
+    pgbench_bin: &Path,
+) -> Result<String, String> {
+    let pg = cluster.running()?;
+    let work = cluster.dir.join("bench");
+    fs::create_dir_all(&work).map_err(|e| format!("{}: {e}", work.display()))?;
+
+    step("wort migrate");
+    let output = wort_command(wort_bin, &work, &cluster.url)
+        .arg("migrate")
+        .output()
+        .map_err(|e| format!("could not run {}: {e}", wort_bin.display()))?;
+    if !output.status.success() {
+        return Err(format!(
+            "wort migrate failed: {}",
+            String::from_utf8_lossy(&output.stderr)
+        ));
+    }
+
+    step("seed");
+    let seeded = Instant::now();
+    psql_stdin(pg, &seed::sql())?;
+    eprintln!("    seeded in {:.1} s", seeded.elapsed().as_secs_f64());
+
+    let mut targets = targets();
+
+    step("capture the SQL of one request per endpoint");
+    let captures = capture(pg, cluster, wort_bin, &work, &mut targets)?;
+
+    step(&format!(
+        "wort serve (pool {}, {} connections)",
+        options.pool, options.connections
+    ));
+    let server = Wort::start(
+        wort_bin,
+        &work,
+        &cluster.url,
+        options.pool,
+        &work.join("wort.log"),
+    )?;
+    let pgbench = sql::Pgbench {
+        program: pgbench_bin,
+        socket_dir: pg.socket_dir(),
+        port: pg.port(),
+        database: DATABASE,
+        clients: options.pool,
+        threads: 2,
+    };
+    // Other work on the machine (a build, say) takes CPU from the measurement: say so.
+    let idle = idle_cpu_percent();
+    if idle < 90.0 {
+        eprintln!(
+            "    warning: the machine is busy before the load starts (CPU {idle:.0} % idle): \
+             the figures will be low and noisy"
+        );
+    }
+    let measured = measure(options, &server, &pgbench, &work, &targets, &captures)?;
+    let rss = server.peak_rss_kib();
+    server.stop()?;
+    let machine = format!(
+        "{}CPU idle just before the load started: {idle:.0} % (other work on the machine \
+         would lower every figure).\n",
+        machine()
+    );
+    let report = report(options, &targets, &captures, &measured, rss, &machine);
+    let file = results_file();
+    if let Some(dir) = file.parent() {
+        fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    fs::write(&file, &report).map_err(|e| format!("{}: {e}", file.display()))?;
+    Ok(report)
+}
+
+// ---- What is measured --------------------------------------------------------------------------
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// `GET /bench/hello`: the ceiling.
+    Hello,
+    /// An endpoint on the heavy account, with a pgbench baseline.
+    Endpoint,
+    /// A paged route on the 1-recipe account, compared with the heavy account's `heavy`.
+    Light { heavy: usize },
+}
+
+#[derive(Clone, Debug)]
+struct Target {
+    label: &'static str,
+    kind: Kind,
+    request: Request,
+    /// The endpoint answered 404 at the probe: not there (yet).
+    missing: bool,
+}
+
+fn targets() -> Vec<Target> {
+    let heavy = Some(seed::heavy_key());
+    let light = Some(seed::light_key());
+    let recipe = seed::heavy_recipe(seed::HEAVY_RECIPES / 2);
+    let day = format!("from={}&to={}", seed::DAY_FROM, seed::DAY_TO);
+    let get = |path: String, key: &Option<String>| Request {
+        method: "GET",
+        path,
+        api_key: key.clone(),
+        body: None,
+    };
+    let target = |label, kind, request| Target {
+        label,
+        kind,
+        request,
+        missing: false,
+    };
+    vec![
+        target(
+            "GET /bench/hello",
+            Kind::Hello,
+            get("/bench/hello".into(), &None),
+        ),
+        target("GET /v1/me", Kind::Endpoint, get("/v1/me".into(), &heavy)),
+        target(
+            "GET /v1/recipes?limit=50",
+            Kind::Endpoint,
+            get("/v1/recipes?limit=50".into(), &heavy),
+        ),
+        target(
+            "GET /v1/recipes/{id}",
+            Kind::Endpoint,
+            get(format!("/v1/recipes/{recipe}"), &heavy),
+        ),
+        target(
+            "GET /v1/recipes/{id}/stats",
+            Kind::Endpoint,
+            get(format!("/v1/recipes/{recipe}/stats"), &heavy),
+        ),
+        target(
+            "POST /v1/sessions/{id}/fermentation-logs",
+            Kind::Endpoint,
+            Request {
+                method: "POST",
+                path: format!("/v1/sessions/{}/fermentation-logs", seed::HEAVY_SESSION),
+                api_key: heavy.clone(),
+                body: Some(r#"{"gravity":1.012,"temperature_c":18.5}"#.into()),
+            },
+        ),
+        target(
+            "GET /v1/sessions/{id}/fermentation-logs (one day)",
+            Kind::Endpoint,
+            get(
+                format!(
+                    "/v1/sessions/{}/fermentation-logs?{day}",
+                    seed::HEAVY_SESSION
+                ),
+                &heavy,
+            ),
+        ),
+        target(
+            "GET /v1/ai/usage",
+            Kind::Endpoint,
+            get("/v1/ai/usage".into(), &heavy),
+        ),
+        target(
+            "GET /v1/recipes?limit=50",
+            Kind::Light { heavy: 2 },
+            get("/v1/recipes?limit=50".into(), &light),
+        ),
+        target(
+            "GET /v1/sessions/{id}/fermentation-logs (one day)",
+            Kind::Light { heavy: 6 },
+            get(
+                format!(
+                    "/v1/sessions/{}/fermentation-logs?{day}",
+                    seed::LIGHT_SESSION
+                ),
+                &light,
+            ),
+        ),
+    ]
+}
+
+/// One endpoint's SQL, as captured.
+#[derive(Clone, Debug, Default)]
+struct Capture {
+    statements: Vec<sql::Statement>,
+    /// Statements per round trip.
+    trips: Vec<usize>,
+    script: Option<PathBuf>,
+    /// pgbench `-M prepared` (every extended-protocol statement was a named prepared one).
+    prepared: bool,
+}
+
+/// Runs a wort with one pooled connection behind the counting proxy, with every statement
+/// logged, and records one (warm) request per endpoint. Marks endpoints that answer 404.
+fn capture(
+    pg: &RunningCluster,
+    cluster: &TestCluster,
+    wort_bin: &Path,
+    work: &Path,
+    targets: &mut [Target],
+) -> Result<Vec<Capture>, String> {
+    let target_socket = pg.socket_dir().join(format!(".s.PGSQL.{}", pg.port()));
+    let proxy = sql::RoundTripProxy::start(&cluster.dir.join("proxy"), pg.port(), target_socket)?;
+    let url = format!(
+        "postgresql://postgres@/{DATABASE}?host={}&port={}",
+        proxy.dir.display(),
+        proxy.port
+    );
+    let server = Wort::start(wort_bin, work, &url, 1, &work.join("wort-capture.log"))?;
+    set_log_statement(pg, "all")?;
+    let log_file = pg.log_file().to_owned();
+    let mut captures = Vec::new();
+    for target in targets.iter_mut() {
+        let addr = server.addr;
+        let probe = || load::once(addr, &target.request);
+        // Twice to warm the connection, its statement cache and the key's lastUsedAt.
+        let first = probe()?;
+        if first.status == 404 && target.kind == Kind::Endpoint {
+            eprintln!("    {}: 404, not implemented: skipped", target.label);
+            target.missing = true;
+            captures.push(Capture::default());
+            continue;
+        }
+        if !(200..300).contains(&first.status) {
+            return Err(format!(
+                "{} answered {}: {}",
+                target.label,
+                first.status,
+                String::from_utf8_lossy(&first.body)
+            ));
+        }
+        probe()?;
+        let log_mark = fs::metadata(&log_file).map(|m| m.len()).unwrap_or(0);
+        let trip_mark = proxy.mark();
+        probe()?;
+        // The server writes its log as it goes; give it a moment.
+        thread::sleep(Duration::from_millis(300));
+        let trips = proxy.trips_since(trip_mark);
+        let log = fs::read(&log_file).map_err(|e| format!("{}: {e}", log_file.display()))?;
+        let new_lines =
+            String::from_utf8_lossy(log.get(log_mark as usize..).unwrap_or_default()).into_owned();
+        let statements = sql::statements(&new_lines);
+        let mut capture = Capture {
+            prepared: statements.iter().filter(|s| !s.simple).all(|s| s.prepared),
+            ..Capture::default()
+        };
+        if target.kind == Kind::Endpoint {
+            let path = work.join(format!("pgbench-{}.sql", captures.len()));
+            fs::write(&path, sql::pgbench_script(&statements, &trips))
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            capture.script = Some(path);
+        }
+        eprintln!(
+            "    {}: {} statements in {} round trips {:?}",
+            target.label,
+            statements.len(),
+            trips.len(),
+            trips
+        );
+        capture.statements = statements;
+        capture.trips = trips;
+        captures.push(capture);
+    }
+    set_log_statement(pg, "none")?;
+    server.stop()?;
+    drop(proxy);
+    Ok(captures)
+}
+
+fn set_log_statement(pg: &RunningCluster, value: &str) -> Result<(), String> {
+    let output = pg
+        .psql("postgres")
+        .args([
+            "-c",
+            &format!("ALTER SYSTEM SET log_statement = '{value}'"),
+            "-c",
+            "SELECT pg_reload_conf()",
+        ])
+        .output()
+        .map_err(|e| format!("psql: {e}"))?;
+    if !output.status.success() {
+        return Err(format!("psql: {}", String::from_utf8_lossy(&output.stderr)));
+    }
+    // Backends pick up the reloaded setting between statements: let them.
+    thread::sleep(Duration::from_millis(200));
+    Ok(())
+}
+
+/// Median and range of some repetitions.
+#[derive(Clone, Debug, Default)]
+struct Series(Vec<f64>);
+
+impl Series {
+    fn median(&self) -> f64 {
+        let mut v: Vec<f64> = self.0.iter().copied().filter(|x| x.is_finite()).collect();
+        v.sort_by(f64::total_cmp);
+        match v.len() {
+            0 => f64::NAN,
+            n if n % 2 == 1 => v.get(n / 2).copied().unwrap_or(f64::NAN),
+            n => {
+                let a = v.get(n / 2 - 1).copied().unwrap_or(f64::NAN);
+                let b = v.get(n / 2).copied().unwrap_or(f64::NAN);
+                (a + b) / 2.0
+            }
+        }
+    }
+
+    fn min(&self) -> f64 {
+        self.0.iter().copied().fold(f64::INFINITY, f64::min)
+    }
+
+    fn max(&self) -> f64 {
+        self.0.iter().copied().fold(f64::NEG_INFINITY, f64::max)
+    }
+
+    fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+struct Measured {
+    svc: Series,
+    pg: Series,
+    p50: Series,
+    p99: Series,
+    /// The fixed rate latency was measured at.
+    rate: f64,
+    errors: u64,
+}
+
+fn measure(
+    options: &Options,
+    server: &Wort,
+    pgbench: &sql::Pgbench,
+    work: &Path,
+    targets: &[Target],
+    captures: &[Capture],
+) -> Result<Vec<Measured>, String> {
+    let mut measured = vec![Measured::default(); targets.len()];
+    let mut scripts = Vec::new();
+    for (i, target) in targets.iter().enumerate() {
+        let path = work.join(format!("wrk-{i}.lua"));
+        fs::write(&path, target.request.wrk_script())
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        scripts.push(path);
+    }
+    let wanted = |t: &Target| {
+        t.kind == Kind::Hello
+            || options
+                .only
+                .as_deref()
+                .is_none_or(|only| label(t).contains(only))
+    };
+    let live: Vec<usize> = (0..targets.len())
+        .filter(|&i| targets.get(i).is_some_and(|t| !t.missing && wanted(t)))
+        .collect();
+    let url = |i: usize| {
+        format!(
+            "http://{}{}",
+            server.addr,
+            targets.get(i).map_or("/", |t| t.request.path.as_str())
+        )
+    };
+    let wrk = |i: usize, duration: Duration| {
+        let script = scripts.get(i).ok_or("no script")?;
+        load::wrk(
+            &url(i),
+            script,
+            options.wrk_threads,
+            options.connections,
+            duration,
+        )
+    };
+
+    step(&format!("warm-up ({} s each)", options.warmup_secs));
+    for &i in &live {
+        wrk(i, Duration::from_secs(options.warmup_secs))?;
+        if let Some(script) = captures.get(i).and_then(|c| c.script.as_ref()) {
+            let prepared = captures.get(i).is_some_and(|c| c.prepared);
+            pgbench.run(script, prepared, Duration::from_secs(1))?;
+        }
+    }
+
+    // Maximum rates: wrk and pgbench alternate, endpoints rotate between repetitions.
+    for rep in 0..options.reps {
+        step(&format!(
+            "maximum rates, repetition {}/{}",
+            rep + 1,
+            options.reps
+        ));
+        for k in 0..live.len() {
+            let Some(&i) = live.get((k + rep) % live.len()) else {
+                continue;
+            };
+            let (Some(target), Some(m)) = (targets.get(i), measured.get_mut(i)) else {
+                continue;
+            };
+            let r = wrk(i, options.duration())?;
+            m.svc.0.push(r.rps);
+            m.errors += r.errors;
+            let mut line = format!(
+                "    {:<56} {:>9.0} req/s (p50 {:.2} ms, p99 {:.2} ms)",
+                label(target),
+                r.rps,
+                r.p50_ms,
+                r.p99_ms
+            );
+            if let Some(capture) = captures.get(i)
+                && let Some(script) = &capture.script
+            {
+                let tps = pgbench.run(script, capture.prepared, options.duration())?;
+                m.pg.0.push(tps);
+                line.push_str(&format!("   pgbench {tps:>9.0} req/s"));
+            }
+            if r.errors > 0 {
+                line.push_str(&format!("   {} errors", r.errors));
+            }
+            eprintln!("{line}");
+        }
+    }
+
+    // Latency at 70 % of the maximum; a light-account route runs at its heavy twin's rate, so
+    // the two latencies compare like for like.
+    for &i in &live {
+        let rate_of = match targets.get(i).map(|t| t.kind) {
+            Some(Kind::Light { heavy }) => heavy,
+            _ => i,
+        };
+        let max = measured.get(rate_of).map_or(f64::NAN, |m| m.svc.median());
+        if let Some(m) = measured.get_mut(i) {
+            m.rate = (max * LATENCY_LOAD).max(1.0);
+        }
+    }
+    for rep in 0..options.reps {
+        step(&format!(
+            "latency at {:.0} % load, repetition {}/{}",
+            LATENCY_LOAD * 100.0,
+            rep + 1,
+            options.reps
+        ));
+        for k in 0..live.len() {
+            let Some(&i) = live.get((k + rep) % live.len()) else {
+                continue;
+            };
+            let (Some(target), Some(m)) = (targets.get(i), measured.get_mut(i)) else {
+                continue;
+            };
+            let r = load::fixed_rate(
+                server.addr,
+                &target.request,
+                m.rate,
+                options.duration(),
+                options.rate_connections,
+            )?;
+            m.p50.0.push(r.p50_ms);
+            m.p99.0.push(r.p99_ms);
+            m.errors += r.errors;
+            eprintln!(
+                "    {:<56} {:>7} requests, {:>7.0}/{:<7.0} req/s  p50 {:>6.2} ms  p99 {:>6.2} ms  \
+                 max {:>7.2} ms{}",
+                label(target),
+                r.requests,
+                r.achieved_rps,
+                r.target_rps,
+                r.p50_ms,
+                r.p99_ms,
+                r.max_ms,
+                if r.errors > 0 {
+                    format!("  {} errors", r.errors)
+                } else {
+                    String::new()
+                }
+            );
+        }
+    }
+    Ok(measured)
+}
+
+fn label(target: &Target) -> String {
+    match target.kind {
+        Kind::Light { .. } => format!("{} [1-recipe account]", target.label),
+        _ => target.label.to_owned(),
+    }
+}
+
+// ---- The report --------------------------------------------------------------------------------
+
+fn report(
+    options: &Options,
+    targets: &[Target],
+    captures: &[Capture],
+    measured: &[Measured],
+    rss_kib: Option<u64>,
+    machine: &str,
+) -> String {
+    let hello = targets
+        .iter()
+        .position(|t| t.kind == Kind::Hello)
+        .and_then(|i| measured.get(i))
+        .map_or(f64::NAN, |m| m.svc.median());
+    let auth_trips = targets
+        .iter()
+        .position(|t| t.label == "GET /v1/me")
+        .and_then(|i| captures.get(i))
+        .map_or(0, |c| c.trips.len());
+    let mut out = String::new();
+    let mut verdicts: Vec<String> = Vec::new();
+    out.push_str("# wort benchmark results\n\n");
+    out.push_str(machine);
+    out.push_str(&format!(
+        "\nSettings: wort release build, pool {pool}, actix workers = cores; wrk {t} threads × \
+         {c} connections; pgbench {pool} clients, 2 threads; {reps} repetitions × {secs} s after \
+         a {w} s warm-up per endpoint; latency from the fixed-rate client ({rc} connections, \
+         open loop) at {load:.0} % of each endpoint's median maximum.\n\n",
+        rc = options.rate_connections,
+        pool = options.pool,
+        t = options.wrk_threads,
+        c = options.connections,
+        reps = options.reps,
+        secs = options.secs,
+        w = options.warmup_secs,
+        load = LATENCY_LOAD * 100.0,
+    ));
+    out.push_str(
+        "| endpoint | R_svc req/s (median, range) | R_pg req/s (median, range) | R_svc/R_pg | \
+         R_svc/R_ceil | p50 / p99 at 70 % (ms) | SQL: statements / round trips |\n\
+         |---|---|---|---|---|---|---|\n",
+    );
+    for (i, target) in targets.iter().enumerate() {
+        if matches!(target.kind, Kind::Light { .. }) {
+            continue;
+        }
+        let (Some(m), Some(c)) = (measured.get(i), captures.get(i)) else {
+            continue;
+        };
+        if target.missing {
+            out.push_str(&format!(
+                "| {} | missing: the route answers 404 in this build | | | | | |\n",
+                target.label
+            ));
+            verdicts.push(format!(
+                "- {}: not measured, the route does not exist yet (404).",
+                target.label
+            ));
+            continue;
+        }
+        if m.svc.is_empty() {
+            continue; // not measured (--only)
+        }
+        let svc = m.svc.median();
+        let (pg_cell, ratio_pg, ratio_ceil) = if target.kind == Kind::Hello {
+            ("—".to_owned(), "—".to_owned(), "—".to_owned())
+        } else {
+            let pg = m.pg.median();
+            let ceil = 1.0 / (1.0 / pg + 1.0 / hello);
+            let ratio = svc / ceil;
+            verdicts.push(format!(
+                "- {}: R_svc/R_ceil {:.2} {}",
+                target.label,
+                ratio,
+                mark(ratio >= TARGET_CEIL_RATIO)
+            ));
+            (
+                range_cell(&m.pg, 0),
+                format!("{:.2}", svc / pg),
+                format!("{ratio:.2}"),
+            )
+        };
+        let p99 = m.p99.median();
+        if target.kind != Kind::Hello && !m.p99.is_empty() {
+            verdicts.push(format!(
+                "- {}: p99 {:.2} ms at {:.0} req/s {}",
+                target.label,
+                p99,
+                m.rate,
+                mark(p99 < TARGET_P99_MS)
+            ));
+        }
+        let sql_cell = if target.kind == Kind::Hello {
+            "none".to_owned()
+        } else {
+            format!(
+                "{} / {} ({} after auth)",
+                c.statements.len(),
+                c.trips.len(),
+                c.trips.len().saturating_sub(auth_trips)
+            )
+        };
+        out.push_str(&format!(
+            "| {} | {} | {} | {} | {} | {} / {} | {} |\n",
+            target.label,
+            range_cell(&m.svc, 0),
+            pg_cell,
+            ratio_pg,
+            ratio_ceil,
+            format_ms(m.p50.median()),
+            format_ms(p99),
+            sql_cell,
+        ));
+        if m.errors > 0 {
+            verdicts.push(format!(
+                "- {}: {} requests failed or were not 2xx during the run!",
+                target.label, m.errors
+            ));
+        }
+    }
+    for (i, target) in targets.iter().enumerate() {
+        if target.label.contains("/recipes/{id}") && !target.missing {
+            let trips = captures.get(i).map_or(0, |c| c.trips.len());
+            let after = trips.saturating_sub(auth_trips);
+            verdicts.push(format!(
+                "- {}: {after} SQL round trip(s) after authentication {}",
+                target.label,
+                mark(after <= TARGET_TRIPS_AFTER_AUTH)
+            ));
+        }
+    }
+    let rss_mib = rss_kib.map(|k| k as f64 / 1024.0);
+    match rss_mib {
+        Some(mib) => verdicts.push(format!(
+            "- peak RSS of wort (VmHWM) over the whole run: {mib:.1} MiB {}",
+            mark(mib < TARGET_RSS_MIB)
+        )),
+        None => verdicts.push("- peak RSS: could not read /proc/<pid>/status".to_owned()),
+    }
+
+    out.push_str(
+        "\nR_ceil = 1 / (1/R_pg + 1/R_hello): what wort could reach if its only costs were \
+         PostgreSQL running the endpoint's SQL (R_pg, pgbench replaying it) plus the HTTP \
+         framework answering a constant JSON (R_hello, `GET /bench/hello` in the same app).\n",
+    );
+    out.push_str(
+        "\n## Account size: 1 recipe vs 10,000 recipes (paged routes)\n\n\
+         Same fixed rate for both accounts (70 % of the heavy account's maximum).\n\n\
+         | route | account | R_svc req/s (median, range) | rate (req/s) | p50 / p99 (ms) |\n\
+         |---|---|---|---|---|\n",
+    );
+    for (i, target) in targets.iter().enumerate() {
+        let Kind::Light { heavy } = target.kind else {
+            continue;
+        };
+        for (j, account) in [
+            (heavy, "10,000 recipes / 100,000 readings"),
+            (i, "1 recipe / 288 readings"),
+        ] {
+            let Some(m) = measured.get(j) else { continue };
+            out.push_str(&format!(
+                "| {} | {} | {} | {:.0} | {} / {} |\n",
+                target.label,
+                account,
+                range_cell(&m.svc, 0),
+                m.rate,
+                format_ms(m.p50.median()),
+                format_ms(m.p99.median()),
+            ));
+        }
+    }
+    out.push_str("\n## Targets\n\n");
+    for verdict in verdicts {
+        out.push_str(&verdict);
+        out.push('\n');
+    }
+    out.push_str("\n## SQL per request (captured with log_statement = all)\n\n");
+    for (i, target) in targets.iter().enumerate() {
+        let Some(c) = captures.get(i) else { continue };
+        if target.kind != Kind::Endpoint || target.missing {
+            continue;
+        }
+        out.push_str(&format!(
+            "- {}: round trips {:?} (statements per trip), pgbench -M {}\n",
+            target.label,
+            c.trips,
+            if c.prepared { "prepared" } else { "extended" }
+        ));
+        for s in &c.statements {
+            let sql: String = s.sql.split_whitespace().collect::<Vec<_>>().join(" ");
+            let short: String = sql.chars().take(160).collect();
+            let more = if sql.chars().count() > 160 { "…" } else { "" };
+            out.push_str(&format!("  - `{short}{more}`\n"));
+        }
+    }
+    out
+}
+
+fn mark(ok: bool) -> &'static str {
+    if ok { "— met" } else { "— **missed**" }
+}
+
+fn range_cell(series: &Series, decimals: usize) -> String {
+    if series.is_empty() {
+        return "—".to_owned();
+    }
+    format!(
+        "{:.d$} ({:.d$}–{:.d$})",
+        series.median(),
+        series.min(),
+        series.max(),
+        d = decimals
+    )
+}
+
+fn format_ms(ms: f64) -> String {
+    if ms.is_finite() {
+        format!("{ms:.2}")
+    } else {
+        "—".to_owned()
+    }
+}
+
+/// What the numbers were measured on.
+fn machine() -> String {
+    let cpuinfo = fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let cpu = cpuinfo
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix("model name")?
+                .split_once(':')
+                .map(|(_, v)| v.trim())
+        })
+        .unwrap_or("unknown CPU")
+        .to_owned();
+    let cores = thread::available_parallelism().map_or(0, |n| n.get());
+    let memory = fs::read_to_string("/proc/meminfo")
+        .unwrap_or_default()
+        .lines()
+        .find_map(|l| l.strip_prefix("MemTotal:").map(|v| v.trim().to_owned()))
+        .unwrap_or_default();
+    let kernel = fs::read_to_string("/proc/sys/kernel/osrelease").unwrap_or_default();
+    let postgres =
+        Command::new(PgBinaries::locate().map_or_else(|_| PathBuf::new(), |b| b.postgres()))
+            .arg("--version")
+            .output()
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
+            .unwrap_or_default();
+    let wrk = Command::new("wrk")
+        .arg("-v")
+        .output()
+        .map(|o| {
+            String::from_utf8_lossy(&o.stdout)
+                .lines()
+                .next()
+                .unwrap_or("")
+                .to_owned()
+        })
+        .unwrap_or_default();
+    let date = Command::new("date")
+        .args(["-u", "+%Y-%m-%d %H:%M UTC"])
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
+        .unwrap_or_default();
+    format!(
+        "Run {date} on {cpu}, {cores} cores, {memory} RAM, Linux {}; {postgres} (ephemeral \
+         cluster: fsync, synchronous_commit and full_page_writes off); {wrk}.\n",
+        kernel.trim()
+    )
+}
+
+/// The share of CPU time that was idle over one second (100 when /proc/stat is unreadable).
+fn idle_cpu_percent() -> f64 {
+    // The first line of /proc/stat: "cpu  user nice system idle iowait irq softirq steal ...".
+    let sample = || -> Option<(u64, u64)> {
+        let stat = fs::read_to_string("/proc/stat").ok()?;
+        let fields: Vec<u64> = stat
+            .lines()
+            .next()?
+            .split_whitespace()
+            .skip(1)
+            .filter_map(|f| f.parse().ok())
+            .collect();
+        let idle = fields.get(3)? + fields.get(4).unwrap_or(&0);
+        Some((idle, fields.iter().sum()))
+    };
+    let Some((idle_a, total_a)) = sample() else {
+        return 100.0;
+    };
+    thread::sleep(Duration::from_secs(1));
+    let Some((idle_b, total_b)) = sample() else {
+        return 100.0;
+    };
+    let total = total_b.saturating_sub(total_a).max(1);
+    100.0 * idle_b.saturating_sub(idle_a) as f64 / total as f64
+}
+
+// ---- Processes ---------------------------------------------------------------------------------
+
+/// `wort` with the bench's environment only: a fixed database and pool, bench routes on, access
+/// log off (`RUST_LOG=warn`: a line per request would measure the log file), nothing inherited
+/// that could change the server (`WORT_*`, `DATABASE_URL`, a `.env` in the working directory).
+fn wort_command(wort_bin: &Path, work: &Path, database_url: &str) -> Command {
+    let mut command = Command::new(wort_bin);
+    for (key, _) in env::vars_os() {
+        let key_text = key.to_string_lossy();
+        if key_text.starts_with("WORT_") || key_text == "DATABASE_URL" || key_text == "RUST_LOG" {
+            command.env_remove(&key);
+        }
+    }
+    command
+        .current_dir(work)
+        .env("DATABASE_URL", database_url)
+        .env("RUST_LOG", "warn")
+        .stdin(Stdio::null());
+    command
+}
+
+/// A running `wort serve`; stopped (SIGTERM, then SIGKILL) when dropped.
+struct Wort {
+    child: Option<Child>,
+    addr: SocketAddr,
+}
+
+impl Wort {
+    fn start(
+        wort_bin: &Path,
+        work: &Path,
+        database_url: &str,
+        pool: usize,
+        log: &Path,
+    ) -> Result<Wort, String> {
+        let addr = free_local_addr()?;
+        let log_file = fs::File::create(log).map_err(|e| format!("{}: {e}", log.display()))?;
+        let log_err = log_file
+            .try_clone()
+            .map_err(|e| format!("{}: {e}", log.display()))?;
+        let child = wort_command(wort_bin, work, database_url)
+            .args(["serve", "--no-migrate"])
+            .env("WORT_ADDR", addr.to_string())
+            .env("WORT_DB_POOL_SIZE", pool.to_string())
+            .env("WORT_BENCH_ROUTES", "1")
+            .stdout(log_file)
+            .stderr(log_err)
+            .spawn()
+            .map_err(|e| format!("could not start {}: {e}", wort_bin.display()))?;
+        let mut server = Wort {
+            child: Some(child),
+            addr,
+        };
+        let health = Request {
+            method: "GET",
+            path: "/healthz".into(),
+            api_key: None,
+            body: None,
+        };
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            if let Some(child) = &mut server.child
+                && let Ok(Some(status)) = child.try_wait()
+            {
+                let text = fs::read_to_string(log).unwrap_or_default();
+                return Err(format!("wort serve exited ({status}):\n{text}"));
+            }
+            if load::once(addr, &health).is_ok_and(|r| r.status == 200) {
+                return Ok(server);
+            }
+            if Instant::now() > deadline {
+                return Err(format!("wort did not answer on {addr} within 30 s"));
+            }
+            thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// VmHWM: the most resident memory the process has had.
+    fn peak_rss_kib(&self) -> Option<u64> {
+        let pid = self.child.as_ref()?.id();
+        let status = fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmHWM:"))?
+            .split_whitespace()
+            .next()?
+            .parse()
+            .ok()
+    }
+
+    fn stop(mut self) -> Result<(), String> {
+        self.shutdown()
+    }
+
+    fn shutdown(&mut self) -> Result<(), String> {
+        let Some(mut child) = self.child.take() else {
+            return Ok(());
+        };
+        let _ = Command::new("kill")
+            .args(["-TERM", &child.id().to_string()])
+            .status();
+        for _ in 0..200 {
+            if let Ok(Some(_)) = child.try_wait() {
+                return Ok(());
+            }
+            thread::sleep(Duration::from_millis(50));
+        }
+        let _ = child.kill();
+        let _ = child.wait();
+        Err("wort did not stop within 10 s of SIGTERM; killed it".into())
+    }
+}
+
+impl Drop for Wort {
+    fn drop(&mut self) {
+        let _ = self.shutdown();
+    }
+}
+
+/// A free port on 127.0.0.1 (the kernel picks; we let go of it just before wort binds it).
+fn free_local_addr() -> Result<SocketAddr, String> {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map_err(|e| format!("no free local port: {e}"))
+}
+
+/// Runs SQL through the cluster's own psql, on stdin.
+fn psql_stdin(pg: &RunningCluster, sql: &str) -> Result<(), String> {
+    let mut child = pg
+        .psql(DATABASE)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("could not run psql: {e}"))?;
+    if let Some(mut stdin) = child.stdin.take() {
+        stdin
+            .write_all(sql.as_bytes())
+            .map_err(|e| format!("psql: {e}"))?;
+    }
+    let output = child.wait_with_output().map_err(|e| format!("psql: {e}"))?;
+    if output.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "psql failed: {}",
+            String::from_utf8_lossy(&output.stderr)
+        ))
+    }
+}
+
+/// wrk must be on PATH; as root on Debian/Ubuntu we install it, otherwise we say how.
+fn ensure_wrk() -> Result<(), String> {
+    if on_path("wrk") {
+        return Ok(());
+    }
+    if !is_root() || !on_path("apt-get") {
+        return Err(
+            "wrk is not installed: install it (Debian/Ubuntu: `sudo apt-get install \
+                    wrk`) and run the bench again"
+                .into(),
+        );
+    }
+    eprintln!("    wrk is missing: apt-get install wrk");
+    let install = || {
+        Command::new("apt-get")
+            .args(["install", "-y", "-q", "wrk"])
+            .env("DEBIAN_FRONTEND", "noninteractive")
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    if !install() {
+        let _ = Command::new("apt-get").args(["update", "-q"]).status();
+        if !install() {
+            return Err("could not install wrk with apt-get".into());
+        }
+    }
+    Ok(())
+}
+
+fn on_path(program: &str) -> bool {
+    env::var_os("PATH")
+        .is_some_and(|path| env::split_paths(&path).any(|dir| dir.join(program).is_file()))
+}
+
+fn is_root() -> bool {
+    fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("Uid:"))
+                .and_then(|ids| ids.split_whitespace().nth(1).map(|e| e == "0"))
+        })
+        .unwrap_or(false)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+    use super::*;
+
+    #[test]
+    fn medians_and_ranges() {
+        let s = Series(vec![3.0, 1.0, 2.0]);
+        assert_eq!(s.median(), 2.0);
+        assert_eq!(range_cell(&s, 1), "2.0 (1.0–3.0)");
+        assert_eq!(Series(vec![1.0, 4.0]).median(), 2.5);
+        assert!(Series::default().median().is_nan());
+    }
+
+    #[test]
+    fn options_parse() {
+        let o = Options::parse(&["--quick".into(), "--pool".into(), "8".into()]).unwrap();
+        assert_eq!((o.reps, o.pool), (1, 8));
+        assert!(Options::parse(&["--pool".into(), "0".into()]).is_err());
+        assert!(Options::parse(&["--nope".into()]).is_err());
+    }
+
+    #[test]
+    fn light_routes_point_at_their_heavy_twins() {
+        let t = targets();
+        for target in &t {
+            if let Kind::Light { heavy } = target.kind {
+                let twin = &t[heavy];
+                assert_eq!(twin.kind, Kind::Endpoint);
+                assert_eq!(twin.label, target.label);
+            }
+        }
+    }
+}
