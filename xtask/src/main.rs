@@ -2,7 +2,9 @@
 //!
 //! std only (plus wort-pgcluster), so it builds in seconds. Output goes to stderr, like cargo's.
 
+mod bench;
 mod dev;
+mod fuzz;
 mod steps;
 mod test;
 
@@ -16,14 +18,12 @@ const USAGE: &str = "usage: cargo xtask <command> [-- <args>]
 
 commands:
   dev        build and run the server in the foreground (wort serve; args after -- go to it)
-  test       fmt check, clippy (warnings denied), then every test on a private PostgreSQL
-             (args after -- go to the test runner)
-  bench      benchmarks (not implemented yet)
-  fuzz-api   API fuzzing (not implemented yet)";
-
-/// The tracking issues of the commands still to be written.
-const BENCH_ISSUE: u32 = 7;
-const FUZZ_API_ISSUE: u32 = 6;
+  test       fmt check, clippy (warnings denied), then every test on a private PostgreSQL,
+             then `fuzz-api --quick` (args after -- go to the test runner and skip fuzz-api)
+  bench      throughput and latency of the main endpoints against PostgreSQL and HTTP
+             baselines, on a private cluster (args after -- : see `cargo xtask bench -- --help`)
+  fuzz-api   Schemathesis against a live wort with a fake AI provider, every check
+             (`-- --quick` for the bounded run that `test` includes; `-- --help`)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = env::args().skip(1).collect();
@@ -35,8 +35,8 @@ fn main() -> ExitCode {
     match command.as_str() {
         "dev" => dev::run(rest),
         "test" => test::run(rest),
-        "bench" => not_yet("bench", BENCH_ISSUE),
-        "fuzz-api" => not_yet("fuzz-api", FUZZ_API_ISSUE),
+        "bench" => bench::run(rest),
+        "fuzz-api" => fuzz::run(rest),
         "help" | "-h" | "--help" => {
             eprintln!("{USAGE}");
             ExitCode::SUCCESS
@@ -46,11 +46,6 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
-}
-
-fn not_yet(command: &str, issue: u32) -> ExitCode {
-    eprintln!("xtask {command}: not implemented yet (see issue {issue})");
-    ExitCode::from(2)
 }
 
 /// The workspace root (xtask lives one level below it).

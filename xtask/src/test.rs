@@ -1,4 +1,5 @@
-//! `cargo xtask test`: fmt check, clippy, then every test against a private, throwaway PostgreSQL.
+//! `cargo xtask test`: fmt check, clippy, then every test against a private, throwaway PostgreSQL,
+//! then the bounded API fuzzing run (`cargo xtask fuzz-api --quick`).
 
 use std::{
     env, fs,
@@ -21,7 +22,7 @@ const MAX_CONNECTIONS: u32 = 500;
 /// Every step runs even when an earlier one failed, so one run shows every problem; the tests
 /// are skipped only when there is no database for them.
 pub fn run(runner_args: &[String]) -> ExitCode {
-    sweep_orphans();
+    sweep_orphans(DIR_PREFIX);
     let mut steps = Steps::default();
     steps.command("fmt", cargo().args(["fmt", "--all", "--", "--check"]));
     steps.command(
@@ -35,9 +36,25 @@ pub fn run(runner_args: &[String]) -> ExitCode {
             "warnings",
         ]),
     );
-    if let Some(cluster) = steps.timed("postgres", TestCluster::start) {
+    let options = ClusterOptions {
+        ephemeral: true,
+        max_connections: Some(MAX_CONNECTIONS),
+    };
+    let start = || TestCluster::start(DIR_PREFIX, TEST_DATABASE, options);
+    if let Some(cluster) = steps.timed("postgres", start) {
+        if let Ok(running) = cluster.running() {
+            eprintln!(
+                "WORT_TEST_DATABASE_URL={} (server log: {})",
+                cluster.url,
+                running.log_file().display()
+            );
+        }
         run_tests(&mut steps, &cluster.url, runner_args);
         steps.timed("cleanup", || cluster.finish());
+    }
+    // The bounded Schemathesis run (its own cluster and server); a filtered run skips it.
+    if runner_args.is_empty() {
+        steps.timed("fuzz-api", crate::fuzz::quick);
     }
     steps.print_summary();
     if steps.all_ok() {
@@ -82,43 +99,47 @@ fn in_ci() -> bool {
     env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0")
 }
 
-/// The run's private cluster; stopped and deleted even if xtask panics.
-struct TestCluster {
-    dir: PathBuf,
+/// A run's private cluster (tests, bench) in `$TMPDIR/<prefix><pid>-<nanos>`; stopped and
+/// deleted even if xtask panics.
+pub(crate) struct TestCluster {
+    pub dir: PathBuf,
     cluster: Option<RunningCluster>,
-    url: String,
+    /// The URL of the cluster's `database`.
+    pub url: String,
 }
 
 impl TestCluster {
-    fn start() -> Result<TestCluster, String> {
+    pub fn start(
+        prefix: &str,
+        database: &str,
+        options: ClusterOptions,
+    ) -> Result<TestCluster, String> {
         let nanos = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos());
-        let dir = env::temp_dir().join(format!("{DIR_PREFIX}{}-{nanos}", std::process::id()));
+        let dir = env::temp_dir().join(format!("{prefix}{}-{nanos}", std::process::id()));
         let mut guard = TestCluster {
             dir,
             cluster: None,
             url: String::new(),
         };
-        let options = ClusterOptions {
-            ephemeral: true,
-            max_connections: Some(MAX_CONNECTIONS),
-        };
         let cluster = Cluster::start(&guard.dir, options).map_err(|e| e.to_string())?;
         cluster
-            .create_database(TEST_DATABASE)
+            .create_database(database)
             .map_err(|e| e.to_string())?;
-        guard.url = cluster.database_url(TEST_DATABASE);
-        eprintln!(
-            "WORT_TEST_DATABASE_URL={} (server log: {})",
-            guard.url,
-            cluster.log_file().display()
-        );
+        guard.url = cluster.database_url(database);
         guard.cluster = Some(cluster);
         Ok(guard)
     }
 
-    fn finish(mut self) -> Result<(), String> {
+    /// The running server (always there until `finish`).
+    pub fn running(&self) -> Result<&RunningCluster, String> {
+        self.cluster
+            .as_ref()
+            .ok_or_else(|| "the cluster is stopped".to_owned())
+    }
+
+    pub fn finish(mut self) -> Result<(), String> {
         let stopped = self.cluster.take().map_or(Ok(()), RunningCluster::stop);
         let removed = remove_dir(&self.dir);
         stopped.map_err(|e| e.to_string())?;
@@ -144,7 +165,7 @@ fn remove_dir(dir: &Path) -> Result<(), String> {
 
 /// Clusters of earlier runs that were killed (Ctrl-C ends xtask before it can clean up; the
 /// server, detached by pg_ctl, lives on): stop them and delete their directories.
-fn sweep_orphans() {
+pub(crate) fn sweep_orphans(prefix: &str) {
     if !Path::new("/proc/self").exists() {
         return; // cannot tell which runs are dead
     }
@@ -155,7 +176,7 @@ fn sweep_orphans() {
         let name = entry.file_name();
         let Some(pid) = name
             .to_str()
-            .and_then(|n| n.strip_prefix(DIR_PREFIX))
+            .and_then(|n| n.strip_prefix(prefix))
             .and_then(|rest| rest.split('-').next())
             .and_then(|pid| pid.parse::<u32>().ok())
         else {
@@ -166,7 +187,7 @@ fn sweep_orphans() {
         }
         let dir = entry.path();
         eprintln!(
-            "xtask: removing the test cluster of an interrupted run: {}",
+            "xtask: removing the cluster of an interrupted run: {}",
             dir.display()
         );
         if let Err(error) = Cluster::stop_in(&dir) {

@@ -224,6 +224,49 @@ impl Modify for ReadingNeedsAMeasurement {
     }
 }
 
+/// utoipa 5 serializes a response link's `operation_id`, `operation_ref` and `request_body` under
+/// those names instead of OpenAPI's `operationId`, `operationRef` and `requestBody`, so no tool
+/// would follow them: the values move to keys spelled as the specification says.
+struct LinkFieldNames;
+
+impl Modify for LinkFieldNames {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        for item in openapi.paths.paths.values_mut() {
+            let operations = [
+                &mut item.get,
+                &mut item.post,
+                &mut item.put,
+                &mut item.patch,
+                &mut item.delete,
+            ];
+            for operation in operations.into_iter().flatten() {
+                for response in operation.responses.responses.values_mut() {
+                    let RefOr::T(response) = response else {
+                        continue;
+                    };
+                    for link in response.links.values_mut() {
+                        let RefOr::T(link) = link else {
+                            continue;
+                        };
+                        let fields = link.extensions.get_or_insert_with(Extensions::default);
+                        if !link.operation_id.is_empty() {
+                            let id = std::mem::take(&mut link.operation_id);
+                            fields.insert("operationId".to_owned(), Value::String(id));
+                        }
+                        if !link.operation_ref.is_empty() {
+                            let reference = std::mem::take(&mut link.operation_ref);
+                            fields.insert("operationRef".to_owned(), Value::String(reference));
+                        }
+                        if let Some(body) = link.request_body.take() {
+                            fields.insert("requestBody".to_owned(), body);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
 struct SecuritySchemes;
 
 /// Statuses every operation can answer, added to each one here rather than in every annotation:
@@ -299,7 +342,8 @@ impl Modify for SecuritySchemes {
 #[openapi(
     info(title = "wort", version = "1.0.0",
         description = "Homebrewing data: recipes and their statistics, brew sessions, fermentation logs, inventory and an AI assistant."),
-    modifiers(&SecuritySchemes, &CommonResponses, &OptionalBodies, &ReadingNeedsAMeasurement),
+    modifiers(&SecuritySchemes, &CommonResponses, &OptionalBodies, &ReadingNeedsAMeasurement,
+        &LinkFieldNames),
     paths(
         routes::health::healthz, routes::health::readyz,
         routes::auth::sign_up, routes::auth::sign_in, routes::auth::sign_out, routes::auth::get_session,
@@ -330,7 +374,8 @@ impl Modify for SecuritySchemes {
         routes::sessions::list_logs, routes::sessions::create_log, routes::sessions::latest_log,
         routes::sessions::get_log, routes::sessions::update_log, routes::sessions::delete_log,
     ),
-    components(schemas(ErrorBody, ValidationErrorBody, ValidationIssue, Status, ChatStreamEvent)),
+    components(schemas(ErrorBody, ValidationErrorBody, ValidationIssue, Status, ChatStreamEvent,
+        routes::recipes::RecipeSortParam)),
     tags(
         (name = "health", description = "Probes"),
         (name = "auth", description = "Accounts, sessions and API keys (camelCase)"),

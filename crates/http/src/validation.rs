@@ -486,6 +486,17 @@ mod tests {
     }
 
     #[test]
+    fn a_bound_is_checked_on_the_number_as_sent() {
+        // 100.00000000000001 is the double just above 100: it must be parsed exactly
+        // (serde_json's `float_roundtrip`), not rounded to 100.
+        let body: Value = serde_json::from_str(r#"{"v": 100.00000000000001}"#).unwrap();
+        let got = issues(body, |f| {
+            f.number("v", range(0.0, 100.0));
+        });
+        assert_eq!(got[0]["code"], "too_big");
+    }
+
+    #[test]
     fn nul_character_is_refused() {
         let got = issues(json!({"name": "a\u{0}b"}), |f| {
             f.string("name", 1, 200);

@@ -355,7 +355,7 @@ pub async fn sign_out(req: HttpRequest, state: web::Data<AppState>) -> ApiResult
 }
 
 /// The current browser session and its user.
-#[utoipa::path(get, path = "/api/auth/get-session", tag = "auth", security(("session_cookie" = [])),
+#[utoipa::path(get, path = "/api/auth/get-session", operation_id = "get_auth_session", tag = "auth", security(("session_cookie" = [])),
     responses((status = 200, body = SessionEnvelope), (status = 401, body = crate::openapi::ErrorBody)))]
 pub async fn get_session(signed_in: SignedIn) -> HttpResponse {
     HttpResponse::Ok().json(SessionEnvelope {

@@ -388,7 +388,7 @@ macro_rules! child_routes {
             use super::*;
 
             #[doc = concat!("Add to a recipe (appended unless `sort_order` is given).")]
-            #[utoipa::path(post, path = $collection, tag = $tag, security(("api_key" = []), ("session_cookie" = [])),
+            #[utoipa::path(post, path = $collection, operation_id = concat!("create_", stringify!($module)), tag = $tag, security(("api_key" = []), ("session_cookie" = [])),
                 params(("recipe_id" = uuid::Uuid, Path, description = "Recipe id")), request_body = $create_body,
                 responses((status = 201, body = $entity), (status = 400, body = crate::openapi::ErrorBody),
                     (status = 401, body = crate::openapi::ErrorBody), (status = 404, body = crate::openapi::ErrorBody),
@@ -399,7 +399,7 @@ macro_rules! child_routes {
             }
 
             #[doc = "All of a recipe's children of this kind, in order."]
-            #[utoipa::path(get, path = $collection, tag = $tag, security(("api_key" = []), ("session_cookie" = [])),
+            #[utoipa::path(get, path = $collection, operation_id = concat!("list_", stringify!($module)), tag = $tag, security(("api_key" = []), ("session_cookie" = [])),
                 params(("recipe_id" = uuid::Uuid, Path, description = "Recipe id")),
                 responses((status = 200, body = [$entity]), (status = 400, body = crate::openapi::ErrorBody),
                     (status = 401, body = crate::openapi::ErrorBody), (status = 404, body = crate::openapi::ErrorBody)))]
@@ -408,7 +408,7 @@ macro_rules! child_routes {
             }
 
             #[doc = "One child by id."]
-            #[utoipa::path(get, path = $item, tag = $tag, security(("api_key" = []), ("session_cookie" = [])),
+            #[utoipa::path(get, path = $item, operation_id = concat!("get_", stringify!($module)), tag = $tag, security(("api_key" = []), ("session_cookie" = [])),
                 params(("id" = uuid::Uuid, Path, description = "Child id")),
                 responses((status = 200, body = $entity), (status = 400, body = crate::openapi::ErrorBody),
                     (status = 401, body = crate::openapi::ErrorBody), (status = 404, body = crate::openapi::ErrorBody)))]
@@ -417,7 +417,7 @@ macro_rules! child_routes {
             }
 
             #[doc = "Change some fields; `recipe_id` cannot be changed; `{}` changes nothing."]
-            #[utoipa::path(patch, path = $item, tag = $tag, security(("api_key" = []), ("session_cookie" = [])),
+            #[utoipa::path(patch, path = $item, operation_id = concat!("update_", stringify!($module)), tag = $tag, security(("api_key" = []), ("session_cookie" = [])),
                 params(("id" = uuid::Uuid, Path, description = "Child id")), request_body = $update_body,
                 responses((status = 200, body = $entity), (status = 400, body = crate::openapi::ErrorBody),
                     (status = 401, body = crate::openapi::ErrorBody), (status = 404, body = crate::openapi::ErrorBody),
@@ -427,7 +427,7 @@ macro_rules! child_routes {
             }
 
             #[doc = "Delete a child."]
-            #[utoipa::path(delete, path = $item, tag = $tag, security(("api_key" = []), ("session_cookie" = [])),
+            #[utoipa::path(delete, path = $item, operation_id = concat!("delete_", stringify!($module)), tag = $tag, security(("api_key" = []), ("session_cookie" = [])),
                 params(("id" = uuid::Uuid, Path, description = "Child id")),
                 responses((status = 204, description = "Deleted"), (status = 400, body = crate::openapi::ErrorBody),
                     (status = 401, body = crate::openapi::ErrorBody), (status = 404, body = crate::openapi::ErrorBody)))]

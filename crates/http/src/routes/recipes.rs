@@ -163,8 +163,8 @@ pub fn read_recipe_patch(body: &Value) -> ApiResult<RecipePatch> {
     f.finish(patch)
 }
 
-/// The `sort` query parameter of `GET /v1/recipes`, for the OpenAPI document (parsing is by
-/// [`RecipeSort::parse`]); `-` means descending.
+// The `sort` query parameter, for the OpenAPI document only (parsing is by `RecipeSort::parse`).
+/// Order of `GET /v1/recipes`: by name, creation or last update; a leading `-` means descending.
 #[derive(ToSchema)]
 #[allow(dead_code)]
 pub enum RecipeSortParam {
@@ -216,7 +216,13 @@ pub async fn list_recipes(
 /// Create a recipe (`name` required; defaults for the rest).
 #[utoipa::path(post, path = "/v1/recipes", tag = "recipes", security(("api_key" = []), ("session_cookie" = [])),
     request_body = CreateRecipeRequest,
-    responses((status = 201, body = Recipe), (status = 400, body = crate::openapi::ErrorBody),
+    responses((status = 201, body = Recipe, links(
+            ("GetRecipe" = (operation_id = "get_recipe", parameters(("id" = "$response.body#/id")),
+                description = "The recipe just created")),
+            ("BrewIt" = (operation_id = "create_session",
+                request_body = json!({"recipe_id": "$response.body#/id", "brew_date": "2026-11-28"}),
+                description = "Start a brew session from the recipe just created")))),
+        (status = 400, body = crate::openapi::ErrorBody),
         (status = 401, body = crate::openapi::ErrorBody), (status = 413, body = crate::openapi::ErrorBody),
         (status = 422, body = crate::openapi::ValidationErrorBody)))]
 pub async fn create_recipe(

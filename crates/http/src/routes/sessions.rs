@@ -315,7 +315,14 @@ pub async fn list_sessions(
 /// the brew-day checklist generated.
 #[utoipa::path(post, path = "/v1/sessions", tag = "sessions", security(("api_key" = []), ("session_cookie" = [])),
     request_body = CreateSessionRequest,
-    responses((status = 201, body = BrewSession), (status = 400, body = crate::openapi::ErrorBody),
+    responses((status = 201, body = BrewSession, links(
+            ("GetSession" = (operation_id = "get_session", parameters(("id" = "$response.body#/id")), description = "The session just created")),
+            ("UpdateSession" = (operation_id = "update_session", parameters(("id" = "$response.body#/id")), description = "Change the session just created")),
+            ("ListSteps" = (operation_id = "list_steps", parameters(("id" = "$response.body#/id")), description = "Its brew-day checklist")),
+            ("CreateStep" = (operation_id = "create_step", parameters(("id" = "$response.body#/id")), description = "Add a step to its checklist")),
+            ("ListReadings" = (operation_id = "list_logs", parameters(("id" = "$response.body#/id")), description = "Its fermentation readings")),
+            ("CreateReading" = (operation_id = "create_log", parameters(("id" = "$response.body#/id")), description = "Log a fermentation reading")))),
+        (status = 400, body = crate::openapi::ErrorBody),
         (status = 401, body = crate::openapi::ErrorBody), (status = 404, body = crate::openapi::ErrorBody, description = "No such recipe"),
         (status = 413, body = crate::openapi::ErrorBody), (status = 422, body = crate::openapi::ValidationErrorBody)))]
 pub async fn create_session(
@@ -403,7 +410,11 @@ pub async fn list_steps(
 /// Add a custom step (appended unless `sort_order` is given).
 #[utoipa::path(post, path = "/v1/sessions/{id}/steps", tag = "sessions", security(("api_key" = []), ("session_cookie" = [])),
     params(("id" = uuid::Uuid, Path, description = "Session id")), request_body = CreateStepRequest,
-    responses((status = 201, body = BrewStep), (status = 400, body = crate::openapi::ErrorBody),
+    responses((status = 201, body = BrewStep, links(
+            ("GetStep" = (operation_id = "get_step", parameters(("id" = "$response.body#/id")), description = "The step just added")),
+            ("UpdateStep" = (operation_id = "update_step", parameters(("id" = "$response.body#/id")), description = "Tick or change the step just added")),
+            ("DeleteStep" = (operation_id = "delete_step", parameters(("id" = "$response.body#/id")), description = "Remove the step just added")))),
+        (status = 400, body = crate::openapi::ErrorBody),
         (status = 401, body = crate::openapi::ErrorBody), (status = 404, body = crate::openapi::ErrorBody),
         (status = 413, body = crate::openapi::ErrorBody), (status = 422, body = crate::openapi::ValidationErrorBody)))]
 pub async fn create_step(
@@ -531,7 +542,11 @@ pub async fn list_logs(
 /// Record a reading (at least one of gravity, temperature_c, ph, notes).
 #[utoipa::path(post, path = "/v1/sessions/{id}/fermentation-logs", tag = "fermentation logs", security(("api_key" = []), ("session_cookie" = [])),
     params(("id" = uuid::Uuid, Path, description = "Session id")), request_body = CreateLogRequest,
-    responses((status = 201, body = FermentationLog), (status = 400, body = crate::openapi::ErrorBody),
+    responses((status = 201, body = FermentationLog, links(
+            ("GetReading" = (operation_id = "get_log", parameters(("id" = "$response.body#/id")), description = "The reading just logged")),
+            ("UpdateReading" = (operation_id = "update_log", parameters(("id" = "$response.body#/id")), description = "Correct the reading just logged")),
+            ("DeleteReading" = (operation_id = "delete_log", parameters(("id" = "$response.body#/id")), description = "Remove the reading just logged")))),
+        (status = 400, body = crate::openapi::ErrorBody),
         (status = 401, body = crate::openapi::ErrorBody), (status = 404, body = crate::openapi::ErrorBody),
         (status = 413, body = crate::openapi::ErrorBody), (status = 422, body = crate::openapi::ValidationErrorBody)))]
 pub async fn create_log(

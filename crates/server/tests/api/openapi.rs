@@ -24,9 +24,15 @@ fn every_operation_documents_its_errors_and_security() {
     assert!(doc["openapi"].as_str().unwrap().starts_with("3.1"));
     assert_eq!(doc["info"]["version"], "1.0.0");
     let mut operations = 0;
+    let mut operation_ids = std::collections::HashSet::new();
     for (path, item) in doc["paths"].as_object().unwrap() {
         for (method, op) in item.as_object().unwrap() {
             operations += 1;
+            let id = op["operationId"].as_str().unwrap_or_default();
+            assert!(
+                operation_ids.insert(id.to_owned()),
+                "{method} {path}: operationId {id:?} is not unique"
+            );
             let responses = op["responses"].as_object().unwrap();
             let has = |status: &str| responses.contains_key(status);
             assert!(has("500") && has("503"), "{method} {path}");

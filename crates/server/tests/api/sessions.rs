@@ -11,6 +11,22 @@ async fn post(app: &TestApp, acct: &Account, path: &str, body: Value) -> Value {
     v
 }
 
+/// A bare recipe named `name` and a session made from it with the extra `fields`.
+async fn recipe_and_session(
+    app: &TestApp,
+    acct: &Account,
+    name: &str,
+    fields: Value,
+) -> (String, Value) {
+    let recipe = post(app, acct, "/v1/recipes", json!({ "name": name })).await;
+    let rid = recipe["id"].as_str().unwrap().to_owned();
+    let mut body = json!({ "recipe_id": rid });
+    body.as_object_mut()
+        .unwrap()
+        .extend(fields.as_object().unwrap().clone());
+    (rid, post(app, acct, "/v1/sessions", body).await)
+}
+
 /// A recipe with mash steps, every kind of hop addition, miscs and a yeast.
 async fn full_recipe(app: &TestApp, acct: &Account) -> String {
     let r = post(
@@ -299,15 +315,11 @@ async fn the_state_machine_allows_forward_moves_and_abandoning_only() {
 async fn entering_a_state_stamps_it_and_skipped_states_stay_null() {
     let app = TestApp::spawn().await;
     let acct = app.account().await;
-    let rid = post(&app, &acct, "/v1/recipes", json!({"name": "Phases"})).await["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    let s = post(
+    let (_, s) = recipe_and_session(
         &app,
         &acct,
-        "/v1/sessions",
-        json!({"recipe_id": rid, "brew_date": "2026-11-28", "status": "brewing"}),
+        "Phases",
+        json!({"brew_date": "2026-11-28", "status": "brewing"}),
     )
     .await;
     assert!(
@@ -432,17 +444,7 @@ async fn list_filters_by_status_and_recipe_and_sorts_by_brew_date() {
 async fn steps_tick_untick_and_custom_steps_append() {
     let app = TestApp::spawn().await;
     let acct = app.account().await;
-    let rid = post(&app, &acct, "/v1/recipes", json!({"name": "Steps"})).await["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    let s = post(
-        &app,
-        &acct,
-        "/v1/sessions",
-        json!({"recipe_id": rid, "brew_date": "2026-11-28"}),
-    )
-    .await;
+    let (_, s) = recipe_and_session(&app, &acct, "Steps", json!({"brew_date": "2026-11-28"})).await;
     let sid = s["id"].as_str().unwrap();
     let (_, steps) =
         call(app.with_key(Method::GET, &format!("/v1/sessions/{sid}/steps"), &acct.key)).await;
@@ -541,15 +543,11 @@ async fn steps_tick_untick_and_custom_steps_append() {
 async fn fermentation_logs_record_list_by_range_and_report_the_latest() {
     let app = TestApp::spawn().await;
     let acct = app.account().await;
-    let rid = post(&app, &acct, "/v1/recipes", json!({"name": "Logs"})).await["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    let s = post(
+    let (_, s) = recipe_and_session(
         &app,
         &acct,
-        "/v1/sessions",
-        json!({"recipe_id": rid, "brew_date": "2026-11-20", "status": "fermenting"}),
+        "Logs",
+        json!({"brew_date": "2026-11-20", "status": "fermenting"}),
     )
     .await;
     let sid = s["id"].as_str().unwrap();
@@ -710,17 +708,8 @@ async fn fermentation_logs_record_list_by_range_and_report_the_latest() {
 async fn deleting_a_session_takes_its_steps_and_logs_but_not_the_recipe() {
     let app = TestApp::spawn().await;
     let acct = app.account().await;
-    let rid = post(&app, &acct, "/v1/recipes", json!({"name": "Keep me"})).await["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    let s = post(
-        &app,
-        &acct,
-        "/v1/sessions",
-        json!({"recipe_id": rid, "brew_date": "2026-11-28"}),
-    )
-    .await;
+    let (rid, s) =
+        recipe_and_session(&app, &acct, "Keep me", json!({"brew_date": "2026-11-28"})).await;
     let sid = s["id"].as_str().unwrap();
     let log = post(
         &app,
@@ -783,17 +772,8 @@ async fn every_session_step_and_log_route_hides_other_accounts() {
     let app = TestApp::spawn().await;
     let owner = app.account().await;
     let other = app.account().await;
-    let rid = post(&app, &owner, "/v1/recipes", json!({"name": "Private"})).await["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    let s = post(
-        &app,
-        &owner,
-        "/v1/sessions",
-        json!({"recipe_id": rid, "brew_date": "2026-11-28"}),
-    )
-    .await;
+    let (_, s) =
+        recipe_and_session(&app, &owner, "Private", json!({"brew_date": "2026-11-28"})).await;
     let sid = s["id"].as_str().unwrap().to_owned();
     let log = post(
         &app,
@@ -896,15 +876,11 @@ async fn every_session_step_and_log_route_hides_other_accounts() {
 async fn a_day_of_readings_is_an_index_range_scan_even_with_100000_readings() {
     let app = TestApp::spawn().await;
     let acct = app.account().await;
-    let rid = post(&app, &acct, "/v1/recipes", json!({"name": "Busy sensor"})).await["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    let s = post(
+    let (_, s) = recipe_and_session(
         &app,
         &acct,
-        "/v1/sessions",
-        json!({"recipe_id": rid, "brew_date": "2026-01-01"}),
+        "Busy sensor",
+        json!({"brew_date": "2026-01-01"}),
     )
     .await;
     let sid = s["id"].as_str().unwrap();
