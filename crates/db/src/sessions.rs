@@ -178,7 +178,7 @@ impl StepRow {
     }
 }
 
-#[derive(Queryable, Selectable, Insertable, AsChangeset, Identifiable)]
+#[derive(Queryable, QueryableByName, Selectable, Insertable, AsChangeset, Identifiable)]
 #[diesel(table_name = logs, treat_none_as_null = true)]
 struct LogRow {
     id: Uuid,
@@ -512,34 +512,6 @@ async fn delete_step_in_tx(
     .await
 }
 
-async fn add_log_in_tx(
-    conn: &mut AsyncPgConnection,
-    user: UserId,
-    session_id: Uuid,
-    new: NewLog,
-    now: OffsetDateTime,
-) -> Result<FermentationLog, TxError> {
-    touch_session(conn, user, session_id, now).await?;
-    let row = LogRow {
-        id: new_id(),
-        user_id: user.0,
-        session_id,
-        logged_at: new.logged_at.unwrap_or(now),
-        gravity: new.gravity,
-        gravity_unit: new.gravity_unit.as_str().to_owned(),
-        temperature_c: new.temperature_c,
-        ph: new.ph,
-        notes: new.notes,
-        created_at: now,
-    };
-    let row: LogRow = diesel::insert_into(logs::table)
-        .values(&row)
-        .returning(LogRow::as_returning())
-        .get_result(conn)
-        .await?;
-    Ok(row.entity()?)
-}
-
 async fn update_log_in_tx(
     conn: &mut AsyncPgConnection,
     user: UserId,
@@ -747,11 +719,38 @@ impl SessionRepository for PgSessions {
         new: NewLog,
         now: OffsetDateTime,
     ) -> DomainResult<FermentationLog> {
+        use diesel::sql_types::{Double, Nullable, Text, Timestamptz, Uuid as SqlUuid};
         let mut conn = checkout(&self.pool).await?;
-        unwrap_tx(
-            conn.transaction(async |conn| add_log_in_tx(conn, user, session_id, new, now).await)
-                .await,
+        // One statement, so atomic without a transaction: bump the session's `updated_at` (which
+        // also checks that it is the caller's) and insert the reading only if that touched a row.
+        // Readings are the one write devices make continuously; as a diesel transaction this was
+        // seven round trips (BEGIN, UPDATE and INSERT each prepared anew, COMMIT), see
+        // docs/benchmarks.md.
+        let inserted: Option<LogRow> = diesel::sql_query(
+            "WITH touched AS ( \
+                 UPDATE brew_sessions SET updated_at = $1 \
+                 WHERE id = $2 AND user_id = $3 RETURNING id) \
+             INSERT INTO fermentation_logs (id, user_id, session_id, logged_at, gravity, \
+                 gravity_unit, temperature_c, ph, notes, created_at) \
+             SELECT $4, $3, touched.id, $5, $6, $7, $8, $9, $10, $1 FROM touched \
+             RETURNING id, user_id, session_id, logged_at, gravity, gravity_unit, \
+                 temperature_c, ph, notes, created_at",
         )
+        .bind::<Timestamptz, _>(now)
+        .bind::<SqlUuid, _>(session_id)
+        .bind::<SqlUuid, _>(user.0)
+        .bind::<SqlUuid, _>(new_id())
+        .bind::<Timestamptz, _>(new.logged_at.unwrap_or(now))
+        .bind::<Nullable<Double>, _>(new.gravity)
+        .bind::<Text, _>(new.gravity_unit.as_str())
+        .bind::<Nullable<Double>, _>(new.temperature_c)
+        .bind::<Nullable<Double>, _>(new.ph)
+        .bind::<Nullable<Text>, _>(new.notes)
+        .get_result(&mut conn)
+        .await
+        .optional()
+        .map_err(db_error)?;
+        inserted.ok_or(DomainError::NotFound)?.entity()
     }
 
     async fn list_logs(

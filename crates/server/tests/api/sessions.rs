@@ -560,12 +560,21 @@ async fn fermentation_logs_record_list_by_range_and_report_the_latest() {
         "none yet"
     );
 
+    app.clock.advance(time::Duration::minutes(1));
     let now_log = post(&app, &acct, &logs, json!({"temperature_c": 19.5})).await;
     assert!(
         now_log["logged_at"].is_string(),
         "logged_at defaults to now"
     );
     assert_eq!(now_log["gravity_unit"], "sg");
+    let (_, session) =
+        call(app.with_key(Method::GET, &format!("/v1/sessions/{sid}"), &acct.key)).await;
+    assert_eq!(
+        (&session["updated_at"], &now_log["logged_at"]),
+        (&now_log["created_at"], &now_log["created_at"]),
+        "a reading bumps its session's updated_at and defaults to now"
+    );
+    assert_ne!(session["updated_at"], s["updated_at"]);
     for (at, gravity) in [
         ("2026-11-01T08:00:00Z", 1.050),
         ("2026-11-02T08:00:00Z", 1.030),
