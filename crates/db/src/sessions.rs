@@ -178,7 +178,7 @@ impl StepRow {
     }
 }
 
-#[derive(Queryable, QueryableByName, Selectable, Insertable, AsChangeset, Identifiable)]
+#[derive(Queryable, Selectable, Insertable, AsChangeset, Identifiable)]
 #[diesel(table_name = logs, treat_none_as_null = true)]
 struct LogRow {
     id: Uuid,
@@ -338,6 +338,75 @@ async fn find_log(
 
 fn unwrap_tx<T>(r: Result<T, TxError>) -> DomainResult<T> {
     r.map_err(|TxError(e)| e)
+}
+
+/// Adds a reading and bumps its session's `updated_at` in one statement, so it is atomic without
+/// a transaction; the `UPDATE` also checks that the session is the caller's, and no row is
+/// inserted when it is not. Readings are the one write that devices make continuously: as a
+/// diesel transaction this was seven round trips (BEGIN; UPDATE and INSERT, which diesel
+/// prepares anew every time; COMMIT), now it is one (docs/benchmarks.md).
+///
+/// Written as a diesel query with a static query id rather than `diesel::sql_query`, so that
+/// diesel prepares it once per connection and caches it like its own statements.
+#[derive(diesel::query_builder::QueryId)]
+struct AddLogTouchingSession(LogRow);
+
+impl diesel::query_builder::QueryFragment<Pg> for AddLogTouchingSession {
+    fn walk_ast<'b>(
+        &'b self,
+        mut out: diesel::query_builder::AstPass<'_, 'b, Pg>,
+    ) -> QueryResult<()> {
+        use diesel::sql_types::{Double, Nullable, Text, Timestamptz, Uuid as SqlUuid};
+        let row = &self.0;
+        out.push_sql("WITH touched AS (UPDATE brew_sessions SET updated_at = ");
+        out.push_bind_param::<Timestamptz, _>(&row.created_at)?;
+        out.push_sql(" WHERE id = ");
+        out.push_bind_param::<SqlUuid, _>(&row.session_id)?;
+        out.push_sql(" AND user_id = ");
+        out.push_bind_param::<SqlUuid, _>(&row.user_id)?;
+        out.push_sql(
+            " RETURNING id) INSERT INTO fermentation_logs (id, user_id, session_id, logged_at, \
+             gravity, gravity_unit, temperature_c, ph, notes, created_at) SELECT ",
+        );
+        out.push_bind_param::<SqlUuid, _>(&row.id)?;
+        out.push_sql(", ");
+        out.push_bind_param::<SqlUuid, _>(&row.user_id)?;
+        out.push_sql(", touched.id, ");
+        out.push_bind_param::<Timestamptz, _>(&row.logged_at)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Nullable<Double>, _>(&row.gravity)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Text, _>(&row.gravity_unit)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Nullable<Double>, _>(&row.temperature_c)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Nullable<Double>, _>(&row.ph)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Nullable<Text>, _>(&row.notes)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Timestamptz, _>(&row.created_at)?;
+        out.push_sql(
+            " FROM touched RETURNING id, user_id, session_id, logged_at, gravity, gravity_unit, \
+             temperature_c, ph, notes, created_at",
+        );
+        Ok(())
+    }
+}
+
+impl diesel::query_builder::Query for AddLogTouchingSession {
+    /// The columns of `LogRow`, in its field order.
+    type SqlType = (
+        diesel::sql_types::Uuid,
+        diesel::sql_types::Uuid,
+        diesel::sql_types::Uuid,
+        diesel::sql_types::Timestamptz,
+        diesel::sql_types::Nullable<diesel::sql_types::Double>,
+        diesel::sql_types::Text,
+        diesel::sql_types::Nullable<diesel::sql_types::Double>,
+        diesel::sql_types::Nullable<diesel::sql_types::Double>,
+        diesel::sql_types::Nullable<diesel::sql_types::Text>,
+        diesel::sql_types::Timestamptz,
+    );
 }
 
 // ---- Transactions -------------------------------------------------------------------------------
@@ -719,37 +788,24 @@ impl SessionRepository for PgSessions {
         new: NewLog,
         now: OffsetDateTime,
     ) -> DomainResult<FermentationLog> {
-        use diesel::sql_types::{Double, Nullable, Text, Timestamptz, Uuid as SqlUuid};
         let mut conn = checkout(&self.pool).await?;
-        // One statement, so atomic without a transaction: bump the session's `updated_at` (which
-        // also checks that it is the caller's) and insert the reading only if that touched a row.
-        // Readings are the one write devices make continuously; as a diesel transaction this was
-        // seven round trips (BEGIN, UPDATE and INSERT each prepared anew, COMMIT), see
-        // docs/benchmarks.md.
-        let inserted: Option<LogRow> = diesel::sql_query(
-            "WITH touched AS ( \
-                 UPDATE brew_sessions SET updated_at = $1 \
-                 WHERE id = $2 AND user_id = $3 RETURNING id) \
-             INSERT INTO fermentation_logs (id, user_id, session_id, logged_at, gravity, \
-                 gravity_unit, temperature_c, ph, notes, created_at) \
-             SELECT $4, $3, touched.id, $5, $6, $7, $8, $9, $10, $1 FROM touched \
-             RETURNING id, user_id, session_id, logged_at, gravity, gravity_unit, \
-                 temperature_c, ph, notes, created_at",
-        )
-        .bind::<Timestamptz, _>(now)
-        .bind::<SqlUuid, _>(session_id)
-        .bind::<SqlUuid, _>(user.0)
-        .bind::<SqlUuid, _>(new_id())
-        .bind::<Timestamptz, _>(new.logged_at.unwrap_or(now))
-        .bind::<Nullable<Double>, _>(new.gravity)
-        .bind::<Text, _>(new.gravity_unit.as_str())
-        .bind::<Nullable<Double>, _>(new.temperature_c)
-        .bind::<Nullable<Double>, _>(new.ph)
-        .bind::<Nullable<Text>, _>(new.notes)
-        .get_result(&mut conn)
-        .await
-        .optional()
-        .map_err(db_error)?;
+        let statement = AddLogTouchingSession(LogRow {
+            id: new_id(),
+            user_id: user.0,
+            session_id,
+            logged_at: new.logged_at.unwrap_or(now),
+            gravity: new.gravity,
+            gravity_unit: new.gravity_unit.as_str().to_owned(),
+            temperature_c: new.temperature_c,
+            ph: new.ph,
+            notes: new.notes,
+            created_at: now,
+        });
+        let inserted: Option<LogRow> = statement
+            .get_result(&mut conn)
+            .await
+            .optional()
+            .map_err(db_error)?;
         inserted.ok_or(DomainError::NotFound)?.entity()
     }
 

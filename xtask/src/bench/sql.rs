@@ -339,16 +339,12 @@ fn parse_params(text: &str) -> Vec<Option<String>> {
 }
 
 /// The statement with its parameters written in as literals. A row inserted with a fixed
-/// primary key would collide when replayed, so an `INSERT` whose first column is `"id"` gets a
-/// fresh one (`gen_random_uuid()`) each time, as wort makes a fresh one per request.
+/// primary key would collide when replayed, so the parameter that an `INSERT` puts in its `id`
+/// column gets a fresh value (`gen_random_uuid()`) each time, as wort makes a fresh one per
+/// request.
 fn with_literals(statement: &Statement) -> String {
     let sql = &statement.sql;
-    let fresh_id = sql
-        .trim_start()
-        .to_ascii_uppercase()
-        .starts_with("INSERT INTO")
-        && sql.contains("(\"id\", ")
-        && sql.contains("VALUES ($1,");
+    let fresh_id = inserted_id_parameter(sql);
     // One pass over the text, so that a `$1` inside an inserted value stays as it is.
     let mut out = String::with_capacity(sql.len() * 2);
     let mut rest = sql.as_str();
@@ -358,7 +354,7 @@ fn with_literals(statement: &Statement) -> String {
         let digits = after.bytes().take_while(u8::is_ascii_digit).count();
         let number = after.get(..digits).and_then(|d| d.parse::<usize>().ok());
         match number.and_then(|n| Some((n, statement.params.get(n.checked_sub(1)?)?))) {
-            Some((1, _)) if fresh_id => out.push_str("gen_random_uuid()"),
+            Some((n, _)) if Some(n) == fresh_id => out.push_str("gen_random_uuid()"),
             Some((_, None)) => out.push_str("NULL"),
             Some((_, Some(value))) => {
                 out.push('\'');
@@ -375,6 +371,27 @@ fn with_literals(statement: &Statement) -> String {
     }
     out.push_str(rest);
     out
+}
+
+/// The number of the parameter an `INSERT` writes into its `id` column, when `id` is the first
+/// column listed and the first value is a parameter: `INSERT INTO t ("id", …) VALUES ($1, …)`
+/// (diesel), or `… INSERT INTO t (id, …) SELECT $4, … FROM …` (wort's hand-written statements).
+fn inserted_id_parameter(sql: &str) -> Option<usize> {
+    let at = sql.find("INSERT INTO ")?;
+    let after_table = sql.get(at..)?.split_once('(')?.1;
+    let (first_column, rest) = after_table.split_once(',')?;
+    if first_column.trim().trim_matches('"') != "id" {
+        return None;
+    }
+    let values = rest.split_once(')')?.1.trim_start();
+    let first_value = values
+        .strip_prefix("VALUES")
+        .map(|v| v.trim_start().trim_start_matches('('))
+        .or_else(|| values.strip_prefix("SELECT"))?
+        .trim_start()
+        .strip_prefix('$')?;
+    let digits = first_value.bytes().take_while(u8::is_ascii_digit).count();
+    first_value.get(..digits)?.parse().ok()
 }
 
 /// A pgbench script running `statements` grouped as `trips` (statements per round trip). When
@@ -502,6 +519,29 @@ mod tests {
         );
         // Counts that do not add up: one statement per round trip.
         assert!(!pgbench_script(&s, &[1]).contains("pipeline"));
+    }
+
+    #[test]
+    fn finds_the_parameter_of_an_inserted_id() {
+        assert_eq!(
+            inserted_id_parameter("INSERT INTO \"logs\" (\"id\", \"note\") VALUES ($1, $2)"),
+            Some(1)
+        );
+        assert_eq!(
+            inserted_id_parameter(
+                "WITH touched AS (UPDATE s SET u = $1 WHERE id = $2 RETURNING id) \
+                 INSERT INTO logs (id, user_id, session_id) SELECT $4, $3, touched.id FROM touched"
+            ),
+            Some(4)
+        );
+        assert_eq!(
+            inserted_id_parameter("INSERT INTO t (user_id, id) VALUES ($1, $2)"),
+            None
+        );
+        assert_eq!(
+            inserted_id_parameter("UPDATE t SET a = $1 WHERE id = $2"),
+            None
+        );
     }
 
     #[test]
