@@ -27,10 +27,12 @@ pub const CHAT_MAX_BODY_BYTES: usize = 128 * 1024;
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.service(resource("/v1/ai/usage", "GET").route(web::get().to(usage)))
-        .service(
-            resource("/v1/recipes/{id}/analysis", "POST").route(web::post().to(analyse_recipe)),
-        )
         .service(resource("/v1/chat", "POST").route(web::post().to(chat_turn)));
+}
+
+/// `POST /v1/recipes/{id}/analysis`, inside the `/v1/recipes` scope.
+pub fn configure_analysis(cfg: &mut web::ServiceConfig) {
+    cfg.service(resource("/{id}/analysis", "POST").route(web::post().to(analyse_recipe)));
 }
 
 /// The AI use cases over this deployment's ports.

@@ -16,14 +16,15 @@ use crate::params::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Query, path_id};
 use crate::state::AppState;
 use crate::validation::Fields;
 
+/// Inside the `/v1/chats` scope.
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.service(
-        resource("/v1/chats", "GET, POST")
+        resource("", "GET, POST")
             .route(web::get().to(list_chats))
             .route(web::post().to(create_chat)),
     )
     .service(
-        resource("/v1/chats/{id}", "GET, PATCH, DELETE")
+        resource("/{id}", "GET, PATCH, DELETE")
             .route(web::get().to(get_chat))
             .route(web::patch().to(update_chat))
             .route(web::delete().to(delete_chat)),

@@ -383,7 +383,7 @@ async fn delete_child(
 /// One module of documented handlers per kind (utoipa needs a function per path and method).
 macro_rules! child_routes {
     ($module:ident, $kind:expr, $entity:ty, $create_body:ty, $update_body:ty, $tag:literal,
-     $collection:literal, $item:literal) => {
+     $collection:literal, $item:literal, $list_in_recipe:literal, $item_scope:literal) => {
         pub mod $module {
             use super::*;
 
@@ -435,14 +435,21 @@ macro_rules! child_routes {
                 delete_child($kind, auth, req, state).await
             }
 
-            pub fn configure(cfg: &mut web::ServiceConfig) {
-                cfg.service(resource($collection, "GET, POST").route(web::get().to(list)).route(web::post().to(create)))
-                    .service(
-                        resource($item, "GET, PATCH, DELETE")
+            /// The list under its recipe, inside the `/v1/recipes` scope.
+            pub fn configure_list(cfg: &mut web::ServiceConfig) {
+                cfg.service(resource($list_in_recipe, "GET, POST").route(web::get().to(list)).route(web::post().to(create)));
+            }
+
+            /// The child's own path, as a scope of its own.
+            pub fn configure_item(cfg: &mut web::ServiceConfig) {
+                cfg.service(
+                    web::scope($item_scope).service(
+                        resource("/{id}", "GET, PATCH, DELETE")
                             .route(web::get().to(get))
                             .route(web::patch().to(update))
                             .route(web::delete().to(delete)),
-                    );
+                    ),
+                );
             }
         }
     };
@@ -456,7 +463,9 @@ child_routes!(
     schema::UpdateFermentable,
     "fermentables",
     "/v1/recipes/{recipe_id}/fermentables",
-    "/v1/fermentables/{id}"
+    "/v1/fermentables/{id}",
+    "/{recipe_id}/fermentables",
+    "/v1/fermentables"
 );
 child_routes!(
     hops,
@@ -466,7 +475,9 @@ child_routes!(
     schema::UpdateHop,
     "hops",
     "/v1/recipes/{recipe_id}/hops",
-    "/v1/hops/{id}"
+    "/v1/hops/{id}",
+    "/{recipe_id}/hops",
+    "/v1/hops"
 );
 child_routes!(
     yeasts,
@@ -476,7 +487,9 @@ child_routes!(
     schema::UpdateYeast,
     "yeasts",
     "/v1/recipes/{recipe_id}/yeasts",
-    "/v1/yeasts/{id}"
+    "/v1/yeasts/{id}",
+    "/{recipe_id}/yeasts",
+    "/v1/yeasts"
 );
 child_routes!(
     miscs,
@@ -486,7 +499,9 @@ child_routes!(
     schema::UpdateMisc,
     "miscs",
     "/v1/recipes/{recipe_id}/miscs",
-    "/v1/miscs/{id}"
+    "/v1/miscs/{id}",
+    "/{recipe_id}/miscs",
+    "/v1/miscs"
 );
 child_routes!(
     mash_steps,
@@ -496,15 +511,27 @@ child_routes!(
     schema::UpdateMashStep,
     "mash steps",
     "/v1/recipes/{recipe_id}/mash-steps",
-    "/v1/mash-steps/{id}"
+    "/v1/mash-steps/{id}",
+    "/{recipe_id}/mash-steps",
+    "/v1/mash-steps"
 );
 
-pub fn configure(cfg: &mut web::ServiceConfig) {
-    fermentables::configure(cfg);
-    hops::configure(cfg);
-    yeasts::configure(cfg);
-    miscs::configure(cfg);
-    mash_steps::configure(cfg);
+/// The five lists, inside the `/v1/recipes` scope.
+pub fn configure_lists(cfg: &mut web::ServiceConfig) {
+    fermentables::configure_list(cfg);
+    hops::configure_list(cfg);
+    yeasts::configure_list(cfg);
+    miscs::configure_list(cfg);
+    mash_steps::configure_list(cfg);
+}
+
+/// The five item scopes (`/v1/fermentables/{id}`, …).
+pub fn configure_items(cfg: &mut web::ServiceConfig) {
+    fermentables::configure_item(cfg);
+    hops::configure_item(cfg);
+    yeasts::configure_item(cfg);
+    miscs::configure_item(cfg);
+    mash_steps::configure_item(cfg);
 }
 
 /// Request bodies as the OpenAPI document shows them (parsing is by the readers above).

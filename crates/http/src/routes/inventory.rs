@@ -17,19 +17,20 @@ use crate::params::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Query, path_id};
 use crate::state::AppState;
 use crate::validation::{Fields, Range, invalid_type, range};
 
+/// Inside the `/v1/inventory` scope.
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.service(
-        resource("/v1/inventory", "GET, POST")
+        resource("", "GET, POST")
             .route(web::get().to(list_items))
             .route(web::post().to(create_item)),
     )
     .service(
-        resource("/v1/inventory/{id}", "GET, PATCH, DELETE")
+        resource("/{id}", "GET, PATCH, DELETE")
             .route(web::get().to(get_item))
             .route(web::patch().to(update_item))
             .route(web::delete().to(delete_item)),
     )
-    .service(resource("/v1/inventory/{id}/adjust", "POST").route(web::post().to(adjust_item)));
+    .service(resource("/{id}/adjust", "POST").route(web::post().to(adjust_item)));
 }
 
 const AMOUNT: Range = range(0.0, MAX_AMOUNT);

@@ -17,20 +17,21 @@ use crate::params::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Query, path_id};
 use crate::state::AppState;
 use crate::validation::{Fields, Range, above, range};
 
+/// Inside the `/v1/recipes` scope.
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.service(
-        resource("/v1/recipes", "GET, POST")
+        resource("", "GET, POST")
             .route(web::get().to(list_recipes))
             .route(web::post().to(create_recipe)),
     )
     .service(
-        resource("/v1/recipes/{id}", "GET, PATCH, DELETE")
+        resource("/{id}", "GET, PATCH, DELETE")
             .route(web::get().to(get_recipe))
             .route(web::patch().to(update_recipe))
             .route(web::delete().to(delete_recipe)),
     )
-    .service(resource("/v1/recipes/{id}/copy", "POST").route(web::post().to(copy_recipe)))
-    .service(resource("/v1/recipes/{id}/stats", "GET").route(web::get().to(recipe_stats)));
+    .service(resource("/{id}/copy", "POST").route(web::post().to(copy_recipe)))
+    .service(resource("/{id}/stats", "GET").route(web::get().to(recipe_stats)));
 }
 
 // Field caps (CONTRACT §1.2).

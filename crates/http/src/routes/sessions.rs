@@ -19,40 +19,46 @@ use crate::params::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Query, path_id};
 use crate::state::AppState;
 use crate::validation::{Fields, Range, above, range};
 
+/// Inside the `/v1/sessions` scope.
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.service(
-        resource("/v1/sessions", "GET, POST")
+        resource("", "GET, POST")
             .route(web::get().to(list_sessions))
             .route(web::post().to(create_session)),
     )
     .service(
-        resource("/v1/sessions/{id}", "GET, PATCH, DELETE")
+        resource("/{id}", "GET, PATCH, DELETE")
             .route(web::get().to(get_session))
             .route(web::patch().to(update_session))
             .route(web::delete().to(delete_session)),
     )
     .service(
-        resource("/v1/sessions/{id}/steps", "GET, POST")
+        resource("/{id}/steps", "GET, POST")
             .route(web::get().to(list_steps))
             .route(web::post().to(create_step)),
     )
     .service(
-        resource("/v1/steps/{id}", "GET, PATCH, DELETE")
-            .route(web::get().to(get_step))
-            .route(web::patch().to(update_step))
-            .route(web::delete().to(delete_step)),
-    )
-    .service(
-        resource("/v1/sessions/{id}/fermentation-logs", "GET, POST")
+        resource("/{id}/fermentation-logs", "GET, POST")
             .route(web::get().to(list_logs))
             .route(web::post().to(create_log)),
     )
-    .service(
-        resource("/v1/sessions/{id}/fermentation-logs/latest", "GET")
-            .route(web::get().to(latest_log)),
-    )
-    .service(
-        resource("/v1/fermentation-logs/{id}", "GET, PATCH, DELETE")
+    .service(resource("/{id}/fermentation-logs/latest", "GET").route(web::get().to(latest_log)));
+}
+
+/// Inside the `/v1/steps` scope.
+pub fn configure_steps(cfg: &mut web::ServiceConfig) {
+    cfg.service(
+        resource("/{id}", "GET, PATCH, DELETE")
+            .route(web::get().to(get_step))
+            .route(web::patch().to(update_step))
+            .route(web::delete().to(delete_step)),
+    );
+}
+
+/// Inside the `/v1/fermentation-logs` scope.
+pub fn configure_logs(cfg: &mut web::ServiceConfig) {
+    cfg.service(
+        resource("/{id}", "GET, PATCH, DELETE")
             .route(web::get().to(get_log))
             .route(web::patch().to(update_log))
             .route(web::delete().to(delete_log)),
