@@ -25,15 +25,16 @@ mod sql;
 use std::{
     env, fs,
     io::Write,
-    net::{SocketAddr, TcpListener},
+    net::SocketAddr,
     path::{Path, PathBuf},
-    process::{Child, Command, ExitCode, Stdio},
+    process::{Command, ExitCode, Stdio},
     thread,
     time::{Duration, Instant},
 };
 
 use wort_pgcluster::{ClusterOptions, PgBinaries, RunningCluster};
 
+use crate::process::{Process, free_local_addr, wort_command, wort_migrate};
 use crate::{cargo, test::TestCluster, workspace_root};
 use load::Request;
 
@@ -239,16 +240,7 @@ fn bench_on(
     fs::create_dir_all(&work).map_err(|e| format!("{}: {e}", work.display()))?;
 
     step("wort migrate");
-    let output = wort_command(wort_bin, &work, &cluster.url)
-        .arg("migrate")
-        .output()
-        .map_err(|e| format!("could not run {}: {e}", wort_bin.display()))?;
-    if !output.status.success() {
-        return Err(format!(
-            "wort migrate failed: {}",
-            String::from_utf8_lossy(&output.stderr)
-        ));
-    }
+    wort_migrate(wort_bin, &work, &cluster.url)?;
 
     step("seed");
     let seeded = Instant::now();
@@ -1027,28 +1019,9 @@ fn idle_cpu_percent() -> f64 {
 
 // ---- Processes ---------------------------------------------------------------------------------
 
-/// `wort` with the bench's environment only: a fixed database and pool, bench routes on, access
-/// log off (`RUST_LOG=warn`: a line per request would measure the log file), nothing inherited
-/// that could change the server (`WORT_*`, `DATABASE_URL`, a `.env` in the working directory).
-fn wort_command(wort_bin: &Path, work: &Path, database_url: &str) -> Command {
-    let mut command = Command::new(wort_bin);
-    for (key, _) in env::vars_os() {
-        let key_text = key.to_string_lossy();
-        if key_text.starts_with("WORT_") || key_text == "DATABASE_URL" || key_text == "RUST_LOG" {
-            command.env_remove(&key);
-        }
-    }
-    command
-        .current_dir(work)
-        .env("DATABASE_URL", database_url)
-        .env("RUST_LOG", "warn")
-        .stdin(Stdio::null());
-    command
-}
-
 /// A running `wort serve`; stopped (SIGTERM, then SIGKILL) when dropped.
 struct Wort {
-    child: Option<Child>,
+    process: Process,
     addr: SocketAddr,
 }
 
@@ -1075,7 +1048,7 @@ impl Wort {
             .spawn()
             .map_err(|e| format!("could not start {}: {e}", wort_bin.display()))?;
         let mut server = Wort {
-            child: Some(child),
+            process: Process::new("wort", child),
             addr,
         };
         let health = Request {
@@ -1086,9 +1059,7 @@ impl Wort {
         };
         let deadline = Instant::now() + Duration::from_secs(30);
         loop {
-            if let Some(child) = &mut server.child
-                && let Ok(Some(status)) = child.try_wait()
-            {
+            if let Some(status) = server.process.exited() {
                 let text = fs::read_to_string(log).unwrap_or_default();
                 return Err(format!("wort serve exited ({status}):\n{text}"));
             }
@@ -1104,7 +1075,7 @@ impl Wort {
 
     /// VmHWM: the most resident memory the process has had.
     fn peak_rss_kib(&self) -> Option<u64> {
-        let pid = self.child.as_ref()?.id();
+        let pid = self.process.id()?;
         let status = fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
         status
             .lines()
@@ -1115,40 +1086,9 @@ impl Wort {
             .ok()
     }
 
-    fn stop(mut self) -> Result<(), String> {
-        self.shutdown()
+    fn stop(self) -> Result<(), String> {
+        self.process.stop()
     }
-
-    fn shutdown(&mut self) -> Result<(), String> {
-        let Some(mut child) = self.child.take() else {
-            return Ok(());
-        };
-        let _ = Command::new("kill")
-            .args(["-TERM", &child.id().to_string()])
-            .status();
-        for _ in 0..200 {
-            if let Ok(Some(_)) = child.try_wait() {
-                return Ok(());
-            }
-            thread::sleep(Duration::from_millis(50));
-        }
-        let _ = child.kill();
-        let _ = child.wait();
-        Err("wort did not stop within 10 s of SIGTERM; killed it".into())
-    }
-}
-
-impl Drop for Wort {
-    fn drop(&mut self) {
-        let _ = self.shutdown();
-    }
-}
-
-/// A free port on 127.0.0.1 (the kernel picks; we let go of it just before wort binds it).
-fn free_local_addr() -> Result<SocketAddr, String> {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map_err(|e| format!("no free local port: {e}"))
 }
 
 /// Runs SQL through the cluster's own psql, on stdin.

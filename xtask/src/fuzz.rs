@@ -17,15 +17,16 @@
 use std::{
     env, fs,
     io::{Read, Write},
-    net::{SocketAddr, TcpListener, TcpStream},
+    net::{SocketAddr, TcpStream},
     path::{Path, PathBuf},
-    process::{Child, Command, ExitCode, Stdio},
+    process::{Command, ExitCode, Stdio},
     thread,
     time::{Duration, Instant},
 };
 
 use wort_pgcluster::ClusterOptions;
 
+use crate::process::{Process, free_local_addr, wort_command, wort_migrate};
 use crate::{cargo, test::TestCluster, workspace_root};
 
 /// The Schemathesis release the run is pinned to (its CLI and checks change between releases).
@@ -217,16 +218,7 @@ fn fuzz_on(
     out: &Path,
 ) -> Result<(), String> {
     step("wort migrate");
-    let output = wort_command(wort_bin, out, database_url)
-        .arg("migrate")
-        .output()
-        .map_err(|e| format!("could not run {}: {e}", wort_bin.display()))?;
-    if !output.status.success() {
-        return Err(format!(
-            "wort migrate failed: {}",
-            String::from_utf8_lossy(&output.stderr)
-        ));
-    }
+    wort_migrate(wort_bin, out, database_url)?;
 
     step("fake AI provider");
     let provider = FakeProvider::start(out)?;
@@ -390,77 +382,6 @@ fn installed_version(st: &Path) -> Option<String> {
 
 // ---- Processes ---------------------------------------------------------------------------------
 
-/// A child process, stopped (SIGTERM, then SIGKILL) when dropped.
-struct Process {
-    name: &'static str,
-    child: Option<Child>,
-}
-
-impl Process {
-    fn new(name: &'static str, child: Child) -> Process {
-        Process {
-            name,
-            child: Some(child),
-        }
-    }
-
-    fn exited(&mut self) -> Option<std::process::ExitStatus> {
-        self.child
-            .as_mut()
-            .and_then(|c| c.try_wait().ok().flatten())
-    }
-
-    /// Waits for the process to end by itself; `None` when it was still running at `deadline`
-    /// (it is then stopped).
-    fn wait_until(
-        &mut self,
-        deadline: Instant,
-    ) -> Result<Option<std::process::ExitStatus>, String> {
-        loop {
-            if let Some(status) = self.exited() {
-                self.child = None;
-                return Ok(Some(status));
-            }
-            if Instant::now() >= deadline {
-                self.shutdown()?;
-                return Ok(None);
-            }
-            thread::sleep(Duration::from_millis(200));
-        }
-    }
-
-    fn stop(mut self) -> Result<(), String> {
-        self.shutdown()
-    }
-
-    fn shutdown(&mut self) -> Result<(), String> {
-        let Some(mut child) = self.child.take() else {
-            return Ok(());
-        };
-        let _ = Command::new("kill")
-            .args(["-TERM", &child.id().to_string()])
-            .status();
-        for _ in 0..200 {
-            if let Ok(Some(_)) = child.try_wait() {
-                return Ok(());
-            }
-            thread::sleep(Duration::from_millis(50));
-        }
-        let _ = child.kill();
-        let _ = child.wait();
-        Err(format!(
-            "{} did not stop within 10 s of SIGTERM; killed it",
-            self.name
-        ))
-    }
-}
-
-impl Drop for Process {
-    fn drop(&mut self) {
-        let _ = self.shutdown();
-    }
-}
-
 /// `xtask/fuzz/fake_provider.py` on a port of its choosing (it writes the port to a file).
 struct FakeProvider {
     _process: Process,
@@ -511,30 +432,6 @@ impl FakeProvider {
             thread::sleep(Duration::from_millis(50));
         }
     }
-}
-
-/// `wort` with a clean environment: only what this run sets.
-fn wort_command(wort_bin: &Path, work: &Path, database_url: &str) -> Command {
-    let mut command = Command::new(wort_bin);
-    for (key, _) in env::vars_os() {
-        let key_text = key.to_string_lossy();
-        if key_text.starts_with("WORT_") || key_text == "DATABASE_URL" || key_text == "RUST_LOG" {
-            command.env_remove(&key);
-        }
-    }
-    command
-        .current_dir(work)
-        .env("DATABASE_URL", database_url)
-        .env("RUST_LOG", "warn")
-        .stdin(Stdio::null());
-    command
-}
-
-/// A free port on 127.0.0.1 (the kernel picks; we let go of it just before wort binds it).
-fn free_local_addr() -> Result<SocketAddr, String> {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map_err(|e| format!("no free local port: {e}"))
 }
 
 fn wait_until_ready(addr: SocketAddr, server: &mut Process, log: &Path) -> Result<(), String> {

@@ -5,6 +5,7 @@
 mod bench;
 mod dev;
 mod fuzz;
+mod process;
 mod steps;
 mod test;
 

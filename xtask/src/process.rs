@@ -1,0 +1,127 @@
+//! Child processes of the xtask commands: `wort` started with a clean environment, stopped
+//! politely (SIGTERM, then SIGKILL) however the command ends. Shared by `bench` and `fuzz-api`.
+
+use std::{
+    env,
+    net::{SocketAddr, TcpListener},
+    path::Path,
+    process::{Child, Command, ExitStatus, Stdio},
+    thread,
+    time::{Duration, Instant},
+};
+
+/// `wort` with only what the caller sets: everything that could change the server (`WORT_*`,
+/// `DATABASE_URL`, `RUST_LOG`) is removed from the inherited environment, the access log is off
+/// (`RUST_LOG=warn`: a line per request would measure the log file), and the working directory
+/// is the run's own (so no `.env` of the developer's is read).
+pub fn wort_command(wort_bin: &Path, work: &Path, database_url: &str) -> Command {
+    let mut command = Command::new(wort_bin);
+    for (key, _) in env::vars_os() {
+        let key_text = key.to_string_lossy();
+        if key_text.starts_with("WORT_") || key_text == "DATABASE_URL" || key_text == "RUST_LOG" {
+            command.env_remove(&key);
+        }
+    }
+    command
+        .current_dir(work)
+        .env("DATABASE_URL", database_url)
+        .env("RUST_LOG", "warn")
+        .stdin(Stdio::null());
+    command
+}
+
+/// `wort migrate` on `database_url`, its stderr in the error when it fails.
+pub fn wort_migrate(wort_bin: &Path, work: &Path, database_url: &str) -> Result<(), String> {
+    let output = wort_command(wort_bin, work, database_url)
+        .arg("migrate")
+        .output()
+        .map_err(|e| format!("could not run {}: {e}", wort_bin.display()))?;
+    if output.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "wort migrate failed: {}",
+            String::from_utf8_lossy(&output.stderr)
+        ))
+    }
+}
+
+/// A free port on 127.0.0.1 (the kernel picks; we let go of it just before wort binds it).
+pub fn free_local_addr() -> Result<SocketAddr, String> {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map_err(|e| format!("no free local port: {e}"))
+}
+
+/// A child process, stopped (SIGTERM, then SIGKILL) when dropped.
+pub struct Process {
+    name: &'static str,
+    child: Option<Child>,
+}
+
+impl Process {
+    pub fn new(name: &'static str, child: Child) -> Process {
+        Process {
+            name,
+            child: Some(child),
+        }
+    }
+
+    /// The process id while it runs.
+    pub fn id(&self) -> Option<u32> {
+        self.child.as_ref().map(Child::id)
+    }
+
+    pub fn exited(&mut self) -> Option<ExitStatus> {
+        self.child
+            .as_mut()
+            .and_then(|c| c.try_wait().ok().flatten())
+    }
+
+    /// Waits for the process to end by itself; `None` when it was still running at `deadline`
+    /// (it is then stopped).
+    pub fn wait_until(&mut self, deadline: Instant) -> Result<Option<ExitStatus>, String> {
+        loop {
+            if let Some(status) = self.exited() {
+                self.child = None;
+                return Ok(Some(status));
+            }
+            if Instant::now() >= deadline {
+                self.shutdown()?;
+                return Ok(None);
+            }
+            thread::sleep(Duration::from_millis(200));
+        }
+    }
+
+    pub fn stop(mut self) -> Result<(), String> {
+        self.shutdown()
+    }
+
+    fn shutdown(&mut self) -> Result<(), String> {
+        let Some(mut child) = self.child.take() else {
+            return Ok(());
+        };
+        let _ = Command::new("kill")
+            .args(["-TERM", &child.id().to_string()])
+            .status();
+        for _ in 0..200 {
+            if let Ok(Some(_)) = child.try_wait() {
+                return Ok(());
+            }
+            thread::sleep(Duration::from_millis(50));
+        }
+        let _ = child.kill();
+        let _ = child.wait();
+        Err(format!(
+            "{} did not stop within 10 s of SIGTERM; killed it",
+            self.name
+        ))
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.shutdown();
+    }
+}
