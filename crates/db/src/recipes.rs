@@ -20,7 +20,7 @@ use crate::error::TxError;
 use crate::error::db_error;
 use crate::ingredients::{self, Children};
 use crate::pool::{DbPool, checkout};
-use crate::schema::recipes;
+use crate::schema::{recipes, users};
 
 pub struct PgRecipes {
     pool: DbPool,
@@ -176,14 +176,28 @@ impl RecipeRepository for PgRecipes {
             .select(RecipeRow::as_select())
             .limit(page.limit)
             .offset(page.offset);
-        let count_query = filtered(user, filter).count();
         // Pipelined: both queries travel in one round trip.
         let conn_ref: &AsyncPgConnection = &conn;
-        let (rows, total) = futures_util::try_join!(
-            page_query.load::<RecipeRow>(&mut &*conn_ref),
-            count_query.get_result::<i64>(&mut &*conn_ref),
-        )
-        .map_err(db_error)?;
+        let total = async {
+            // An unfiltered list takes its total from the account's counter (kept by triggers,
+            // migration 000008), so a page costs the same for 10 recipes or 10,000; a filtered
+            // one counts its matches.
+            if filter.q.is_none() && filter.kind.is_none() {
+                users::table
+                    .filter(users::id.eq(user.0))
+                    .select(users::recipe_count)
+                    .get_result::<i64>(&mut &*conn_ref)
+                    .await
+            } else {
+                filtered(user, filter)
+                    .count()
+                    .get_result::<i64>(&mut &*conn_ref)
+                    .await
+            }
+        };
+        let (rows, total) =
+            futures_util::try_join!(page_query.load::<RecipeRow>(&mut &*conn_ref), total,)
+                .map_err(db_error)?;
         let items = with_colours(&mut conn, user, rows).await?;
         Ok(Page { items, total })
     }

@@ -8,6 +8,8 @@ diesel::table! {
         password_hash -> Text,
         created_at -> Timestamptz,
         updated_at -> Timestamptz,
+        /// How many recipes the account holds, kept by triggers on `recipes` (migration 000008).
+        recipe_count -> Int8,
     }
 }
 

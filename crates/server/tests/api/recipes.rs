@@ -172,6 +172,60 @@ async fn another_accounts_recipe_is_indistinguishable_from_a_missing_one() {
     app.stop().await;
 }
 
+/// `X-Total-Count` of `GET /v1/recipes?<query>`.
+async fn total(app: &TestApp, key: &str, query: &str) -> String {
+    let res = app
+        .with_key(Method::GET, &format!("/v1/recipes?{query}"), key)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    res.headers()["x-total-count"].to_str().unwrap().to_owned()
+}
+
+/// The unfiltered total comes from a per-account counter kept by triggers (migration 000008),
+/// the filtered one from counting: both must agree with what is there.
+#[tokio::test]
+async fn the_total_follows_creates_copies_and_deletes_even_concurrent_ones() {
+    let app = TestApp::spawn().await;
+    let acct = app.account().await;
+    let other = app.account().await;
+    create(&app, &other.key, json!({"name": "Theirs"})).await;
+    assert_eq!(total(&app, &acct.key, "limit=1").await, "0");
+
+    let made = futures_util::future::join_all(
+        (0..20).map(|i| create(&app, &acct.key, json!({"name": format!("R{i}")}))),
+    )
+    .await;
+    assert_eq!(total(&app, &acct.key, "limit=1").await, "20");
+
+    let copied = app.with_key(
+        Method::POST,
+        &format!("/v1/recipes/{}/copy", made[0]["id"].as_str().unwrap()),
+        &acct.key,
+    );
+    assert_eq!(call(copied).await.0, StatusCode::CREATED);
+    assert_eq!(total(&app, &acct.key, "").await, "21");
+
+    // R2 and R3 go; R1 and R10–R19 are the eleven names containing "R1".
+    let deletes = made[2..4].iter().map(|r| {
+        call(app.with_key(
+            Method::DELETE,
+            &format!("/v1/recipes/{}", r["id"].as_str().unwrap()),
+            &acct.key,
+        ))
+    });
+    for (status, _) in futures_util::future::join_all(deletes).await {
+        assert_eq!(status, StatusCode::NO_CONTENT);
+    }
+    assert_eq!(total(&app, &acct.key, "sort=name&offset=100").await, "19");
+    assert_eq!(total(&app, &acct.key, "q=r1").await, "11");
+    assert_eq!(total(&app, &acct.key, "type=all_grain").await, "19");
+    assert_eq!(total(&app, &acct.key, "type=extract").await, "0");
+    assert_eq!(total(&app, &other.key, "").await, "1", "the other account");
+    app.stop().await;
+}
+
 #[tokio::test]
 async fn list_filters_sorts_and_pages() {
     let app = TestApp::spawn().await;
