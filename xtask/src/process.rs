@@ -72,10 +72,12 @@ impl Process {
         self.child.as_ref().map(Child::id)
     }
 
+    /// The exit status once the process has ended by itself. The child is then reaped and
+    /// forgotten, so that dropping this never signals a process id the system may have reused.
     pub fn exited(&mut self) -> Option<ExitStatus> {
-        self.child
-            .as_mut()
-            .and_then(|c| c.try_wait().ok().flatten())
+        let status = self.child.as_mut()?.try_wait().ok().flatten()?;
+        self.child = None;
+        Some(status)
     }
 
     /// Waits for the process to end by itself; `None` when it was still running at `deadline`
@@ -83,7 +85,6 @@ impl Process {
     pub fn wait_until(&mut self, deadline: Instant) -> Result<Option<ExitStatus>, String> {
         loop {
             if let Some(status) = self.exited() {
-                self.child = None;
                 return Ok(Some(status));
             }
             if Instant::now() >= deadline {

@@ -178,11 +178,13 @@ impl RecipeRepository for PgRecipes {
             .offset(page.offset);
         // Pipelined: both queries travel in one round trip.
         let conn_ref: &AsyncPgConnection = &conn;
+        // An unfiltered list takes its total from the account's counter (kept by triggers,
+        // migration 000008), so a page costs the same for 10 recipes or 10,000; a filtered one
+        // counts its matches. Destructured so that a new filter cannot silently use the counter.
+        let RecipeFilter { q, kind, sort: _ } = filter;
+        let unfiltered = q.is_none() && kind.is_none();
         let total = async {
-            // An unfiltered list takes its total from the account's counter (kept by triggers,
-            // migration 000008), so a page costs the same for 10 recipes or 10,000; a filtered
-            // one counts its matches.
-            if filter.q.is_none() && filter.kind.is_none() {
+            if unfiltered {
                 users::table
                     .filter(users::id.eq(user.0))
                     .select(users::recipe_count)
@@ -196,7 +198,7 @@ impl RecipeRepository for PgRecipes {
             }
         };
         let (rows, total) =
-            futures_util::try_join!(page_query.load::<RecipeRow>(&mut &*conn_ref), total,)
+            futures_util::try_join!(page_query.load::<RecipeRow>(&mut &*conn_ref), total)
                 .map_err(db_error)?;
         let items = with_colours(&mut conn, user, rows).await?;
         Ok(Page { items, total })

@@ -219,6 +219,26 @@ async fn the_total_follows_creates_copies_and_deletes_even_concurrent_ones() {
         assert_eq!(status, StatusCode::NO_CONTENT);
     }
     assert_eq!(total(&app, &acct.key, "sort=name&offset=100").await, "19");
+    // The counter also drives `Link` (CONTRACT §1): a next page while more remain, none after.
+    let page = |query: &str| {
+        app.with_key(Method::GET, &format!("/v1/recipes?{query}"), &acct.key)
+            .send()
+    };
+    let res = page("limit=10&offset=5").await.unwrap();
+    assert_eq!(
+        res.headers()["link"],
+        "</v1/recipes?limit=10&offset=15>; rel=\"next\""
+    );
+    assert_eq!(
+        res.json::<Value>().await.unwrap().as_array().unwrap().len(),
+        10
+    );
+    let res = page("limit=10&offset=15").await.unwrap();
+    assert!(res.headers().get("link").is_none());
+    assert_eq!(
+        res.json::<Value>().await.unwrap().as_array().unwrap().len(),
+        4
+    );
     assert_eq!(total(&app, &acct.key, "q=r1").await, "11");
     assert_eq!(total(&app, &acct.key, "type=all_grain").await, "19");
     assert_eq!(total(&app, &acct.key, "type=extract").await, "0");
