@@ -1,7 +1,18 @@
-# Release build of the `wort` binary on a slim Debian runtime.
+# Release build of the `wort` binary, with its web app embedded, on a slim Debian runtime.
+
+# The web app: built first, then embedded into the binary by crates/http/build.rs.
+FROM node:20-bookworm-slim AS web
+WORKDIR /src/web
+COPY web/package.json web/package-lock.json ./
+# npm install, not npm ci: the lock lists this platform's optional binaries only (docs/decisions.md).
+RUN PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --no-audit --no-fund
+COPY web/ ./
+RUN npm run build
+
 FROM rust:1-bookworm AS build
 WORKDIR /src
 COPY . .
+COPY --from=web /src/web/dist web/dist
 RUN cargo build --release --locked -p wort-server --bin wort
 
 FROM debian:bookworm-slim

@@ -18,8 +18,11 @@
 //!
 //! Everything listens on 127.0.0.1 or on Unix sockets, and every loop is bounded.
 
+pub mod flood;
+mod interchange;
 mod load;
 mod seed;
+pub mod soak;
 mod sql;
 
 use std::{
@@ -34,8 +37,9 @@ use std::{
 
 use wort_pgcluster::{ClusterOptions, PgBinaries, RunningCluster};
 
+use crate::cluster::TestCluster;
 use crate::process::{Process, free_local_addr, wort_command, wort_migrate};
-use crate::{cargo, test::TestCluster, workspace_root};
+use crate::{cargo, workspace_root};
 use load::Request;
 
 /// Bench clusters live in `$TMPDIR/wort-bench-<pid>-<nanos>`.
@@ -196,14 +200,7 @@ fn bench(options: &Options) -> Result<String, String> {
 
     let wort_bin = target_dir().join("release").join("wort");
     if options.build {
-        step("build wort (release)");
-        let status = cargo()
-            .args(["build", "--release", "-p", "wort-server", "--bin", "wort"])
-            .status()
-            .map_err(|e| format!("could not run cargo: {e}"))?;
-        if !status.success() {
-            return Err("cargo build --release failed".into());
-        }
+        build_release_wort()?;
     } else if !wort_bin.exists() {
         return Err(format!(
             "{} does not exist: build it first",
@@ -212,7 +209,7 @@ fn bench(options: &Options) -> Result<String, String> {
     }
 
     step("postgres");
-    crate::test::sweep_orphans(DIR_PREFIX);
+    crate::cluster::sweep_orphans(DIR_PREFIX);
     let options_pg = ClusterOptions {
         ephemeral: true,
         max_connections: Some(200),
@@ -227,6 +224,20 @@ fn bench(options: &Options) -> Result<String, String> {
         (Err(e), _) => Err(e),
         (Ok(_), Err(e)) => Err(format!("could not remove {}: {e}", dir.display())),
     }
+}
+
+/// `cargo build --release` of the `wort` binary (the measured programs run the release build);
+/// its path.
+fn build_release_wort() -> Result<PathBuf, String> {
+    step("build wort (release)");
+    let status = cargo()
+        .args(["build", "--release", "-p", "wort-server", "--bin", "wort"])
+        .status()
+        .map_err(|e| format!("could not run cargo: {e}"))?;
+    if !status.success() {
+        return Err("cargo build --release failed".into());
+    }
+    Ok(target_dir().join("release").join("wort"))
 }
 
 fn bench_on(
@@ -280,6 +291,8 @@ fn bench_on(
         );
     }
     let measured = measure(options, &server, &pgbench, &work, &targets, &captures)?;
+    step("interchange: export 1,000 recipes, import a 100-recipe file");
+    let interchange = interchange::measure(server.addr)?;
     let rss = server.peak_rss_kib();
     server.stop()?;
     let machine = format!(
@@ -287,7 +300,8 @@ fn bench_on(
          would lower every figure).\n",
         machine()
     );
-    let report = report(options, &targets, &captures, &measured, rss, &machine);
+    let mut report = report(options, &targets, &captures, &measured, rss, &machine);
+    report.push_str(&interchange);
     let file = results_file();
     if let Some(dir) = file.parent() {
         fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
@@ -510,10 +524,10 @@ fn set_log_statement(pg: &RunningCluster, value: &str) -> Result<(), String> {
 
 /// Median and range of some repetitions.
 #[derive(Clone, Debug, Default)]
-struct Series(Vec<f64>);
+pub(crate) struct Series(pub(crate) Vec<f64>);
 
 impl Series {
-    fn median(&self) -> f64 {
+    pub(crate) fn median(&self) -> f64 {
         let mut v: Vec<f64> = self.0.iter().copied().filter(|x| x.is_finite()).collect();
         v.sort_by(f64::total_cmp);
         match v.len() {
@@ -527,15 +541,15 @@ impl Series {
         }
     }
 
-    fn min(&self) -> f64 {
+    pub(crate) fn min(&self) -> f64 {
         self.0.iter().copied().fold(f64::INFINITY, f64::min)
     }
 
-    fn max(&self) -> f64 {
+    pub(crate) fn max(&self) -> f64 {
         self.0.iter().copied().fold(f64::NEG_INFINITY, f64::max)
     }
 
-    fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
 }
@@ -654,9 +668,9 @@ fn measure(
             m.rate = (max * LATENCY_LOAD).max(1.0);
         }
     }
-    // Not for the hello baseline: at 70 % of ~70,000 req/s the fixed-rate client (a thread
-    // per connection) is the bottleneck on 2 cores, so its latency would measure the client,
-    // and the backlog it leaves on the machine spilled into the next endpoint's run.
+    // Not for the hello baseline: at its rate the fixed-rate client (a thread per connection)
+    // would be the bottleneck and measure itself, and its backlog would spoil the next
+    // endpoint's run (docs/benchmarks.md, step 6).
     let timed: Vec<usize> = live
         .iter()
         .copied()
@@ -922,7 +936,7 @@ fn mark(ok: bool) -> &'static str {
     if ok { "— met" } else { "— **missed**" }
 }
 
-fn range_cell(series: &Series, decimals: usize) -> String {
+pub(crate) fn range_cell(series: &Series, decimals: usize) -> String {
     if series.is_empty() {
         return "—".to_owned();
     }

@@ -26,8 +26,9 @@ use std::{
 
 use wort_pgcluster::ClusterOptions;
 
-use crate::process::{Process, free_local_addr, wort_command, wort_migrate};
-use crate::{cargo, test::TestCluster, workspace_root};
+use crate::cluster::TestCluster;
+use crate::process::{Process, free_local_addr, wait_until_ready, wort_command, wort_migrate};
+use crate::{cargo, workspace_root};
 
 /// The Schemathesis release the run is pinned to (its CLI and checks change between releases).
 pub const SCHEMATHESIS_VERSION: &str = "4.32.5";
@@ -124,7 +125,7 @@ pub fn run(args: &[String]) -> ExitCode {
         }
     };
     let started = Instant::now();
-    crate::test::sweep_orphans(DIR_PREFIX);
+    crate::cluster::sweep_orphans(DIR_PREFIX);
     let result = build_wort().and_then(|wort| fuzz(&options, &wort));
     let took = started.elapsed().as_secs_f64();
     match result {
@@ -184,7 +185,7 @@ fn build_wort() -> Result<PathBuf, String> {
 
 /// The bounded run of `cargo xtask test`: build, then [`fuzz`] with [`Options::quick`].
 pub fn quick() -> Result<(), String> {
-    crate::test::sweep_orphans(DIR_PREFIX);
+    crate::cluster::sweep_orphans(DIR_PREFIX);
     let wort = build_wort()?;
     fuzz(&Options::quick(), &wort)
 }
@@ -221,7 +222,7 @@ fn fuzz_on(
     wort_migrate(wort_bin, out, database_url)?;
 
     step("fake AI provider");
-    let provider = FakeProvider::start(out)?;
+    let provider = FakeProvider::start(out, &venv_dir().join("bin").join("python"))?;
 
     step("wort serve");
     let addr = free_local_addr()?;
@@ -382,14 +383,16 @@ fn installed_version(st: &Path) -> Option<String> {
 
 // ---- Processes ---------------------------------------------------------------------------------
 
-/// `xtask/fuzz/fake_provider.py` on a port of its choosing (it writes the port to a file).
-struct FakeProvider {
+/// `xtask/fuzz/fake_provider.py` on a port of its choosing (it writes the port to a file). It
+/// needs only Python's standard library; `cargo xtask soak` runs it too.
+pub(crate) struct FakeProvider {
     _process: Process,
-    addr: SocketAddr,
+    pub(crate) addr: SocketAddr,
 }
 
 impl FakeProvider {
-    fn start(out: &Path) -> Result<FakeProvider, String> {
+    /// Starts the fake with `python`, its log and port file in `out`.
+    pub(crate) fn start(out: &Path, python: &Path) -> Result<FakeProvider, String> {
         let script = workspace_root()
             .join("xtask")
             .join("fuzz")
@@ -402,7 +405,7 @@ impl FakeProvider {
         let log_err = log
             .try_clone()
             .map_err(|e| format!("{}: {e}", log_path.display()))?;
-        let child = Command::new(venv_dir().join("bin").join("python"))
+        let child = Command::new(python)
             .arg(&script)
             .arg(&port_file)
             .stdin(Stdio::null())
@@ -431,20 +434,6 @@ impl FakeProvider {
             }
             thread::sleep(Duration::from_millis(50));
         }
-    }
-}
-
-fn wait_until_ready(addr: SocketAddr, server: &mut Process, log: &Path) -> Result<(), String> {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    loop {
-        if http(addr, "GET", "/readyz", &[], None).is_ok_and(|r| r.status == 200) {
-            return Ok(());
-        }
-        if server.exited().is_some() || Instant::now() > deadline {
-            let text = fs::read_to_string(log).unwrap_or_default();
-            return Err(format!("wort did not get ready on {addr}:\n{text}"));
-        }
-        thread::sleep(Duration::from_millis(100));
     }
 }
 

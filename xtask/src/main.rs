@@ -1,13 +1,15 @@
-//! Developer and CI entry points: `cargo xtask dev | test | bench | fuzz-api`.
+//! Developer and CI entry points: `cargo xtask dev | test | bench | flood | soak | fuzz-api`.
 //!
 //! std only (plus wort-pgcluster), so it builds in seconds. Output goes to stderr, like cargo's.
 
 mod bench;
+mod cluster;
 mod dev;
 mod fuzz;
 mod process;
 mod steps;
 mod test;
+mod web;
 
 use std::{
     env,
@@ -23,8 +25,15 @@ commands:
              then `fuzz-api --quick` (args after -- go to the test runner and skip fuzz-api)
   bench      throughput and latency of the main endpoints against PostgreSQL and HTTP
              baselines, on a private cluster (args after -- : see `cargo xtask bench -- --help`)
+  flood      500 sign-ups then 500 sign-ins at once against a fresh release wort: peak memory,
+             /healthz latency meanwhile, memory afterwards
+  soak       32 clients of mixed reads and writes against a release wort for 120 s while
+             PostgreSQL is restarted, stalled and stopped and the fake AI provider misbehaves;
+             every acknowledged write is read back (`-- --seconds N`)
   fuzz-api   Schemathesis against a live wort with a fake AI provider, every check
-             (`-- --quick` for the bounded run that `test` includes; `-- --help`)";
+             (`-- --quick` for the bounded run that `test` includes; `-- --help`)
+  web-check  the web app: type check, lint, Vitest, Playwright (`-- --url URL` for a running wort
+             serving the app; without it a private PostgreSQL and target/debug/wort)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = env::args().skip(1).collect();
@@ -37,7 +46,10 @@ fn main() -> ExitCode {
         "dev" => dev::run(rest),
         "test" => test::run(rest),
         "bench" => bench::run(rest),
+        "flood" => bench::flood::run(rest),
+        "soak" => bench::soak::run(rest),
         "fuzz-api" => fuzz::run(rest),
+        "web-check" => web::run(rest),
         "help" | "-h" | "--help" => {
             eprintln!("{USAGE}");
             ExitCode::SUCCESS

@@ -1,5 +1,5 @@
 //! Child processes of the xtask commands: `wort` started with a clean environment, stopped
-//! politely (SIGTERM, then SIGKILL) however the command ends. Shared by `bench` and `fuzz-api`.
+//! politely (SIGTERM, then SIGKILL) however the command ends. Shared by `bench`, `fuzz-api` and `web-check`.
 
 use std::{
     env,
@@ -26,6 +26,8 @@ pub fn wort_command(wort_bin: &Path, work: &Path, database_url: &str) -> Command
         .current_dir(work)
         .env("DATABASE_URL", database_url)
         .env("RUST_LOG", "warn")
+        // The tools sign up many accounts from one address (the fuzzer, the browser tests).
+        .env("WORT_SIGNUP_PER_HOUR", "0")
         .stdin(Stdio::null());
     command
 }
@@ -125,4 +127,36 @@ impl Drop for Process {
     fn drop(&mut self) {
         let _ = self.shutdown();
     }
+}
+
+/// Waits up to 30 s for a started wort to answer `GET /readyz` with 200; its log is the error
+/// when it exits or does not get ready.
+pub fn wait_until_ready(addr: SocketAddr, server: &mut Process, log: &Path) -> Result<(), String> {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        if ready(addr) {
+            return Ok(());
+        }
+        if server.exited().is_some() || Instant::now() > deadline {
+            let text = std::fs::read_to_string(log).unwrap_or_default();
+            return Err(format!("wort did not get ready on {addr}:\n{text}"));
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// `GET /readyz` answers 200.
+fn ready(addr: SocketAddr) -> bool {
+    use std::io::{Read, Write};
+    let Ok(mut stream) = std::net::TcpStream::connect_timeout(&addr, Duration::from_secs(1)) else {
+        return false;
+    };
+    let _ = stream.set_read_timeout(Some(Duration::from_secs(2)));
+    let request = format!("GET /readyz HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
+    if stream.write_all(request.as_bytes()).is_err() {
+        return false;
+    }
+    let mut answer = String::new();
+    let _ = stream.read_to_string(&mut answer);
+    answer.starts_with("HTTP/1.1 200")
 }

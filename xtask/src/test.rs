@@ -1,18 +1,21 @@
-//! `cargo xtask test`: fmt check, clippy, then every test against a private, throwaway PostgreSQL,
-//! then the bounded API fuzzing run (`cargo xtask fuzz-api --quick`).
+//! `cargo xtask test`: the web app's build, fmt check, clippy, the compose file's check (where
+//! Docker is), then every test against a private, throwaway PostgreSQL, then the bounded API
+//! fuzzing run (`cargo xtask fuzz-api --quick`) and the web app's checks and browser tests
+//! (`cargo xtask web-check`).
 
 use std::{
-    env, fs,
-    path::{Path, PathBuf},
-    process::{ExitCode, Stdio},
-    time::{SystemTime, UNIX_EPOCH},
+    env,
+    process::{Command, ExitCode, Stdio},
 };
 
-use wort_pgcluster::{Cluster, ClusterOptions, RunningCluster};
+use wort_pgcluster::ClusterOptions;
 
+use crate::cluster::{TestCluster, sweep_orphans};
 use crate::{cargo, steps::Steps};
 
-/// The database the tests share; `WORT_TEST_DATABASE_URL` points at it.
+/// `WORT_TEST_DATABASE_URL` points at it. The tests only administer through it: each test
+/// process clones a database of its own from a template that the first one migrates
+/// (`crates/server/tests/api/database.rs`); all of them go with the cluster at the end.
 const TEST_DATABASE: &str = "wort_test";
 /// Test clusters live in `$TMPDIR/wort-xtask-<pid>-<nanos>`; the pid tells orphans apart.
 const DIR_PREFIX: &str = "wort-xtask-";
@@ -24,6 +27,8 @@ const MAX_CONNECTIONS: u32 = 500;
 pub fn run(runner_args: &[String]) -> ExitCode {
     sweep_orphans(DIR_PREFIX);
     let mut steps = Steps::default();
+    // First, so that everything compiled after it embeds the app as it is now.
+    steps.timed("web-build", crate::web::build_if_changed);
     steps.command("fmt", cargo().args(["fmt", "--all", "--", "--check"]));
     steps.command(
         "clippy",
@@ -36,6 +41,7 @@ pub fn run(runner_args: &[String]) -> ExitCode {
             "warnings",
         ]),
     );
+    steps.timed("compose", check_compose_file);
     let options = ClusterOptions {
         ephemeral: true,
         max_connections: Some(MAX_CONNECTIONS),
@@ -55,6 +61,8 @@ pub fn run(runner_args: &[String]) -> ExitCode {
     // The bounded Schemathesis run (its own cluster and server); a filtered run skips it.
     if runner_args.is_empty() {
         steps.timed("fuzz-api", crate::fuzz::quick);
+        // The app's type check, lint, unit tests and browser tests (its own cluster and server).
+        steps.timed("web", crate::web::check_on_private_server);
     }
     steps.print_summary();
     if steps.all_ok() {
@@ -95,104 +103,42 @@ fn run_tests(steps: &mut Steps, database_url: &str, runner_args: &[String]) {
     }
 }
 
+/// `docker compose config --quiet`: the compose file's syntax and references (needs no Docker
+/// daemon). Skipped, with a note, where Docker or its compose plugin is not installed.
+fn check_compose_file() -> Result<(), String> {
+    let root = crate::workspace_root();
+    let plugin = Command::new("docker")
+        .args(["compose", "version"])
+        .current_dir(&root)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !plugin {
+        eprintln!("(skipped: no `docker` with the compose plugin; docker-compose.yml not checked)");
+        return Ok(());
+    }
+    let output = Command::new("docker")
+        .args([
+            "compose",
+            "--file",
+            "docker-compose.yml",
+            "config",
+            "--quiet",
+        ])
+        .current_dir(&root)
+        .output()
+        .map_err(|e| format!("could not run docker compose: {e}"))?;
+    if output.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "`docker compose config --quiet` rejects docker-compose.yml:\n{}",
+            String::from_utf8_lossy(&output.stderr).trim()
+        ))
+    }
+}
+
 fn in_ci() -> bool {
     env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0")
-}
-
-/// A run's private cluster (tests, bench) in `$TMPDIR/<prefix><pid>-<nanos>`; stopped and
-/// deleted even if xtask panics.
-pub(crate) struct TestCluster {
-    pub dir: PathBuf,
-    cluster: Option<RunningCluster>,
-    /// The URL of the cluster's `database`.
-    pub url: String,
-}
-
-impl TestCluster {
-    pub fn start(
-        prefix: &str,
-        database: &str,
-        options: ClusterOptions,
-    ) -> Result<TestCluster, String> {
-        let nanos = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos());
-        let dir = env::temp_dir().join(format!("{prefix}{}-{nanos}", std::process::id()));
-        let mut guard = TestCluster {
-            dir,
-            cluster: None,
-            url: String::new(),
-        };
-        let cluster = Cluster::start(&guard.dir, options).map_err(|e| e.to_string())?;
-        cluster
-            .create_database(database)
-            .map_err(|e| e.to_string())?;
-        guard.url = cluster.database_url(database);
-        guard.cluster = Some(cluster);
-        Ok(guard)
-    }
-
-    /// The running server (always there until `finish`).
-    pub fn running(&self) -> Result<&RunningCluster, String> {
-        self.cluster
-            .as_ref()
-            .ok_or_else(|| "the cluster is stopped".to_owned())
-    }
-
-    pub fn finish(mut self) -> Result<(), String> {
-        let stopped = self.cluster.take().map_or(Ok(()), RunningCluster::stop);
-        let removed = remove_dir(&self.dir);
-        stopped.map_err(|e| e.to_string())?;
-        removed
-    }
-}
-
-impl Drop for TestCluster {
-    fn drop(&mut self) {
-        drop(self.cluster.take());
-        let _ = remove_dir(&self.dir);
-    }
-}
-
-fn remove_dir(dir: &Path) -> Result<(), String> {
-    match fs::remove_dir_all(dir) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-            Err(format!("could not remove {}: {e}", dir.display()))
-        }
-        _ => Ok(()),
-    }
-}
-
-/// Clusters of earlier runs that were killed (Ctrl-C ends xtask before it can clean up; the
-/// server, detached by pg_ctl, lives on): stop them and delete their directories.
-pub(crate) fn sweep_orphans(prefix: &str) {
-    if !Path::new("/proc/self").exists() {
-        return; // cannot tell which runs are dead
-    }
-    let Ok(entries) = fs::read_dir(env::temp_dir()) else {
-        return;
-    };
-    for entry in entries.filter_map(Result::ok) {
-        let name = entry.file_name();
-        let Some(pid) = name
-            .to_str()
-            .and_then(|n| n.strip_prefix(prefix))
-            .and_then(|rest| rest.split('-').next())
-            .and_then(|pid| pid.parse::<u32>().ok())
-        else {
-            continue;
-        };
-        if Path::new("/proc").join(pid.to_string()).exists() {
-            continue; // still running (or the pid was reused; we leave it be)
-        }
-        let dir = entry.path();
-        eprintln!(
-            "xtask: removing the cluster of an interrupted run: {}",
-            dir.display()
-        );
-        if let Err(error) = Cluster::stop_in(&dir) {
-            eprintln!("xtask: could not stop it ({error}); removing its directory anyway");
-        }
-        let _ = remove_dir(&dir);
-    }
 }

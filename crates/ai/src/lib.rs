@@ -184,12 +184,9 @@ impl OpenAiCompatible {
     }
 }
 
-fn send_error(e: reqwest::Error) -> AiError {
-    if e.is_timeout() {
-        return AiError::Timeout;
-    }
-    // Without the URL (it is in the configuration already, and may carry credentials), but with
-    // the causes, which say what actually went wrong (refused, DNS, TLS…).
+/// The error without the URL (it is in the configuration already, and may carry credentials),
+/// but with its causes, which say what actually went wrong (refused, DNS, TLS, a cut body…).
+fn describe(e: reqwest::Error) -> String {
     let e = e.without_url();
     let mut text = e.to_string();
     let mut source = std::error::Error::source(&e);
@@ -198,13 +195,30 @@ fn send_error(e: reqwest::Error) -> AiError {
         text.push_str(&cause.to_string());
         source = cause.source();
     }
-    AiError::Unreachable(text)
+    text
+}
+
+/// Sending the request or reading the answer's head failed: the provider was not reached.
+fn send_error(e: reqwest::Error) -> AiError {
+    if e.is_timeout() {
+        return AiError::Timeout;
+    }
+    AiError::Unreachable(describe(e))
+}
+
+/// Reading the answer's body failed: the provider was reached and answered, then the answer
+/// broke off (logged as such, not as "could not be reached").
+fn body_error(e: reqwest::Error) -> AiError {
+    if e.is_timeout() {
+        return AiError::Timeout;
+    }
+    AiError::Protocol(format!("the answer broke off: {}", describe(e)))
 }
 
 /// The body, up to `cap` bytes (an error past it).
 async fn read_capped(mut response: reqwest::Response, cap: usize) -> Result<Vec<u8>, AiError> {
     let mut body = Vec::new();
-    while let Some(chunk) = response.chunk().await.map_err(send_error)? {
+    while let Some(chunk) = response.chunk().await.map_err(body_error)? {
         if body.len() + chunk.len() > cap {
             let room = cap - body.len();
             body.extend_from_slice(chunk.get(..room).unwrap_or_default());
@@ -236,6 +250,7 @@ impl AiProvider for OpenAiCompatible {
             messages,
             stream: false,
             stream_options: None,
+            max_tokens: wort_domain::ai::rules::MAX_ANSWER_TOKENS,
         };
         let result = async {
             // The request timeout covers connecting, the headers and reading the whole body.
@@ -275,6 +290,7 @@ impl AiProvider for OpenAiCompatible {
             stream_options: Some(StreamOptions {
                 include_usage: true,
             }),
+            max_tokens: wort_domain::ai::rules::MAX_ANSWER_TOKENS,
         };
         let opened = async {
             let response = tokio::time::timeout(
@@ -443,7 +459,7 @@ impl CompletionStream for OpenAiStream {
                         self.finished(None);
                     }
                 }
-                Some(Err(e)) => return self.fail(send_error(e)),
+                Some(Err(e)) => return self.fail(body_error(e)),
                 Some(Ok(bytes)) => {
                     let events = match self.decoder.push(&bytes) {
                         Ok(events) => events,

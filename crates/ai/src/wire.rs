@@ -12,6 +12,8 @@ pub struct ChatRequest<'a> {
     pub stream: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stream_options: Option<StreamOptions>,
+    /// The answer's cap (`wort_domain::ai::rules::MAX_ANSWER_TOKENS`).
+    pub max_tokens: u32,
 }
 
 #[derive(Serialize)]
@@ -144,11 +146,12 @@ mod tests {
             stream_options: Some(StreamOptions {
                 include_usage: true,
             }),
+            max_tokens: 4096,
         };
         assert_eq!(
             serde_json::to_value(&streaming).unwrap(),
             serde_json::json!({"model":"gpt-4o-mini","stream":true,
-                "stream_options":{"include_usage":true},
+                "stream_options":{"include_usage":true},"max_tokens":4096,
                 "messages":[{"role":"system","content":"Be brief."},{"role":"user","content":"Hi"}]})
         );
         let whole = ChatRequest {

@@ -1,16 +1,16 @@
-//! Users, sign-in sessions, API keys and the sign-in throttle.
+//! Users, their sign-in sessions, API keys, display preferences and the sign-in throttle.
 
 use async_trait::async_trait;
 use diesel::prelude::*;
-use diesel::sql_types::{Text, Timestamptz};
+use diesel::sql_types::{Nullable, Text, Timestamptz};
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 use time::OffsetDateTime;
 use uuid::Uuid;
 use wort_domain::account::{
-    self, ApiKey, AuthSession, KEY_TOUCH_INTERVAL, MAX_API_KEYS, NewApiKey, NewUser,
-    SIGN_IN_WINDOW, SignInSubject, User, UserCredentials,
+    self, AmountUnits, ApiKey, ColorDisplay, GravityDisplay, KEY_TOUCH_INTERVAL, MAX_API_KEYS,
+    NewApiKey, NewUser, Preferences, PreferencesPatch, SignInSession, SignInSubject,
+    TemperatureDisplay, Throttle, User, UserCredentials,
 };
-use wort_domain::error::Violation;
 use wort_domain::ports::AccountRepository;
 use wort_domain::{DomainError, DomainResult, UserId, new_id};
 
@@ -45,6 +45,30 @@ impl From<UserRow> for User {
             name: r.name,
             created_at: r.created_at,
         }
+    }
+}
+
+#[derive(Queryable, Selectable, QueryableByName)]
+#[diesel(table_name = users)]
+struct PreferencesRow {
+    pref_amounts: String,
+    pref_gravity: String,
+    pref_color: String,
+    pref_temperature: String,
+}
+
+impl TryFrom<PreferencesRow> for Preferences {
+    type Error = DomainError;
+
+    fn try_from(r: PreferencesRow) -> DomainResult<Self> {
+        let bad = |what: &str| DomainError::Internal(format!("stored preference {what}"));
+        Ok(Preferences {
+            amounts: AmountUnits::parse(&r.pref_amounts).ok_or_else(|| bad("amounts"))?,
+            gravity: GravityDisplay::parse(&r.pref_gravity).ok_or_else(|| bad("gravity"))?,
+            color: ColorDisplay::parse(&r.pref_color).ok_or_else(|| bad("color"))?,
+            temperature: TemperatureDisplay::parse(&r.pref_temperature)
+                .ok_or_else(|| bad("temperature"))?,
+        })
     }
 }
 
@@ -98,11 +122,7 @@ impl AccountRepository for PgAccounts {
             .await;
         match inserted {
             Ok(row) => Ok(row.into()),
-            Err(e) if is_unique_violation(&e) => Err(DomainError::invalid(Violation::new(
-                "already_exists",
-                &["email"],
-                "An account with this email already exists",
-            ))),
+            Err(e) if is_unique_violation(&e) => Err(DomainError::invalid(account::email_taken())),
             Err(e) => Err(db_error(e)),
         }
     }
@@ -122,13 +142,101 @@ impl AccountRepository for PgAccounts {
         }))
     }
 
-    async fn create_session(
+    async fn password_hash(&self, user: UserId) -> DomainResult<String> {
+        let mut conn = checkout(&self.pool).await?;
+        users::table
+            .filter(users::id.eq(user.0))
+            .select(users::password_hash)
+            .first(&mut conn)
+            .await
+            .map_err(db_error)
+    }
+
+    async fn set_password(
+        &self,
+        user: UserId,
+        password_hash: String,
+        keep_only: Option<Uuid>,
+        now: OffsetDateTime,
+    ) -> DomainResult<()> {
+        let mut conn = checkout(&self.pool).await?;
+        conn.transaction(async |conn| {
+            diesel::update(users::table.filter(users::id.eq(user.0)))
+                .set((
+                    users::password_hash.eq(&password_hash),
+                    users::updated_at.eq(now),
+                ))
+                .execute(conn)
+                .await?;
+            if let Some(keep) = keep_only {
+                diesel::delete(
+                    auth_sessions::table
+                        .filter(auth_sessions::user_id.eq(user.0))
+                        .filter(auth_sessions::id.ne(keep)),
+                )
+                .execute(conn)
+                .await?;
+            }
+            Ok::<_, TxError>(())
+        })
+        .await
+        .map_err(|TxError(e)| e)
+    }
+
+    async fn rename(&self, user: UserId, name: String, now: OffsetDateTime) -> DomainResult<()> {
+        let mut conn = checkout(&self.pool).await?;
+        diesel::update(users::table.filter(users::id.eq(user.0)))
+            .set((users::name.eq(name), users::updated_at.eq(now)))
+            .execute(&mut conn)
+            .await
+            .map_err(db_error)?;
+        Ok(())
+    }
+
+    async fn preferences(&self, user: UserId) -> DomainResult<Preferences> {
+        let mut conn = checkout(&self.pool).await?;
+        let row: PreferencesRow = users::table
+            .filter(users::id.eq(user.0))
+            .select(PreferencesRow::as_select())
+            .first(&mut conn)
+            .await
+            .map_err(db_error)?;
+        row.try_into()
+    }
+
+    async fn update_preferences(
+        &self,
+        user: UserId,
+        p: PreferencesPatch,
+    ) -> DomainResult<Preferences> {
+        let mut conn = checkout(&self.pool).await?;
+        // One UPDATE: each column keeps its value unless the patch names it, so concurrent
+        // patches of different preferences cannot overwrite each other.
+        let row: PreferencesRow = diesel::sql_query(
+            "UPDATE users SET pref_amounts = COALESCE($2, pref_amounts), \
+               pref_gravity = COALESCE($3, pref_gravity), pref_color = COALESCE($4, pref_color), \
+               pref_temperature = COALESCE($5, pref_temperature) \
+             WHERE id = $1 \
+             RETURNING pref_amounts, pref_gravity, pref_color, pref_temperature",
+        )
+        .bind::<diesel::sql_types::Uuid, _>(user.0)
+        .bind::<Nullable<Text>, _>(p.amounts.map(|v| v.as_str()))
+        .bind::<Nullable<Text>, _>(p.gravity.map(|v| v.as_str()))
+        .bind::<Nullable<Text>, _>(p.color.map(|v| v.as_str()))
+        .bind::<Nullable<Text>, _>(p.temperature.map(|v| v.as_str()))
+        .get_result(&mut conn)
+        .await
+        .map_err(db_error)?;
+        row.try_into()
+    }
+
+    async fn create_sign_in(
         &self,
         user: UserId,
         token_hash: Vec<u8>,
         now: OffsetDateTime,
         expires_at: OffsetDateTime,
-    ) -> DomainResult<AuthSession> {
+    ) -> DomainResult<SignInSession> {
         let mut conn = checkout(&self.pool).await?;
         let id = new_id();
         diesel::insert_into(auth_sessions::table)
@@ -142,18 +250,18 @@ impl AccountRepository for PgAccounts {
             .execute(&mut conn)
             .await
             .map_err(db_error)?;
-        Ok(AuthSession {
+        Ok(SignInSession {
             id,
             user_id: user,
             expires_at,
         })
     }
 
-    async fn find_session(
+    async fn find_sign_in(
         &self,
         token_hash: &[u8],
         now: OffsetDateTime,
-    ) -> DomainResult<Option<(AuthSession, User)>> {
+    ) -> DomainResult<Option<(SignInSession, User)>> {
         let mut conn = checkout(&self.pool).await?;
         let found: Option<(Uuid, OffsetDateTime, UserRow)> = auth_sessions::table
             .inner_join(users::table)
@@ -171,7 +279,7 @@ impl AccountRepository for PgAccounts {
         Ok(found.map(|(id, expires_at, user)| {
             let user: User = user.into();
             (
-                AuthSession {
+                SignInSession {
                     id,
                     user_id: user.id,
                     expires_at,
@@ -181,7 +289,7 @@ impl AccountRepository for PgAccounts {
         }))
     }
 
-    async fn delete_session(&self, token_hash: &[u8]) -> DomainResult<()> {
+    async fn delete_sign_in(&self, token_hash: &[u8]) -> DomainResult<()> {
         let mut conn = checkout(&self.pool).await?;
         diesel::delete(auth_sessions::table.filter(auth_sessions::token_hash.eq(token_hash)))
             .execute(&mut conn)
@@ -266,9 +374,10 @@ impl AccountRepository for PgAccounts {
         Ok(Some(user.into()))
     }
 
-    async fn sign_in_retry_after(
+    async fn retry_after(
         &self,
         subject: &SignInSubject,
+        throttle: Throttle,
         now: OffsetDateTime,
     ) -> DomainResult<Option<u64>> {
         let mut conn = checkout(&self.pool).await?;
@@ -279,21 +388,22 @@ impl AccountRepository for PgAccounts {
             .await
             .optional()
             .map_err(db_error)?;
-        Ok(row.and_then(|(failures, window_start)| {
-            let window_end = window_start + SIGN_IN_WINDOW;
-            (failures >= subject.limit() && now < window_end)
+        Ok(row.and_then(|(attempts, window_start)| {
+            let window_end = window_start + throttle.window;
+            (i64::from(attempts) >= i64::from(throttle.limit) && now < window_end)
                 .then(|| (window_end - now).whole_seconds().max(0).unsigned_abs() + 1)
         }))
     }
 
-    async fn record_failed_sign_in(
+    async fn record_attempt(
         &self,
         subject: &SignInSubject,
+        window: time::Duration,
         now: OffsetDateTime,
     ) -> DomainResult<()> {
         let mut conn = checkout(&self.pool).await?;
-        let window_open_since = now - SIGN_IN_WINDOW;
-        // One statement, so concurrent failures are all counted; a window that has passed starts
+        let window_open_since = now - window;
+        // One statement, so concurrent attempts are all counted; a window that has passed starts
         // again at 1.
         diesel::sql_query(
             "INSERT INTO sign_in_failures (subject, failures, window_start) VALUES ($1, 1, $2) \
@@ -312,7 +422,7 @@ impl AccountRepository for PgAccounts {
         Ok(())
     }
 
-    async fn clear_failed_sign_ins(&self, subject: &SignInSubject) -> DomainResult<()> {
+    async fn clear_attempts(&self, subject: &SignInSubject) -> DomainResult<()> {
         let mut conn = checkout(&self.pool).await?;
         diesel::delete(sign_in_failures::table.filter(sign_in_failures::subject.eq(subject.key())))
             .execute(&mut conn)
@@ -342,16 +452,7 @@ async fn create_key_in_tx(
         .get_result(conn)
         .await?;
     if held >= MAX_API_KEYS {
-        return Err(TxError(DomainError::invalid(
-            Violation::new(
-                "too_big",
-                &["keys"],
-                format!("An account holds at most {MAX_API_KEYS} API keys; delete one first"),
-            )
-            .with("maximum", MAX_API_KEYS)
-            .with("inclusive", true)
-            .with("type", "array"),
-        )));
+        return Err(TxError(DomainError::invalid(account::too_many_keys())));
     }
     let key: ApiKeyRow = diesel::insert_into(api_keys::table)
         .values((

@@ -12,7 +12,7 @@ use wort_domain::ai::chat::{
 };
 use wort_domain::page::{Page, PageRequest};
 use wort_domain::ports::ChatRepository;
-use wort_domain::{DomainError, DomainResult, UserId, new_id};
+use wort_domain::{DomainError, DomainResult, UserId};
 
 use crate::error::{TxError, db_error};
 use crate::pool::{DbPool, checkout};
@@ -231,6 +231,7 @@ impl ChatRepository for PgChats {
     async fn create(
         &self,
         user: UserId,
+        id: Uuid,
         new: NewThread,
         now: OffsetDateTime,
     ) -> DomainResult<ChatThread> {
@@ -244,7 +245,7 @@ impl ChatRepository for PgChats {
         }
         diesel::insert_into(threads::table)
             .values(ThreadRow {
-                id: new_id(),
+                id,
                 user_id: user.0,
                 recipe_id: new.recipe_id,
                 title: new.title,

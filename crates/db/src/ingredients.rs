@@ -12,13 +12,15 @@ use diesel::prelude::*;
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 use time::OffsetDateTime;
 use uuid::Uuid;
-use wort_domain::error::Violation;
 use wort_domain::ingredients::{
-    Fermentable, FermentableType, Hop, HopUse, MashStep, MashStepType, Misc, MiscType, MiscUse,
-    Yeast, YeastForm, YeastType,
+    Fermentable, FermentableType, Hop, HopForm, HopUse, MashStep, MashStepType, Misc, MiscType,
+    MiscUse, NewFermentable, NewHop, NewMashStep, NewMisc, NewYeast, Yeast, YeastForm, YeastType,
 };
 use wort_domain::ports::IngredientRepository;
-use wort_domain::recipe::{Child, ChildKind, ChildPatch, MAX_CHILDREN_PER_KIND, NewChild};
+use wort_domain::recipe::{
+    Ingredient, IngredientKind, IngredientPatch, MAX_INGREDIENTS_PER_KIND, NewIngredient,
+    NewRecipeWithIngredients,
+};
 use wort_domain::{DomainError, DomainResult, UserId, new_id};
 
 use crate::error::{TxError, db_error};
@@ -96,6 +98,7 @@ pub(crate) struct HopRow {
     hop_use: String,
     sort_order: i32,
     created_at: OffsetDateTime,
+    form: Option<String>,
 }
 
 impl HopRow {
@@ -111,12 +114,18 @@ impl HopRow {
             hop_use: e.hop_use.as_str().to_owned(),
             sort_order: e.sort_order,
             created_at: e.created_at,
+            form: e.form.map(|f| f.as_str().to_owned()),
         }
     }
 
     fn entity(self) -> DomainResult<Hop> {
         Ok(Hop {
             hop_use: parse_enum(&self.hop_use, HopUse::parse)?,
+            form: self
+                .form
+                .as_deref()
+                .map(|f| parse_enum(f, HopForm::parse))
+                .transpose()?,
             id: self.id,
             recipe_id: self.recipe_id,
             name: self.name,
@@ -298,6 +307,114 @@ impl MashStepRow {
     }
 }
 
+// ---- New rows -----------------------------------------------------------------------------------
+
+/// Where a new child row goes: its id, owner, recipe and creation time.
+pub(crate) struct RowPlace {
+    pub id: Uuid,
+    pub user: UserId,
+    pub recipe_id: Uuid,
+    pub now: OffsetDateTime,
+}
+
+impl FermentableRow {
+    /// The row of a new fermentable; `append_at` is its `sort_order` when it names none.
+    pub(crate) fn new(n: NewFermentable, at: &RowPlace, append_at: i32) -> Self {
+        FermentableRow {
+            id: at.id,
+            user_id: at.user.0,
+            recipe_id: at.recipe_id,
+            name: n.name,
+            kind: n.kind.as_str().to_owned(),
+            amount_kg: n.amount_kg,
+            color_srm: n.color_srm,
+            yield_percent: n.yield_percent,
+            origin: n.origin,
+            notes: n.notes,
+            sort_order: n.sort_order.unwrap_or(append_at),
+            created_at: at.now,
+        }
+    }
+}
+
+impl HopRow {
+    pub(crate) fn new(n: NewHop, at: &RowPlace, append_at: i32) -> Self {
+        HopRow {
+            id: at.id,
+            user_id: at.user.0,
+            recipe_id: at.recipe_id,
+            name: n.name,
+            alpha_acid: n.alpha_acid,
+            amount_grams: n.amount_grams,
+            time_minutes: n.time_minutes,
+            hop_use: n.hop_use.as_str().to_owned(),
+            sort_order: n.sort_order.unwrap_or(append_at),
+            created_at: at.now,
+            form: n.form.map(|f| f.as_str().to_owned()),
+        }
+    }
+}
+
+impl YeastRow {
+    pub(crate) fn new(n: NewYeast, at: &RowPlace, append_at: i32) -> Self {
+        YeastRow {
+            id: at.id,
+            user_id: at.user.0,
+            recipe_id: at.recipe_id,
+            name: n.name,
+            lab: n.lab,
+            product_id: n.product_id,
+            kind: n.kind.as_str().to_owned(),
+            form: n.form.map(|f| f.as_str().to_owned()),
+            attenuation: n.attenuation,
+            min_temp_c: n.min_temp_c,
+            max_temp_c: n.max_temp_c,
+            amount: n.amount,
+            amount_unit: n.amount_unit,
+            notes: n.notes,
+            sort_order: n.sort_order.unwrap_or(append_at),
+            created_at: at.now,
+        }
+    }
+}
+
+impl MiscRow {
+    pub(crate) fn new(n: NewMisc, at: &RowPlace, append_at: i32) -> Self {
+        MiscRow {
+            id: at.id,
+            user_id: at.user.0,
+            recipe_id: at.recipe_id,
+            name: n.name,
+            kind: n.kind.as_str().to_owned(),
+            misc_use: n.misc_use.as_str().to_owned(),
+            amount: n.amount,
+            amount_unit: n.amount_unit,
+            time_minutes: n.time_minutes,
+            notes: n.notes,
+            sort_order: n.sort_order.unwrap_or(append_at),
+            created_at: at.now,
+        }
+    }
+}
+
+impl MashStepRow {
+    pub(crate) fn new(n: NewMashStep, at: &RowPlace, append_at: i32) -> Self {
+        MashStepRow {
+            id: at.id,
+            user_id: at.user.0,
+            recipe_id: at.recipe_id,
+            name: n.name,
+            kind: n.kind.as_str().to_owned(),
+            temperature_c: n.temperature_c,
+            duration_minutes: n.duration_minutes,
+            infuse_amount_liters: n.infuse_amount_liters,
+            ramp_minutes: n.ramp_minutes,
+            sort_order: n.sort_order.unwrap_or(append_at),
+            created_at: at.now,
+        }
+    }
+}
+
 // ---- The same queries for every kind --------------------------------------------------------
 
 /// Generates a module of queries over one child table. Every query filters by `user_id`.
@@ -363,6 +480,18 @@ macro_rules! child_queries {
                     .await
             }
 
+            /// Like [`insert`], in statements small enough for PostgreSQL's bind limit.
+            pub async fn insert_many(
+                conn: &mut AsyncPgConnection,
+                rows: &[$row],
+            ) -> QueryResult<Vec<$row>> {
+                let mut inserted = Vec::with_capacity(rows.len());
+                for chunk in rows.chunks(ROWS_PER_INSERT) {
+                    inserted.extend(insert(conn, chunk).await?);
+                }
+                Ok(inserted)
+            }
+
             pub async fn save(conn: &mut AsyncPgConnection, row: &$row) -> QueryResult<$row> {
                 diesel::update(
                     $table::table
@@ -395,6 +524,10 @@ macro_rules! child_queries {
     };
 }
 
+/// Rows per multi-row insert: the widest child row has 16 columns, and PostgreSQL takes at most
+/// 65,535 bind parameters in one statement.
+const ROWS_PER_INSERT: usize = 2_000;
+
 child_queries!(fermentable_q, fermentables, FermentableRow);
 child_queries!(hop_q, hops, HopRow);
 child_queries!(yeast_q, yeasts, YeastRow);
@@ -403,8 +536,8 @@ child_queries!(mash_step_q, mash_steps, MashStepRow);
 
 fn entities<R>(
     rows: Vec<R>,
-    to_entity: impl Fn(R) -> DomainResult<Child>,
-) -> DomainResult<Vec<Child>> {
+    to_entity: impl Fn(R) -> DomainResult<Ingredient>,
+) -> DomainResult<Vec<Ingredient>> {
     rows.into_iter().map(to_entity).collect()
 }
 
@@ -427,7 +560,7 @@ fn all_entities<R, E>(
 }
 
 /// The five lists, pipelined: five queries, one round trip.
-pub(crate) async fn load_children(
+pub(crate) async fn load_ingredients(
     conn: &AsyncPgConnection,
     user: UserId,
     recipe_id: Uuid,
@@ -471,7 +604,7 @@ pub(crate) async fn fermentables_by_recipe(
 }
 
 /// Inserts copies of `children` under `new_recipe_id`: new ids and timestamps, same order.
-pub(crate) async fn copy_children(
+pub(crate) async fn copy_ingredients(
     conn: &mut AsyncPgConnection,
     user: UserId,
     children: &Children,
@@ -529,6 +662,160 @@ pub(crate) async fn copy_children(
     })
 }
 
+/// The rows of new children of several recipes, each list's missing `sort_order`s appended
+/// after the largest one before them (as a single add does).
+fn new_rows<N, R>(
+    lists: impl Iterator<Item = (Uuid, Vec<N>)>,
+    user: UserId,
+    now: OffsetDateTime,
+    sort_order: impl Fn(&N) -> Option<i32>,
+    row: impl Fn(N, &RowPlace, i32) -> R,
+) -> Vec<R> {
+    let mut rows = Vec::new();
+    for (recipe_id, items) in lists {
+        let mut append_at = 0_i32;
+        for item in items {
+            let order = sort_order(&item).unwrap_or(append_at);
+            append_at = append_at.max(order.saturating_add(1));
+            let at = RowPlace {
+                id: new_id(),
+                user,
+                recipe_id,
+                now,
+            };
+            rows.push(row(item, &at, order));
+        }
+    }
+    rows
+}
+
+/// Entities grouped by recipe, each group in display order.
+fn grouped<E>(
+    entities: Vec<E>,
+    recipe_of: impl Fn(&E) -> Uuid,
+    order_of: impl Fn(&E) -> (i32, OffsetDateTime, Uuid),
+) -> HashMap<Uuid, Vec<E>> {
+    let mut by_recipe: HashMap<Uuid, Vec<E>> = HashMap::new();
+    for e in entities {
+        by_recipe.entry(recipe_of(&e)).or_default().push(e);
+    }
+    for list in by_recipe.values_mut() {
+        list.sort_by_key(&order_of);
+    }
+    by_recipe
+}
+
+/// The children of several recipes, by recipe.
+pub(crate) struct ChildrenByRecipe {
+    fermentables: HashMap<Uuid, Vec<Fermentable>>,
+    hops: HashMap<Uuid, Vec<Hop>>,
+    yeasts: HashMap<Uuid, Vec<Yeast>>,
+    miscs: HashMap<Uuid, Vec<Misc>>,
+    mash_steps: HashMap<Uuid, Vec<MashStep>>,
+}
+
+impl ChildrenByRecipe {
+    fn of(f: Vec<Fermentable>, h: Vec<Hop>, y: Vec<Yeast>, m: Vec<Misc>, s: Vec<MashStep>) -> Self {
+        macro_rules! by_recipe {
+            ($list:expr) => {
+                grouped(
+                    $list,
+                    |e| e.recipe_id,
+                    |e| (e.sort_order, e.created_at, e.id),
+                )
+            };
+        }
+        ChildrenByRecipe {
+            fermentables: by_recipe!(f),
+            hops: by_recipe!(h),
+            yeasts: by_recipe!(y),
+            miscs: by_recipe!(m),
+            mash_steps: by_recipe!(s),
+        }
+    }
+
+    /// Takes one recipe's children out (empty lists when it has none).
+    pub(crate) fn take(&mut self, recipe_id: Uuid) -> Children {
+        Children {
+            fermentables: self.fermentables.remove(&recipe_id).unwrap_or_default(),
+            hops: self.hops.remove(&recipe_id).unwrap_or_default(),
+            yeasts: self.yeasts.remove(&recipe_id).unwrap_or_default(),
+            miscs: self.miscs.remove(&recipe_id).unwrap_or_default(),
+            mash_steps: self.mash_steps.remove(&recipe_id).unwrap_or_default(),
+        }
+    }
+}
+
+/// Inserts the children of new recipes (`recipes[i].0` is the id given to the recipe): one
+/// multi-row insert per kind, not one per child.
+pub(crate) async fn insert_new_children(
+    conn: &mut AsyncPgConnection,
+    user: UserId,
+    recipes: Vec<(Uuid, NewRecipeWithIngredients)>,
+    now: OffsetDateTime,
+) -> Result<ChildrenByRecipe, TxError> {
+    let mut f = Vec::new();
+    let mut h = Vec::new();
+    let mut y = Vec::new();
+    let mut m = Vec::new();
+    let mut s = Vec::new();
+    for (id, r) in recipes {
+        f.push((id, r.fermentables));
+        h.push((id, r.hops));
+        y.push((id, r.yeasts));
+        m.push((id, r.miscs));
+        s.push((id, r.mash_steps));
+    }
+    let f = new_rows(
+        f.into_iter(),
+        user,
+        now,
+        |n| n.sort_order,
+        FermentableRow::new,
+    );
+    let h = new_rows(h.into_iter(), user, now, |n| n.sort_order, HopRow::new);
+    let y = new_rows(y.into_iter(), user, now, |n| n.sort_order, YeastRow::new);
+    let m = new_rows(m.into_iter(), user, now, |n| n.sort_order, MiscRow::new);
+    let s = new_rows(s.into_iter(), user, now, |n| n.sort_order, MashStepRow::new);
+    Ok(ChildrenByRecipe::of(
+        all_entities(
+            fermentable_q::insert_many(conn, &f).await?,
+            FermentableRow::entity,
+        )?,
+        all_entities(hop_q::insert_many(conn, &h).await?, HopRow::entity)?,
+        all_entities(yeast_q::insert_many(conn, &y).await?, YeastRow::entity)?,
+        all_entities(misc_q::insert_many(conn, &m).await?, MiscRow::entity)?,
+        all_entities(
+            mash_step_q::insert_many(conn, &s).await?,
+            MashStepRow::entity,
+        )?,
+    ))
+}
+
+/// The children of several recipes: each table queried once (`recipe_id = ANY(ids)`, filtered by
+/// `user_id`), the five queries pipelined in one round trip.
+pub(crate) async fn load_children_of(
+    conn: &AsyncPgConnection,
+    user: UserId,
+    recipe_ids: &[Uuid],
+) -> DomainResult<ChildrenByRecipe> {
+    let (f, h, y, m, s) = futures_util::try_join!(
+        fermentable_q::of_recipes(conn, user, recipe_ids),
+        hop_q::of_recipes(conn, user, recipe_ids),
+        yeast_q::of_recipes(conn, user, recipe_ids),
+        misc_q::of_recipes(conn, user, recipe_ids),
+        mash_step_q::of_recipes(conn, user, recipe_ids),
+    )
+    .map_err(db_error)?;
+    Ok(ChildrenByRecipe::of(
+        all_entities(f, FermentableRow::entity)?,
+        all_entities(h, HopRow::entity)?,
+        all_entities(y, YeastRow::entity)?,
+        all_entities(m, MiscRow::entity)?,
+        all_entities(s, MashStepRow::entity)?,
+    ))
+}
+
 // ---- The repository -----------------------------------------------------------------------------
 
 pub struct PgIngredients {
@@ -564,137 +851,64 @@ async fn touch_recipe(
     }
 }
 
-fn too_many(kind: ChildKind) -> DomainError {
-    DomainError::invalid(
-        Violation::new(
-            "too_big",
-            &[kind.array_name()],
-            format!(
-                "A recipe holds at most {MAX_CHILDREN_PER_KIND} {}",
-                kind.array_name()
-            ),
-        )
-        .with("maximum", MAX_CHILDREN_PER_KIND)
-        .with("inclusive", true)
-        .with("type", "array"),
-    )
+fn too_many(kind: IngredientKind) -> DomainError {
+    DomainError::invalid(wort_domain::recipe::too_many_ingredients(kind))
 }
 
 async fn add_in_tx(
     conn: &mut AsyncPgConnection,
     user: UserId,
     recipe_id: Uuid,
-    new: NewChild,
+    new: NewIngredient,
     now: OffsetDateTime,
-) -> Result<Child, TxError> {
+) -> Result<Ingredient, TxError> {
     touch_recipe(conn, user, recipe_id, now).await?;
     let (count, last) = match new.kind() {
-        ChildKind::Fermentable => fermentable_q::count_and_last(conn, user, recipe_id).await?,
-        ChildKind::Hop => hop_q::count_and_last(conn, user, recipe_id).await?,
-        ChildKind::Yeast => yeast_q::count_and_last(conn, user, recipe_id).await?,
-        ChildKind::Misc => misc_q::count_and_last(conn, user, recipe_id).await?,
-        ChildKind::MashStep => mash_step_q::count_and_last(conn, user, recipe_id).await?,
+        IngredientKind::Fermentable => fermentable_q::count_and_last(conn, user, recipe_id).await?,
+        IngredientKind::Hop => hop_q::count_and_last(conn, user, recipe_id).await?,
+        IngredientKind::Yeast => yeast_q::count_and_last(conn, user, recipe_id).await?,
+        IngredientKind::Misc => misc_q::count_and_last(conn, user, recipe_id).await?,
+        IngredientKind::MashStep => mash_step_q::count_and_last(conn, user, recipe_id).await?,
     };
-    if count >= MAX_CHILDREN_PER_KIND {
+    if count >= MAX_INGREDIENTS_PER_KIND {
         return Err(TxError(too_many(new.kind())));
     }
     let append_at = last.map_or(0, |l| l.saturating_add(1));
-    let (id, owner) = (new_id(), user.0);
+    let at = RowPlace {
+        id: new_id(),
+        user,
+        recipe_id,
+        now,
+    };
     let inserted = match new {
-        NewChild::Fermentable(n) => {
-            let row = FermentableRow {
-                id,
-                user_id: owner,
-                recipe_id,
-                name: n.name,
-                kind: n.kind.as_str().to_owned(),
-                amount_kg: n.amount_kg,
-                color_srm: n.color_srm,
-                yield_percent: n.yield_percent,
-                origin: n.origin,
-                notes: n.notes,
-                sort_order: n.sort_order.unwrap_or(append_at),
-                created_at: now,
-            };
+        NewIngredient::Fermentable(n) => {
+            let row = FermentableRow::new(n, &at, append_at);
             entities(fermentable_q::insert(conn, &[row]).await?, |r| {
-                r.entity().map(Child::Fermentable)
+                r.entity().map(Ingredient::Fermentable)
             })?
         }
-        NewChild::Hop(n) => {
-            let row = HopRow {
-                id,
-                user_id: owner,
-                recipe_id,
-                name: n.name,
-                alpha_acid: n.alpha_acid,
-                amount_grams: n.amount_grams,
-                time_minutes: n.time_minutes,
-                hop_use: n.hop_use.as_str().to_owned(),
-                sort_order: n.sort_order.unwrap_or(append_at),
-                created_at: now,
-            };
+        NewIngredient::Hop(n) => {
+            let row = HopRow::new(n, &at, append_at);
             entities(hop_q::insert(conn, &[row]).await?, |r| {
-                r.entity().map(Child::Hop)
+                r.entity().map(Ingredient::Hop)
             })?
         }
-        NewChild::Yeast(n) => {
-            let row = YeastRow {
-                id,
-                user_id: owner,
-                recipe_id,
-                name: n.name,
-                lab: n.lab,
-                product_id: n.product_id,
-                kind: n.kind.as_str().to_owned(),
-                form: n.form.map(|f| f.as_str().to_owned()),
-                attenuation: n.attenuation,
-                min_temp_c: n.min_temp_c,
-                max_temp_c: n.max_temp_c,
-                amount: n.amount,
-                amount_unit: n.amount_unit,
-                notes: n.notes,
-                sort_order: n.sort_order.unwrap_or(append_at),
-                created_at: now,
-            };
+        NewIngredient::Yeast(n) => {
+            let row = YeastRow::new(n, &at, append_at);
             entities(yeast_q::insert(conn, &[row]).await?, |r| {
-                r.entity().map(Child::Yeast)
+                r.entity().map(Ingredient::Yeast)
             })?
         }
-        NewChild::Misc(n) => {
-            let row = MiscRow {
-                id,
-                user_id: owner,
-                recipe_id,
-                name: n.name,
-                kind: n.kind.as_str().to_owned(),
-                misc_use: n.misc_use.as_str().to_owned(),
-                amount: n.amount,
-                amount_unit: n.amount_unit,
-                time_minutes: n.time_minutes,
-                notes: n.notes,
-                sort_order: n.sort_order.unwrap_or(append_at),
-                created_at: now,
-            };
+        NewIngredient::Misc(n) => {
+            let row = MiscRow::new(n, &at, append_at);
             entities(misc_q::insert(conn, &[row]).await?, |r| {
-                r.entity().map(Child::Misc)
+                r.entity().map(Ingredient::Misc)
             })?
         }
-        NewChild::MashStep(n) => {
-            let row = MashStepRow {
-                id,
-                user_id: owner,
-                recipe_id,
-                name: n.name,
-                kind: n.kind.as_str().to_owned(),
-                temperature_c: n.temperature_c,
-                duration_minutes: n.duration_minutes,
-                infuse_amount_liters: n.infuse_amount_liters,
-                ramp_minutes: n.ramp_minutes,
-                sort_order: n.sort_order.unwrap_or(append_at),
-                created_at: now,
-            };
+        NewIngredient::MashStep(n) => {
+            let row = MashStepRow::new(n, &at, append_at);
             entities(mash_step_q::insert(conn, &[row]).await?, |r| {
-                r.entity().map(Child::MashStep)
+                r.entity().map(Ingredient::MashStep)
             })?
         }
     };
@@ -704,20 +918,22 @@ async fn add_in_tx(
         .ok_or_else(|| TxError(DomainError::Internal("insert returned no row".into())))
 }
 
-async fn find_child(
+async fn find_ingredient(
     conn: &mut AsyncPgConnection,
     user: UserId,
-    kind: ChildKind,
+    kind: IngredientKind,
     id: Uuid,
-) -> Result<Child, TxError> {
+) -> Result<Ingredient, TxError> {
     Ok(match kind {
-        ChildKind::Fermentable => {
-            Child::Fermentable(fermentable_q::find(conn, user, id).await?.entity()?)
+        IngredientKind::Fermentable => {
+            Ingredient::Fermentable(fermentable_q::find(conn, user, id).await?.entity()?)
         }
-        ChildKind::Hop => Child::Hop(hop_q::find(conn, user, id).await?.entity()?),
-        ChildKind::Yeast => Child::Yeast(yeast_q::find(conn, user, id).await?.entity()?),
-        ChildKind::Misc => Child::Misc(misc_q::find(conn, user, id).await?.entity()?),
-        ChildKind::MashStep => Child::MashStep(mash_step_q::find(conn, user, id).await?.entity()?),
+        IngredientKind::Hop => Ingredient::Hop(hop_q::find(conn, user, id).await?.entity()?),
+        IngredientKind::Yeast => Ingredient::Yeast(yeast_q::find(conn, user, id).await?.entity()?),
+        IngredientKind::Misc => Ingredient::Misc(misc_q::find(conn, user, id).await?.entity()?),
+        IngredientKind::MashStep => {
+            Ingredient::MashStep(mash_step_q::find(conn, user, id).await?.entity()?)
+        }
     })
 }
 
@@ -725,52 +941,52 @@ async fn update_in_tx(
     conn: &mut AsyncPgConnection,
     user: UserId,
     id: Uuid,
-    patch: ChildPatch,
+    patch: IngredientPatch,
     now: OffsetDateTime,
-) -> Result<Child, TxError> {
-    let current = find_child(conn, user, patch.kind(), id).await?;
+) -> Result<Ingredient, TxError> {
+    let current = find_ingredient(conn, user, patch.kind(), id).await?;
     let (recipe_id, saved) = match (current, patch) {
-        (Child::Fermentable(mut e), ChildPatch::Fermentable(p)) if !p.is_empty() => {
+        (Ingredient::Fermentable(mut e), IngredientPatch::Fermentable(p)) if !p.is_empty() => {
             p.apply(&mut e);
             (
                 e.recipe_id,
-                Child::Fermentable(
+                Ingredient::Fermentable(
                     fermentable_q::save(conn, &FermentableRow::of(&e, user))
                         .await?
                         .entity()?,
                 ),
             )
         }
-        (Child::Hop(mut e), ChildPatch::Hop(p)) if !p.is_empty() => {
+        (Ingredient::Hop(mut e), IngredientPatch::Hop(p)) if !p.is_empty() => {
             p.apply(&mut e);
             (
                 e.recipe_id,
-                Child::Hop(hop_q::save(conn, &HopRow::of(&e, user)).await?.entity()?),
+                Ingredient::Hop(hop_q::save(conn, &HopRow::of(&e, user)).await?.entity()?),
             )
         }
-        (Child::Yeast(mut e), ChildPatch::Yeast(p)) if !p.is_empty() => {
+        (Ingredient::Yeast(mut e), IngredientPatch::Yeast(p)) if !p.is_empty() => {
             p.apply(&mut e);
             (
                 e.recipe_id,
-                Child::Yeast(
+                Ingredient::Yeast(
                     yeast_q::save(conn, &YeastRow::of(&e, user))
                         .await?
                         .entity()?,
                 ),
             )
         }
-        (Child::Misc(mut e), ChildPatch::Misc(p)) if !p.is_empty() => {
+        (Ingredient::Misc(mut e), IngredientPatch::Misc(p)) if !p.is_empty() => {
             p.apply(&mut e);
             (
                 e.recipe_id,
-                Child::Misc(misc_q::save(conn, &MiscRow::of(&e, user)).await?.entity()?),
+                Ingredient::Misc(misc_q::save(conn, &MiscRow::of(&e, user)).await?.entity()?),
             )
         }
-        (Child::MashStep(mut e), ChildPatch::MashStep(p)) if !p.is_empty() => {
+        (Ingredient::MashStep(mut e), IngredientPatch::MashStep(p)) if !p.is_empty() => {
             p.apply(&mut e);
             (
                 e.recipe_id,
-                Child::MashStep(
+                Ingredient::MashStep(
                     mash_step_q::save(conn, &MashStepRow::of(&e, user))
                         .await?
                         .entity()?,
@@ -787,16 +1003,16 @@ async fn update_in_tx(
 async fn delete_in_tx(
     conn: &mut AsyncPgConnection,
     user: UserId,
-    kind: ChildKind,
+    kind: IngredientKind,
     id: Uuid,
     now: OffsetDateTime,
 ) -> Result<(), TxError> {
     let recipe_id = match kind {
-        ChildKind::Fermentable => fermentable_q::delete(conn, user, id).await?,
-        ChildKind::Hop => hop_q::delete(conn, user, id).await?,
-        ChildKind::Yeast => yeast_q::delete(conn, user, id).await?,
-        ChildKind::Misc => misc_q::delete(conn, user, id).await?,
-        ChildKind::MashStep => mash_step_q::delete(conn, user, id).await?,
+        IngredientKind::Fermentable => fermentable_q::delete(conn, user, id).await?,
+        IngredientKind::Hop => hop_q::delete(conn, user, id).await?,
+        IngredientKind::Yeast => yeast_q::delete(conn, user, id).await?,
+        IngredientKind::Misc => misc_q::delete(conn, user, id).await?,
+        IngredientKind::MashStep => mash_step_q::delete(conn, user, id).await?,
     };
     let recipe_id = recipe_id.ok_or(TxError(DomainError::NotFound))?;
     touch_recipe(conn, user, recipe_id, now).await
@@ -808,9 +1024,9 @@ impl IngredientRepository for PgIngredients {
         &self,
         user: UserId,
         recipe_id: Uuid,
-        new: NewChild,
+        new: NewIngredient,
         now: OffsetDateTime,
-    ) -> DomainResult<Child> {
+    ) -> DomainResult<Ingredient> {
         let mut conn = checkout(&self.pool).await?;
         conn.transaction(async |conn| add_in_tx(conn, user, recipe_id, new, now).await)
             .await
@@ -821,8 +1037,8 @@ impl IngredientRepository for PgIngredients {
         &self,
         user: UserId,
         recipe_id: Uuid,
-        kind: ChildKind,
-    ) -> DomainResult<Vec<Child>> {
+        kind: IngredientKind,
+    ) -> DomainResult<Vec<Ingredient>> {
         let conn = checkout(&self.pool).await?;
         let conn_ref: &AsyncPgConnection = &conn;
         let ids = [recipe_id];
@@ -833,37 +1049,40 @@ impl IngredientRepository for PgIngredients {
             .get_result::<i64>(&mut &*conn_ref);
         // Existence and the list travel together in one round trip.
         let (count, children) = match kind {
-            ChildKind::Fermentable => {
+            IngredientKind::Fermentable => {
                 let (c, rows) = futures_util::try_join!(
                     exists,
                     fermentable_q::of_recipes(conn_ref, user, &ids)
                 )
                 .map_err(db_error)?;
-                (c, entities(rows, |r| r.entity().map(Child::Fermentable))?)
+                (
+                    c,
+                    entities(rows, |r| r.entity().map(Ingredient::Fermentable))?,
+                )
             }
-            ChildKind::Hop => {
+            IngredientKind::Hop => {
                 let (c, rows) =
                     futures_util::try_join!(exists, hop_q::of_recipes(conn_ref, user, &ids))
                         .map_err(db_error)?;
-                (c, entities(rows, |r| r.entity().map(Child::Hop))?)
+                (c, entities(rows, |r| r.entity().map(Ingredient::Hop))?)
             }
-            ChildKind::Yeast => {
+            IngredientKind::Yeast => {
                 let (c, rows) =
                     futures_util::try_join!(exists, yeast_q::of_recipes(conn_ref, user, &ids))
                         .map_err(db_error)?;
-                (c, entities(rows, |r| r.entity().map(Child::Yeast))?)
+                (c, entities(rows, |r| r.entity().map(Ingredient::Yeast))?)
             }
-            ChildKind::Misc => {
+            IngredientKind::Misc => {
                 let (c, rows) =
                     futures_util::try_join!(exists, misc_q::of_recipes(conn_ref, user, &ids))
                         .map_err(db_error)?;
-                (c, entities(rows, |r| r.entity().map(Child::Misc))?)
+                (c, entities(rows, |r| r.entity().map(Ingredient::Misc))?)
             }
-            ChildKind::MashStep => {
+            IngredientKind::MashStep => {
                 let (c, rows) =
                     futures_util::try_join!(exists, mash_step_q::of_recipes(conn_ref, user, &ids))
                         .map_err(db_error)?;
-                (c, entities(rows, |r| r.entity().map(Child::MashStep))?)
+                (c, entities(rows, |r| r.entity().map(Ingredient::MashStep))?)
             }
         };
         if count == 0 {
@@ -873,10 +1092,10 @@ impl IngredientRepository for PgIngredients {
         }
     }
 
-    async fn get(&self, user: UserId, kind: ChildKind, id: Uuid) -> DomainResult<Child> {
+    async fn get(&self, user: UserId, kind: IngredientKind, id: Uuid) -> DomainResult<Ingredient> {
         let mut conn = checkout(&self.pool).await?;
         // FOR UPDATE outside a transaction locks nothing for long; one query, one shape.
-        find_child(&mut conn, user, kind, id)
+        find_ingredient(&mut conn, user, kind, id)
             .await
             .map_err(|TxError(e)| e)
     }
@@ -885,9 +1104,9 @@ impl IngredientRepository for PgIngredients {
         &self,
         user: UserId,
         id: Uuid,
-        patch: ChildPatch,
+        patch: IngredientPatch,
         now: OffsetDateTime,
-    ) -> DomainResult<Child> {
+    ) -> DomainResult<Ingredient> {
         let mut conn = checkout(&self.pool).await?;
         conn.transaction(async |conn| update_in_tx(conn, user, id, patch, now).await)
             .await
@@ -897,7 +1116,7 @@ impl IngredientRepository for PgIngredients {
     async fn delete(
         &self,
         user: UserId,
-        kind: ChildKind,
+        kind: IngredientKind,
         id: Uuid,
         now: OffsetDateTime,
     ) -> DomainResult<()> {

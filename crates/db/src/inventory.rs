@@ -8,7 +8,6 @@ use diesel::sql_types::Integer;
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use time::OffsetDateTime;
 use uuid::Uuid;
-use wort_domain::error::Violation;
 use wort_domain::inventory::{
     InventoryCategory, InventoryFields, InventoryFilter, InventoryItem, InventoryPatch, MAX_AMOUNT,
 };
@@ -297,31 +296,7 @@ impl InventoryRepository for PgInventory {
             .first(&mut conn)
             .await
             .map_err(db_error)?;
-        let violation = if current + delta < 0.0 {
-            Violation::new(
-                "too_small",
-                &["amount"],
-                format!(
-                    "Adjusting by {delta} would leave {} (below 0)",
-                    current + delta
-                ),
-            )
-            .with("minimum", 0)
-            .with("inclusive", true)
-            .with("type", "number")
-        } else {
-            Violation::new(
-                "too_big",
-                &["amount"],
-                format!(
-                    "Adjusting by {delta} would leave {} (above {MAX_AMOUNT})",
-                    current + delta
-                ),
-            )
-            .with("maximum", MAX_AMOUNT)
-            .with("inclusive", true)
-            .with("type", "number")
-        };
+        let violation = wort_domain::inventory::adjust_refused(current, delta);
         Err(DomainError::invalid(violation))
     }
 }

@@ -2,13 +2,15 @@
 //!
 //! * [`pool`]: the connection pool (timeouts, `statement_timeout`, lazy connect).
 //! * [`migrate`]: embedded migrations, applied under an advisory lock.
-//! * [`accounts`], [`recipes`], [`inventory`]: the repositories.
+//! * [`accounts`], [`recipes`], [`equipment`], [`inventory`], [`brew_sessions`]: the repositories.
 //! * [`ai`], [`chats`]: AI metering (one guarded upsert per reservation) and chat threads.
 //! * [`schema`]: diesel's view of the tables in `migrations/`.
 
 pub mod accounts;
 pub mod ai;
+pub mod brew_sessions;
 pub mod chats;
+pub mod equipment;
 mod error;
 mod ingredients;
 pub mod inventory;
@@ -16,13 +18,13 @@ pub mod migrate;
 pub mod pool;
 pub mod recipes;
 pub mod schema;
-pub mod sessions;
 
 pub use accounts::PgAccounts;
 pub use ai::PgAiUsage;
+pub use brew_sessions::PgBrewSessions;
 pub use chats::PgChats;
+pub use equipment::PgEquipment;
 pub use ingredients::PgIngredients;
 pub use inventory::PgInventory;
-pub use pool::{DbPool, PoolSettings, build_pool};
+pub use pool::{DbPool, PoolSettings, PoolStatus, build_pool};
 pub use recipes::PgRecipes;
-pub use sessions::PgSessions;

@@ -15,6 +15,8 @@ use futures_util::FutureExt;
 use futures_util::future::BoxFuture;
 
 pub type DbPool = diesel_async::pooled_connection::deadpool::Pool<AsyncPgConnection>;
+/// A pool's size, idle connections and waiting requests (`DbPool::status`), for metrics.
+pub use deadpool::Status as PoolStatus;
 pub type PoolError = diesel_async::pooled_connection::deadpool::PoolError;
 type PooledObject = diesel_async::pooled_connection::deadpool::Object<AsyncPgConnection>;
 
@@ -124,8 +126,8 @@ fn connect(
         // re-plans a statement on every execution when its generic plan merely *looks* dearer:
         // `recipe_id = ANY($1)` (the child lists, priced for a many-element array) and
         // `LIMIT $n OFFSET $m` (the pages). Every wort query is an index lookup keyed by
-        // user_id/id whose generic plan is the same plan, so the re-planning was pure cost:
-        // a third of PostgreSQL's CPU on `GET /v1/recipes/{id}` (docs/benchmarks.md).
+        // user_id/id whose generic plan is the same plan, so re-planning is pure cost
+        // (measured in docs/benchmarks.md).
         diesel::sql_query("SET plan_cache_mode = force_generic_plan")
             .execute(&mut conn)
             .await

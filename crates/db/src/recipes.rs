@@ -12,15 +12,16 @@ use wort_domain::brewing;
 use wort_domain::page::{Page, PageRequest};
 use wort_domain::ports::RecipeRepository;
 use wort_domain::recipe::{
-    NewRecipe, Recipe, RecipeDetail, RecipeFilter, RecipePatch, RecipeSort, RecipeType,
+    NewRecipe, NewRecipeWithIngredients, Recipe, RecipeDetail, RecipeFilter, RecipePatch,
+    RecipeSort, RecipeType,
 };
 use wort_domain::{DomainError, DomainResult, UserId, new_id};
 
-use crate::error::TxError;
-use crate::error::db_error;
+use crate::error::{TxError, db_error, is_foreign_key_violation};
 use crate::ingredients::{self, Children};
 use crate::pool::{DbPool, checkout};
 use crate::schema::{recipes, users};
+use wort_domain::equipment::rules as equipment_rules;
 
 pub struct PgRecipes {
     pool: DbPool,
@@ -32,7 +33,7 @@ impl PgRecipes {
     }
 }
 
-#[derive(Queryable, Selectable, Debug)]
+#[derive(Queryable, Selectable, Insertable, Debug)]
 #[diesel(table_name = recipes)]
 pub(crate) struct RecipeRow {
     pub id: Uuid,
@@ -46,6 +47,8 @@ pub(crate) struct RecipeRow {
     pub notes: Option<String>,
     pub created_at: OffsetDateTime,
     pub updated_at: OffsetDateTime,
+    pub equipment_id: Option<Uuid>,
+    pub style_id: Option<String>,
 }
 
 impl RecipeRow {
@@ -67,9 +70,25 @@ impl RecipeRow {
             boil_time_minutes: self.boil_time_minutes,
             efficiency: self.efficiency,
             notes: self.notes,
+            equipment_id: self.equipment_id,
+            style_id: self.style_id,
             created_at: self.created_at,
             updated_at: self.updated_at,
         })
+    }
+}
+
+/// The foreign key from a recipe's `(equipment_id, user_id)` to its account's profiles
+/// (migration 000011).
+const EQUIPMENT_FKEY: &str = "recipes_equipment_fkey";
+
+/// A write that named a profile which is not the account's is the caller's mistake (`422` at
+/// `equipment_id`), not the store's.
+fn recipe_write_error(e: diesel::result::Error) -> DomainError {
+    if is_foreign_key_violation(&e, EQUIPMENT_FKEY) {
+        DomainError::Invalid(vec![equipment_rules::unknown_profile()])
+    } else {
+        db_error(e)
     }
 }
 
@@ -83,6 +102,8 @@ struct RecipeChanges {
     boil_time_minutes: Option<f64>,
     efficiency: Option<f64>,
     notes: Option<Option<String>>,
+    equipment_id: Option<Option<Uuid>>,
+    style_id: Option<Option<String>>,
     updated_at: OffsetDateTime,
 }
 
@@ -222,34 +243,67 @@ impl RecipeRepository for PgRecipes {
                 recipes::boil_time_minutes.eq(new.boil_time_minutes),
                 recipes::efficiency.eq(new.efficiency),
                 recipes::notes.eq(new.notes),
+                recipes::equipment_id.eq(new.equipment_id),
+                recipes::style_id.eq(new.style_id),
                 recipes::created_at.eq(now),
                 recipes::updated_at.eq(now),
             ))
             .returning(RecipeRow::as_returning())
             .get_result(&mut conn)
             .await
-            .map_err(db_error)?;
+            .map_err(recipe_write_error)?;
         row.into_recipe(&[])
+    }
+
+    async fn create_with_ingredients(
+        &self,
+        user: UserId,
+        recipes: Vec<NewRecipeWithIngredients>,
+        now: OffsetDateTime,
+    ) -> DomainResult<Vec<RecipeDetail>> {
+        let mut conn = checkout(&self.pool).await?;
+        conn.transaction(async |conn| create_in_tx(conn, user, recipes, now).await)
+            .await
+            .map_err(|TxError(e)| e)
     }
 
     async fn get(&self, user: UserId, id: Uuid) -> DomainResult<RecipeDetail> {
         let conn = checkout(&self.pool).await?;
-        // The recipe and its five child lists in one pipelined round trip.
-        let conn_ref: &AsyncPgConnection = &conn;
-        let recipe_query = recipes::table
-            .filter(recipes::id.eq(id))
-            .filter(recipes::user_id.eq(user.0))
-            .select(RecipeRow::as_select());
-        let (row, children) = futures_util::try_join!(
-            async {
-                recipe_query
-                    .first::<RecipeRow>(&mut &*conn_ref)
-                    .await
-                    .map_err(db_error)
-            },
-            ingredients::load_children(conn_ref, user, id),
-        )?;
-        detail(row, children)
+        load_detail(&conn, user, id, false).await
+    }
+
+    async fn list_details(
+        &self,
+        user: UserId,
+        page: PageRequest,
+    ) -> DomainResult<Page<RecipeDetail>> {
+        let conn = checkout(&self.pool).await?;
+        let page_query = sorted(
+            filtered(user, &RecipeFilter::default()),
+            RecipeSort::CreatedAt,
+        )
+        .select(RecipeRow::as_select())
+        .limit(page.limit)
+        .offset(page.offset);
+        let total = users::table
+            .filter(users::id.eq(user.0))
+            .select(users::recipe_count);
+        // Pipelined: the page and the account's counter travel in one round trip.
+        let (rows, total) = futures_util::try_join!(
+            page_query.load::<RecipeRow>(&mut &*conn),
+            total.get_result::<i64>(&mut &*conn),
+        )
+        .map_err(db_error)?;
+        let ids: Vec<Uuid> = rows.iter().map(|r| r.id).collect();
+        let mut children = ingredients::load_children_of(&conn, user, &ids).await?;
+        let items = rows
+            .into_iter()
+            .map(|row| {
+                let id = row.id;
+                detail(row, children.take(id))
+            })
+            .collect::<DomainResult<Vec<_>>>()?;
+        Ok(Page { items, total })
     }
 
     async fn update(
@@ -271,6 +325,8 @@ impl RecipeRepository for PgRecipes {
                 boil_time_minutes: patch.boil_time_minutes,
                 efficiency: patch.efficiency,
                 notes: patch.notes,
+                equipment_id: patch.equipment_id,
+                style_id: patch.style_id,
                 updated_at: now,
             };
             diesel::update(
@@ -282,7 +338,7 @@ impl RecipeRepository for PgRecipes {
             .returning(RecipeRow::as_returning())
             .get_result(&mut conn)
             .await
-            .map_err(db_error)?
+            .map_err(recipe_write_error)?
         };
         let mut fermentables = ingredients::fermentables_by_recipe(&mut conn, user, &[id]).await?;
         row.into_recipe(&fermentables.remove(&id).unwrap_or_default())
@@ -320,13 +376,10 @@ impl RecipeRepository for PgRecipes {
     }
 }
 
-/// The longest recipe name (CONTRACT §1.2).
-const NAME_MAX_CHARS: usize = 200;
-
 /// "<name> (copy)", shortening the original so the result still fits the name cap.
 fn copy_name(original: &str) -> String {
     const SUFFIX: &str = " (copy)";
-    let keep = NAME_MAX_CHARS - SUFFIX.chars().count();
+    let keep = wort_domain::recipe::NAME.max - SUFFIX.chars().count();
     let base: String = original.chars().take(keep).collect();
     format!("{base}{SUFFIX}")
 }
@@ -339,7 +392,7 @@ async fn copy_in_tx(
     now: OffsetDateTime,
 ) -> Result<RecipeDetail, TxError> {
     let original = find_row(conn, user, id).await?;
-    let children = ingredients::load_children(conn, user, id).await?;
+    let children = ingredients::load_ingredients(conn, user, id).await?;
     let row: RecipeRow = diesel::insert_into(recipes::table)
         .values((
             recipes::id.eq(new_id()),
@@ -351,14 +404,92 @@ async fn copy_in_tx(
             recipes::boil_time_minutes.eq(original.boil_time_minutes),
             recipes::efficiency.eq(original.efficiency),
             recipes::notes.eq(original.notes),
+            recipes::equipment_id.eq(original.equipment_id),
+            recipes::style_id.eq(original.style_id),
             recipes::created_at.eq(now),
             recipes::updated_at.eq(now),
         ))
         .returning(RecipeRow::as_returning())
         .get_result(conn)
         .await?;
-    let copied = ingredients::copy_children(conn, user, &children, row.id, now).await?;
+    let copied = ingredients::copy_ingredients(conn, user, &children, row.id, now).await?;
     Ok(detail(row, copied)?)
+}
+
+/// Inserts the recipes in one statement, then each kind of child in one statement (more only
+/// past the bind limit), whatever the number of recipes.
+async fn create_in_tx(
+    conn: &mut AsyncPgConnection,
+    user: UserId,
+    recipes: Vec<NewRecipeWithIngredients>,
+    now: OffsetDateTime,
+) -> Result<Vec<RecipeDetail>, TxError> {
+    let recipes: Vec<(Uuid, NewRecipeWithIngredients)> =
+        recipes.into_iter().map(|r| (new_id(), r)).collect();
+    let rows: Vec<RecipeRow> = recipes
+        .iter()
+        .map(|(id, r)| RecipeRow {
+            id: *id,
+            user_id: user.0,
+            name: r.recipe.name.clone(),
+            style: r.recipe.style.clone(),
+            kind: r.recipe.kind.as_str().to_owned(),
+            batch_size_liters: r.recipe.batch_size_liters,
+            boil_time_minutes: r.recipe.boil_time_minutes,
+            efficiency: r.recipe.efficiency,
+            notes: r.recipe.notes.clone(),
+            equipment_id: r.recipe.equipment_id,
+            style_id: r.recipe.style_id.clone(),
+            created_at: now,
+            updated_at: now,
+        })
+        .collect();
+    // 13 columns a row: 2,000 rows stay under PostgreSQL's 65,535 bind parameters.
+    for chunk in rows.chunks(2_000) {
+        diesel::insert_into(recipes::table)
+            .values(chunk)
+            .execute(conn)
+            .await
+            .map_err(recipe_write_error)?;
+    }
+    let mut children = ingredients::insert_new_children(conn, user, recipes, now).await?;
+    Ok(rows
+        .into_iter()
+        .map(|row| {
+            let id = row.id;
+            detail(row, children.take(id))
+        })
+        .collect::<DomainResult<Vec<_>>>()?)
+}
+
+/// The recipe and its five ingredient lists: six queries sent together, one round trip. With
+/// `for_share`, the recipe row stays locked against edits (every ingredient write bumps it) until
+/// the caller's transaction ends, so a snapshot taken from it cannot race a change.
+pub(crate) async fn load_detail(
+    conn: &AsyncPgConnection,
+    user: UserId,
+    id: Uuid,
+    for_share: bool,
+) -> DomainResult<RecipeDetail> {
+    let recipe_query = recipes::table
+        .filter(recipes::id.eq(id))
+        .filter(recipes::user_id.eq(user.0))
+        .select(RecipeRow::as_select());
+    let (row, ingredients) = futures_util::try_join!(
+        async {
+            if for_share {
+                recipe_query
+                    .for_share()
+                    .first::<RecipeRow>(&mut &*conn)
+                    .await
+            } else {
+                recipe_query.first::<RecipeRow>(&mut &*conn).await
+            }
+            .map_err(db_error)
+        },
+        ingredients::load_ingredients(conn, user, id),
+    )?;
+    detail(row, ingredients)
 }
 
 pub(crate) fn detail(row: RecipeRow, children: Children) -> DomainResult<RecipeDetail> {

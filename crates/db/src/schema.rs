@@ -10,6 +10,10 @@ diesel::table! {
         updated_at -> Timestamptz,
         /// How many recipes the account holds, kept by triggers on `recipes` (migration 000008).
         recipe_count -> Int8,
+        pref_amounts -> Text,
+        pref_gravity -> Text,
+        pref_color -> Text,
+        pref_temperature -> Text,
     }
 }
 
@@ -61,6 +65,27 @@ diesel::table! {
         notes -> Nullable<Text>,
         created_at -> Timestamptz,
         updated_at -> Timestamptz,
+        equipment_id -> Nullable<Uuid>,
+        style_id -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    equipment_profiles (id) {
+        id -> Uuid,
+        user_id -> Uuid,
+        name -> Text,
+        batch_size_liters -> Double,
+        boil_off_liters_per_hour -> Double,
+        trub_chiller_loss_liters -> Double,
+        mash_tun_deadspace_liters -> Double,
+        grain_absorption_liters_per_kg -> Double,
+        top_up_water_liters -> Double,
+        fermenter_loss_liters -> Double,
+        hop_utilization_percent -> Double,
+        notes -> Nullable<Text>,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
     }
 }
 
@@ -95,6 +120,7 @@ diesel::table! {
         hop_use -> Text,
         sort_order -> Integer,
         created_at -> Timestamptz,
+        form -> Nullable<Text>,
     }
 }
 
@@ -274,6 +300,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     api_keys,
     sign_in_failures,
     recipes,
+    equipment_profiles,
     fermentables,
     hops,
     yeasts,

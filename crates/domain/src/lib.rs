@@ -1,25 +1,35 @@
 //! wort's domain: the rules and the brewing maths, free of HTTP and SQL.
 //!
-//! * [`recipe`], [`ingredients`]: the recipe aggregate and its five kinds of children.
-//! * [`brewing`]: pure brewing calculations (OG, FG, ABV, IBU, colour, calories…).
-//! * [`session`]: brew sessions, their state machine, the brew-day checklist, fermentation logs.
+//! One folder per aggregate, each the same shape: `model.rs` (entities), `rules.rs` (bounds,
+//! limits and the violations they produce), `ports.rs` (what it needs from outside, as traits),
+//! `service.rs` (the use cases, written against the ports).
+//!
+//! * [`account`]: users, sign-in sessions, API keys, display preferences.
+//! * [`recipe`]: recipes and their ingredients.
+//! * [`brew_session`]: brew days, their state machine, checklist and fermentation readings.
 //! * [`inventory`]: ingredients on hand.
-//! * [`ai`]: the AI assistant: daily limits and metering, prompts, chat threads, use cases.
-//! * [`account`]: users, sign-in sessions and API keys, and how credentials are made and checked.
-//! * [`ports`]: the traits the adapters (PostgreSQL, the AI provider, the clock) implement.
-//! * [`error`]: the errors every use case can end in.
+//! * [`equipment`]: equipment profiles (the kettle's losses and utilisation).
+//! * [`ai`]: the AI assistant: daily limits and metering, prompts, chat threads.
+//! * [`brewing`]: pure brewing calculations (OG, FG, ABV, IBU, colour, calories…).
+//! * [`rules`]: the bound types every `rules.rs` is written with; [`error`]: the errors every use
+//!   case can end in, and the contract's 422 details; [`ports`]: the shared ports (clock,
+//!   health) and every aggregate's, re-exported.
 
 pub mod account;
 pub mod ai;
+pub mod brew_session;
 pub mod brewing;
+pub mod equipment;
 pub mod error;
-pub mod ingredients;
 pub mod inventory;
 pub mod page;
 pub mod ports;
 pub mod recipe;
-pub mod session;
+pub mod rules;
 pub mod timestamp;
+
+/// The brewing calculator reads ingredients by this short path.
+pub use recipe::ingredients;
 
 pub use error::{DomainError, DomainResult};
 

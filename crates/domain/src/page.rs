@@ -1,5 +1,9 @@
 //! Paging of top-level collections.
 
+/// `limit` of a top-level collection when none is given, and the largest allowed (CONTRACT §1).
+pub const DEFAULT_PAGE_SIZE: i64 = 50;
+pub const MAX_PAGE_SIZE: i64 = 200;
+
 /// `limit`/`offset` after validation (limit 1–200, offset ≥ 0).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PageRequest {

@@ -23,8 +23,8 @@ fn format_slow(at: OffsetDateTime) -> String {
 }
 
 /// `YYYY-MM-DDTHH:MM:SS.mmmZ` written digit by digit. Every row of every list carries one or
-/// two instants, and `time`'s format-description machinery was about 13 % of the server's CPU
-/// on a page of 288 fermentation readings (`cargo xtask bench`, docs/benchmarks.md).
+/// two instants, and `time`'s format-description machinery is a visible share of the server's
+/// CPU on long lists (measured in docs/benchmarks.md).
 fn instant_ascii(at: OffsetDateTime) -> Option<[u8; 24]> {
     let at = at.to_offset(UtcOffset::UTC);
     let year = u32::try_from(at.year()).ok().filter(|y| *y <= 9999)?;

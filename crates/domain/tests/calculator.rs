@@ -192,6 +192,7 @@ fn build(case: &Case) -> Built {
         .iter()
         .zip(0..)
         .map(|(h, i)| Hop {
+            form: None,
             id: Uuid::new_v4(),
             recipe_id,
             name: h.name.clone(),

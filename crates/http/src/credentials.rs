@@ -11,7 +11,7 @@ use std::pin::Pin;
 use actix_web::dev::Payload;
 use actix_web::http::Method;
 use actix_web::{FromRequest, HttpRequest, web};
-use wort_domain::account::{self, AuthSession, Credential, Identity};
+use wort_domain::account::{Credential, Identity, SignInSession};
 
 use crate::error::{ApiError, ApiResult};
 use crate::state::{AppState, Origins};
@@ -23,7 +23,8 @@ pub const API_KEY_HEADER: &str = "X-API-Key";
 pub fn request_origin(req: &HttpRequest) -> Option<String> {
     let headers = req.headers();
     if let Some(origin) = headers.get("origin").and_then(|v| v.to_str().ok()) {
-        return Some(origin.trim_end_matches('/').to_owned());
+        // Exactly as sent: a browser never adds a trailing slash, so one does not match.
+        return Some(origin.to_owned());
     }
     let referer = headers.get("referer").and_then(|v| v.to_str().ok())?;
     let (scheme, rest) = referer.split_once("://")?;
@@ -55,12 +56,8 @@ pub fn session_token(req: &HttpRequest, origins: &Origins) -> Option<String> {
 async fn session_identity(
     state: &AppState,
     token: &str,
-) -> ApiResult<Option<(AuthSession, Identity)>> {
-    let now = state.clock.now();
-    let found = state
-        .accounts
-        .find_session(&account::digest(token), now)
-        .await?;
+) -> ApiResult<Option<(SignInSession, Identity)>> {
+    let found = state.accounts.signed_in(token).await?;
     Ok(found.map(|(session, user)| {
         (
             session,
@@ -73,12 +70,9 @@ async fn session_identity(
 }
 
 async fn api_key_identity(state: &AppState, key: &str) -> ApiResult<Identity> {
-    if !account::looks_like_api_key(key) {
-        return Err(ApiError::Unauthorized);
-    }
     let user = state
         .accounts
-        .authenticate_api_key(&account::digest(key), state.clock.now())
+        .authenticate_api_key(key)
         .await?
         .ok_or(ApiError::Unauthorized)?;
     Ok(Identity {
@@ -117,7 +111,7 @@ impl FromRequest for Authenticated {
 /// A signed-in browser session, and nothing else: key management refuses API keys, so a leaked
 /// key cannot mint or revoke keys.
 pub struct SignedIn {
-    pub session: AuthSession,
+    pub session: SignInSession,
     pub identity: Identity,
 }
 

@@ -3,6 +3,7 @@
 use actix_web::http::{StatusCode, header};
 use actix_web::{HttpResponse, ResponseError};
 use serde_json::json;
+use utoipa::ToSchema;
 use wort_domain::DomainError;
 use wort_domain::error::Violation;
 
@@ -24,6 +25,9 @@ pub enum ApiError {
     PayloadTooLarge,
     #[error("Invalid email or password")]
     InvalidCredentials,
+    /// A password change with the wrong current password.
+    #[error("Invalid password")]
+    InvalidPassword,
     #[error("{message}")]
     TooManyRequests {
         message: String,
@@ -59,8 +63,13 @@ impl From<DomainError> for ApiError {
             DomainError::Invalid(violations) => ApiError::Validation(violations),
             DomainError::Unauthorized => ApiError::Unauthorized,
             DomainError::InvalidCredentials => ApiError::InvalidCredentials,
+            DomainError::InvalidPassword => ApiError::InvalidPassword,
             DomainError::SignInThrottled { retry_after_secs } => ApiError::TooManyRequests {
                 message: "Too many sign-in attempts; try again later".into(),
+                retry_after_secs,
+            },
+            DomainError::SignUpThrottled { retry_after_secs } => ApiError::TooManyRequests {
+                message: "Too many sign-ups from this address; try again later".into(),
                 retry_after_secs,
             },
             DomainError::AiNotConfigured => ApiError::AiNotConfigured,
@@ -76,7 +85,11 @@ impl From<DomainError> for ApiError {
                 ApiError::AiProvider
             }
             DomainError::Unavailable(detail) => {
-                tracing::warn!(%detail, "database unavailable");
+                // An outage fails every request: one line a second says so, with how many
+                // answers it stands for, instead of thousands (issue 17, found by the soak).
+                if let Some(answers) = OUTAGE_LOG.admit(std::time::Instant::now()) {
+                    tracing::warn!(%detail, answers_503 = answers, "database unavailable");
+                }
                 ApiError::Unavailable
             }
             DomainError::Internal(detail) => {
@@ -97,7 +110,9 @@ impl From<actix_web::error::BlockingError> for ApiError {
 impl ResponseError for ApiError {
     fn status_code(&self) -> StatusCode {
         match self {
-            ApiError::Unauthorized | ApiError::InvalidCredentials => StatusCode::UNAUTHORIZED,
+            ApiError::Unauthorized | ApiError::InvalidCredentials | ApiError::InvalidPassword => {
+                StatusCode::UNAUTHORIZED
+            }
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
             ApiError::Validation(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::NotFound => StatusCode::NOT_FOUND,
@@ -141,4 +156,122 @@ impl ResponseError for ApiError {
 /// Shorthand for a single validation failure.
 pub fn invalid(violation: Violation) -> ApiError {
     ApiError::Validation(vec![violation])
+}
+
+/// `{"error": "..."}`: every error response.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct ErrorBody {
+    error: String,
+}
+
+/// The "database unavailable" warnings: at most one a second.
+static OUTAGE_LOG: LogLimiter = LogLimiter::new(std::time::Duration::from_secs(1));
+
+/// Lets one log line through per interval and counts the events it stands for.
+pub struct LogLimiter {
+    interval: std::time::Duration,
+    /// The last line's time and the events since it (the one it logged included).
+    state: std::sync::Mutex<Option<(std::time::Instant, u64)>>,
+}
+
+impl LogLimiter {
+    pub const fn new(interval: std::time::Duration) -> Self {
+        LogLimiter {
+            interval,
+            state: std::sync::Mutex::new(None),
+        }
+    }
+
+    /// `Some(n)` when a line should be logged now, `n` being the events it stands for (this one
+    /// and those held back since the last line); `None` to stay quiet.
+    pub fn admit(&self, now: std::time::Instant) -> Option<u64> {
+        let mut state = self.state.lock().ok()?;
+        match *state {
+            Some((last, held)) if now.duration_since(last) < self.interval => {
+                *state = Some((last, held + 1));
+                None
+            }
+            Some((_, held)) => {
+                *state = Some((now, 0));
+                Some(held + 1)
+            }
+            None => {
+                *state = Some((now, 0));
+                Some(1)
+            }
+        }
+    }
+}
+
+/// One failed rule of a `422` (Zod-style issue): `code`, `path` and `message` always, and the
+/// fields of its code.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct ValidationIssue {
+    /// too_small, too_big, invalid_type, invalid_enum_value, invalid_string, not_integer,
+    /// invalid_transition, already_exists
+    code: String,
+    /// Path to the field; array indices as decimal strings.
+    path: Vec<String>,
+    message: String,
+    /// `too_small`: the bound (a length for strings, a count for arrays).
+    #[schema(nullable = false)]
+    minimum: Option<f64>,
+    /// `too_big`: the bound (a length for strings, a count for arrays).
+    #[schema(nullable = false)]
+    maximum: Option<f64>,
+    /// `too_small`/`too_big`: whether the bound itself is allowed.
+    #[schema(nullable = false)]
+    inclusive: Option<bool>,
+    /// `too_small`/`too_big`: `string`, `number` or `array`.
+    #[serde(rename = "type")]
+    #[schema(nullable = false)]
+    kind: Option<String>,
+    /// `invalid_type`: the type wanted and the type sent (`undefined` when missing).
+    #[schema(nullable = false)]
+    expected: Option<String>,
+    #[schema(nullable = false)]
+    received: Option<String>,
+    /// `invalid_enum_value`: the values allowed.
+    #[schema(nullable = false)]
+    options: Option<Vec<String>>,
+    /// `invalid_string`: what the string failed (`email`, `uuid`, `datetime`…).
+    #[schema(nullable = false)]
+    validation: Option<String>,
+    /// `invalid_transition`: the status now and the one asked for.
+    #[schema(nullable = false)]
+    from: Option<String>,
+    #[schema(nullable = false)]
+    to: Option<String>,
+}
+
+/// `422`: `{"error":"Validation failed","details":[...]}`.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct ValidationErrorBody {
+    /// Always `Validation failed`.
+    error: String,
+    details: Vec<ValidationIssue>,
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::{Duration, Instant};
+
+    use super::LogLimiter;
+
+    #[test]
+    fn one_line_a_second_counting_what_it_stands_for() {
+        let limiter = LogLimiter::new(Duration::from_secs(1));
+        let t0 = Instant::now();
+        assert_eq!(limiter.admit(t0), Some(1));
+        for ms in [1, 200, 999] {
+            assert_eq!(limiter.admit(t0 + Duration::from_millis(ms)), None);
+        }
+        // The next line stands for the three held back and itself.
+        assert_eq!(limiter.admit(t0 + Duration::from_millis(1_000)), Some(4));
+        assert_eq!(limiter.admit(t0 + Duration::from_millis(1_500)), None);
+        assert_eq!(limiter.admit(t0 + Duration::from_secs(5)), Some(2));
+    }
 }

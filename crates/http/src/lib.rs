@@ -5,12 +5,17 @@
 //! * [`body`], [`params`], [`validation`]: reading requests, in the contract's order of checks.
 //! * [`error`]: every failure mapped to its status and JSON body, in one place.
 //! * [`middleware`]: request ids, access log, CORS.
-//! * [`openapi`]: the generated OpenAPI 3.1 document.
+//! * [`openapi`]: the generated OpenAPI 3.1 document; [`docs`] serves it and the interactive
+//!   docs. Routes never refer to the document, the document refers to the routes.
 //! * [`sse`]: the server-sent events of a streamed chat turn.
+//! * [`web_app`]: the embedded web app, its SPA fallback, and the security headers.
 
 pub mod body;
+pub mod client_address;
 pub mod credentials;
+pub mod docs;
 pub mod error;
+pub mod metrics;
 pub mod middleware;
 pub mod openapi;
 pub mod params;
@@ -18,6 +23,7 @@ pub mod routes;
 pub mod sse;
 pub mod state;
 pub mod validation;
+pub mod web_app;
 
 use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};
@@ -40,8 +46,9 @@ pub fn app(
 > {
     App::new()
         .app_data(state)
+        .configure(docs::configure)
         .configure(routes::configure)
-        .default_service(web::to(routes::not_found))
+        .default_service(web::to(web_app::fallback))
         .wrap(from_fn(middleware::cors))
         .wrap(from_fn(middleware::request_id_and_log))
 }

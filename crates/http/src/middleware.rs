@@ -45,6 +45,16 @@ pub async fn request_id_and_log(
     // actix-internal failure and is passed on as it is.
     let mut response = result?;
     let status = response.status();
+    // The route's pattern, never the raw path: ids stay out of the metrics' labels.
+    if let Some(state) = response.request().app_data::<web::Data<AppState>>() {
+        let route = response
+            .request()
+            .match_pattern()
+            .unwrap_or_else(|| crate::metrics::UNMATCHED.to_owned());
+        state
+            .metrics
+            .observe(&route, method.as_str(), status.as_u16(), started.elapsed());
+    }
     span.in_scope(|| {
         tracing::info!(
             %method,
@@ -57,6 +67,7 @@ pub async fn request_id_and_log(
     if let Ok(value) = HeaderValue::from_str(&id) {
         response.headers_mut().insert(REQUEST_ID, value);
     }
+    crate::web_app::add_security_headers(response.headers_mut());
     Ok(response)
 }
 
@@ -72,7 +83,7 @@ pub async fn cors(
         .and_then(|v| v.to_str().ok())
         .map(str::to_owned);
     let allowed = match (&origin, req.app_data::<web::Data<AppState>>()) {
-        (Some(o), Some(state)) => state.origins.allows(o.trim_end_matches('/')),
+        (Some(o), Some(state)) => state.origins.allows(o),
         _ => false,
     };
     let is_preflight = req.method() == Method::OPTIONS
@@ -114,5 +125,10 @@ fn add_allow_origin(headers: &mut actix_web::http::header::HeaderMap, origin: &s
             HeaderValue::from_static("true"),
         );
         headers.append(header::VARY, HeaderValue::from_static("Origin"));
+        // Without this a cross-origin caller cannot read paging, retry and request-id headers.
+        headers.insert(
+            header::ACCESS_CONTROL_EXPOSE_HEADERS,
+            HeaderValue::from_static("X-Total-Count, Link, Retry-After, X-Request-Id"),
+        );
     }
 }

@@ -1,123 +1,158 @@
 //! The OpenAPI 3.1 document, generated from the handlers' annotations.
 
-use serde_json::{Value, json};
+use serde_json::Value;
 use utoipa::openapi::extensions::Extensions;
 use utoipa::openapi::schema::{
     AllOfBuilder, AnyOfBuilder, ObjectBuilder, OneOfBuilder, Schema, SchemaType, Type,
 };
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, SecurityScheme};
 use utoipa::openapi::{RefOr, Required};
-use utoipa::{Modify, OpenApi, PartialSchema, ToSchema};
+use utoipa::{Modify, OpenApi};
+
+use wort_domain::recipe::IngredientKind;
+use wort_domain::rules::{FieldRules, NumberRule, Rule};
+use wort_domain::{account, ai, brew_session, equipment, inventory, recipe};
 
 use crate::routes;
 use crate::routes::ingredients;
 
-/// `{"error": "..."}`: every error response.
-#[derive(ToSchema)]
-#[allow(dead_code)]
-pub struct ErrorBody {
-    error: String,
+/// Every operation of the document (the methods wort uses), to change in place.
+fn operations_mut(
+    openapi: &mut utoipa::openapi::OpenApi,
+) -> impl Iterator<Item = &mut utoipa::openapi::path::Operation> {
+    openapi.paths.paths.values_mut().flat_map(|item| {
+        [
+            item.get.as_mut(),
+            item.post.as_mut(),
+            item.put.as_mut(),
+            item.patch.as_mut(),
+            item.delete.as_mut(),
+        ]
+        .into_iter()
+        .flatten()
+    })
 }
 
-/// One failed rule of a `422` (Zod-style issue). Rules add fields such as `minimum`, `maximum`,
-/// `inclusive`, `type`, `expected`, `received`, `options`, `validation`, `from`, `to`.
-#[derive(ToSchema)]
-#[allow(dead_code)]
-pub struct ValidationIssue {
-    /// too_small, too_big, invalid_type, invalid_enum_value, invalid_string, not_integer,
-    /// invalid_transition, already_exists
-    code: String,
-    /// Path to the field; array indices as decimal strings.
-    path: Vec<String>,
-    message: String,
+/// Which domain rules bound which request body: the document shows each bound as the domain
+/// writes it (`minLength`, `maximum`…), so the annotations on request structs carry none.
+fn bounded_bodies() -> Vec<(&'static str, FieldRules)> {
+    let mut bodies = vec![
+        ("SignUpRequest", account::SIGN_UP_FIELDS),
+        ("CreateApiKeyRequest", account::API_KEY_FIELDS),
+        ("UpdateUserRequest", account::UPDATE_USER_FIELDS),
+        ("ChangePasswordRequest", account::CHANGE_PASSWORD_FIELDS),
+        ("CreateRecipeRequest", recipe::RECIPE_FIELDS),
+        ("UpdateRecipeRequest", recipe::RECIPE_FIELDS),
+        ("CopyRecipeRequest", recipe::COPY_FIELDS),
+        ("ScaleRecipeRequest", recipe::SCALE_FIELDS),
+        ("CreateEquipmentRequest", equipment::rules::EQUIPMENT_FIELDS),
+        ("UpdateEquipmentRequest", equipment::rules::EQUIPMENT_FIELDS),
+        ("CreateSessionRequest", brew_session::SESSION_FIELDS),
+        ("UpdateSessionRequest", brew_session::SESSION_FIELDS),
+        ("CreateStepRequest", brew_session::STEP_FIELDS),
+        ("UpdateStepRequest", brew_session::STEP_FIELDS),
+        ("CreateLogRequest", brew_session::READING_FIELDS),
+        ("UpdateLogRequest", brew_session::READING_FIELDS),
+        ("CreateInventoryRequest", inventory::ITEM_FIELDS),
+        ("UpdateInventoryRequest", inventory::ITEM_FIELDS),
+        ("CreateChatRequest", ai::rules::THREAD_FIELDS),
+        ("UpdateChatRequest", ai::rules::THREAD_FIELDS),
+        ("ChatTurnRequest", ai::rules::TURN_FIELDS),
+    ];
+    for kind in IngredientKind::ALL {
+        let fields = recipe::ingredient_fields(kind);
+        bodies.push((ingredients::create_schema_name(kind), fields));
+        bodies.push((ingredients::update_schema_name(kind), fields));
+    }
+    bodies
 }
 
-/// `422`: `{"error":"Validation failed","details":[...]}`.
-#[derive(ToSchema)]
-#[allow(dead_code)]
-pub struct ValidationErrorBody {
-    /// Always `Validation failed`.
-    error: String,
-    details: Vec<ValidationIssue>,
-}
+/// `limit` and `offset` of every paged list, with the bounds the query reader applies: the
+/// fermentation readings page with their own (larger) limit.
+struct PageBounds;
 
-/// `{"status":"ok"}`.
-#[derive(ToSchema)]
-#[allow(dead_code)]
-pub struct Status {
-    status: String,
-}
-
-/// One server-sent event of `POST /v1/chat`, as OpenAPI 3.1 describes an event stream's events:
-/// `event` names it and `data` is one JSON object (its `contentSchema` per event).
-pub struct ChatStreamEvent;
-
-impl ChatStreamEvent {
-    fn event(name: &str, description: &str, data: Value) -> Schema {
-        let mut data_schema = ObjectBuilder::new()
-            .schema_type(Type::String)
-            .content_media_type("application/json")
-            .build();
-        // utoipa's `Object` has no `contentSchema` field; a JSON Schema keyword is still a key.
-        let mut keywords = Extensions::default();
-        keywords.insert("contentSchema".to_owned(), data);
-        data_schema.extensions = Some(keywords);
-        ObjectBuilder::new()
-            .schema_type(Type::Object)
-            .description(Some(description))
-            .property(
-                "event",
-                ObjectBuilder::new()
-                    .schema_type(Type::String)
-                    .enum_values(Some([name])),
-            )
-            .property("data", data_schema)
-            .required("event")
-            .required("data")
-            .into()
+impl Modify for PageBounds {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        for (path, item) in &mut openapi.paths.paths {
+            let max = if path.ends_with("/fermentation-logs") {
+                brew_session::MAX_LOG_PAGE
+            } else {
+                wort_domain::page::MAX_PAGE_SIZE
+            };
+            let Some(get) = item.get.as_mut() else {
+                continue;
+            };
+            for parameter in get.parameters.iter_mut().flatten() {
+                let Some(RefOr::T(Schema::Object(schema))) = parameter.schema.as_mut() else {
+                    continue;
+                };
+                match parameter.name.as_str() {
+                    "limit" => {
+                        schema.minimum = Some(utoipa::Number::Int(1));
+                        schema.maximum = Some(json_bound(max as f64));
+                    }
+                    "offset" => schema.minimum = Some(utoipa::Number::Int(0)),
+                    _ => {}
+                }
+            }
+        }
     }
 }
 
-impl PartialSchema for ChatStreamEvent {
-    fn schema() -> RefOr<Schema> {
-        let uuid = json!({"type": "string", "format": "uuid"});
-        let tokens = json!({"type": "integer", "format": "int64"});
-        OneOfBuilder::new()
-            .description(Some(
-                "One event of the stream: `chat` first, then `delta`s, then `done` or `error`.",
-            ))
-            .item(Self::event(
-                "chat",
-                "The thread and the id of the assistant message being written",
-                json!({"type": "object", "required": ["chat_id", "message_id"],
-                       "properties": {"chat_id": uuid, "message_id": uuid}}),
-            ))
-            .item(Self::event(
-                "delta",
-                "The next piece of the answer",
-                json!({"type": "object", "required": ["text"],
-                       "properties": {"text": {"type": "string"}}}),
-            ))
-            .item(Self::event(
-                "done",
-                "The answer is complete and stored; the tokens it used",
-                json!({"type": "object", "required": ["usage"], "properties": {"usage": {
-                    "type": "object",
-                    "required": ["prompt_tokens", "completion_tokens", "total_tokens"],
-                    "properties": {"prompt_tokens": tokens, "completion_tokens": tokens,
-                                   "total_tokens": tokens}}}}),
-            ))
-            .item(Self::event(
-                "error",
-                "The provider failed mid-answer; what was answered so far is stored",
-                json!({"type": "object", "required": ["error"],
-                       "properties": {"error": {"type": "string"}}}),
-            ))
-            .into()
+/// Writes the domain's bounds into the request schemas named by [`bounded_bodies`].
+struct FieldBounds;
+
+impl Modify for FieldBounds {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let Some(components) = openapi.components.as_mut() else {
+            return;
+        };
+        for (body, rules) in bounded_bodies() {
+            let Some(RefOr::T(Schema::Object(object))) = components.schemas.get_mut(body) else {
+                continue;
+            };
+            for (field, rule) in rules {
+                if let Some(RefOr::T(Schema::Object(property))) = object.properties.get_mut(*field)
+                {
+                    apply_rule(property, rule);
+                }
+            }
+        }
     }
 }
 
-impl ToSchema for ChatStreamEvent {}
+fn apply_rule(property: &mut utoipa::openapi::schema::Object, rule: &Rule) {
+    match rule {
+        Rule::Text(text) => {
+            property.min_length = (text.min > 0).then_some(text.min);
+            property.max_length = Some(text.max);
+        }
+        Rule::Number(number) => apply_number(property, number),
+    }
+}
+
+fn apply_number(property: &mut utoipa::openapi::schema::Object, rule: &NumberRule) {
+    // An unbounded number (an adjust's delta) shows no bounds at all.
+    if rule.min == -f64::MAX && rule.max == f64::MAX {
+        return;
+    }
+    if rule.exclusive_min {
+        property.exclusive_minimum = Some(json_bound(rule.min));
+    } else {
+        property.minimum = Some(json_bound(rule.min));
+    }
+    property.maximum = Some(json_bound(rule.max));
+}
+
+/// Whole bounds as integers (`100000`, not `100000.0`), as the 422 details print them.
+fn json_bound(n: f64) -> utoipa::Number {
+    if n.fract() == 0.0 && n.abs() < 9.0e15 {
+        #[allow(clippy::cast_possible_truncation)]
+        utoipa::Number::Int(n as isize)
+    } else {
+        utoipa::Number::Float(n)
+    }
+}
 
 /// A body that may be left out (copy, analysis, chat-thread create) is a JSON object when it is
 /// sent, never `null`: utoipa documents an `Option<T>` body as "`T` or null", so the null goes.
@@ -224,6 +259,28 @@ impl Modify for ReadingNeedsAMeasurement {
     }
 }
 
+/// The style id of `GET /v1/styles/{style_id}` as the handler accepts it (1–`STYLE_ID.max` ASCII
+/// letters and digits), so that a client, or a fuzzer, knows which ids are well-formed.
+struct StyleIdPattern;
+
+impl Modify for StyleIdPattern {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let Some(get) = openapi
+            .paths
+            .paths
+            .get_mut("/v1/styles/{style_id}")
+            .and_then(|item| item.get.as_mut())
+        else {
+            return;
+        };
+        for parameter in get.parameters.iter_mut().flatten() {
+            if let Some(RefOr::T(Schema::Object(schema))) = parameter.schema.as_mut() {
+                schema.pattern = Some(format!("^[A-Za-z0-9]{{1,{}}}$", recipe::STYLE_ID.max));
+            }
+        }
+    }
+}
+
 /// utoipa 5 serializes a response link's `operation_id`, `operation_ref` and `request_body` under
 /// those names instead of OpenAPI's `operationId`, `operationRef` and `requestBody`, so no tool
 /// would follow them: the values move to keys spelled as the specification says.
@@ -231,35 +288,26 @@ struct LinkFieldNames;
 
 impl Modify for LinkFieldNames {
     fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
-        for item in openapi.paths.paths.values_mut() {
-            let operations = [
-                &mut item.get,
-                &mut item.post,
-                &mut item.put,
-                &mut item.patch,
-                &mut item.delete,
-            ];
-            for operation in operations.into_iter().flatten() {
-                for response in operation.responses.responses.values_mut() {
-                    let RefOr::T(response) = response else {
+        for operation in operations_mut(openapi) {
+            for response in operation.responses.responses.values_mut() {
+                let RefOr::T(response) = response else {
+                    continue;
+                };
+                for link in response.links.values_mut() {
+                    let RefOr::T(link) = link else {
                         continue;
                     };
-                    for link in response.links.values_mut() {
-                        let RefOr::T(link) = link else {
-                            continue;
-                        };
-                        let fields = link.extensions.get_or_insert_with(Extensions::default);
-                        if !link.operation_id.is_empty() {
-                            let id = std::mem::take(&mut link.operation_id);
-                            fields.insert("operationId".to_owned(), Value::String(id));
-                        }
-                        if !link.operation_ref.is_empty() {
-                            let reference = std::mem::take(&mut link.operation_ref);
-                            fields.insert("operationRef".to_owned(), Value::String(reference));
-                        }
-                        if let Some(body) = link.request_body.take() {
-                            fields.insert("requestBody".to_owned(), body);
-                        }
+                    let fields = link.extensions.get_or_insert_with(Extensions::default);
+                    if !link.operation_id.is_empty() {
+                        let id = std::mem::take(&mut link.operation_id);
+                        fields.insert("operationId".to_owned(), Value::String(id));
+                    }
+                    if !link.operation_ref.is_empty() {
+                        let reference = std::mem::take(&mut link.operation_ref);
+                        fields.insert("operationRef".to_owned(), Value::String(reference));
+                    }
+                    if let Some(body) = link.request_body.take() {
+                        fields.insert("requestBody".to_owned(), body);
                     }
                 }
             }
@@ -268,6 +316,18 @@ impl Modify for LinkFieldNames {
 }
 
 struct SecuritySchemes;
+
+/// Operations that need no credential say so with `security: []` (an absent field would read as
+/// "unspecified"), as OpenAPI linters ask.
+struct PublicOperations;
+
+impl Modify for PublicOperations {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        for operation in operations_mut(openapi) {
+            operation.security.get_or_insert_with(Vec::new);
+        }
+    }
+}
 
 /// Statuses every operation can answer, added to each one here rather than in every annotation:
 /// an unexpected failure (500) and an unreachable database or exhausted pool (503).
@@ -290,29 +350,20 @@ impl Modify for CommonResponses {
                 "Database unavailable or overloaded; retry after `Retry-After` seconds",
             ),
         ];
-        for item in openapi.paths.paths.values_mut() {
-            let operations = [
-                &mut item.get,
-                &mut item.post,
-                &mut item.put,
-                &mut item.patch,
-                &mut item.delete,
-            ];
-            for operation in operations.into_iter().flatten() {
-                for (status, description) in common {
-                    operation
-                        .responses
-                        .responses
-                        .entry(status.to_owned())
-                        .or_insert_with(|| {
-                            RefOr::T(
-                                ResponseBuilder::new()
-                                    .description(description)
-                                    .content("application/json", error_body())
-                                    .build(),
-                            )
-                        });
-                }
+        for operation in operations_mut(openapi) {
+            for (status, description) in common {
+                operation
+                    .responses
+                    .responses
+                    .entry(status.to_owned())
+                    .or_insert_with(|| {
+                        RefOr::T(
+                            ResponseBuilder::new()
+                                .description(description)
+                                .content("application/json", error_body())
+                                .build(),
+                        )
+                    });
             }
         }
     }
@@ -341,17 +392,24 @@ impl Modify for SecuritySchemes {
 #[derive(OpenApi)]
 #[openapi(
     info(title = "wort", version = "1.0.0",
-        description = "Homebrewing data: recipes and their statistics, brew sessions, fermentation logs, inventory and an AI assistant."),
-    modifiers(&SecuritySchemes, &CommonResponses, &OptionalBodies, &ReadingNeedsAMeasurement,
-        &LinkFieldNames),
+        description = "Homebrewing data: recipes and their statistics, equipment profiles and styles, brew sessions, fermentation logs, inventory and an AI assistant."),
+    modifiers(&FieldBounds, &PageBounds, &SecuritySchemes, &CommonResponses, &OptionalBodies, &ReadingNeedsAMeasurement,
+        &LinkFieldNames, &StyleIdPattern, &PublicOperations),
+    servers((url = "/", description = "This wort: every path is relative to the service's origin")),
     paths(
         routes::health::healthz, routes::health::readyz,
         routes::auth::sign_up, routes::auth::sign_in, routes::auth::sign_out, routes::auth::get_session,
         routes::auth::create_key, routes::auth::list_keys, routes::auth::delete_key,
-        routes::me::me,
+        routes::auth::change_password, routes::auth::update_user,
+        routes::me::me, routes::me::get_preferences, routes::me::update_preferences,
         routes::recipes::list_recipes, routes::recipes::create_recipe, routes::recipes::get_recipe,
         routes::recipes::update_recipe, routes::recipes::delete_recipe,
-        routes::recipes::copy_recipe, routes::recipes::recipe_stats,
+        routes::recipes::copy_recipe, routes::recipes::scale_recipe, routes::recipes::recipe_stats,
+        routes::equipment::list_equipment, routes::equipment::create_equipment, routes::equipment::get_equipment,
+        routes::equipment::update_equipment, routes::equipment::delete_equipment,
+        routes::styles::list_styles, routes::styles::get_style,
+        routes::interchange::import_recipes, routes::interchange::export_recipe,
+        routes::interchange::export_recipes,
         ingredients::fermentables::create, ingredients::fermentables::list, ingredients::fermentables::get,
         ingredients::fermentables::update, ingredients::fermentables::delete,
         ingredients::hops::create, ingredients::hops::list, ingredients::hops::get,
@@ -367,15 +425,16 @@ impl Modify for SecuritySchemes {
         routes::ai::usage, routes::ai::analyse_recipe, routes::ai::chat_turn,
         routes::chats::list_chats, routes::chats::create_chat, routes::chats::get_chat,
         routes::chats::update_chat, routes::chats::delete_chat,
-        routes::sessions::list_sessions, routes::sessions::create_session, routes::sessions::get_session,
-        routes::sessions::update_session, routes::sessions::delete_session,
-        routes::sessions::list_steps, routes::sessions::create_step, routes::sessions::get_step,
-        routes::sessions::update_step, routes::sessions::delete_step,
-        routes::sessions::list_logs, routes::sessions::create_log, routes::sessions::latest_log,
-        routes::sessions::get_log, routes::sessions::update_log, routes::sessions::delete_log,
+        routes::brew_sessions::list_sessions, routes::brew_sessions::create_session, routes::brew_sessions::get_session,
+        routes::brew_sessions::update_session, routes::brew_sessions::delete_session,
+        routes::brew_sessions::list_steps, routes::brew_sessions::create_step, routes::brew_sessions::get_step,
+        routes::brew_sessions::update_step, routes::brew_sessions::delete_step,
+        routes::brew_sessions::list_logs, routes::brew_sessions::create_log, routes::brew_sessions::latest_log,
+        routes::brew_sessions::get_log, routes::brew_sessions::update_log, routes::brew_sessions::delete_log,
     ),
-    components(schemas(ErrorBody, ValidationErrorBody, ValidationIssue, Status, ChatStreamEvent,
-        routes::recipes::RecipeSortParam)),
+    components(schemas(crate::error::ErrorBody, crate::error::ValidationErrorBody,
+        crate::error::ValidationIssue, routes::health::Status, crate::sse::ChatStreamEvent,
+        routes::recipes::RecipeSortParam, routes::interchange::ExportFormat)),
     tags(
         (name = "health", description = "Probes"),
         (name = "auth", description = "Accounts, sessions and API keys (camelCase)"),
@@ -387,6 +446,8 @@ impl Modify for SecuritySchemes {
         (name = "miscs", description = "Other ingredients: finings, salts, spices, flavourings"),
         (name = "mash steps", description = "Mash schedule of a recipe"),
         (name = "inventory", description = "Ingredients on hand"),
+        (name = "equipment", description = "Equipment profiles: a brewer's kettle, losses and hop utilisation"),
+        (name = "styles", description = "BJCP 2021 styles: names and numeric ranges"),
         (name = "ai", description = "The AI assistant: usage and limits, recipe analysis, streamed chat turns"),
         (name = "chats", description = "Chat threads with the AI assistant"),
         (name = "sessions", description = "Brew sessions and their brew-day checklist"),

@@ -11,15 +11,25 @@ use wort_domain::page::PageRequest;
 
 use crate::error::{ApiError, ApiResult};
 
-pub const DEFAULT_PAGE_SIZE: i64 = 50;
-pub const MAX_PAGE_SIZE: i64 = 200;
+pub use wort_domain::page::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE};
 
 /// The UUID in path segment `name` (case-insensitive, as UUIDs are).
 pub fn path_id(req: &HttpRequest, name: &str) -> ApiResult<Uuid> {
     let raw = req.match_info().get(name).unwrap_or_default();
-    Uuid::try_parse(raw).map_err(|_| {
+    parse_canonical_uuid(raw).ok_or_else(|| {
         ApiError::bad_request(format!("Invalid path parameter {name}: expected a UUID"))
     })
+}
+
+/// Only the canonical 8-4-4-4-12 hyphenated form, in either case: the `uuid` crate also accepts
+/// `{…}`, `urn:uuid:…` and 32 bare hex digits, which are not the ids this API hands out.
+pub fn parse_canonical_uuid(raw: &str) -> Option<Uuid> {
+    let canonical = raw.len() == 36
+        && raw.bytes().enumerate().all(|(i, b)| match i {
+            8 | 13 | 18 | 23 => b == b'-',
+            _ => b.is_ascii_hexdigit(),
+        });
+    canonical.then(|| Uuid::try_parse(raw).ok()).flatten()
 }
 
 /// The query string as a map (the last of repeated keys wins).
@@ -179,5 +189,26 @@ mod tests {
             ),
             None
         );
+    }
+}
+
+#[cfg(test)]
+mod canonical_uuid_tests {
+    use super::parse_canonical_uuid;
+
+    #[test]
+    fn only_the_hyphenated_form_in_either_case() {
+        let id = "0190f0a5-6b1f-7c4e-9b61-0d8f3f1c2a11";
+        assert!(parse_canonical_uuid(id).is_some());
+        assert!(parse_canonical_uuid(&id.to_uppercase()).is_some());
+        for bad in [
+            "{0190f0a5-6b1f-7c4e-9b61-0d8f3f1c2a11}",
+            "urn:uuid:0190f0a5-6b1f-7c4e-9b61-0d8f3f1c2a11",
+            "0190f0a56b1f7c4e9b610d8f3f1c2a11",
+            "0190f0a5-6b1f-7c4e-9b61-0d8f3f1c2a1g",
+            "",
+        ] {
+            assert!(parse_canonical_uuid(bad).is_none(), "{bad}");
+        }
     }
 }

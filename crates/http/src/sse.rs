@@ -11,9 +11,13 @@ use actix_web::web::Bytes;
 use async_trait::async_trait;
 use futures_util::StreamExt;
 use serde::Serialize;
-use serde_json::json;
+use serde_json::{Value, json};
 use tokio::sync::{mpsc, oneshot};
 use tracing::Instrument;
+use utoipa::openapi::RefOr;
+use utoipa::openapi::extensions::Extensions;
+use utoipa::openapi::schema::{ObjectBuilder, OneOfBuilder, Schema, Type};
+use utoipa::{PartialSchema, ToSchema};
 use uuid::Uuid;
 use wort_domain::ai::TokenUsage;
 use wort_domain::ai::service::{AiService, TurnOutcome, TurnRequest, TurnSink};
@@ -23,6 +27,13 @@ use crate::error::{ApiError, ApiResult};
 
 /// Events buffered between the turn and a slow client before the turn waits for it.
 const EVENT_BUFFER: usize = 32;
+
+/// While the provider thinks, a comment line at least this often keeps proxies and browsers from
+/// closing a quiet connection (CONTRACT §13: at least every 15 s).
+const KEEPALIVE: std::time::Duration = std::time::Duration::from_secs(15);
+
+/// An SSE comment: clients ignore it; it only proves the connection alive.
+const KEEPALIVE_COMMENT: &[u8] = b": keepalive\n\n";
 
 /// One event in the wire format. The data is compact JSON, so it never spans lines.
 fn event(name: &str, data: &impl Serialize) -> Bytes {
@@ -52,7 +63,7 @@ impl TurnSink for ChannelSink {
 /// Starts the turn; answers with the contract's JSON error when it cannot start (404, 503, 429,
 /// or 502 when the provider fails before answering), otherwise with the event stream.
 pub async fn chat_turn(
-    ai: AiService,
+    ai: std::sync::Arc<AiService>,
     user: UserId,
     request: TurnRequest,
 ) -> ApiResult<HttpResponse> {
@@ -72,7 +83,7 @@ pub async fn chat_turn(
 }
 
 async fn run_turn(
-    ai: AiService,
+    ai: std::sync::Arc<AiService>,
     user: UserId,
     request: TurnRequest,
     started: oneshot::Sender<DomainResult<(Uuid, Uuid)>>,
@@ -108,16 +119,127 @@ fn stream_response(chat_id: Uuid, message_id: Uuid, events: mpsc::Receiver<Bytes
         "chat",
         &json!({ "chat_id": chat_id, "message_id": message_id }),
     );
-    let rest = futures_util::stream::unfold(events, |mut events| async move {
-        events.recv().await.map(|bytes| (bytes, events))
-    });
-    let body = futures_util::stream::once(async move { first })
-        .chain(rest)
-        .map(Ok::<_, actix_web::Error>);
+    let body = event_stream(first, events, KEEPALIVE).map(Ok::<_, actix_web::Error>);
     HttpResponse::Ok()
         .content_type("text/event-stream")
         .insert_header((header::CACHE_CONTROL, "no-cache"))
         // Tells nginx-style proxies not to buffer the stream.
         .insert_header(("X-Accel-Buffering", "no"))
         .streaming(body)
+}
+
+/// `first`, then every event of the turn as it comes, with a keepalive comment whenever
+/// `keepalive` passes without one; ends when the turn drops its sender.
+fn event_stream(
+    first: Bytes,
+    events: mpsc::Receiver<Bytes>,
+    keepalive: std::time::Duration,
+) -> impl futures_util::Stream<Item = Bytes> {
+    let rest = futures_util::stream::unfold(events, move |mut events| async move {
+        match tokio::time::timeout(keepalive, events.recv()).await {
+            Ok(Some(bytes)) => Some((bytes, events)),
+            Ok(None) => None,
+            Err(_) => Some((Bytes::from_static(KEEPALIVE_COMMENT), events)),
+        }
+    });
+    futures_util::stream::once(async move { first }).chain(rest)
+}
+
+/// One server-sent event of `POST /v1/chat`, as OpenAPI 3.1 describes an event stream's events:
+/// `event` names it and `data` is one JSON object (its `contentSchema` per event).
+pub struct ChatStreamEvent;
+
+impl ChatStreamEvent {
+    fn event(name: &str, description: &str, data: Value) -> Schema {
+        let mut data_schema = ObjectBuilder::new()
+            .schema_type(Type::String)
+            .content_media_type("application/json")
+            .build();
+        // utoipa's `Object` has no `contentSchema` field; a JSON Schema keyword is still a key.
+        let mut keywords = Extensions::default();
+        keywords.insert("contentSchema".to_owned(), data);
+        data_schema.extensions = Some(keywords);
+        ObjectBuilder::new()
+            .schema_type(Type::Object)
+            .description(Some(description))
+            .property(
+                "event",
+                ObjectBuilder::new()
+                    .schema_type(Type::String)
+                    .enum_values(Some([name])),
+            )
+            .property("data", data_schema)
+            .required("event")
+            .required("data")
+            .into()
+    }
+}
+
+impl PartialSchema for ChatStreamEvent {
+    fn schema() -> RefOr<Schema> {
+        let uuid = json!({"type": "string", "format": "uuid"});
+        let tokens = json!({"type": "integer", "format": "int64"});
+        OneOfBuilder::new()
+            .description(Some(
+                "One event of the stream: `chat` first, then `delta`s, then `done` or `error`.",
+            ))
+            .item(Self::event(
+                "chat",
+                "The thread and the id of the assistant message being written",
+                json!({"type": "object", "required": ["chat_id", "message_id"],
+                       "properties": {"chat_id": uuid, "message_id": uuid}}),
+            ))
+            .item(Self::event(
+                "delta",
+                "The next piece of the answer",
+                json!({"type": "object", "required": ["text"],
+                       "properties": {"text": {"type": "string"}}}),
+            ))
+            .item(Self::event(
+                "done",
+                "The answer is complete and stored; the tokens it used",
+                json!({"type": "object", "required": ["usage"], "properties": {"usage": {
+                    "type": "object",
+                    "required": ["prompt_tokens", "completion_tokens", "total_tokens"],
+                    "properties": {"prompt_tokens": tokens, "completion_tokens": tokens,
+                                   "total_tokens": tokens}}}}),
+            ))
+            .item(Self::event(
+                "error",
+                "The provider failed mid-answer: no message is stored and the message is not counted (a new thread the turn announced is kept, empty)",
+                json!({"type": "object", "required": ["error"],
+                       "properties": {"error": {"type": "string"}}}),
+            ))
+            .into()
+    }
+}
+
+impl ToSchema for ChatStreamEvent {}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+
+    #[actix_web::test]
+    async fn a_quiet_turn_gets_keepalive_comments_and_events_arrive_unchanged() {
+        let (tx, rx) = mpsc::channel(4);
+        let stream = event_stream(Bytes::from_static(b"first"), rx, Duration::from_millis(20));
+        actix_web::rt::spawn(async move {
+            tokio::time::sleep(Duration::from_millis(70)).await;
+            let _ = tx.send(Bytes::from_static(b"delta")).await;
+            // Dropping the sender ends the stream.
+        });
+        let items: Vec<Bytes> = stream.collect().await;
+        assert_eq!(items.first().map(|b| &b[..]), Some(&b"first"[..]));
+        assert_eq!(items.last().map(|b| &b[..]), Some(&b"delta"[..]));
+        let keepalives = items.iter().filter(|b| &b[..] == KEEPALIVE_COMMENT).count();
+        assert!(keepalives >= 2, "{items:?}");
+        assert_eq!(
+            items.len(),
+            keepalives + 2,
+            "nothing else is added: {items:?}"
+        );
+    }
 }

@@ -1,30 +1,30 @@
-//! What every handler can reach: the ports (as trait objects) and the HTTP settings.
+//! What every handler can reach: one use-case service per aggregate, the health check, and the
+//! HTTP settings. Handlers parse, call one service method, and respond.
 
 use std::sync::Arc;
 
-use wort_domain::ports::{
-    AccountRepository, Clock, HealthCheck, IngredientRepository, InventoryRepository,
-    RecipeRepository, SessionRepository,
-};
-
-use wort_domain::ports::{AiProvider, AiUsageRepository, ChatRepository};
+use wort_domain::account::AccountService;
+use wort_domain::ai::service::AiService;
+use wort_domain::brew_session::BrewSessionService;
+use wort_domain::equipment::EquipmentService;
+use wort_domain::inventory::InventoryService;
+use wort_domain::ports::HealthCheck;
+use wort_domain::recipe::RecipeService;
 
 pub struct AppState {
-    pub accounts: Arc<dyn AccountRepository>,
-    pub recipes: Arc<dyn RecipeRepository>,
-    pub ingredients: Arc<dyn IngredientRepository>,
-    pub inventory: Arc<dyn InventoryRepository>,
-    /// The AI provider; `None` when AI is not configured on this deployment.
-    pub ai_provider: Option<Arc<dyn AiProvider>>,
-    pub ai_usage: Arc<dyn AiUsageRepository>,
-    pub chats: Arc<dyn ChatRepository>,
-    pub sessions: Arc<dyn SessionRepository>,
+    pub accounts: AccountService,
+    pub recipes: RecipeService,
+    pub brew_sessions: BrewSessionService,
+    pub inventory: InventoryService,
+    pub equipment: EquipmentService,
+    /// Shared with the tasks that carry analyses and chat turns to their end.
+    pub ai: Arc<AiService>,
     pub health: Arc<dyn HealthCheck>,
-    pub clock: Arc<dyn Clock>,
     pub origins: Origins,
-    /// Header carrying the client's address behind a trusted reverse proxy (e.g.
-    /// `X-Forwarded-For`); `None`: the connection's peer address.
-    pub client_ip_header: Option<String>,
+    /// Request counts and latencies by route pattern, shared by every worker (`crate::metrics`).
+    pub metrics: Arc<crate::metrics::RequestMetrics>,
+    /// How the client's address is found behind reverse proxies (`crate::client_address`).
+    pub client_address: crate::client_address::ClientAddressRule,
 }
 
 /// The service's own origin and the extra browser origins allowed to call it with credentials.

@@ -1,12 +1,15 @@
 //! Reading a JSON object field by field into validated values, collecting every failure as a
 //! Zod-style issue (`too_small`, `invalid_type`, …) so one response reports all failing fields.
 //!
+//! This is the type layer (is it a string, a number, present, null?); the bounds are the
+//! domain's rules (`wort_domain::rules`, each aggregate's `rules.rs`), passed in by the reader.
 //! Why not serde + garde: serde stops at the first field of the wrong type, and the contract
 //! wants every failing field reported (docs/decisions.md).
 
 use serde_json::{Map, Value};
 use uuid::Uuid;
 use wort_domain::error::Violation;
+use wort_domain::rules::{NumberRule, TextRule};
 
 use crate::error::ApiError;
 
@@ -16,32 +19,6 @@ pub enum Sent<T> {
     Absent,
     Null,
     Value(T),
-}
-
-/// Bounds for numbers; `exclusive_min` turns `minimum` into "greater than".
-#[derive(Debug, Clone, Copy)]
-pub struct Range {
-    pub min: f64,
-    pub max: f64,
-    pub exclusive_min: bool,
-}
-
-/// Inclusive `min..=max`.
-pub const fn range(min: f64, max: f64) -> Range {
-    Range {
-        min,
-        max,
-        exclusive_min: false,
-    }
-}
-
-/// `(min, max]`: strictly greater than `min`.
-pub const fn above(min: f64, max: f64) -> Range {
-    Range {
-        min,
-        max,
-        exclusive_min: true,
-    }
 }
 
 /// The JSON type name Zod reports in `received`.
@@ -57,105 +34,7 @@ pub fn type_name(v: &Value) -> &'static str {
 }
 
 pub fn invalid_type(path: &[&str], expected: &str, received: &str) -> Violation {
-    let message = if received == "undefined" {
-        "Required".to_owned()
-    } else {
-        format!("Expected {expected}, received {received}")
-    };
-    Violation::new("invalid_type", path, message)
-        .with("expected", expected)
-        .with("received", received)
-}
-
-fn too_small_string(path: &[&str], min: usize) -> Violation {
-    Violation::new(
-        "too_small",
-        path,
-        format!("String must contain at least {min} character(s)"),
-    )
-    .with("minimum", min)
-    .with("inclusive", true)
-    .with("type", "string")
-}
-
-fn too_big_string(path: &[&str], max: usize) -> Violation {
-    Violation::new(
-        "too_big",
-        path,
-        format!("String must contain at most {max} character(s)"),
-    )
-    .with("maximum", max)
-    .with("inclusive", true)
-    .with("type", "string")
-}
-
-/// A number out of range, as Zod words it.
-pub fn too_small_number(path: &[&str], min: f64, inclusive: bool) -> Violation {
-    let relation = if inclusive {
-        "greater than or equal to"
-    } else {
-        "greater than"
-    };
-    Violation::new(
-        "too_small",
-        path,
-        format!("Number must be {relation} {min}"),
-    )
-    .with("minimum", json_number(min))
-    .with("inclusive", inclusive)
-    .with("type", "number")
-}
-
-fn too_big_number(path: &[&str], max: f64) -> Violation {
-    Violation::new(
-        "too_big",
-        path,
-        format!("Number must be less than or equal to {max}"),
-    )
-    .with("maximum", json_number(max))
-    .with("inclusive", true)
-    .with("type", "number")
-}
-
-/// Whole bounds print as integers (`1`, not `1.0`), as they would in JavaScript.
-fn json_number(n: f64) -> Value {
-    if n.fract() == 0.0 && n.abs() < 9.0e15 {
-        #[allow(clippy::cast_possible_truncation)]
-        Value::from(n as i64)
-    } else {
-        Value::from(n)
-    }
-}
-
-pub fn invalid_enum(path: &[&str], options: &[&str], received: &str) -> Violation {
-    let expected = options
-        .iter()
-        .map(|o| format!("'{o}'"))
-        .collect::<Vec<_>>()
-        .join(" | ");
-    Violation::new(
-        "invalid_enum_value",
-        path,
-        format!("Invalid enum value. Expected {expected}, received '{received}'"),
-    )
-    .with("options", options.to_vec())
-    .with("received", received)
-}
-
-pub fn invalid_string(path: &[&str], validation: &str) -> Violation {
-    Violation::new("invalid_string", path, format!("Invalid {validation}"))
-        .with("validation", validation)
-}
-
-/// A string holding U+0000, which PostgreSQL `text` cannot store: refused like a Zod regex check
-/// (docs/decisions.md).
-pub fn nul_in_string(path: &[&str]) -> Violation {
-    Violation::new(
-        "invalid_string",
-        path,
-        "String must not contain the NUL character (U+0000)",
-    )
-    .with("validation", "regex")
+    Violation::invalid_type(path, expected, received)
 }
 
 /// A JSON object being read. Each accessor records what is wrong with its field and returns
@@ -206,27 +85,18 @@ impl<'a> Fields<'a> {
         }
     }
 
-    /// A string of `min..=max` characters (Unicode scalar values) without U+0000, stored exactly
-    /// as sent.
-    pub fn string(&mut self, name: &str, min: usize, max: usize) -> Sent<String> {
+    /// A string within `rule` (chars counted, no U+0000), stored exactly as sent.
+    pub fn text(&mut self, name: &str, rule: TextRule) -> Sent<String> {
         match self.raw(name) {
             Sent::Absent => Sent::Absent,
             Sent::Null => Sent::Null,
-            Sent::Value(Value::String(s)) => {
-                let len = s.chars().count();
-                if len < min {
-                    self.report(too_small_string(&[name], min));
+            Sent::Value(Value::String(s)) => match rule.check(&[name], s) {
+                Ok(()) => Sent::Value(s.clone()),
+                Err(v) => {
+                    self.report(v);
                     Sent::Absent
-                } else if len > max {
-                    self.report(too_big_string(&[name], max));
-                    Sent::Absent
-                } else if s.contains('\0') {
-                    self.report(nul_in_string(&[name]));
-                    Sent::Absent
-                } else {
-                    Sent::Value(s.clone())
                 }
-            }
+            },
             Sent::Value(other) => {
                 self.report(invalid_type(&[name], "string", type_name(other)));
                 Sent::Absent
@@ -234,28 +104,19 @@ impl<'a> Fields<'a> {
         }
     }
 
-    /// A finite number within `range`.
-    pub fn number(&mut self, name: &str, range: Range) -> Sent<f64> {
+    /// A finite number within `rule` (a whole one when the rule says so).
+    pub fn number(&mut self, name: &str, rule: NumberRule) -> Sent<f64> {
         match self.raw(name) {
             Sent::Absent => Sent::Absent,
             Sent::Null => Sent::Null,
             Sent::Value(Value::Number(n)) => match n.as_f64() {
-                Some(x) if x.is_finite() => {
-                    let below = if range.exclusive_min {
-                        x <= range.min
-                    } else {
-                        x < range.min
-                    };
-                    if below {
-                        self.report(too_small_number(&[name], range.min, !range.exclusive_min));
+                Some(x) if x.is_finite() => match rule.check(&[name], x) {
+                    Ok(()) => Sent::Value(x),
+                    Err(v) => {
+                        self.report(v);
                         Sent::Absent
-                    } else if x > range.max {
-                        self.report(too_big_number(&[name], range.max));
-                        Sent::Absent
-                    } else {
-                        Sent::Value(x)
                     }
-                }
+                },
                 _ => {
                     self.report(invalid_type(&[name], "number", "nan"));
                     Sent::Absent
@@ -268,20 +129,10 @@ impl<'a> Fields<'a> {
         }
     }
 
-    /// A whole number within `min..=max` (`2.0` counts as whole, as in JavaScript).
-    pub fn integer(&mut self, name: &str, min: i64, max: i64) -> Sent<i64> {
-        #[allow(clippy::cast_precision_loss)]
-        let as_float = self.number(name, range(min as f64, max as f64));
-        match as_float {
-            Sent::Value(x) if x.fract() != 0.0 => {
-                self.report(Violation::new(
-                    "not_integer",
-                    &[name],
-                    "Expected integer, received float",
-                ));
-                Sent::Absent
-            }
-            #[allow(clippy::cast_possible_truncation)]
+    /// A whole number within an integer `rule`.
+    pub fn integer(&mut self, name: &str, rule: NumberRule) -> Sent<i64> {
+        #[allow(clippy::cast_possible_truncation)]
+        match self.number(name, rule) {
             Sent::Value(x) => Sent::Value(x as i64),
             Sent::Absent => Sent::Absent,
             Sent::Null => Sent::Null,
@@ -313,7 +164,7 @@ impl<'a> Fields<'a> {
             Sent::Value(Value::String(s)) => match parse(s) {
                 Some(t) => Sent::Value(t),
                 None => {
-                    self.report(invalid_enum(&[name], options, s));
+                    self.report(Violation::invalid_enum(&[name], options, s));
                     Sent::Absent
                 }
             },
@@ -356,7 +207,7 @@ impl<'a> Fields<'a> {
             Sent::Value(Value::String(s)) => match parse(s) {
                 Some(t) => Sent::Value(t),
                 None => {
-                    self.report(invalid_string(&[name], validation));
+                    self.report(Violation::invalid_string(&[name], validation));
                     Sent::Absent
                 }
             },
@@ -438,7 +289,7 @@ mod tests {
     #[test]
     fn empty_required_string_is_too_small_with_minimum_1() {
         let got = issues(json!({"name": ""}), |f| {
-            let s = f.string("name", 1, 200);
+            let s = f.text("name", TextRule::new(1, 200));
             f.required("name", "string", s);
         });
         assert_eq!(
@@ -452,11 +303,11 @@ mod tests {
     #[test]
     fn every_failing_field_is_reported() {
         let got = issues(json!({"a": 5, "c": 2.5, "d": "x"}), |f| {
-            let a = f.string("a", 1, 10);
+            let a = f.text("a", TextRule::new(1, 10));
             f.required("a", "string", a);
-            let b = f.string("b", 1, 10);
+            let b = f.text("b", TextRule::new(1, 10));
             f.required("b", "string", b);
-            f.integer("c", 0, 10);
+            f.integer("c", NumberRule::integer(0, 10));
             f.enumeration("d", &["p", "q"], |_| None::<()>);
         });
         let codes: Vec<_> = got.iter().map(|i| i["code"].as_str().unwrap()).collect();
@@ -476,8 +327,8 @@ mod tests {
     #[test]
     fn exclusive_minimum_and_maximum() {
         let got = issues(json!({"v": 0, "w": 2}), |f| {
-            f.number("v", above(0.0, 10.0));
-            f.number("w", range(0.0, 1.0));
+            f.number("v", NumberRule::above(0.0, 10.0));
+            f.number("w", NumberRule::range(0.0, 1.0));
         });
         assert_eq!(got[0]["inclusive"], false);
         assert_eq!(got[0]["minimum"], 0);
@@ -491,7 +342,7 @@ mod tests {
         // (serde_json's `float_roundtrip`), not rounded to 100.
         let body: Value = serde_json::from_str(r#"{"v": 100.00000000000001}"#).unwrap();
         let got = issues(body, |f| {
-            f.number("v", range(0.0, 100.0));
+            f.number("v", NumberRule::range(0.0, 100.0));
         });
         assert_eq!(got[0]["code"], "too_big");
     }
@@ -499,7 +350,7 @@ mod tests {
     #[test]
     fn nul_character_is_refused() {
         let got = issues(json!({"name": "a\u{0}b"}), |f| {
-            f.string("name", 1, 200);
+            f.text("name", TextRule::new(1, 200));
         });
         assert_eq!(got[0]["code"], "invalid_string");
         assert_eq!(got[0]["validation"], "regex");

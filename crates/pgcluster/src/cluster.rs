@@ -15,7 +15,7 @@ use crate::{
     identity::Identity,
     layout::Layout,
     pidfile::{self, Postmaster},
-    process, url,
+    placement, process, url,
 };
 
 /// How long `pg_ctl start -w` may take (crash recovery included).
@@ -45,24 +45,55 @@ impl Cluster {
     /// `options` apply when this call starts the server); one that died leaves a stale pid file,
     /// which is cleared.
     ///
+    /// As root, a new cluster for a directory the `postgres` user cannot reach (one under a
+    /// private home) is made under `/var/lib/wort/<hash of dir>/pg` instead, with a note in `dir`;
+    /// that is said on stderr, and [`RunningCluster::relocated_from`] tells.
+    ///
     /// Blocks: about a second on first start (initdb), a few hundred milliseconds afterwards.
     pub fn start(dir: &Path, options: ClusterOptions) -> Result<RunningCluster, ClusterError> {
+        Self::start_at(dir, options, Path::new(placement::RELOCATION_BASE))
+    }
+
+    /// [`Cluster::start`], relocating to `<base>/<hash>/pg` when needed (tests use another base).
+    fn start_at(
+        dir: &Path,
+        options: ClusterOptions,
+        relocation_base: &Path,
+    ) -> Result<RunningCluster, ClusterError> {
         let identity = Identity::detect()?;
         fs::create_dir_all(dir).map_err(ClusterError::io(format!(
             "could not create {}",
             dir.display()
         )))?;
-        let root = dir.canonicalize().map_err(ClusterError::io(format!(
+        let asked = dir.canonicalize().map_err(ClusterError::io(format!(
             "could not resolve {}",
             dir.display()
         )))?;
-        let layout = Layout::new(root);
+        let root = placement::resolve(&asked, &identity, relocation_base)?;
+        if let Some(from) = &root.relocated_from {
+            // wort logs to stderr too; this library has no logger of its own.
+            eprintln!(
+                "wort-pgcluster: PostgreSQL runs as the `postgres` user, which cannot reach {}; \
+                 its data lives in {} instead (see {})",
+                from.display(),
+                root.path.display(),
+                from.join(placement::NOTE).display()
+            );
+        }
+        let relocated_from = root.relocated_from;
+        let layout = Layout::new(root.path);
         prepare_dirs(&layout, &identity)?;
         let binaries = binaries_for(&layout)?;
 
         match settle(&layout)? {
             State::Running(postmaster) => {
-                return Ok(attach(binaries, identity, layout, &postmaster));
+                return Ok(attach(
+                    binaries,
+                    identity,
+                    layout,
+                    relocated_from,
+                    &postmaster,
+                ));
             }
             State::Stale(postmaster) => clear_stale(&layout, &postmaster)?,
             State::Stopped => {}
@@ -73,9 +104,13 @@ impl Cluster {
         if let Err(error) = pg_ctl_start(&binaries, &identity, &layout, options) {
             // Someone else may have started it in the meantime.
             return match settle(&layout) {
-                Ok(State::Running(postmaster)) => {
-                    Ok(attach(binaries, identity, layout, &postmaster))
-                }
+                Ok(State::Running(postmaster)) => Ok(attach(
+                    binaries,
+                    identity,
+                    layout,
+                    relocated_from,
+                    &postmaster,
+                )),
                 _ => Err(error),
             };
         }
@@ -86,14 +121,21 @@ impl Cluster {
             binaries,
             identity,
             layout,
+            relocated_from,
             owned: true,
             stopped: false,
         })
     }
 
-    /// Stops whatever server runs in `dir` (a cluster left behind by a killed process), if any.
+    /// Stops whatever server runs in `dir` (a cluster left behind by a killed process), if any;
+    /// for a relocated cluster, the one it was relocated to.
     pub fn stop_in(dir: &Path) -> Result<(), ClusterError> {
-        let data = dir.join("data");
+        let relocated = dir
+            .canonicalize()
+            .ok()
+            .map(|dir| placement::relocated_root(Path::new(placement::RELOCATION_BASE), &dir))
+            .filter(|relocated| !dir.join("data").exists() && relocated.exists());
+        let data = relocated.as_deref().unwrap_or(dir).join("data");
         match pidfile::read(&data)? {
             Some(pm) if process::is_server_of(pm.pid, &data) => {
                 let binaries = PgBinaries::locate()?;
@@ -111,6 +153,7 @@ pub struct RunningCluster {
     binaries: PgBinaries,
     identity: Identity,
     layout: Layout,
+    relocated_from: Option<PathBuf>,
     port: u16,
     socket_dir: PathBuf,
     owned: bool,
@@ -137,6 +180,12 @@ impl RunningCluster {
 
     pub fn log_file(&self) -> &Path {
         &self.layout.log
+    }
+
+    /// The directory that was asked for, when the cluster lives elsewhere because the `postgres`
+    /// user cannot reach it (see [`Cluster::start`]); `data_dir` is where it lives.
+    pub fn relocated_from(&self) -> Option<&Path> {
+        self.relocated_from.as_deref()
     }
 
     /// Whether dropping or stopping this handle stops the server. False when another live
@@ -265,6 +314,7 @@ fn attach(
     binaries: PgBinaries,
     identity: Identity,
     layout: Layout,
+    relocated_from: Option<PathBuf>,
     pm: &Postmaster,
 ) -> RunningCluster {
     // Adopt a server whose starter died, so that it gets stopped; leave a live starter's alone.
@@ -278,6 +328,7 @@ fn attach(
         binaries,
         identity,
         layout,
+        relocated_from,
         owned,
         stopped: false,
     }
@@ -556,6 +607,75 @@ mod tests {
         ] {
             assert!(ephemeral.contains(setting), "{ephemeral}");
         }
+    }
+
+    /// Stops the cluster in `relocated` and removes `scratch`, however the test ends.
+    struct Relocation {
+        scratch: PathBuf,
+        relocated: PathBuf,
+    }
+
+    impl Drop for Relocation {
+        fn drop(&mut self) {
+            let _ = Cluster::stop_in(&self.relocated);
+            let _ = fs::remove_dir_all(&self.scratch);
+        }
+    }
+
+    #[test]
+    fn as_root_a_new_cluster_postgres_cannot_reach_is_relocated_and_stays_there() {
+        let identity = Identity::detect().unwrap();
+        let Some(postgres) = identity.run_as.clone() else {
+            eprintln!("skipped: only root hands the cluster to another user");
+            return;
+        };
+        let scratch = std::env::temp_dir().join(format!("wort-relocate-{}", std::process::id()));
+        // Like /root: a home only its owner may enter.
+        let home = scratch.join("home");
+        fs::create_dir_all(&home).unwrap();
+        fs::set_permissions(&home, fs::Permissions::from_mode(0o700)).unwrap();
+        let dir = home.join("wort/.wort/pg");
+        let base = scratch.join("var-lib-wort");
+        fs::create_dir_all(&dir).unwrap();
+        let asked = dir.canonicalize().unwrap();
+        let guard = Relocation {
+            relocated: placement::relocated_root(&base, &asked),
+            scratch,
+        };
+        let options = ClusterOptions {
+            ephemeral: true,
+            max_connections: None,
+        };
+
+        let cluster = Cluster::start_at(&dir, options, &base).unwrap();
+        assert_eq!(cluster.relocated_from(), Some(asked.as_path()));
+        assert_eq!(cluster.data_dir(), guard.relocated.join("data"));
+        let meta = fs::metadata(&guard.relocated).unwrap();
+        assert_eq!(meta.uid(), postgres.uid, "the cluster's user owns it");
+        assert_eq!(meta.permissions().mode() & 0o777, 0o700);
+        assert_eq!(
+            fs::read_to_string(asked.join(placement::NOTE)).unwrap(),
+            format!("{}\n", guard.relocated.display()),
+            "the note in the directory asked for says where the data is"
+        );
+        let psql = |cluster: &RunningCluster| {
+            let output = cluster
+                .psql("postgres")
+                .args(["-At", "-c", "select 1"])
+                .output()
+                .unwrap();
+            String::from_utf8(output.stdout).unwrap()
+        };
+        assert_eq!(psql(&cluster).trim(), "1");
+        let port = cluster.port();
+        cluster.stop().unwrap();
+
+        // The next start finds it there again.
+        let again = Cluster::start_at(&dir, options, &base).unwrap();
+        assert_eq!(again.data_dir(), guard.relocated.join("data"));
+        assert_eq!(again.port(), port);
+        assert_eq!(psql(&again).trim(), "1");
+        again.stop().unwrap();
     }
 
     #[test]

@@ -91,7 +91,7 @@ impl Identity {
     /// When the cluster runs as another user: fails with a clear message unless that user can
     /// reach `dir` (every parent must be searchable by it).
     pub fn check_reachable(&self, dir: &Path) -> Result<(), ClusterError> {
-        if self.run_as.is_none() || self.can_search(dir) {
+        if self.reaches(dir) {
             return Ok(());
         }
         let blocking = dir
@@ -108,6 +108,12 @@ impl Identity {
              (`chmod o+x {blocking}`), or set DATABASE_URL",
             dir.display()
         )))
+    }
+
+    /// Whether the cluster's user can reach `dir`: always when that user is us, else when every
+    /// directory on the way is searchable by it.
+    pub fn reaches(&self, dir: &Path) -> bool {
+        self.run_as.is_none() || self.can_search(dir)
     }
 
     fn can_search(&self, dir: &Path) -> bool {
@@ -177,6 +183,8 @@ fn find_account(passwd: &str, name: &str) -> Option<Account> {
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+    use std::os::unix::fs::PermissionsExt;
+
     use super::*;
 
     #[test]
@@ -193,6 +201,35 @@ mod tests {
             })
         );
         assert_eq!(find_account(passwd, "nobody"), None);
+    }
+
+    #[test]
+    fn as_root_postgres_cannot_pass_a_private_directory() {
+        let identity = Identity::detect().unwrap();
+        if identity.run_as.is_none() {
+            eprintln!("skipped: not root, so the cluster runs as us");
+            return;
+        }
+        let home = env::temp_dir().join(format!("wort-reach-{}", std::process::id()));
+        let inside = home.join("checkout");
+        fs::create_dir_all(&inside).unwrap();
+        fs::set_permissions(&home, fs::Permissions::from_mode(0o700)).unwrap();
+        let private = identity.reaches(&inside);
+        let error = identity.check_reachable(&inside).map_err(|e| e.to_string());
+        fs::set_permissions(&home, fs::Permissions::from_mode(0o755)).unwrap();
+        let opened = identity.reaches(&inside);
+        fs::remove_dir_all(&home).unwrap();
+        assert!(
+            !private,
+            "postgres may not enter a 0700 directory of root's"
+        );
+        let error = error.unwrap_err();
+        assert!(
+            error.contains(&format!("may not enter {}", home.display())),
+            "names the directory that blocks: {error}"
+        );
+        assert!(opened, "0755 lets it through");
+        assert!(identity.reaches(Path::new("/var/lib")));
     }
 
     #[test]

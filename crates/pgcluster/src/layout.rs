@@ -68,7 +68,7 @@ fn socket_dir_usable(dir: &Path) -> bool {
 }
 
 /// FNV-1a: stable across Rust releases, unlike `DefaultHasher`.
-fn fnv1a(bytes: &[u8]) -> u64 {
+pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| {
         (hash ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
     })

@@ -3,7 +3,8 @@
 //! Used by the `wort` binary (the embedded default when `DATABASE_URL` is unset), by `cargo xtask
 //! test` (a throwaway cluster per run) and by tests. The cluster listens on a Unix socket only,
 //! trusts local connections, and runs as the `postgres` system user when we are root (PostgreSQL
-//! refuses to run as root). See `docs/embedded-postgres.md`.
+//! refuses to run as root; a new cluster that user cannot reach goes to `/var/lib/wort/<hash>/pg`).
+//! See `docs/embedded-postgres.md`.
 //!
 //! ```no_run
 //! use wort_pgcluster::{Cluster, ClusterOptions};
@@ -22,6 +23,7 @@ mod error;
 mod identity;
 mod layout;
 mod pidfile;
+mod placement;
 mod process;
 mod url;
 

@@ -200,8 +200,10 @@ fn dropping_the_handle_stops_the_server() {
     assert!(!scratch.path().join("data/postmaster.pid").exists());
 }
 
+/// A new cluster there would be relocated (unit-tested in src/cluster.rs, so that no test writes to
+/// /var/lib/wort); one that exists is never hidden, so it is refused.
 #[test]
-fn as_root_a_dir_postgres_cannot_reach_is_refused_clearly() {
+fn as_root_an_existing_cluster_postgres_cannot_reach_is_refused_clearly() {
     if fs::read_to_string("/proc/self/status")
         .unwrap()
         .lines()
@@ -210,7 +212,7 @@ fn as_root_a_dir_postgres_cannot_reach_is_refused_clearly() {
         return; // only root hands the cluster to another user
     }
     let scratch = Scratch::new("locked");
-    fs::create_dir_all(scratch.path()).unwrap();
+    fs::create_dir_all(scratch.path().join("pg/data")).unwrap();
     fs::set_permissions(scratch.path(), fs::Permissions::from_mode(0o700)).unwrap();
     let error = Cluster::start(&scratch.path().join("pg"), EPHEMERAL)
         .unwrap_err()

@@ -5,11 +5,12 @@ use std::sync::Arc;
 
 use clap::{Parser, Subcommand};
 use wort_db::{PgAccounts, build_pool, migrate};
-use wort_domain::account::{self, NewUser};
-use wort_domain::ports::{AccountRepository, Clock, SystemClock};
+use wort_domain::account::{self, AccountService};
+use wort_domain::ports::SystemClock;
 
 use crate::config::Config;
 use crate::database::Database;
+use crate::hashing::BlockingHasher;
 use crate::{ServerSettings, start};
 
 #[derive(Parser)]
@@ -114,23 +115,33 @@ async fn serve(config: &Config, url: &str) -> Result<(), String> {
         addr: config.addr,
         public_origin: Some(config.public_origin.clone()),
         cors_origins: config.cors_origins.clone(),
-        client_ip_header: config.client_ip_header.clone(),
+        client_address: config.client_address.clone(),
+        account_limits: config.account_limits,
         pool: config.pool.clone(),
         clock: Arc::new(SystemClock),
         ai: config.ai.clone(),
         workers: None,
         shutdown_grace_secs: 30,
         bench_routes: config.bench_routes,
+        metrics_addr: config.metrics_addr,
     })?;
     tracing::info!(addr = %started.addr, origin = %config.public_origin, "wort is listening");
     // actix stops on SIGTERM/SIGINT, letting in-flight requests finish within the grace period.
-    started.server.await.map_err(|e| e.to_string())?;
+    started.run().await.map_err(|e| e.to_string())?;
     tracing::info!("wort stopped");
     Ok(())
 }
 
-fn accounts(config: &Config, url: &str) -> Result<PgAccounts, String> {
-    Ok(PgAccounts::new(build_pool(url, &config.pool)?))
+/// The same account service the HTTP adapter uses, so the CLI checks what sign-up checks.
+fn accounts(config: &Config, url: &str) -> Result<AccountService, String> {
+    let pool = build_pool(url, &config.pool)?;
+    Ok(AccountService::new(
+        Arc::new(PgAccounts::new(pool)),
+        Arc::new(BlockingHasher::new(1)),
+        Arc::new(SystemClock),
+        // The operator's own commands: no per-address limits, and "closed" closes only the route.
+        wort_domain::account::AccountLimits::default(),
+    ))
 }
 
 async fn create_user(
@@ -145,25 +156,11 @@ async fn create_user(
         .lock()
         .read_line(&mut password)
         .map_err(|e| format!("reading password: {e}"))?;
-    let password = password.trim_end_matches(['\n', '\r']).to_owned();
-    let length = password.chars().count();
-    if !(8..=128).contains(&length) {
-        return Err("the password must be 8 to 128 characters".into());
-    }
-    if !(1..=200).contains(&name.chars().count()) {
-        return Err("the name must be 1 to 200 characters".into());
-    }
-    let password_hash = tokio::task::spawn_blocking(move || account::hash_password(&password))
-        .await
-        .map_err(|e| e.to_string())?
-        .map_err(|e| e.to_string())?;
-    let new = NewUser {
-        email: email.to_lowercase(),
-        name,
-        password_hash,
-    };
+    let password = password.trim_end_matches(['\n', '\r']);
+    let fields = account::check_sign_up(&name, &email, password)
+        .map_err(|issues| format!("cannot create user: {}", describe_all(&issues)))?;
     let user = accounts(config, url)?
-        .create_user(new, SystemClock.now())
+        .create_user(fields)
         .await
         .map_err(|e| format!("cannot create user: {}", describe(&e)))?;
     tracing::info!(user_id = %user.id.0, "user created");
@@ -177,31 +174,30 @@ async fn create_api_key(
     name: String,
 ) -> Result<(), String> {
     migrate_now(url).await?;
-    if !(1..=64).contains(&name.chars().count()) {
-        return Err("the key name must be 1 to 64 characters".into());
-    }
-    let accounts = accounts(config, url)?;
-    let user = accounts
-        .find_credentials(&email.to_lowercase())
+    account::KEY_NAME
+        .check(&["name"], &name)
+        .map_err(|v| format!("cannot create key: {}", describe_all(&[v])))?;
+    let created = accounts(config, url)?
+        .create_api_key_for(&email, name)
         .await
-        .map_err(|e| describe(&e))?
-        .ok_or_else(|| format!("no user with email {email}"))?
-        .user;
-    let generated = account::generate_api_key(name, None).map_err(|e| describe(&e))?;
-    accounts
-        .create_api_key(user.id, generated.record, SystemClock.now())
-        .await
-        .map_err(|e| describe(&e))?;
-    write_line(&generated.secret)
+        .map_err(|e| match e {
+            wort_domain::DomainError::NotFound => format!("no user with email {email}"),
+            other => describe(&other),
+        })?;
+    write_line(&created.secret)
+}
+
+fn describe_all(issues: &[wort_domain::error::Violation]) -> String {
+    issues
+        .iter()
+        .map(|i| format!("{}: {}", i.path.join("."), i.message))
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 fn describe(e: &wort_domain::DomainError) -> String {
     match e {
-        wort_domain::DomainError::Invalid(v) => v
-            .iter()
-            .map(|i| i.message.clone())
-            .collect::<Vec<_>>()
-            .join("; "),
+        wort_domain::DomainError::Invalid(v) => describe_all(v),
         other => other.to_string(),
     }
 }

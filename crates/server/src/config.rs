@@ -6,6 +6,8 @@ use std::time::Duration;
 
 use wort_ai::AiSettings;
 use wort_db::PoolSettings;
+use wort_domain::account::AccountLimits;
+use wort_http::client_address::{Cidr, ClientAddressRule};
 
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -15,7 +17,10 @@ pub struct Config {
     pub data_dir: PathBuf,
     pub public_origin: String,
     pub cors_origins: Vec<String>,
-    pub client_ip_header: Option<String>,
+    /// `WORT_CLIENT_IP_HEADER` and `WORT_TRUSTED_PROXIES`.
+    pub client_address: ClientAddressRule,
+    /// `WORT_SIGNUP`, `WORT_SIGNUP_PER_HOUR`, `WORT_SIGNIN_FAILURES_PER_ADDRESS`.
+    pub account_limits: AccountLimits,
     pub pool: PoolSettings,
     pub log_json: bool,
     /// The AI provider: set only when both `WORT_AI_BASE_URL` and `WORT_AI_MODEL` are.
@@ -25,6 +30,8 @@ pub struct Config {
     /// `WORT_BENCH_ROUTES=1`: also serve `GET /bench/hello` (the ceiling `cargo xtask bench`
     /// measures against). Off unless asked for, so production has no such route.
     pub bench_routes: bool,
+    /// `WORT_METRICS_ADDR`: Prometheus metrics on a second listener; unset, none.
+    pub metrics_addr: Option<SocketAddr>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -36,6 +43,63 @@ pub struct ConfigError {
 
 fn var(name: &'static str) -> Option<String> {
     std::env::var(name).ok().filter(|v| !v.trim().is_empty())
+}
+
+/// A whole number of `name`, or `default` when unset.
+fn count(name: &'static str, default: u32) -> Result<u32, ConfigError> {
+    match var(name) {
+        None => Ok(default),
+        Some(v) => v.trim().parse::<u32>().map_err(|_| ConfigError {
+            name,
+            problem: format!("{v:?} is not a whole number (0 = unlimited)"),
+        }),
+    }
+}
+
+/// `WORT_SIGNUP`, `WORT_SIGNUP_PER_HOUR`, `WORT_SIGNIN_FAILURES_PER_ADDRESS` (CONTRACT §13).
+fn account_limits() -> Result<AccountLimits, ConfigError> {
+    let defaults = AccountLimits::default();
+    let sign_up_open = match var("WORT_SIGNUP").as_deref().map(str::trim) {
+        None | Some("open") => true,
+        Some("closed") => false,
+        Some(other) => {
+            return Err(ConfigError {
+                name: "WORT_SIGNUP",
+                problem: format!("{other:?} is neither open nor closed"),
+            });
+        }
+    };
+    Ok(AccountLimits {
+        sign_up_open,
+        sign_ups_per_address: count("WORT_SIGNUP_PER_HOUR", defaults.sign_ups_per_address)?,
+        failed_sign_ins_per_address: count(
+            "WORT_SIGNIN_FAILURES_PER_ADDRESS",
+            defaults.failed_sign_ins_per_address,
+        )?,
+    })
+}
+
+/// `WORT_CLIENT_IP_HEADER` and `WORT_TRUSTED_PROXIES` (comma-separated CIDRs or addresses).
+fn client_address() -> Result<ClientAddressRule, ConfigError> {
+    let trusted_proxies = var("WORT_TRUSTED_PROXIES")
+        .map(|v| {
+            v.split(',')
+                .map(str::trim)
+                .filter(|c| !c.is_empty())
+                .map(|c| {
+                    Cidr::parse(c).ok_or(ConfigError {
+                        name: "WORT_TRUSTED_PROXIES",
+                        problem: format!("{c:?} is not an address or CIDR (10.0.0.0/8)"),
+                    })
+                })
+                .collect::<Result<Vec<_>, _>>()
+        })
+        .transpose()?
+        .unwrap_or_default();
+    Ok(ClientAddressRule {
+        header: var("WORT_CLIENT_IP_HEADER"),
+        trusted_proxies,
+    })
 }
 
 impl Config {
@@ -90,7 +154,8 @@ impl Config {
                         .collect()
                 })
                 .unwrap_or_default(),
-            client_ip_header: var("WORT_CLIENT_IP_HEADER"),
+            client_address: client_address()?,
+            account_limits: account_limits()?,
             pool: PoolSettings {
                 max_size: pool_size,
                 wait_timeout: Duration::from_secs(5),
@@ -100,6 +165,14 @@ impl Config {
             ai,
             ai_missing,
             bench_routes: matches!(var("WORT_BENCH_ROUTES").as_deref(), Some("1" | "true")),
+            metrics_addr: var("WORT_METRICS_ADDR")
+                .map(|v| {
+                    v.trim().parse::<SocketAddr>().map_err(|e| ConfigError {
+                        name: "WORT_METRICS_ADDR",
+                        problem: format!("{v:?} is not host:port ({e})"),
+                    })
+                })
+                .transpose()?,
         })
     }
 }

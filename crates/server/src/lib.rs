@@ -4,6 +4,10 @@
 pub mod cli;
 pub mod config;
 pub mod database;
+pub mod hashing;
+pub mod logging;
+pub mod memory;
+pub mod metrics;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -13,11 +17,22 @@ use actix_web::{HttpServer, web};
 use wort_ai::{AiSettings, OpenAiCompatible};
 use wort_db::pool::{DbPool, PgHealth};
 use wort_db::{
-    PgAccounts, PgIngredients, PgInventory, PgRecipes, PgSessions, PoolSettings, build_pool,
+    PgAccounts, PgBrewSessions, PgIngredients, PgInventory, PgRecipes, PoolSettings, build_pool,
 };
-use wort_db::{PgAiUsage, PgChats};
-use wort_domain::ports::{AiProvider, Clock};
+use wort_db::{PgAiUsage, PgChats, PgEquipment};
+use wort_domain::account::{AccountLimits, AccountService};
+use wort_domain::ai::service::AiService;
+use wort_domain::brew_session::BrewSessionService;
+use wort_domain::equipment::EquipmentService;
+use wort_domain::inventory::InventoryService;
+use wort_domain::ports::{AiProvider, Clock, PasswordHasher};
+use wort_domain::recipe::RecipeService;
+use wort_http::client_address::ClientAddressRule;
 use wort_http::{AppState, Origins};
+
+use crate::hashing::BlockingHasher;
+use crate::metrics::{AiCounters, CountingProvider, MetricsSources};
+use wort_http::metrics::RequestMetrics;
 
 /// Everything needed to run the HTTP service on a database that is already migrated.
 pub struct ServerSettings {
@@ -25,8 +40,10 @@ pub struct ServerSettings {
     pub addr: SocketAddr,
     pub public_origin: Option<String>,
     pub cors_origins: Vec<String>,
-    /// `WORT_CLIENT_IP_HEADER`: where a trusted reverse proxy puts the client's address.
-    pub client_ip_header: Option<String>,
+    /// `WORT_CLIENT_IP_HEADER` and `WORT_TRUSTED_PROXIES`: how the client's address is found.
+    pub client_address: ClientAddressRule,
+    /// Sign-up open or closed, and the per-address limits of sign-up and sign-in.
+    pub account_limits: AccountLimits,
     pub pool: PoolSettings,
     pub clock: Arc<dyn Clock>,
     /// The OpenAI-compatible provider; `None`: AI is not configured (analysis and chat are 503).
@@ -37,6 +54,8 @@ pub struct ServerSettings {
     pub shutdown_grace_secs: u64,
     /// Also serve the benchmark routes (`GET /bench/hello`); see `WORT_BENCH_ROUTES`.
     pub bench_routes: bool,
+    /// `WORT_METRICS_ADDR`: where to serve Prometheus metrics; `None`: nowhere.
+    pub metrics_addr: Option<SocketAddr>,
 }
 
 impl ServerSettings {
@@ -49,21 +68,41 @@ impl ServerSettings {
             addr: SocketAddr::from(([127, 0, 0, 1], 0)),
             public_origin: None,
             cors_origins: Vec::new(),
-            client_ip_header: None,
+            client_address: ClientAddressRule::default(),
+            account_limits: AccountLimits::default(),
             pool: PoolSettings::default(),
             clock: Arc::new(wort_domain::ports::SystemClock),
             workers: Some(1),
             shutdown_grace_secs: 1,
             bench_routes: false,
             ai: None,
+            metrics_addr: None,
         }
     }
 }
 
-/// A started server: where it listens, and the handle to stop it.
+/// A started server: where it listens, and the handle to stop it; and the metrics listener when
+/// one was asked for (it stops with the server: see [`Started::run`]).
 pub struct Started {
     pub addr: SocketAddr,
     pub server: actix_web::dev::Server,
+    pub metrics: Option<(SocketAddr, actix_web::dev::Server)>,
+}
+
+impl Started {
+    /// Runs until the server stops (SIGTERM, SIGINT, or its handle), then stops the metrics
+    /// listener too.
+    pub async fn run(self) -> std::io::Result<()> {
+        let Some((_, metrics)) = self.metrics else {
+            return self.server.await;
+        };
+        let metrics_handle = metrics.handle();
+        let metrics_task = tokio::spawn(metrics);
+        let result = self.server.await;
+        metrics_handle.stop(true).await;
+        let _ = metrics_task.await;
+        result
+    }
 }
 
 /// Builds the pools (lazily: the database may still be down), wires the adapters and binds.
@@ -71,9 +110,9 @@ pub struct Started {
 /// Each actix worker gets a pool of its own, `WORT_DB_POOL_SIZE` split evenly between them (at
 /// least one connection each). A connection's I/O task runs on the worker thread that opened it,
 /// so with one shared pool a request on worker B using a connection opened on worker A wakes A
-/// to send and is woken by A for the answer: two cross-thread wake-ups per query, about a third
-/// of wort's CPU under load (docs/benchmarks.md). With per-worker pools every query stays on
-/// the thread that serves the request.
+/// to send and is woken by A for the answer: two cross-thread wake-ups per query (measured in
+/// docs/benchmarks.md). With per-worker pools every query stays on the thread that serves the
+/// request.
 pub fn start(settings: ServerSettings) -> Result<Started, String> {
     let workers = settings.workers.unwrap_or_else(default_workers).max(1);
     let worker_pool = PoolSettings {
@@ -84,11 +123,31 @@ pub fn start(settings: ServerSettings) -> Result<Started, String> {
     let other_pools = (1..workers)
         .map(|_| build_pool(&settings.database_url, &worker_pool))
         .collect::<Result<Vec<DbPool>, String>>()?;
+    let ai_counters = Arc::new(AiCounters::default());
     let ai_provider = match &settings.ai {
         Some(ai) => {
             let provider = OpenAiCompatible::new(ai)?;
             tracing::info!(endpoint = provider.endpoint(), model = %ai.model, "AI assistant enabled");
-            Some(Arc::new(provider) as Arc<dyn AiProvider>)
+            Some(Arc::new(CountingProvider {
+                inner: Arc::new(provider),
+                counters: ai_counters.clone(),
+            }) as Arc<dyn AiProvider>)
+        }
+        None => None,
+    };
+    let request_metrics = Arc::new(RequestMetrics::default());
+    let metrics = match settings.metrics_addr {
+        Some(addr) => {
+            let mut pools = vec![first_pool.clone()];
+            pools.extend(other_pools.iter().cloned());
+            let sources = MetricsSources {
+                requests: request_metrics.clone(),
+                pools,
+                ai: ai_counters,
+            };
+            let (bound, server) = metrics::start(addr, sources)?;
+            tracing::info!(addr = %bound, "metrics at /metrics");
+            Some((bound, server))
         }
         None => None,
     };
@@ -99,10 +158,13 @@ pub fn start(settings: ServerSettings) -> Result<Started, String> {
         .public_origin
         .unwrap_or_else(|| format!("http://{addr}"));
     let shared = SharedParts {
+        hasher: Arc::new(BlockingHasher::new(default_workers())),
         ai_provider,
         clock: settings.clock,
         origins: Origins::new(&public_origin, &settings.cors_origins),
-        client_ip_header: settings.client_ip_header,
+        client_address: settings.client_address,
+        account_limits: settings.account_limits,
+        metrics: request_metrics,
     };
     let bench_routes = settings.bench_routes;
     // actix calls the factory once per worker, on that worker's thread (and again for a worker
@@ -125,7 +187,11 @@ pub fn start(settings: ServerSettings) -> Result<Started, String> {
     .listen(listener)
     .map_err(|e| e.to_string())?
     .run();
-    Ok(Started { addr, server })
+    Ok(Started {
+        addr,
+        server,
+        metrics,
+    })
 }
 
 /// actix's own default: one worker per core.
@@ -136,27 +202,54 @@ fn default_workers() -> usize {
 /// What every worker's state shares; the database adapters are per worker (see [`start`]).
 #[derive(Clone)]
 struct SharedParts {
+    /// One for the process, so the bound on concurrent hashes holds across workers.
+    hasher: Arc<dyn PasswordHasher>,
     ai_provider: Option<Arc<dyn AiProvider>>,
     clock: Arc<dyn Clock>,
     origins: Origins,
-    client_ip_header: Option<String>,
+    client_address: ClientAddressRule,
+    account_limits: AccountLimits,
+    metrics: Arc<RequestMetrics>,
 }
 
 impl SharedParts {
     fn state(&self, pool: DbPool) -> web::Data<AppState> {
+        let clock = self.clock.clone();
+        let recipes = Arc::new(PgRecipes::new(pool.clone()));
+        let equipment = Arc::new(PgEquipment::new(pool.clone()));
         web::Data::new(AppState {
-            accounts: Arc::new(PgAccounts::new(pool.clone())),
-            recipes: Arc::new(PgRecipes::new(pool.clone())),
-            ingredients: Arc::new(PgIngredients::new(pool.clone())),
-            inventory: Arc::new(PgInventory::new(pool.clone())),
-            ai_provider: self.ai_provider.clone(),
-            ai_usage: Arc::new(PgAiUsage::new(pool.clone())),
-            chats: Arc::new(PgChats::new(pool.clone())),
-            sessions: Arc::new(PgSessions::new(pool.clone())),
+            accounts: AccountService::new(
+                Arc::new(PgAccounts::new(pool.clone())),
+                self.hasher.clone(),
+                clock.clone(),
+                self.account_limits,
+            ),
+            recipes: RecipeService::new(
+                recipes.clone(),
+                Arc::new(PgIngredients::new(pool.clone())),
+                equipment.clone(),
+                clock.clone(),
+            ),
+            equipment: EquipmentService::new(equipment, clock.clone()),
+            brew_sessions: BrewSessionService::new(
+                Arc::new(PgBrewSessions::new(pool.clone())),
+                clock.clone(),
+            ),
+            inventory: InventoryService::new(
+                Arc::new(PgInventory::new(pool.clone())),
+                clock.clone(),
+            ),
+            ai: Arc::new(AiService {
+                usage: Arc::new(PgAiUsage::new(pool.clone())),
+                chats: Arc::new(PgChats::new(pool.clone())),
+                recipes,
+                provider: self.ai_provider.clone(),
+                clock,
+            }),
             health: Arc::new(PgHealth(pool)),
-            clock: self.clock.clone(),
             origins: self.origins.clone(),
-            client_ip_header: self.client_ip_header.clone(),
+            client_address: self.client_address.clone(),
+            metrics: self.metrics.clone(),
         })
     }
 }

@@ -1,24 +1,16 @@
 //! `wort`: see `wort --help`.
 
 use clap::Parser;
-use tracing_subscriber::EnvFilter;
 use wort_server::cli::{self, Cli};
 use wort_server::config::Config;
 
-fn init_logging(json: bool) {
-    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
-    let builder = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr);
-    if json {
-        builder.json().init()
-    } else {
-        builder.init()
-    }
+fn main() -> std::process::ExitCode {
+    // Before the runtime starts any thread.
+    wort_server::memory::give_large_blocks_back();
+    actix_web::rt::System::new().block_on(run())
 }
 
-#[actix_web::main]
-async fn main() -> std::process::ExitCode {
+async fn run() -> std::process::ExitCode {
     // A .env file is a development convenience; real deployments set the environment.
     let _ = dotenvy::dotenv();
     let cli = Cli::parse();
@@ -29,7 +21,7 @@ async fn main() -> std::process::ExitCode {
             return std::process::ExitCode::from(2);
         }
     };
-    init_logging(config.log_json);
+    wort_server::logging::init(config.log_json);
     match cli::run(cli, config).await {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) => {

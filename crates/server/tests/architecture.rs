@@ -118,3 +118,22 @@ fn the_ai_adapter_knows_only_the_domain() {
         );
     }
 }
+
+#[test]
+fn interchange_is_pure_and_knows_only_the_domain() {
+    let interchange = reachable_from("wort-interchange");
+    let forbidden: Vec<_> = interchange
+        .iter()
+        .filter(|d| {
+            ["diesel", "actix", "tokio", "reqwest", "hyper", "mio"]
+                .iter()
+                .any(|io| d.starts_with(io))
+                || ["wort-db", "wort-http", "wort-ai", "wort-server"].contains(&d.as_str())
+        })
+        .collect();
+    assert!(
+        forbidden.is_empty(),
+        "wort-interchange must not depend on {forbidden:?}"
+    );
+    assert!(interchange.contains("wort-domain"));
+}

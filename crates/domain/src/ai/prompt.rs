@@ -287,6 +287,8 @@ mod tests {
         let recipe_id = Uuid::nil();
         RecipeDetail {
             recipe: Recipe {
+                equipment_id: None,
+                style_id: None,
                 id: recipe_id,
                 user_id: Uuid::nil().to_string(),
                 name: "Session IPA".into(),
@@ -314,6 +316,7 @@ mod tests {
                 created_at: at,
             }],
             hops: vec![Hop {
+                form: None,
                 id: Uuid::from_u128(2),
                 recipe_id,
                 name: "Cascade".into(),

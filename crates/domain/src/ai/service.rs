@@ -89,6 +89,52 @@ pub enum TurnOutcome {
 }
 
 impl AiService {
+    // ---- Chat threads ------------------------------------------------------------------------
+
+    /// Most recently updated first.
+    pub async fn list_threads(
+        &self,
+        user: UserId,
+        page: crate::page::PageRequest,
+    ) -> DomainResult<crate::page::Page<super::chat::ChatThread>> {
+        self.chats.list(user, page).await
+    }
+
+    /// `NotFound` when `recipe_id` is not one of the caller's recipes.
+    pub async fn create_thread(
+        &self,
+        user: UserId,
+        new: NewThread,
+    ) -> DomainResult<super::chat::ChatThread> {
+        self.chats
+            .create(user, new_id(), new, self.clock.now())
+            .await
+    }
+
+    /// The thread with its messages, oldest first.
+    pub async fn get_thread(
+        &self,
+        user: UserId,
+        id: Uuid,
+    ) -> DomainResult<super::chat::ChatThreadDetail> {
+        self.chats.get(user, id).await
+    }
+
+    pub async fn update_thread(
+        &self,
+        user: UserId,
+        id: Uuid,
+        patch: super::chat::ThreadPatch,
+    ) -> DomainResult<super::chat::ChatThread> {
+        self.chats.update(user, id, patch, self.clock.now()).await
+    }
+
+    pub async fn delete_thread(&self, user: UserId, id: Uuid) -> DomainResult<()> {
+        self.chats.delete(user, id).await
+    }
+
+    // ---- Metering, analysis and chat turns ---------------------------------------------------
+
     /// `GET /v1/ai/usage`: today's use, whether or not a provider is configured.
     pub async fn usage_report(&self, user: UserId) -> DomainResult<UsageReport> {
         let day = AiDay::of(self.clock.now());
@@ -152,7 +198,11 @@ impl AiService {
         let stats = compute_stats(&detail.stats_input());
         let messages = prompt::analysis(&detail, &stats);
         let reservation = self.reserve(user).await?;
-        let Completion { text, model, usage } = match provider.complete(&messages).await {
+        let answered = provider.complete(&messages).await.and_then(|completion| {
+            super::rules::check_answer_length(completion.text.chars().count())?;
+            Ok(completion)
+        });
+        let Completion { text, model, usage } = match answered {
             Ok(completion) => completion,
             Err(e) => return Err(self.provider_failed(reservation, e).await),
         };
@@ -282,14 +332,34 @@ impl StartedTurn {
         self.answer_id
     }
 
+    /// The provider failed mid-answer: the message is given back and nothing of the turn is
+    /// stored, but a new thread whose id the client was already given (`event: chat`) is created,
+    /// empty, so that the id it holds is a thread (CONTRACT §7: a turn without `chat_id` creates
+    /// one).
+    async fn failed(self, e: AiError) -> TurnOutcome {
+        let error = self.service.provider_failed(self.reservation, e).await;
+        if let Some(new) = self.new_thread {
+            let now = self.service.clock.now();
+            // Best effort: if even this fails (the database is gone too), the answer is the same.
+            let _ = self
+                .service
+                .chats
+                .create(self.reservation.user, self.chat_id, new, now)
+                .await;
+        }
+        TurnOutcome::Failed(error)
+    }
+
     /// The second half of `POST /v1/chat`: relays the answer to `sink`, then stores the turn and
     /// settles its tokens. Never leaves the reservation dangling: it is settled (answered, in
     /// full or until the client left) or released (the provider failed).
     pub async fn finish(mut self, sink: &mut dyn TurnSink) -> TurnOutcome {
         let mut answer = String::new();
+        let mut answer_chars = 0;
         let mut client_gone = false;
         if let Some(text) = self.first_text.take() {
             answer.push_str(&text);
+            answer_chars += text.chars().count();
             client_gone = !sink.text(&text).await;
         }
         if let Some(mut stream) = self.stream.take() {
@@ -297,14 +367,16 @@ impl StartedTurn {
                 match stream.next().await {
                     None => break,
                     Some(Ok(StreamPiece::Text(text))) => {
+                        answer_chars += text.chars().count();
+                        // Past the cap the provider is ignoring `max_tokens`: stop reading it.
+                        if let Err(e) = super::rules::check_answer_length(answer_chars) {
+                            return self.failed(e).await;
+                        }
                         answer.push_str(&text);
                         client_gone = !sink.text(&text).await;
                     }
                     Some(Ok(StreamPiece::Usage(u))) => self.usage = Some(u),
-                    Some(Err(e)) => {
-                        let error = self.service.provider_failed(self.reservation, e).await;
-                        return TurnOutcome::Failed(error);
-                    }
+                    Some(Err(e)) => return self.failed(e).await,
                 }
             }
             // Dropping the stream here closes the provider connection when the client left, so
@@ -425,11 +497,26 @@ mod tests {
         }
         async fn create(
             &self,
-            _: UserId,
-            _: NewThread,
-            _: OffsetDateTime,
+            user: UserId,
+            id: Uuid,
+            new: NewThread,
+            now: OffsetDateTime,
         ) -> DomainResult<ChatThread> {
-            unreachable!("not used by the use cases")
+            let thread = ChatThread {
+                id,
+                title: new.title,
+                recipe_id: new.recipe_id,
+                created_at: now,
+                updated_at: now,
+            };
+            self.0.lock().unwrap().push((
+                user,
+                ChatThreadDetail {
+                    thread: thread.clone(),
+                    messages: vec![],
+                },
+            ));
+            Ok(thread)
         }
         async fn get(&self, user: UserId, id: Uuid) -> DomainResult<ChatThreadDetail> {
             self.0
@@ -500,6 +587,21 @@ mod tests {
             unreachable!("not used by the use cases")
         }
         async fn create(&self, _: UserId, _: NewRecipe, _: OffsetDateTime) -> DomainResult<Recipe> {
+            unreachable!("not used by the use cases")
+        }
+        async fn create_with_ingredients(
+            &self,
+            _: UserId,
+            _: Vec<crate::recipe::NewRecipeWithIngredients>,
+            _: OffsetDateTime,
+        ) -> DomainResult<Vec<RecipeDetail>> {
+            unreachable!("not used by the use cases")
+        }
+        async fn list_details(
+            &self,
+            _: UserId,
+            _: PageRequest,
+        ) -> DomainResult<Page<RecipeDetail>> {
             unreachable!("not used by the use cases")
         }
         async fn get(&self, user: UserId, id: Uuid) -> DomainResult<RecipeDetail> {
@@ -630,6 +732,8 @@ mod tests {
     ) -> World {
         let recipe = RecipeDetail {
             recipe: Recipe {
+                equipment_id: None,
+                style_id: None,
                 id: RECIPE,
                 user_id: USER.0.to_string(),
                 name: "Dry Stout".into(),
@@ -907,13 +1011,14 @@ mod tests {
     }
 
     #[test]
-    fn a_provider_failing_mid_answer_stores_nothing_and_releases() {
+    fn a_provider_failing_mid_answer_stores_no_message_and_releases() {
         let w = world(
             vec![text("one "), Err(AiError::Protocol("cut".into()))],
             false,
             true,
         );
         let started = block_on(w.service.start_turn(USER, turn("Count", None, None))).unwrap();
+        let announced = started.chat_id();
         let mut sink = Collect {
             texts: vec![],
             leave_after: None,
@@ -923,7 +1028,12 @@ mod tests {
             TurnOutcome::Failed(DomainError::AiProvider(_))
         ));
         assert_eq!(sink.texts, ["one "]);
-        assert!(w.chats.0.lock().unwrap().is_empty());
+        // The new thread the client was told about exists, with no message in it.
+        let threads = w.chats.0.lock().unwrap();
+        assert_eq!(threads.len(), 1);
+        assert_eq!(threads[0].1.thread.id, announced);
+        assert!(threads[0].1.messages.is_empty());
+        drop(threads);
         assert_eq!(used(&w), Usage::default());
     }
 

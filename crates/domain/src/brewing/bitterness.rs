@@ -2,8 +2,9 @@
 //!
 //! Glenn Tinseth's model: IBU = utilisation × mg/L of alpha acid added, where utilisation is a
 //! "bigness" factor (less isomerised alpha acid survives in denser wort) times a boil-time factor.
-//! We use the wort's OG as the bigness gravity, the batch volume as the volume, and no hop-form
-//! (pellet) bonus.
+//! We use the wort's OG as the bigness gravity, the batch volume as the volume, and (§4) no
+//! hop-form (pellet) bonus. CONTRACT §10's kettle utilisation and hop-form factor multiply
+//! Tinseth's utilisation through [`hop_ibu_with_utilisation`].
 
 use super::finite_or_zero;
 use crate::ingredients::{Hop, HopUse};
@@ -74,6 +75,22 @@ pub fn boil_equivalent(hop_use: HopUse, time_minutes: f64, boil_time_minutes: f6
 
 /// One hop addition's IBU in a wort of original gravity `og`; never negative or non-finite.
 pub fn hop_ibu(hop: &Hop, og: f64, batch_size_liters: f64, boil_time_minutes: f64) -> f64 {
+    hop_ibu_with_utilisation(hop, og, batch_size_liters, boil_time_minutes, 1.0)
+}
+
+/// [`hop_ibu`] with Tinseth's utilisation multiplied by `utilisation_factor`: the equipment's
+/// `hop_utilization_percent`/100 times the hop form's factor (CONTRACT §10). With a factor of
+/// exactly 1 the result is bit for bit [`hop_ibu`]'s.
+///
+/// Example: 20 g of 10 % pellets boiled 60 min in 20 L at OG 1.000, kettle at 90 %:
+/// 36.1522 × 0.90 × 1.10 = 35.7907 IBU.
+pub fn hop_ibu_with_utilisation(
+    hop: &Hop,
+    og: f64,
+    batch_size_liters: f64,
+    boil_time_minutes: f64,
+    utilisation_factor: f64,
+) -> f64 {
     let (minutes, factor) = boil_equivalent(hop.hop_use, hop.time_minutes, boil_time_minutes);
     let ibu = factor
         * tinseth_ibu(
@@ -82,7 +99,8 @@ pub fn hop_ibu(hop: &Hop, og: f64, batch_size_liters: f64, boil_time_minutes: f6
             hop.alpha_acid,
             hop.amount_grams,
             batch_size_liters,
-        );
+        )
+        * utilisation_factor;
     finite_or_zero(ibu).max(0.0)
 }
 
@@ -179,6 +197,19 @@ mod tests {
     #[test]
     fn no_volume_no_bitterness() {
         assert_eq!(hop_ibu(&hop(Boil, 10.0, 20.0, 60.0), OG, 0.0, BOIL), 0.0);
+    }
+
+    #[test]
+    fn utilisation_factor_multiplies() {
+        let h = hop(Boil, 10.0, 20.0, 60.0);
+        // 36.1522 × 0.90 × 1.10 = 35.7907
+        let ibu = hop_ibu_with_utilisation(&h, OG, V, BOIL, 0.90 * 1.10);
+        assert!(close(ibu, 35.7907), "{ibu}");
+        assert_eq!(
+            hop_ibu_with_utilisation(&h, OG, V, BOIL, 1.0),
+            hop_ibu(&h, OG, V, BOIL)
+        );
+        assert_eq!(hop_ibu_with_utilisation(&h, OG, V, BOIL, 0.0), 0.0);
     }
 
     #[test]

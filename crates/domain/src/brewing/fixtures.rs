@@ -28,6 +28,7 @@ pub fn fermentable(
 
 pub fn hop(hop_use: HopUse, alpha_acid: f64, amount_grams: f64, time_minutes: f64) -> Hop {
     Hop {
+        form: None,
         id: Uuid::new_v4(),
         recipe_id: Uuid::nil(),
         name: format!("{} {alpha_acid} %", hop_use.as_str()),

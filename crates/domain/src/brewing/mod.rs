@@ -12,7 +12,12 @@ pub mod bitterness;
 pub mod calories;
 pub mod colour;
 pub mod gravity;
+pub mod hop_form;
+pub mod report;
+pub mod scaling;
 pub mod stats;
+pub mod styles;
+pub mod volumes;
 
 #[cfg(test)]
 mod fixtures;
@@ -20,7 +25,13 @@ mod fixtures;
 mod properties;
 
 pub use colour::{est_color_srm, srm_of};
-pub use stats::{HopIbu, RecipeStats, StatsInput, compute_stats};
+pub use hop_form::HopForm;
+pub use report::{StatsReport, stats_report};
+pub use stats::{
+    BrewingContext, HopIbu, RecipeStats, StatsInput, compute_stats, compute_stats_with,
+};
+pub use styles::{Style, StyleFit, style, style_fit, styles};
+pub use volumes::{Volumes, volumes};
 
 /// US gallons in one litre (the contract's constant).
 pub const GALLONS_PER_LITER: f64 = 0.264172;
@@ -41,6 +52,12 @@ pub fn pounds(kg: f64) -> f64 {
 /// calculator reports 0 rather than NaN or infinity, which JSON cannot even carry.
 pub fn finite_or_zero(x: f64) -> f64 {
     if x.is_finite() { x } else { 0.0 }
+}
+
+/// Numbers as a brewer writes them, for text (checklist steps, names): `28`, `28.35`, `0.5`.
+pub fn amount_text(x: f64) -> String {
+    let text = format!("{x:.2}");
+    text.trim_end_matches('0').trim_end_matches('.').to_owned()
 }
 
 /// Rounds half away from zero to `decimals` places; never returns NaN, infinity or `-0`.

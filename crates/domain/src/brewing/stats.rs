@@ -3,7 +3,9 @@
 use serde::Serialize;
 use uuid::Uuid;
 
+use super::hop_form::{HopForm, form_factor};
 use super::{bitterness, calories, colour, gravity, round_to};
+use crate::equipment::EquipmentProfile;
 use crate::ingredients::{Fermentable, Hop, Yeast};
 
 /// What the calculator reads from a recipe.
@@ -57,25 +59,107 @@ pub struct RecipeStats {
     pub ibu_by_hop: Vec<HopIbu>,
 }
 
-/// Computes the §4 statistics from unrounded intermediates, rounding only the results.
-pub fn compute_stats(input: &StatsInput<'_>) -> RecipeStats {
-    let volume = input.batch_size_liters;
+/// What CONTRACT §10 adds to a recipe's §4 input: its equipment profile and its hops' forms. The
+/// default (no profile, no forms) gives exactly the §4 numbers.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct BrewingContext<'a> {
+    pub equipment: Option<&'a EquipmentProfile>,
+    /// The form of each hop of [`StatsInput::hops`], in the same order; a hop without an entry
+    /// counts as `None` (factor 1).
+    pub hop_forms: &'a [Option<HopForm>],
+}
+
+impl BrewingContext<'_> {
+    /// The volume OG and IBU are computed over. §4: the batch. With a profile, the batch plus the
+    /// trub/chiller loss: the wort at the end of the boil (plus any top-up water) carries the
+    /// trub loss away at the same gravity, so the sugar is spread over that whole volume. This is
+    /// Brewtarget's `batchSizeNoLosses_l()` (batch + `trubChillerLoss_l`), which its
+    /// `recalcOgFg` and `ibuFromHop` both divide by.
+    ///
+    /// Example: 20 L batch, 1.5 L trub/chiller loss → 21.5 L.
+    pub fn gravity_volume_liters(&self, batch_size_liters: f64) -> f64 {
+        match self.equipment {
+            Some(e) => batch_size_liters + e.trub_chiller_loss_liters,
+            None => batch_size_liters,
+        }
+    }
+
+    /// Tinseth's utilisation multiplier for hop `index`: the kettle's `hop_utilization_percent`/100
+    /// (1 without a profile) times the hop form's factor. Example: 90 % kettle, pellets →
+    /// 0.90 × 1.10 = 0.99.
+    pub fn utilisation_factor(&self, index: usize) -> f64 {
+        let kettle = self
+            .equipment
+            .map_or(1.0, |e| e.hop_utilization_percent / 100.0);
+        let form = self.hop_forms.get(index).copied().flatten();
+        kettle * form_factor(form)
+    }
+}
+
+/// The unrounded core of the statistics, for callers that compare or solve (scaling, tests).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Unrounded {
+    pub points: f64,
+    pub og: f64,
+    pub fg: f64,
+    pub attenuation: f64,
+    /// One per hop, in the recipe's hop order.
+    pub hop_ibus: Vec<f64>,
+    pub ibu: f64,
+}
+
+/// OG, FG and IBU before rounding, with the §10 context.
+pub fn unrounded(input: &StatsInput<'_>, context: &BrewingContext<'_>) -> Unrounded {
+    let volume = context.gravity_volume_liters(input.batch_size_liters);
     let points = gravity::gravity_points(volume, input.efficiency, input.fermentables);
     let og = gravity::original_gravity(points);
     let attenuation = gravity::apparent_attenuation(input.yeasts);
     let fg = gravity::final_gravity(points, attenuation);
-
-    let hop_ibus: Vec<(Uuid, f64)> = input
+    let hop_ibus: Vec<f64> = input
         .hops
         .iter()
-        .map(|hop| {
-            (
-                hop.id,
-                bitterness::hop_ibu(hop, og, volume, input.boil_time_minutes),
+        .enumerate()
+        .map(|(i, hop)| {
+            bitterness::hop_ibu_with_utilisation(
+                hop,
+                og,
+                volume,
+                input.boil_time_minutes,
+                context.utilisation_factor(i),
             )
         })
         .collect();
-    let ibu: f64 = hop_ibus.iter().map(|(_, ibu)| ibu).sum();
+    let ibu = hop_ibus.iter().sum();
+    Unrounded {
+        points,
+        og,
+        fg,
+        attenuation,
+        hop_ibus,
+        ibu,
+    }
+}
+
+/// Computes the §4 statistics from unrounded intermediates, rounding only the results.
+pub fn compute_stats(input: &StatsInput<'_>) -> RecipeStats {
+    compute_stats_with(input, &BrewingContext::default())
+}
+
+/// [`compute_stats`] with an equipment profile and hop forms (CONTRACT §10): OG over the batch
+/// plus the trub/chiller loss, IBU with the kettle's utilisation and the forms' factors. Colour
+/// stays over the batch (its Morey fit was made on finished beer). With the default context the
+/// numbers are exactly [`compute_stats`]'s.
+pub fn compute_stats_with(input: &StatsInput<'_>, context: &BrewingContext<'_>) -> RecipeStats {
+    let volume = input.batch_size_liters;
+    let Unrounded {
+        points,
+        og,
+        fg,
+        attenuation,
+        hop_ibus,
+        ibu,
+    } = unrounded(input, context);
+    let hop_ibus: Vec<(Uuid, f64)> = input.hops.iter().map(|hop| hop.id).zip(hop_ibus).collect();
 
     let srm = colour::srm_of(volume, input.fermentables);
     let kcal_per_100ml = calories::kcal_per_100ml(og, fg);
@@ -111,6 +195,7 @@ fn whole_number<S: serde::Serializer>(x: &f64, s: S) -> Result<S::Ok, S::Error> 
 mod tests {
     use super::*;
     use crate::brewing::fixtures::{fermentable, hop, yeast};
+    use crate::brewing::hop_form::HopForm;
     use crate::ingredients::FermentableType::{Grain, Sugar};
     use crate::ingredients::HopUse::{Boil, DryHop, FirstWort, Whirlpool};
 
@@ -177,6 +262,58 @@ mod tests {
         let k = calories::kcal_per_100ml(1.0 + 74.8143 / 1000.0, 1.0 + 74.8143 * 0.25 / 1000.0);
         assert_eq!(s.calories, (k * 3.55).round());
         assert_eq!(s.calories_per_liter, (k * 10.0).round());
+    }
+
+    #[test]
+    fn a_profile_and_pellets() {
+        // The whole recipe above on a kit losing 1.5 L to trub, at 90 % utilisation, hop 1 pellets.
+        // OG volume 21.5 L: points = 74.8143 × 20/21.5 = 69.5947 → OG 1.0696.
+        // Hop 1: bigness 1.65 × 0.000125^0.0695947 = 0.882774, × 0.219104 × (0.05 × 28000/21.5
+        //   = 65.1163 mg/L) = 12.5948, × 0.90 × 1.10 = 12.4688 → 12.5.
+        let bill = [
+            fermentable(Grain, 5.0, 3.0, 80.0),
+            fermentable(Sugar, 1.0, 0.0, 100.0),
+        ];
+        let hops = [hop(Boil, 5.0, 28.0, 60.0), hop(DryHop, 12.0, 50.0, 4320.0)];
+        let yeasts = [yeast(Some(70.0)), yeast(None)];
+        let kit = EquipmentProfile {
+            trub_chiller_loss_liters: 1.5,
+            hop_utilization_percent: 90.0,
+            ..EquipmentProfile::lossless("Kit", 20.0)
+        };
+        let forms = [Some(HopForm::Pellet)];
+        let context = BrewingContext {
+            equipment: Some(&kit),
+            hop_forms: &forms,
+        };
+        let u = unrounded(&input(&bill, &hops, &yeasts), &context);
+        assert!((u.points - 69.5947).abs() < 1e-4, "{}", u.points);
+        assert!((u.hop_ibus[0] - 12.4688).abs() < 1e-3, "{:?}", u.hop_ibus);
+        let s = compute_stats_with(&input(&bill, &hops, &yeasts), &context);
+        assert_eq!(s.og, 1.0696);
+        assert_eq!(s.ibu, 12.5);
+        // Colour stays over the batch.
+        assert_eq!(s.srm, 5.2);
+        // FG from the same points: 1 + 69.5947 × 0.25/1000 = 1.0174.
+        assert_eq!(s.fg, 1.0174);
+    }
+
+    #[test]
+    fn a_lossless_profile_and_leaf_hops_change_nothing() {
+        let bill = [fermentable(Grain, 5.0, 3.0, 80.0)];
+        let hops = [hop(Boil, 5.0, 28.0, 60.0), hop(FirstWort, 7.0, 10.0, 0.0)];
+        let yeasts = [yeast(None)];
+        let kit = EquipmentProfile::lossless("Pot", 20.0);
+        let forms = [Some(HopForm::Leaf), Some(HopForm::Extract)];
+        let i = input(&bill, &hops, &yeasts);
+        let with = compute_stats_with(
+            &i,
+            &BrewingContext {
+                equipment: Some(&kit),
+                hop_forms: &forms,
+            },
+        );
+        assert_eq!(with, compute_stats(&i));
     }
 
     #[test]

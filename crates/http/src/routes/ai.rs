@@ -9,7 +9,7 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use serde_json::Value;
 use tracing::Instrument;
 use utoipa::ToSchema;
-use wort_domain::ai::service::{AiService, RecipeAnalysis, TurnRequest};
+use wort_domain::ai::service::{RecipeAnalysis, TurnRequest};
 use wort_domain::ai::{MAX_CHAT_MESSAGE_CHARS, UsageReport};
 
 use super::resource;
@@ -35,23 +35,11 @@ pub fn configure_analysis(cfg: &mut web::ServiceConfig) {
     cfg.service(resource("/{id}/analysis", "POST").route(web::post().to(analyse_recipe)));
 }
 
-/// The AI use cases over this deployment's ports.
-pub(crate) fn service(state: &AppState) -> AiService {
-    AiService {
-        usage: state.ai_usage.clone(),
-        chats: state.chats.clone(),
-        recipes: state.recipes.clone(),
-        provider: state.ai_provider.clone(),
-        clock: state.clock.clone(),
-    }
-}
-
 /// Request body of `POST /v1/chat`.
 #[derive(ToSchema)]
 #[allow(dead_code)]
 pub struct ChatTurnRequest {
     /// 1–8,000 characters; longer is `413`.
-    #[schema(min_length = 1, max_length = 8000)]
     message: String,
     /// Continue this thread (its earlier messages are sent as context); absent: a new thread.
     #[schema(nullable)]
@@ -64,9 +52,9 @@ pub struct ChatTurnRequest {
 
 /// Today's AI use and limits (UTC day). Works whether or not AI is configured.
 #[utoipa::path(get, path = "/v1/ai/usage", tag = "ai", security(("api_key" = []), ("session_cookie" = [])),
-    responses((status = 200, body = UsageReport), (status = 401, body = crate::openapi::ErrorBody)))]
+    responses((status = 200, body = UsageReport), (status = 401, body = crate::error::ErrorBody)))]
 pub async fn usage(auth: Authenticated, state: web::Data<AppState>) -> ApiResult<HttpResponse> {
-    let report = service(&state).usage_report(auth.0.user.id).await?;
+    let report = state.ai.clone().usage_report(auth.0.user.id).await?;
     Ok(HttpResponse::Ok().json(report))
 }
 
@@ -75,13 +63,13 @@ pub async fn usage(auth: Authenticated, state: web::Data<AppState>) -> ApiResult
 #[utoipa::path(post, path = "/v1/recipes/{id}/analysis", tag = "ai", security(("api_key" = []), ("session_cookie" = [])),
     params(("id" = uuid::Uuid, Path, description = "Recipe id")),
     request_body(content = Option<Object>, description = "Optional; no fields"),
-    responses((status = 200, body = RecipeAnalysis), (status = 400, body = crate::openapi::ErrorBody),
-        (status = 401, body = crate::openapi::ErrorBody), (status = 404, body = crate::openapi::ErrorBody),
-        (status = 413, body = crate::openapi::ErrorBody), (status = 422, body = crate::openapi::ValidationErrorBody),
-        (status = 429, body = crate::openapi::ErrorBody, description = "A daily limit is reached; `Retry-After` = seconds to midnight UTC",
+    responses((status = 200, body = RecipeAnalysis), (status = 400, body = crate::error::ErrorBody),
+        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody),
+        (status = 413, body = crate::error::ErrorBody), (status = 422, body = crate::error::ValidationErrorBody),
+        (status = 429, body = crate::error::ErrorBody, description = "A daily limit is reached; `Retry-After` = seconds to midnight UTC",
             headers(("Retry-After" = u64))),
-        (status = 502, body = crate::openapi::ErrorBody, description = "The AI provider failed or timed out (the message is not counted)"),
-        (status = 503, body = crate::openapi::ErrorBody, description = "AI is not configured on this deployment")))]
+        (status = 502, body = crate::error::ErrorBody, description = "The AI provider failed or timed out (the message is not counted)"),
+        (status = 503, body = crate::error::ErrorBody, description = "AI is not configured on this deployment")))]
 pub async fn analyse_recipe(
     auth: Authenticated,
     req: HttpRequest,
@@ -93,7 +81,7 @@ pub async fn analyse_recipe(
     if let Some(body) = body.optional_json()? {
         Fields::of(&body)?.finish(())?;
     }
-    let ai = service(&state);
+    let ai = state.ai.clone();
     let user = auth.0.user.id;
     // In its own task, so it runs to its end even when the client disconnects: the reserved
     // message is then still settled or released, never left dangling.
@@ -121,7 +109,7 @@ fn read_turn(body: &JsonBody) -> ApiResult<TurnRequest> {
         return Err(ApiError::ChatMessageTooLong);
     }
     let mut f = Fields::of(&body)?;
-    let message = f.string("message", 1, MAX_CHAT_MESSAGE_CHARS);
+    let message = f.text("message", wort_domain::ai::rules::MESSAGE);
     let message = f.required("message", "string", message);
     let chat_id = Fields::nullable(f.uuid("chat_id")).flatten();
     let recipe_id = Fields::nullable(f.uuid("recipe_id")).flatten();
@@ -138,16 +126,16 @@ fn read_turn(body: &JsonBody) -> ApiResult<TurnRequest> {
 /// thread; a new thread is created when `chat_id` is absent.
 #[utoipa::path(post, path = "/v1/chat", tag = "ai", security(("api_key" = []), ("session_cookie" = [])),
     request_body = ChatTurnRequest,
-    responses((status = 200, content_type = "text/event-stream", body = crate::openapi::ChatStreamEvent,
+    responses((status = 200, content_type = "text/event-stream", body = crate::sse::ChatStreamEvent,
             description = "event: chat / delta… / done or error; each `data:` is one JSON object"),
-        (status = 400, body = crate::openapi::ErrorBody), (status = 401, body = crate::openapi::ErrorBody),
-        (status = 404, body = crate::openapi::ErrorBody, description = "Unknown or another account's chat_id or recipe_id"),
-        (status = 413, body = crate::openapi::ErrorBody, description = "`Chat message exceeds 8000 characters` (also for bodies over 128 KiB)"),
-        (status = 422, body = crate::openapi::ValidationErrorBody),
-        (status = 429, body = crate::openapi::ErrorBody, description = "A daily limit is reached; `Retry-After` = seconds to midnight UTC",
+        (status = 400, body = crate::error::ErrorBody), (status = 401, body = crate::error::ErrorBody),
+        (status = 404, body = crate::error::ErrorBody, description = "Unknown or another account's chat_id or recipe_id"),
+        (status = 413, body = crate::error::ErrorBody, description = "`Chat message exceeds 8000 characters` (also for bodies over 128 KiB)"),
+        (status = 422, body = crate::error::ValidationErrorBody),
+        (status = 429, body = crate::error::ErrorBody, description = "A daily limit is reached; `Retry-After` = seconds to midnight UTC",
             headers(("Retry-After" = u64))),
-        (status = 502, body = crate::openapi::ErrorBody, description = "The AI provider failed before answering (nothing stored or counted)"),
-        (status = 503, body = crate::openapi::ErrorBody, description = "AI is not configured on this deployment")))]
+        (status = 502, body = crate::error::ErrorBody, description = "The AI provider failed before answering (nothing stored or counted)"),
+        (status = 503, body = crate::error::ErrorBody, description = "AI is not configured on this deployment")))]
 pub async fn chat_turn(
     auth: Authenticated,
     req: HttpRequest,
@@ -156,5 +144,5 @@ pub async fn chat_turn(
 ) -> ApiResult<HttpResponse> {
     let body = JsonBody::read(&req, payload.into_inner(), CHAT_MAX_BODY_BYTES).await;
     let request = read_turn(&body)?;
-    crate::sse::chat_turn(service(&state), auth.0.user.id, request).await
+    crate::sse::chat_turn(state.ai.clone(), auth.0.user.id, request).await
 }

@@ -5,10 +5,10 @@ use actix_web::cookie::{Cookie, SameSite, time::Duration as CookieDuration};
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Serialize;
 use serde_json::json;
-use time::{Duration, OffsetDateTime};
+use time::Duration;
 use utoipa::ToSchema;
 use uuid::Uuid;
-use wort_domain::account::{self, ApiKey, NewUser, SESSION_LIFETIME, SignInSubject, User};
+use wort_domain::account::{self, ApiKey, PasswordChange, SIGN_IN_LIFETIME, SignUp, User};
 use wort_domain::timestamp;
 
 use super::resource;
@@ -16,7 +16,7 @@ use crate::body::JsonBody;
 use crate::credentials::{SESSION_COOKIE, SignedIn, session_token};
 use crate::error::{ApiError, ApiResult};
 use crate::state::AppState;
-use crate::validation::{Fields, invalid_string, invalid_type, type_name};
+use crate::validation::{Fields, invalid_type, type_name};
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.service(resource("/api/auth/sign-up/email", "POST").route(web::post().to(sign_up)))
@@ -25,7 +25,11 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .service(resource("/api/auth/get-session", "GET").route(web::get().to(get_session)))
         .service(resource("/api/auth/api-key/create", "POST").route(web::post().to(create_key)))
         .service(resource("/api/auth/api-key/list", "GET").route(web::get().to(list_keys)))
-        .service(resource("/api/auth/api-key/delete", "POST").route(web::post().to(delete_key)));
+        .service(resource("/api/auth/api-key/delete", "POST").route(web::post().to(delete_key)))
+        .service(
+            resource("/api/auth/change-password", "POST").route(web::post().to(change_password)),
+        )
+        .service(resource("/api/auth/update-user", "POST").route(web::post().to(update_user)));
 }
 
 #[derive(Serialize, ToSchema)]
@@ -127,11 +131,9 @@ pub struct Success {
 #[derive(ToSchema)]
 #[allow(dead_code)]
 pub struct SignUpRequest {
-    #[schema(min_length = 1, max_length = 200)]
     name: String,
-    #[schema(format = Email, max_length = 254)]
+    #[schema(format = Email)]
     email: String,
-    #[schema(min_length = 8, max_length = 128)]
     password: String,
 }
 
@@ -146,10 +148,9 @@ pub struct SignInRequest {
 #[derive(ToSchema)]
 #[allow(dead_code)]
 pub struct CreateApiKeyRequest {
-    #[schema(min_length = 1, max_length = 64)]
     name: String,
     /// Lifetime in seconds (60–31,536,000); null or absent: the key never expires.
-    #[schema(minimum = 60, maximum = 31_536_000, value_type = Option<i64>)]
+    #[schema(value_type = Option<i64>)]
     #[serde(rename = "expiresIn")]
     expires_in: Option<i64>,
 }
@@ -162,38 +163,50 @@ pub struct DeleteApiKeyRequest {
     key_id: String,
 }
 
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct ChangePasswordRequest {
+    #[serde(rename = "currentPassword")]
+    current_password: String,
+    #[serde(rename = "newPassword")]
+    new_password: String,
+    /// End every other sign-in session of the account (this one stays). Default false.
+    #[serde(rename = "revokeOtherSessions")]
+    #[schema(nullable = false)]
+    revoke_other_sessions: Option<bool>,
+}
+
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct UpdateUserRequest {
+    name: String,
+}
+
+/// `{"status": true}`, better-auth's answer to account changes.
+#[derive(Serialize, ToSchema)]
+pub struct StatusBody {
+    status: bool,
+}
+
 /// Sign-up and sign-in from a browser page of a foreign origin are refused outright.
 fn check_sign_in_origin(req: &HttpRequest, state: &AppState) -> ApiResult<()> {
     let origin = req.headers().get("origin").and_then(|v| v.to_str().ok());
     match origin {
-        Some(o) if !state.origins.allows(o.trim_end_matches('/')) => {
-            Err(ApiError::bad_request("Origin not allowed"))
-        }
+        Some(o) if !state.origins.allows(o) => Err(ApiError::bad_request("Origin not allowed")),
         _ => Ok(()),
     }
 }
 
-fn is_plausible_email(email: &str) -> bool {
-    let Some((local, domain)) = email.split_once('@') else {
-        return false;
-    };
-    !local.is_empty()
-        && domain.contains('.')
-        && !domain.starts_with('.')
-        && !domain.ends_with('.')
-        && !domain.contains('@')
-        && !email.chars().any(|c| c.is_whitespace() || c.is_control())
-}
-
-/// Reads `email` (lower-cased) and reports a malformed one.
+/// Reads `email` with sign-up's rule (bounded, plausible, normalised).
 fn read_email(f: &mut Fields) -> Option<String> {
-    let sent = f.string("email", 0, 254);
+    let sent = f.text("email", account::EMAIL);
     let email = f.required("email", "string", sent)?;
-    if is_plausible_email(&email) {
-        Some(email.to_lowercase())
-    } else {
-        f.report(invalid_string(&["email"], "email"));
-        None
+    match account::check_email(&["email"], &email) {
+        Ok(email) => Some(email),
+        Err(v) => {
+            f.report(v);
+            None
+        }
     }
 }
 
@@ -207,29 +220,25 @@ fn session_cookie(state: &AppState, token: String, lifetime: Duration) -> Cookie
         .finish()
 }
 
-/// Starts a browser session for `user` and answers with the user and the cookie.
-async fn start_session(state: &AppState, user: &User) -> ApiResult<HttpResponse> {
-    let token = account::generate_session_token()?;
-    let now = state.clock.now();
-    state
-        .accounts
-        .create_session(
-            user.id,
-            account::digest(&token),
-            now,
-            now + SESSION_LIFETIME,
-        )
-        .await?;
-    Ok(HttpResponse::Ok()
-        .cookie(session_cookie(state, token, SESSION_LIFETIME))
-        .json(UserEnvelope { user: user.into() }))
+/// The answer to a sign-up or sign-in: the user, and the cookie of the new sign-in session.
+fn signed_in_response(state: &AppState, signed_in: account::SignedIn) -> HttpResponse {
+    HttpResponse::Ok()
+        .cookie(session_cookie(state, signed_in.token, SIGN_IN_LIFETIME))
+        .json(UserEnvelope {
+            user: (&signed_in.user).into(),
+        })
 }
 
-/// Create an account and sign in.
+/// Create an account and sign in. Limited per client address (`WORT_SIGNUP_PER_HOUR`); `404`
+/// when the operator has closed sign-up (`WORT_SIGNUP=closed`).
 #[utoipa::path(post, path = "/api/auth/sign-up/email", tag = "auth", request_body = SignUpRequest,
     responses((status = 200, body = UserEnvelope, description = "Signed up; sets the wort_session cookie"),
-        (status = 400, body = crate::openapi::ErrorBody), (status = 413, body = crate::openapi::ErrorBody),
-        (status = 422, body = crate::openapi::ValidationErrorBody)))]
+        (status = 400, body = crate::error::ErrorBody),
+        (status = 404, body = crate::error::ErrorBody, description = "Sign-up is closed on this instance"),
+        (status = 413, body = crate::error::ErrorBody),
+        (status = 422, body = crate::error::ValidationErrorBody),
+        (status = 429, body = crate::error::ErrorBody, headers(("Retry-After" = i64)),
+            description = "Too many sign-ups from this address")))]
 pub async fn sign_up(
     req: HttpRequest,
     state: web::Data<AppState>,
@@ -238,35 +247,30 @@ pub async fn sign_up(
     check_sign_in_origin(&req, &state)?;
     let body = body.json()?;
     let mut f = Fields::of(&body)?;
-    let name = f.string("name", 1, 200);
+    let name = f.text("name", account::USER_NAME);
     let name = f.required("name", "string", name);
     let email = read_email(&mut f);
-    let password = f.string("password", 8, 128);
+    let password = f.text("password", account::PASSWORD);
     let password = f.required("password", "string", password);
     let (Some(name), Some(email), Some(password)) = (name, email, password) else {
         return Err(f.finish(()).err().unwrap_or(ApiError::Internal));
     };
-    let password_hash = web::block(move || account::hash_password(&password)).await??;
-    let user = state
-        .accounts
-        .create_user(
-            NewUser {
-                email,
-                name,
-                password_hash,
-            },
-            state.clock.now(),
-        )
-        .await?;
-    start_session(&state, &user).await
+    let fields = SignUp {
+        name,
+        email,
+        password,
+    };
+    let address = client_address(&req, &state);
+    let signed_in = state.accounts.sign_up(fields, &address).await?;
+    Ok(signed_in_response(&state, signed_in))
 }
 
 /// Sign in with email and password.
 #[utoipa::path(post, path = "/api/auth/sign-in/email", tag = "auth", request_body = SignInRequest,
     responses((status = 200, body = UserEnvelope, description = "Signed in; sets the wort_session cookie"),
-        (status = 400, body = crate::openapi::ErrorBody), (status = 401, body = crate::openapi::ErrorBody),
-        (status = 422, body = crate::openapi::ValidationErrorBody),
-        (status = 429, body = crate::openapi::ErrorBody, description = "Too many failed attempts for this email or from this address")))]
+        (status = 400, body = crate::error::ErrorBody), (status = 401, body = crate::error::ErrorBody),
+        (status = 422, body = crate::error::ValidationErrorBody),
+        (status = 429, body = crate::error::ErrorBody, description = "Too many failed attempts for this email or from this address")))]
 pub async fn sign_in(
     req: HttpRequest,
     state: web::Data<AppState>,
@@ -275,68 +279,31 @@ pub async fn sign_in(
     check_sign_in_origin(&req, &state)?;
     let body = body.json()?;
     let mut f = Fields::of(&body)?;
-    let email = f.string("email", 0, 1000);
-    let email = f
-        .required("email", "string", email)
-        .map(|e| e.to_lowercase());
-    let password = f.string("password", 0, 1000);
+    let email = f.text("email", account::SIGN_IN_INPUT);
+    let email = f.required("email", "string", email);
+    let password = f.text("password", account::SIGN_IN_INPUT);
     let password = f.required("password", "string", password);
     let (Some(email), Some(password)) = (email, password) else {
         return Err(f.finish(()).err().unwrap_or(ApiError::Internal));
     };
-    let now = state.clock.now();
-    let by_email = SignInSubject::Email(email.clone());
-    let by_address = SignInSubject::Ip(client_address(&req, &state));
-    let mut waits = Vec::new();
-    for subject in [&by_email, &by_address] {
-        waits.extend(state.accounts.sign_in_retry_after(subject, now).await?);
-    }
-    if let Some(retry_after_secs) = waits.into_iter().max() {
-        return Err(wort_domain::DomainError::SignInThrottled { retry_after_secs }.into());
-    }
-    let found = state.accounts.find_credentials(&email).await?;
-    // Unknown emails cost a hash too, so timing does not reveal which emails have accounts.
-    let verified = web::block(move || match found {
-        Some(c) if account::verify_password(&c.password_hash, &password) => Some(c.user),
-        Some(_) => None,
-        None => {
-            account::verify_dummy_password(&password);
-            None
-        }
-    })
-    .await?;
-    match verified {
-        Some(user) => {
-            // Only the email's count is cleared: a client that knows one password must not be
-            // able to reset its address's count between guesses at other accounts.
-            state.accounts.clear_failed_sign_ins(&by_email).await?;
-            start_session(&state, &user).await
-        }
-        None => {
-            state.accounts.record_failed_sign_in(&by_email, now).await?;
-            state
-                .accounts
-                .record_failed_sign_in(&by_address, now)
-                .await?;
-            Err(ApiError::InvalidCredentials)
-        }
-    }
+    let address = client_address(&req, &state);
+    let signed_in = state.accounts.sign_in(&email, password, &address).await?;
+    Ok(signed_in_response(&state, signed_in))
 }
 
-/// The client's address: the configured header's first entry behind a trusted reverse proxy
-/// (`WORT_CLIENT_IP_HEADER`), else the connection's peer.
+/// The client's address (`crate::client_address`: the right-most untrusted entry of the
+/// configured header behind a trusted proxy, else the connection's peer).
 fn client_address(req: &HttpRequest, state: &AppState) -> String {
-    let from_header = state.client_ip_header.as_deref().and_then(|name| {
-        let value = req.headers().get(name)?.to_str().ok()?;
-        value
-            .split(',')
-            .next()
-            .map(|v| v.trim().to_owned())
-            .filter(|v| !v.is_empty())
+    let rule = &state.client_address;
+    let header = rule.header.as_deref().and_then(|name| {
+        let values: Vec<&str> = req
+            .headers()
+            .get_all(name)
+            .filter_map(|v| v.to_str().ok())
+            .collect();
+        (!values.is_empty()).then(|| values.join(","))
     });
-    from_header
-        .or_else(|| req.peer_addr().map(|a| a.ip().to_string()))
-        .unwrap_or_else(|| "unknown".to_owned())
+    rule.client(req.peer_addr().map(|a| a.ip()), header.as_deref())
 }
 
 /// End the browser session (also fine when not signed in).
@@ -344,10 +311,7 @@ fn client_address(req: &HttpRequest, state: &AppState) -> String {
     responses((status = 200, body = Success, description = "Signed out; the cookie is cleared")))]
 pub async fn sign_out(req: HttpRequest, state: web::Data<AppState>) -> ApiResult<HttpResponse> {
     if let Some(token) = session_token(&req, &state.origins) {
-        state
-            .accounts
-            .delete_session(&account::digest(&token))
-            .await?;
+        state.accounts.sign_out(&token).await?;
     }
     Ok(HttpResponse::Ok()
         .cookie(session_cookie(&state, String::new(), Duration::ZERO))
@@ -356,7 +320,7 @@ pub async fn sign_out(req: HttpRequest, state: web::Data<AppState>) -> ApiResult
 
 /// The current browser session and its user.
 #[utoipa::path(get, path = "/api/auth/get-session", operation_id = "get_auth_session", tag = "auth", security(("session_cookie" = [])),
-    responses((status = 200, body = SessionEnvelope), (status = 401, body = crate::openapi::ErrorBody)))]
+    responses((status = 200, body = SessionEnvelope), (status = 401, body = crate::error::ErrorBody)))]
 pub async fn get_session(signed_in: SignedIn) -> HttpResponse {
     HttpResponse::Ok().json(SessionEnvelope {
         session: SessionBody {
@@ -367,15 +331,12 @@ pub async fn get_session(signed_in: SignedIn) -> HttpResponse {
     })
 }
 
-const MIN_KEY_LIFETIME_SECS: i64 = 60;
-const MAX_KEY_LIFETIME_SECS: i64 = 31_536_000;
-
 /// Create an API key (session cookie only). The response is the only time the key is shown.
 #[utoipa::path(post, path = "/api/auth/api-key/create", tag = "auth", request_body = CreateApiKeyRequest,
     security(("session_cookie" = [])),
-    responses((status = 200, body = CreatedApiKeyBody), (status = 400, body = crate::openapi::ErrorBody),
-        (status = 401, body = crate::openapi::ErrorBody), (status = 413, body = crate::openapi::ErrorBody),
-        (status = 422, body = crate::openapi::ValidationErrorBody, description = "Invalid body, or the account already holds 100 keys")))]
+    responses((status = 200, body = CreatedApiKeyBody), (status = 400, body = crate::error::ErrorBody),
+        (status = 401, body = crate::error::ErrorBody), (status = 413, body = crate::error::ErrorBody),
+        (status = 422, body = crate::error::ValidationErrorBody, description = "Invalid body, or the account already holds 100 keys")))]
 pub async fn create_key(
     signed_in: SignedIn,
     state: web::Data<AppState>,
@@ -383,28 +344,25 @@ pub async fn create_key(
 ) -> ApiResult<HttpResponse> {
     let body = body.json()?;
     let mut f = Fields::of(&body)?;
-    let name = f.string("name", 1, 64);
+    let name = f.text("name", account::KEY_NAME);
     let name = f.required("name", "string", name);
-    let expires_in = f.integer("expiresIn", MIN_KEY_LIFETIME_SECS, MAX_KEY_LIFETIME_SECS);
+    let expires_in = f.integer("expiresIn", account::KEY_LIFETIME_SECS);
     let expires_in = Fields::nullable(expires_in).flatten();
     let name = f.finish(name)?.ok_or(ApiError::Internal)?;
-    let now: OffsetDateTime = state.clock.now();
-    let expires_at = expires_in.map(|secs| now + Duration::seconds(secs));
-    let generated = account::generate_api_key(name, expires_at)?;
     let user = signed_in.identity.user.id;
-    let key = state
+    let created = state
         .accounts
-        .create_api_key(user, generated.record, now)
+        .create_api_key(user, name, expires_in)
         .await?;
     Ok(HttpResponse::Ok().json(CreatedApiKeyBody {
-        listed: (&key).into(),
-        key: generated.secret,
+        listed: (&created.key).into(),
+        key: created.secret,
     }))
 }
 
 /// The account's API keys, without their secrets.
 #[utoipa::path(get, path = "/api/auth/api-key/list", tag = "auth", security(("session_cookie" = [])),
-    responses((status = 200, body = [ApiKeyBody]), (status = 401, body = crate::openapi::ErrorBody)))]
+    responses((status = 200, body = [ApiKeyBody]), (status = 401, body = crate::error::ErrorBody)))]
 pub async fn list_keys(signed_in: SignedIn, state: web::Data<AppState>) -> ApiResult<HttpResponse> {
     let keys = state
         .accounts
@@ -416,9 +374,9 @@ pub async fn list_keys(signed_in: SignedIn, state: web::Data<AppState>) -> ApiRe
 /// Revoke an API key; it stops working on the next request.
 #[utoipa::path(post, path = "/api/auth/api-key/delete", tag = "auth", request_body = DeleteApiKeyRequest,
     security(("session_cookie" = [])),
-    responses((status = 200, body = Success), (status = 400, body = crate::openapi::ErrorBody),
-        (status = 401, body = crate::openapi::ErrorBody), (status = 404, body = crate::openapi::ErrorBody),
-        (status = 422, body = crate::openapi::ValidationErrorBody)))]
+    responses((status = 200, body = Success), (status = 400, body = crate::error::ErrorBody),
+        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody),
+        (status = 422, body = crate::error::ValidationErrorBody)))]
 pub async fn delete_key(
     signed_in: SignedIn,
     state: web::Data<AppState>,
@@ -444,4 +402,63 @@ pub async fn delete_key(
         .delete_api_key(signed_in.identity.user.id, key_id)
         .await?;
     Ok(HttpResponse::Ok().json(json!({"success": true})))
+}
+
+/// Change the password (session cookie only). A wrong current password counts as a failed
+/// sign-in; with `revokeOtherSessions`, every other sign-in session of the account ends.
+#[utoipa::path(post, path = "/api/auth/change-password", tag = "auth", request_body = ChangePasswordRequest,
+    security(("session_cookie" = [])),
+    responses((status = 200, body = StatusBody), (status = 400, body = crate::error::ErrorBody),
+        (status = 401, body = crate::error::ErrorBody, description = "Not signed in, or `Invalid password`"),
+        (status = 413, body = crate::error::ErrorBody), (status = 422, body = crate::error::ValidationErrorBody),
+        (status = 429, body = crate::error::ErrorBody, description = "Too many failed attempts for this account")))]
+pub async fn change_password(
+    signed_in: SignedIn,
+    state: web::Data<AppState>,
+    body: JsonBody,
+) -> ApiResult<HttpResponse> {
+    let body = body.json()?;
+    let mut f = Fields::of(&body)?;
+    let current = f.text("currentPassword", account::SIGN_IN_INPUT);
+    let current = f.required("currentPassword", "string", current);
+    let new = f.text("newPassword", account::PASSWORD);
+    let new = f.required("newPassword", "string", new);
+    let revoke = f.boolean("revokeOtherSessions");
+    let revoke = f.optional("revokeOtherSessions", "boolean", revoke);
+    let (Some(current), Some(new)) = (current, new) else {
+        return Err(f.finish(()).err().unwrap_or(ApiError::Internal));
+    };
+    let change = f.finish(PasswordChange {
+        current,
+        new,
+        revoke_other_sessions: revoke.unwrap_or(false),
+    })?;
+    state
+        .accounts
+        .change_password(&signed_in.identity.user, &signed_in.session, change)
+        .await?;
+    Ok(HttpResponse::Ok().json(StatusBody { status: true }))
+}
+
+/// Change the account's name (session cookie only).
+#[utoipa::path(post, path = "/api/auth/update-user", tag = "auth", request_body = UpdateUserRequest,
+    security(("session_cookie" = [])),
+    responses((status = 200, body = StatusBody), (status = 400, body = crate::error::ErrorBody),
+        (status = 401, body = crate::error::ErrorBody), (status = 413, body = crate::error::ErrorBody),
+        (status = 422, body = crate::error::ValidationErrorBody)))]
+pub async fn update_user(
+    signed_in: SignedIn,
+    state: web::Data<AppState>,
+    body: JsonBody,
+) -> ApiResult<HttpResponse> {
+    let body = body.json()?;
+    let mut f = Fields::of(&body)?;
+    let name = f.text("name", account::USER_NAME);
+    let name = f.required("name", "string", name);
+    let name = f.finish(name)?.ok_or(ApiError::Internal)?;
+    state
+        .accounts
+        .rename(signed_in.identity.user.id, name)
+        .await?;
+    Ok(HttpResponse::Ok().json(StatusBody { status: true }))
 }

@@ -4,9 +4,7 @@
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde_json::Value;
 use utoipa::ToSchema;
-use wort_domain::ai::chat::{
-    ChatThread, ChatThreadDetail, NewThread, TITLE_MAX_CHARS, ThreadPatch,
-};
+use wort_domain::ai::chat::{ChatThread, ChatThreadDetail, NewThread, ThreadPatch};
 
 use super::{created, page_response, resource};
 use crate::body::JsonBody;
@@ -35,7 +33,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
 #[derive(ToSchema)]
 #[allow(dead_code)]
 pub struct CreateChatRequest {
-    #[schema(min_length = 1, max_length = 200, nullable)]
+    #[schema(nullable)]
     title: Option<String>,
     /// One of the caller's recipes; the thread's turns then discuss it.
     #[schema(nullable)]
@@ -46,12 +44,12 @@ pub struct CreateChatRequest {
 #[derive(ToSchema)]
 #[allow(dead_code)]
 pub struct UpdateChatRequest {
-    #[schema(min_length = 1, max_length = 200, nullable)]
+    #[schema(nullable)]
     title: Option<String>,
 }
 
 fn read_title(f: &mut Fields) -> Option<Option<String>> {
-    Fields::nullable(f.string("title", 1, TITLE_MAX_CHARS))
+    Fields::nullable(f.text("title", wort_domain::ai::rules::TITLE))
 }
 
 fn read_new_thread(body: Option<Value>) -> ApiResult<NewThread> {
@@ -67,11 +65,11 @@ fn read_new_thread(body: Option<Value>) -> ApiResult<NewThread> {
 /// The account's chat threads, most recently updated first.
 #[utoipa::path(get, path = "/v1/chats", tag = "chats", security(("api_key" = []), ("session_cookie" = [])),
     params(
-        ("limit" = Option<i64>, Query, minimum = 1, maximum = 200, description = "Page size (default 50)"),
-        ("offset" = Option<i64>, Query, minimum = 0, description = "Items to skip (default 0)"),
+        ("limit" = Option<i64>, Query, description = "Page size (default 50)"),
+        ("offset" = Option<i64>, Query, description = "Items to skip (default 0)"),
     ),
     responses((status = 200, body = [ChatThread], headers(("X-Total-Count" = i64), ("Link" = String))),
-        (status = 400, body = crate::openapi::ErrorBody), (status = 401, body = crate::openapi::ErrorBody)))]
+        (status = 400, body = crate::error::ErrorBody), (status = 401, body = crate::error::ErrorBody)))]
 pub async fn list_chats(
     auth: Authenticated,
     req: HttpRequest,
@@ -79,50 +77,47 @@ pub async fn list_chats(
 ) -> ApiResult<HttpResponse> {
     let query = Query::of(&req)?;
     let page = query.page(DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE)?;
-    let threads = state.chats.list(auth.0.user.id, page).await?;
+    let threads = state.ai.list_threads(auth.0.user.id, page).await?;
     Ok(page_response(&req, &query, page, &threads))
 }
 
 /// Start an empty thread, optionally about one of the caller's recipes.
 #[utoipa::path(post, path = "/v1/chats", tag = "chats", security(("api_key" = []), ("session_cookie" = [])),
     request_body(content = Option<CreateChatRequest>, description = "Optional"),
-    responses((status = 201, body = ChatThread), (status = 400, body = crate::openapi::ErrorBody),
-        (status = 401, body = crate::openapi::ErrorBody),
-        (status = 404, body = crate::openapi::ErrorBody, description = "Unknown or another account's recipe_id"),
-        (status = 413, body = crate::openapi::ErrorBody), (status = 422, body = crate::openapi::ValidationErrorBody)))]
+    responses((status = 201, body = ChatThread), (status = 400, body = crate::error::ErrorBody),
+        (status = 401, body = crate::error::ErrorBody),
+        (status = 404, body = crate::error::ErrorBody, description = "Unknown or another account's recipe_id"),
+        (status = 413, body = crate::error::ErrorBody), (status = 422, body = crate::error::ValidationErrorBody)))]
 pub async fn create_chat(
     auth: Authenticated,
     state: web::Data<AppState>,
     body: JsonBody,
 ) -> ApiResult<HttpResponse> {
     let new = read_new_thread(body.optional_json()?)?;
-    let thread = state
-        .chats
-        .create(auth.0.user.id, new, state.clock.now())
-        .await?;
+    let thread = state.ai.create_thread(auth.0.user.id, new).await?;
     Ok(created(&thread))
 }
 
 /// A thread and its messages, oldest first.
 #[utoipa::path(get, path = "/v1/chats/{id}", tag = "chats", security(("api_key" = []), ("session_cookie" = [])),
     params(("id" = uuid::Uuid, Path, description = "Chat thread id")),
-    responses((status = 200, body = ChatThreadDetail), (status = 400, body = crate::openapi::ErrorBody),
-        (status = 401, body = crate::openapi::ErrorBody), (status = 404, body = crate::openapi::ErrorBody)))]
+    responses((status = 200, body = ChatThreadDetail), (status = 400, body = crate::error::ErrorBody),
+        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
 pub async fn get_chat(
     auth: Authenticated,
     req: HttpRequest,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
     let id = path_id(&req, "id")?;
-    Ok(HttpResponse::Ok().json(state.chats.get(auth.0.user.id, id).await?))
+    Ok(HttpResponse::Ok().json(state.ai.get_thread(auth.0.user.id, id).await?))
 }
 
 /// Rename a thread (`null` clears the title).
 #[utoipa::path(patch, path = "/v1/chats/{id}", tag = "chats", security(("api_key" = []), ("session_cookie" = [])),
     params(("id" = uuid::Uuid, Path, description = "Chat thread id")), request_body = UpdateChatRequest,
-    responses((status = 200, body = ChatThread), (status = 400, body = crate::openapi::ErrorBody),
-        (status = 401, body = crate::openapi::ErrorBody), (status = 404, body = crate::openapi::ErrorBody),
-        (status = 413, body = crate::openapi::ErrorBody), (status = 422, body = crate::openapi::ValidationErrorBody)))]
+    responses((status = 200, body = ChatThread), (status = 400, body = crate::error::ErrorBody),
+        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody),
+        (status = 413, body = crate::error::ErrorBody), (status = 422, body = crate::error::ValidationErrorBody)))]
 pub async fn update_chat(
     auth: Authenticated,
     req: HttpRequest,
@@ -134,25 +129,20 @@ pub async fn update_chat(
     let mut f = Fields::of(&body)?;
     let title = read_title(&mut f);
     let patch = f.finish(ThreadPatch { title })?;
-    Ok(HttpResponse::Ok().json(
-        state
-            .chats
-            .update(auth.0.user.id, id, patch, state.clock.now())
-            .await?,
-    ))
+    Ok(HttpResponse::Ok().json(state.ai.update_thread(auth.0.user.id, id, patch).await?))
 }
 
 /// Delete a thread and its messages.
 #[utoipa::path(delete, path = "/v1/chats/{id}", tag = "chats", security(("api_key" = []), ("session_cookie" = [])),
     params(("id" = uuid::Uuid, Path, description = "Chat thread id")),
-    responses((status = 204, description = "Deleted"), (status = 400, body = crate::openapi::ErrorBody),
-        (status = 401, body = crate::openapi::ErrorBody), (status = 404, body = crate::openapi::ErrorBody)))]
+    responses((status = 204, description = "Deleted"), (status = 400, body = crate::error::ErrorBody),
+        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
 pub async fn delete_chat(
     auth: Authenticated,
     req: HttpRequest,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
     let id = path_id(&req, "id")?;
-    state.chats.delete(auth.0.user.id, id).await?;
+    state.ai.delete_thread(auth.0.user.id, id).await?;
     Ok(HttpResponse::NoContent().finish())
 }

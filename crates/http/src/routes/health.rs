@@ -2,6 +2,7 @@
 
 use actix_web::{HttpResponse, web};
 use serde_json::json;
+use utoipa::ToSchema;
 
 use super::resource;
 use crate::state::AppState;
@@ -13,15 +14,15 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
 
 /// The process is alive (no database involved).
 #[utoipa::path(get, path = "/healthz", tag = "health",
-    responses((status = 200, description = "Alive", body = crate::openapi::Status)))]
+    responses((status = 200, description = "Alive", body = Status)))]
 pub async fn healthz() -> HttpResponse {
     HttpResponse::Ok().json(json!({"status": "ok"}))
 }
 
 /// The database answers.
 #[utoipa::path(get, path = "/readyz", tag = "health", responses(
-    (status = 200, description = "Ready", body = crate::openapi::Status),
-    (status = 503, description = "Database unreachable", body = crate::openapi::ErrorBody)))]
+    (status = 200, description = "Ready", body = Status),
+    (status = 503, description = "Database unreachable", body = crate::error::ErrorBody)))]
 pub async fn readyz(state: web::Data<AppState>) -> HttpResponse {
     match state.health.ping().await {
         Ok(()) => HttpResponse::Ok().json(json!({"status": "ok"})),
@@ -32,4 +33,11 @@ pub async fn readyz(state: web::Data<AppState>) -> HttpResponse {
                 .json(json!({"error": "Database unavailable"}))
         }
     }
+}
+
+/// `{"status":"ok"}`.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct Status {
+    status: String,
 }

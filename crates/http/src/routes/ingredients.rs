@@ -8,32 +8,23 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use serde_json::Value;
 use wort_domain::ingredients::{
     DEFAULT_MISC_AMOUNT_UNIT, DEFAULT_MISC_TIME_MINUTES, Fermentable, FermentablePatch,
-    FermentableType, Hop, HopPatch, HopUse, MashStep, MashStepPatch, MashStepType, Misc, MiscPatch,
-    MiscType, MiscUse, NewFermentable, NewHop, NewMashStep, NewMisc, NewYeast, Yeast, YeastForm,
-    YeastPatch, YeastType,
+    FermentableType, Hop, HopForm, HopPatch, HopUse, MashStep, MashStepPatch, MashStepType, Misc,
+    MiscPatch, MiscType, MiscUse, NewFermentable, NewHop, NewMashStep, NewMisc, NewYeast, Yeast,
+    YeastForm, YeastPatch, YeastType,
 };
-use wort_domain::recipe::{ChildKind, ChildPatch, NewChild};
+use wort_domain::recipe::{IngredientKind, IngredientPatch, NewIngredient};
 
-use super::recipes::{NAME_MAX, NOTES_MAX, SHORT_TEXT_MAX};
 use super::{created, resource};
 use crate::body::JsonBody;
 use crate::credentials::Authenticated;
 use crate::error::ApiResult;
 use crate::params::path_id;
 use crate::state::AppState;
-use crate::validation::{Fields, Range, Sent, invalid_type, range};
+use crate::validation::{Fields, Sent, invalid_type};
+use wort_domain::recipe::rules;
+use wort_domain::rules::{NumberRule, TextRule};
 
 // Field caps (CONTRACT §1.2).
-const AMOUNT_KG: Range = range(0.0, 10_000.0);
-const AMOUNT_GRAMS: Range = range(0.0, 100_000.0);
-const AMOUNT: Range = range(0.0, 100_000.0);
-const PERCENT: Range = range(0.0, 100.0);
-const COLOR_SRM: Range = range(0.0, 2_000.0);
-const TIME_MINUTES: Range = range(0.0, 100_000.0);
-const TEMPERATURE_C: Range = range(-20.0, 120.0);
-const MASH_MINUTES: Range = range(0.0, 1_440.0);
-const LITERS: Range = range(0.0, 100_000.0);
-const MAX_SORT_ORDER: i64 = 1_000_000;
 
 /// Reads fields with PATCH semantics, remembering which required ones a create still lacks.
 struct Reader<'a> {
@@ -49,21 +40,21 @@ impl<'a> Reader<'a> {
         })
     }
 
-    fn text(&mut self, name: &str, min: usize, max: usize) -> Option<String> {
-        let sent = self.f.string(name, min, max);
+    fn text(&mut self, name: &str, rule: TextRule) -> Option<String> {
+        let sent = self.f.text(name, rule);
         self.f.optional(name, "string", sent)
     }
 
-    fn nullable_text(&mut self, name: &str, min: usize, max: usize) -> Option<Option<String>> {
-        Fields::nullable(self.f.string(name, min, max))
+    fn nullable_text(&mut self, name: &str, rule: TextRule) -> Option<Option<String>> {
+        Fields::nullable(self.f.text(name, rule))
     }
 
-    fn number(&mut self, name: &str, r: Range) -> Option<f64> {
+    fn number(&mut self, name: &str, r: NumberRule) -> Option<f64> {
         let sent = self.f.number(name, r);
         self.f.optional(name, "number", sent)
     }
 
-    fn nullable_number(&mut self, name: &str, r: Range) -> Option<Option<f64>> {
+    fn nullable_number(&mut self, name: &str, r: NumberRule) -> Option<Option<f64>> {
         Fields::nullable(self.f.number(name, r))
     }
 
@@ -79,7 +70,7 @@ impl<'a> Reader<'a> {
     }
 
     fn sort_order(&mut self) -> Option<i32> {
-        let sent = self.f.integer("sort_order", 0, MAX_SORT_ORDER);
+        let sent = self.f.integer("sort_order", rules::SORT_ORDER);
         #[allow(clippy::cast_possible_truncation)]
         self.f
             .optional("sort_order", "number", sent)
@@ -106,37 +97,40 @@ fn read_fermentable(r: &mut Reader) -> FermentablePatch {
         FermentableType::parse,
     );
     FermentablePatch {
-        name: r.text("name", 1, NAME_MAX),
+        name: r.text("name", rules::NAME),
         kind: r.f.optional("type", "string", kind),
-        amount_kg: r.number("amount_kg", AMOUNT_KG),
-        color_srm: r.number("color_srm", COLOR_SRM),
-        yield_percent: r.number("yield_percent", PERCENT),
-        origin: r.nullable_text("origin", 0, SHORT_TEXT_MAX),
-        notes: r.nullable_text("notes", 0, NOTES_MAX),
+        amount_kg: r.number("amount_kg", rules::AMOUNT_KG),
+        color_srm: r.number("color_srm", rules::COLOR_SRM),
+        yield_percent: r.number("yield_percent", rules::PERCENT),
+        origin: r.nullable_text("origin", rules::SHORT_TEXT),
+        notes: r.nullable_text("notes", rules::NOTES),
         sort_order: r.sort_order(),
     }
 }
 
 fn read_hop(r: &mut Reader) -> HopPatch {
-    let name = r.text("name", 1, NAME_MAX);
-    let alpha_acid = r.number("alpha_acid", PERCENT);
-    let amount_grams = r.number("amount_grams", AMOUNT_GRAMS);
-    let time_minutes = r.number("time_minutes", TIME_MINUTES);
+    let name = r.text("name", rules::NAME);
+    let alpha_acid = r.number("alpha_acid", rules::PERCENT);
+    let amount_grams = r.number("amount_grams", rules::AMOUNT_GRAMS);
+    let time_minutes = r.number("time_minutes", rules::TIME_MINUTES);
     let hop_use = r.choice("use", HopUse::ALL, HopUse::as_str, HopUse::parse);
+    let hop_use = r.f.optional("use", "string", hop_use);
+    let form = r.choice("form", HopForm::ALL, HopForm::as_str, HopForm::parse);
     HopPatch {
         name,
         alpha_acid,
         amount_grams,
         time_minutes,
-        hop_use: r.f.optional("use", "string", hop_use),
+        hop_use,
+        form: Fields::nullable(form),
         sort_order: r.sort_order(),
     }
 }
 
 fn read_yeast(r: &mut Reader) -> YeastPatch {
-    let name = r.text("name", 1, NAME_MAX);
-    let lab = r.nullable_text("lab", 0, SHORT_TEXT_MAX);
-    let product_id = r.nullable_text("product_id", 0, SHORT_TEXT_MAX);
+    let name = r.text("name", rules::NAME);
+    let lab = r.nullable_text("lab", rules::SHORT_TEXT);
+    let product_id = r.nullable_text("product_id", rules::SHORT_TEXT);
     let kind = r.choice("type", YeastType::ALL, YeastType::as_str, YeastType::parse);
     let kind = r.f.optional("type", "string", kind);
     let form = r.choice("form", YeastForm::ALL, YeastForm::as_str, YeastForm::parse);
@@ -146,18 +140,18 @@ fn read_yeast(r: &mut Reader) -> YeastPatch {
         product_id,
         kind,
         form: Fields::nullable(form),
-        attenuation: r.nullable_number("attenuation", PERCENT),
-        min_temp_c: r.nullable_number("min_temp_c", TEMPERATURE_C),
-        max_temp_c: r.nullable_number("max_temp_c", TEMPERATURE_C),
-        amount: r.nullable_number("amount", AMOUNT),
-        amount_unit: r.nullable_text("amount_unit", 1, SHORT_TEXT_MAX),
-        notes: r.nullable_text("notes", 0, NOTES_MAX),
+        attenuation: r.nullable_number("attenuation", rules::PERCENT),
+        min_temp_c: r.nullable_number("min_temp_c", rules::TEMPERATURE_C),
+        max_temp_c: r.nullable_number("max_temp_c", rules::TEMPERATURE_C),
+        amount: r.nullable_number("amount", rules::AMOUNT),
+        amount_unit: r.nullable_text("amount_unit", rules::AMOUNT_UNIT),
+        notes: r.nullable_text("notes", rules::NOTES),
         sort_order: r.sort_order(),
     }
 }
 
 fn read_misc(r: &mut Reader) -> MiscPatch {
-    let name = r.text("name", 1, NAME_MAX);
+    let name = r.text("name", rules::NAME);
     let kind = r.choice("type", MiscType::ALL, MiscType::as_str, MiscType::parse);
     let kind = r.f.optional("type", "string", kind);
     let misc_use = r.choice("use", MiscUse::ALL, MiscUse::as_str, MiscUse::parse);
@@ -166,16 +160,16 @@ fn read_misc(r: &mut Reader) -> MiscPatch {
         name,
         kind,
         misc_use,
-        amount: r.number("amount", AMOUNT),
-        amount_unit: r.text("amount_unit", 1, SHORT_TEXT_MAX),
-        time_minutes: r.number("time_minutes", TIME_MINUTES),
-        notes: r.nullable_text("notes", 0, NOTES_MAX),
+        amount: r.number("amount", rules::AMOUNT),
+        amount_unit: r.text("amount_unit", rules::AMOUNT_UNIT),
+        time_minutes: r.number("time_minutes", rules::TIME_MINUTES),
+        notes: r.nullable_text("notes", rules::NOTES),
         sort_order: r.sort_order(),
     }
 }
 
 fn read_mash_step(r: &mut Reader) -> MashStepPatch {
-    let name = r.text("name", 1, NAME_MAX);
+    let name = r.text("name", rules::NAME);
     let kind = r.choice(
         "type",
         MashStepType::ALL,
@@ -185,19 +179,20 @@ fn read_mash_step(r: &mut Reader) -> MashStepPatch {
     MashStepPatch {
         name,
         kind: r.f.optional("type", "string", kind),
-        temperature_c: r.number("temperature_c", TEMPERATURE_C),
-        duration_minutes: r.number("duration_minutes", MASH_MINUTES),
-        infuse_amount_liters: r.nullable_number("infuse_amount_liters", LITERS),
-        ramp_minutes: r.nullable_number("ramp_minutes", MASH_MINUTES),
+        temperature_c: r.number("temperature_c", rules::TEMPERATURE_C),
+        duration_minutes: r.number("duration_minutes", rules::MASH_MINUTES),
+        infuse_amount_liters: r
+            .nullable_number("infuse_amount_liters", rules::INFUSE_AMOUNT_LITERS),
+        ramp_minutes: r.nullable_number("ramp_minutes", rules::MASH_MINUTES),
         sort_order: r.sort_order(),
     }
 }
 
 /// A create body of `kind`: the PATCH reading, required fields checked, defaults applied.
-pub fn read_new_child(kind: ChildKind, body: &Value) -> ApiResult<NewChild> {
+pub fn read_new_ingredient(kind: IngredientKind, body: &Value) -> ApiResult<NewIngredient> {
     let mut r = Reader::of(body)?;
     let new = match kind {
-        ChildKind::Fermentable => {
+        IngredientKind::Fermentable => {
             let p = read_fermentable(&mut r);
             for (name, expected) in [
                 ("name", "string"),
@@ -207,7 +202,7 @@ pub fn read_new_child(kind: ChildKind, body: &Value) -> ApiResult<NewChild> {
             ] {
                 r.require(name, expected);
             }
-            NewChild::Fermentable(NewFermentable {
+            NewIngredient::Fermentable(NewFermentable {
                 name: p.name.unwrap_or_default(),
                 kind: p.kind.unwrap_or_default(),
                 amount_kg: p.amount_kg.unwrap_or_default(),
@@ -218,7 +213,7 @@ pub fn read_new_child(kind: ChildKind, body: &Value) -> ApiResult<NewChild> {
                 sort_order: p.sort_order,
             })
         }
-        ChildKind::Hop => {
+        IngredientKind::Hop => {
             let p = read_hop(&mut r);
             for (name, expected) in [
                 ("name", "string"),
@@ -228,19 +223,20 @@ pub fn read_new_child(kind: ChildKind, body: &Value) -> ApiResult<NewChild> {
             ] {
                 r.require(name, expected);
             }
-            NewChild::Hop(NewHop {
+            NewIngredient::Hop(NewHop {
                 name: p.name.unwrap_or_default(),
                 alpha_acid: p.alpha_acid.unwrap_or_default(),
                 amount_grams: p.amount_grams.unwrap_or_default(),
                 time_minutes: p.time_minutes.unwrap_or_default(),
                 hop_use: p.hop_use.unwrap_or_default(),
+                form: p.form.flatten(),
                 sort_order: p.sort_order,
             })
         }
-        ChildKind::Yeast => {
+        IngredientKind::Yeast => {
             let p = read_yeast(&mut r);
             r.require("name", "string");
-            NewChild::Yeast(NewYeast {
+            NewIngredient::Yeast(NewYeast {
                 name: p.name.unwrap_or_default(),
                 lab: p.lab.flatten(),
                 product_id: p.product_id.flatten(),
@@ -255,11 +251,11 @@ pub fn read_new_child(kind: ChildKind, body: &Value) -> ApiResult<NewChild> {
                 sort_order: p.sort_order,
             })
         }
-        ChildKind::Misc => {
+        IngredientKind::Misc => {
             let p = read_misc(&mut r);
             r.require("name", "string");
             r.require("amount", "number");
-            NewChild::Misc(NewMisc {
+            NewIngredient::Misc(NewMisc {
                 name: p.name.unwrap_or_default(),
                 kind: p.kind.unwrap_or_default(),
                 misc_use: p.misc_use.unwrap_or_default(),
@@ -272,7 +268,7 @@ pub fn read_new_child(kind: ChildKind, body: &Value) -> ApiResult<NewChild> {
                 sort_order: p.sort_order,
             })
         }
-        ChildKind::MashStep => {
+        IngredientKind::MashStep => {
             let p = read_mash_step(&mut r);
             for (name, expected) in [
                 ("name", "string"),
@@ -281,7 +277,7 @@ pub fn read_new_child(kind: ChildKind, body: &Value) -> ApiResult<NewChild> {
             ] {
                 r.require(name, expected);
             }
-            NewChild::MashStep(NewMashStep {
+            NewIngredient::MashStep(NewMashStep {
                 name: p.name.unwrap_or_default(),
                 kind: p.kind.unwrap_or_default(),
                 temperature_c: p.temperature_c.unwrap_or_default(),
@@ -296,36 +292,36 @@ pub fn read_new_child(kind: ChildKind, body: &Value) -> ApiResult<NewChild> {
 }
 
 /// A PATCH body of `kind` (`recipe_id` and other read-only fields are ignored).
-pub fn read_child_patch(kind: ChildKind, body: &Value) -> ApiResult<ChildPatch> {
+pub fn read_ingredient_patch(kind: IngredientKind, body: &Value) -> ApiResult<IngredientPatch> {
     let mut r = Reader::of(body)?;
     let patch = match kind {
-        ChildKind::Fermentable => ChildPatch::Fermentable(read_fermentable(&mut r)),
-        ChildKind::Hop => ChildPatch::Hop(read_hop(&mut r)),
-        ChildKind::Yeast => ChildPatch::Yeast(read_yeast(&mut r)),
-        ChildKind::Misc => ChildPatch::Misc(read_misc(&mut r)),
-        ChildKind::MashStep => ChildPatch::MashStep(read_mash_step(&mut r)),
+        IngredientKind::Fermentable => IngredientPatch::Fermentable(read_fermentable(&mut r)),
+        IngredientKind::Hop => IngredientPatch::Hop(read_hop(&mut r)),
+        IngredientKind::Yeast => IngredientPatch::Yeast(read_yeast(&mut r)),
+        IngredientKind::Misc => IngredientPatch::Misc(read_misc(&mut r)),
+        IngredientKind::MashStep => IngredientPatch::MashStep(read_mash_step(&mut r)),
     };
     r.finish(patch)
 }
 
-async fn create_child(
-    kind: ChildKind,
+async fn create_ingredient(
+    kind: IngredientKind,
     auth: Authenticated,
     req: HttpRequest,
     state: web::Data<AppState>,
     body: JsonBody,
 ) -> ApiResult<HttpResponse> {
     let recipe_id = path_id(&req, "recipe_id")?;
-    let new = read_new_child(kind, &body.json()?)?;
+    let new = read_new_ingredient(kind, &body.json()?)?;
     let child = state
-        .ingredients
-        .add(auth.0.user.id, recipe_id, new, state.clock.now())
+        .recipes
+        .add_ingredient(auth.0.user.id, recipe_id, new)
         .await?;
     Ok(created(&child))
 }
 
-async fn list_children(
-    kind: ChildKind,
+async fn list_ingredients(
+    kind: IngredientKind,
     auth: Authenticated,
     req: HttpRequest,
     state: web::Data<AppState>,
@@ -333,106 +329,111 @@ async fn list_children(
     let recipe_id = path_id(&req, "recipe_id")?;
     Ok(HttpResponse::Ok().json(
         state
-            .ingredients
-            .list(auth.0.user.id, recipe_id, kind)
+            .recipes
+            .list_ingredients(auth.0.user.id, recipe_id, kind)
             .await?,
     ))
 }
 
-async fn get_child(
-    kind: ChildKind,
+async fn get_ingredient(
+    kind: IngredientKind,
     auth: Authenticated,
     req: HttpRequest,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
     let id = path_id(&req, "id")?;
-    Ok(HttpResponse::Ok().json(state.ingredients.get(auth.0.user.id, kind, id).await?))
+    Ok(HttpResponse::Ok().json(
+        state
+            .recipes
+            .get_ingredient(auth.0.user.id, kind, id)
+            .await?,
+    ))
 }
 
-async fn update_child(
-    kind: ChildKind,
+async fn update_ingredient(
+    kind: IngredientKind,
     auth: Authenticated,
     req: HttpRequest,
     state: web::Data<AppState>,
     body: JsonBody,
 ) -> ApiResult<HttpResponse> {
     let id = path_id(&req, "id")?;
-    let patch = read_child_patch(kind, &body.json()?)?;
+    let patch = read_ingredient_patch(kind, &body.json()?)?;
     Ok(HttpResponse::Ok().json(
         state
-            .ingredients
-            .update(auth.0.user.id, id, patch, state.clock.now())
+            .recipes
+            .update_ingredient(auth.0.user.id, id, patch)
             .await?,
     ))
 }
 
-async fn delete_child(
-    kind: ChildKind,
+async fn delete_ingredient(
+    kind: IngredientKind,
     auth: Authenticated,
     req: HttpRequest,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
     let id = path_id(&req, "id")?;
     state
-        .ingredients
-        .delete(auth.0.user.id, kind, id, state.clock.now())
+        .recipes
+        .delete_ingredient(auth.0.user.id, kind, id)
         .await?;
     Ok(HttpResponse::NoContent().finish())
 }
 
 /// One module of documented handlers per kind (utoipa needs a function per path and method).
-macro_rules! child_routes {
+macro_rules! ingredient_routes {
     ($module:ident, $kind:expr, $entity:ty, $create_body:ty, $update_body:ty, $tag:literal,
      $collection:literal, $item:literal, $list_in_recipe:literal, $item_scope:literal) => {
         pub mod $module {
             use super::*;
 
-            #[doc = concat!("Add to a recipe (appended unless `sort_order` is given).")]
+            /// Add to a recipe (appended unless `sort_order` is given).
             #[utoipa::path(post, path = $collection, operation_id = concat!("create_", stringify!($module)), tag = $tag, security(("api_key" = []), ("session_cookie" = [])),
                 params(("recipe_id" = uuid::Uuid, Path, description = "Recipe id")), request_body = $create_body,
-                responses((status = 201, body = $entity), (status = 400, body = crate::openapi::ErrorBody),
-                    (status = 401, body = crate::openapi::ErrorBody), (status = 404, body = crate::openapi::ErrorBody),
-                    (status = 413, body = crate::openapi::ErrorBody),
-                    (status = 422, body = crate::openapi::ValidationErrorBody, description = "Invalid body, or the recipe already holds 200 of this kind")))]
+                responses((status = 201, body = $entity), (status = 400, body = crate::error::ErrorBody),
+                    (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody),
+                    (status = 413, body = crate::error::ErrorBody),
+                    (status = 422, body = crate::error::ValidationErrorBody, description = "Invalid body, or the recipe already holds 200 of this kind")))]
             pub async fn create(auth: Authenticated, req: HttpRequest, state: web::Data<AppState>, body: JsonBody) -> ApiResult<HttpResponse> {
-                create_child($kind, auth, req, state, body).await
+                create_ingredient($kind, auth, req, state, body).await
             }
 
-            #[doc = "All of a recipe's children of this kind, in order."]
+            #[doc = "All of a recipe's ingredients of this kind, in order."]
             #[utoipa::path(get, path = $collection, operation_id = concat!("list_", stringify!($module)), tag = $tag, security(("api_key" = []), ("session_cookie" = [])),
                 params(("recipe_id" = uuid::Uuid, Path, description = "Recipe id")),
-                responses((status = 200, body = [$entity]), (status = 400, body = crate::openapi::ErrorBody),
-                    (status = 401, body = crate::openapi::ErrorBody), (status = 404, body = crate::openapi::ErrorBody)))]
+                responses((status = 200, body = [$entity]), (status = 400, body = crate::error::ErrorBody),
+                    (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
             pub async fn list(auth: Authenticated, req: HttpRequest, state: web::Data<AppState>) -> ApiResult<HttpResponse> {
-                list_children($kind, auth, req, state).await
+                list_ingredients($kind, auth, req, state).await
             }
 
-            #[doc = "One child by id."]
+            #[doc = "One ingredient by id."]
             #[utoipa::path(get, path = $item, operation_id = concat!("get_", stringify!($module)), tag = $tag, security(("api_key" = []), ("session_cookie" = [])),
-                params(("id" = uuid::Uuid, Path, description = "Child id")),
-                responses((status = 200, body = $entity), (status = 400, body = crate::openapi::ErrorBody),
-                    (status = 401, body = crate::openapi::ErrorBody), (status = 404, body = crate::openapi::ErrorBody)))]
+                params(("id" = uuid::Uuid, Path, description = "Ingredient id")),
+                responses((status = 200, body = $entity), (status = 400, body = crate::error::ErrorBody),
+                    (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
             pub async fn get(auth: Authenticated, req: HttpRequest, state: web::Data<AppState>) -> ApiResult<HttpResponse> {
-                get_child($kind, auth, req, state).await
+                get_ingredient($kind, auth, req, state).await
             }
 
             #[doc = "Change some fields; `recipe_id` cannot be changed; `{}` changes nothing."]
             #[utoipa::path(patch, path = $item, operation_id = concat!("update_", stringify!($module)), tag = $tag, security(("api_key" = []), ("session_cookie" = [])),
-                params(("id" = uuid::Uuid, Path, description = "Child id")), request_body = $update_body,
-                responses((status = 200, body = $entity), (status = 400, body = crate::openapi::ErrorBody),
-                    (status = 401, body = crate::openapi::ErrorBody), (status = 404, body = crate::openapi::ErrorBody),
-                    (status = 413, body = crate::openapi::ErrorBody), (status = 422, body = crate::openapi::ValidationErrorBody)))]
+                params(("id" = uuid::Uuid, Path, description = "Ingredient id")), request_body = $update_body,
+                responses((status = 200, body = $entity), (status = 400, body = crate::error::ErrorBody),
+                    (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody),
+                    (status = 413, body = crate::error::ErrorBody), (status = 422, body = crate::error::ValidationErrorBody)))]
             pub async fn update(auth: Authenticated, req: HttpRequest, state: web::Data<AppState>, body: JsonBody) -> ApiResult<HttpResponse> {
-                update_child($kind, auth, req, state, body).await
+                update_ingredient($kind, auth, req, state, body).await
             }
 
-            #[doc = "Delete a child."]
+            #[doc = "Delete an ingredient."]
             #[utoipa::path(delete, path = $item, operation_id = concat!("delete_", stringify!($module)), tag = $tag, security(("api_key" = []), ("session_cookie" = [])),
-                params(("id" = uuid::Uuid, Path, description = "Child id")),
-                responses((status = 204, description = "Deleted"), (status = 400, body = crate::openapi::ErrorBody),
-                    (status = 401, body = crate::openapi::ErrorBody), (status = 404, body = crate::openapi::ErrorBody)))]
+                params(("id" = uuid::Uuid, Path, description = "Ingredient id")),
+                responses((status = 204, description = "Deleted"), (status = 400, body = crate::error::ErrorBody),
+                    (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
             pub async fn delete(auth: Authenticated, req: HttpRequest, state: web::Data<AppState>) -> ApiResult<HttpResponse> {
-                delete_child($kind, auth, req, state).await
+                delete_ingredient($kind, auth, req, state).await
             }
 
             /// The list under its recipe, inside the `/v1/recipes` scope.
@@ -440,7 +441,7 @@ macro_rules! child_routes {
                 cfg.service(resource($list_in_recipe, "GET, POST").route(web::get().to(list)).route(web::post().to(create)));
             }
 
-            /// The child's own path, as a scope of its own.
+            /// The ingredient's own path, as a scope of its own.
             pub fn configure_item(cfg: &mut web::ServiceConfig) {
                 cfg.service(
                     web::scope($item_scope).service(
@@ -455,9 +456,9 @@ macro_rules! child_routes {
     };
 }
 
-child_routes!(
+ingredient_routes!(
     fermentables,
-    ChildKind::Fermentable,
+    IngredientKind::Fermentable,
     Fermentable,
     schema::CreateFermentable,
     schema::UpdateFermentable,
@@ -467,9 +468,9 @@ child_routes!(
     "/{recipe_id}/fermentables",
     "/v1/fermentables"
 );
-child_routes!(
+ingredient_routes!(
     hops,
-    ChildKind::Hop,
+    IngredientKind::Hop,
     Hop,
     schema::CreateHop,
     schema::UpdateHop,
@@ -479,9 +480,9 @@ child_routes!(
     "/{recipe_id}/hops",
     "/v1/hops"
 );
-child_routes!(
+ingredient_routes!(
     yeasts,
-    ChildKind::Yeast,
+    IngredientKind::Yeast,
     Yeast,
     schema::CreateYeast,
     schema::UpdateYeast,
@@ -491,9 +492,9 @@ child_routes!(
     "/{recipe_id}/yeasts",
     "/v1/yeasts"
 );
-child_routes!(
+ingredient_routes!(
     miscs,
-    ChildKind::Misc,
+    IngredientKind::Misc,
     Misc,
     schema::CreateMisc,
     schema::UpdateMisc,
@@ -503,9 +504,9 @@ child_routes!(
     "/{recipe_id}/miscs",
     "/v1/miscs"
 );
-child_routes!(
+ingredient_routes!(
     mash_steps,
-    ChildKind::MashStep,
+    IngredientKind::MashStep,
     MashStep,
     schema::CreateMashStep,
     schema::UpdateMashStep,
@@ -515,6 +516,28 @@ child_routes!(
     "/{recipe_id}/mash-steps",
     "/v1/mash-steps"
 );
+
+/// The names of a kind's request bodies in the OpenAPI document (whose bounds the document
+/// takes from the domain's rules).
+pub fn create_schema_name(kind: IngredientKind) -> &'static str {
+    match kind {
+        IngredientKind::Fermentable => "CreateFermentable",
+        IngredientKind::Hop => "CreateHop",
+        IngredientKind::Yeast => "CreateYeast",
+        IngredientKind::Misc => "CreateMisc",
+        IngredientKind::MashStep => "CreateMashStep",
+    }
+}
+
+pub fn update_schema_name(kind: IngredientKind) -> &'static str {
+    match kind {
+        IngredientKind::Fermentable => "UpdateFermentable",
+        IngredientKind::Hop => "UpdateHop",
+        IngredientKind::Yeast => "UpdateYeast",
+        IngredientKind::Misc => "UpdateMisc",
+        IngredientKind::MashStep => "UpdateMashStep",
+    }
+}
 
 /// The five lists, inside the `/v1/recipes` scope.
 pub fn configure_lists(cfg: &mut web::ServiceConfig) {
@@ -539,146 +562,141 @@ pub fn configure_items(cfg: &mut web::ServiceConfig) {
 pub mod schema {
     use utoipa::ToSchema;
     use wort_domain::ingredients::{
-        FermentableType, HopUse, MashStepType, MiscType, MiscUse, YeastForm, YeastType,
+        FermentableType, HopForm, HopUse, MashStepType, MiscType, MiscUse, YeastForm, YeastType,
     };
 
     #[derive(ToSchema)]
     pub struct CreateFermentable {
-        #[schema(min_length = 1, max_length = 200)]
         name: String,
         #[serde(rename = "type")]
         #[schema(inline, default = "grain", nullable = false)]
         kind: Option<FermentableType>,
-        #[schema(minimum = 0, maximum = 10_000)]
         amount_kg: f64,
-        #[schema(minimum = 0, maximum = 2000)]
         color_srm: f64,
-        #[schema(minimum = 0, maximum = 100)]
         yield_percent: f64,
-        #[schema(max_length = 100, nullable)]
+        #[schema(nullable)]
         origin: Option<String>,
-        #[schema(max_length = 10_000, nullable)]
+        #[schema(nullable)]
         notes: Option<String>,
-        #[schema(minimum = 0, maximum = 1_000_000, nullable = false)]
+        #[schema(nullable = false)]
         sort_order: Option<i32>,
     }
 
     #[derive(ToSchema)]
     pub struct UpdateFermentable {
-        #[schema(min_length = 1, max_length = 200, nullable = false)]
+        #[schema(nullable = false)]
         name: Option<String>,
         #[serde(rename = "type")]
         #[schema(inline, nullable = false)]
         kind: Option<FermentableType>,
-        #[schema(minimum = 0, maximum = 10_000, nullable = false)]
+        #[schema(nullable = false)]
         amount_kg: Option<f64>,
-        #[schema(minimum = 0, maximum = 2000, nullable = false)]
+        #[schema(nullable = false)]
         color_srm: Option<f64>,
-        #[schema(minimum = 0, maximum = 100, nullable = false)]
+        #[schema(nullable = false)]
         yield_percent: Option<f64>,
-        #[schema(max_length = 100, nullable)]
+        #[schema(nullable)]
         origin: Option<String>,
-        #[schema(max_length = 10_000, nullable)]
+        #[schema(nullable)]
         notes: Option<String>,
-        #[schema(minimum = 0, maximum = 1_000_000, nullable = false)]
+        #[schema(nullable = false)]
         sort_order: Option<i32>,
     }
 
     #[derive(ToSchema)]
     pub struct CreateHop {
-        #[schema(min_length = 1, max_length = 200)]
         name: String,
-        #[schema(minimum = 0, maximum = 100)]
         alpha_acid: f64,
-        #[schema(minimum = 0, maximum = 100_000)]
         amount_grams: f64,
-        #[schema(minimum = 0, maximum = 100_000)]
         time_minutes: f64,
         #[serde(rename = "use")]
         #[schema(inline, default = "boil", nullable = false)]
         hop_use: Option<HopUse>,
-        #[schema(minimum = 0, maximum = 1_000_000, nullable = false)]
+        /// Pellet 1.10, plug 1.02, leaf/extract/null 1.0 × Tinseth's utilisation.
+        #[schema(inline, nullable)]
+        form: Option<HopForm>,
+        #[schema(nullable = false)]
         sort_order: Option<i32>,
     }
 
     #[derive(ToSchema)]
     pub struct UpdateHop {
-        #[schema(min_length = 1, max_length = 200, nullable = false)]
+        #[schema(nullable = false)]
         name: Option<String>,
-        #[schema(minimum = 0, maximum = 100, nullable = false)]
+        #[schema(nullable = false)]
         alpha_acid: Option<f64>,
-        #[schema(minimum = 0, maximum = 100_000, nullable = false)]
+        #[schema(nullable = false)]
         amount_grams: Option<f64>,
-        #[schema(minimum = 0, maximum = 100_000, nullable = false)]
+        #[schema(nullable = false)]
         time_minutes: Option<f64>,
         #[serde(rename = "use")]
         #[schema(inline, nullable = false)]
         hop_use: Option<HopUse>,
-        #[schema(minimum = 0, maximum = 1_000_000, nullable = false)]
+        #[schema(inline, nullable)]
+        form: Option<HopForm>,
+        #[schema(nullable = false)]
         sort_order: Option<i32>,
     }
 
     #[derive(ToSchema)]
     pub struct CreateYeast {
-        #[schema(min_length = 1, max_length = 200)]
         name: String,
-        #[schema(max_length = 100, nullable)]
+        #[schema(nullable)]
         lab: Option<String>,
-        #[schema(max_length = 100, nullable)]
+        #[schema(nullable)]
         product_id: Option<String>,
         #[serde(rename = "type")]
         #[schema(inline, default = "ale", nullable = false)]
         kind: Option<YeastType>,
         #[schema(inline, nullable)]
         form: Option<YeastForm>,
-        #[schema(minimum = 0, maximum = 100, nullable)]
+        #[schema(nullable)]
         attenuation: Option<f64>,
-        #[schema(minimum = -20, maximum = 120, nullable)]
+        #[schema(nullable)]
         min_temp_c: Option<f64>,
-        #[schema(minimum = -20, maximum = 120, nullable)]
+        #[schema(nullable)]
         max_temp_c: Option<f64>,
-        #[schema(minimum = 0, maximum = 100_000, nullable)]
+        #[schema(nullable)]
         amount: Option<f64>,
-        #[schema(min_length = 1, max_length = 100, nullable)]
+        #[schema(nullable)]
         amount_unit: Option<String>,
-        #[schema(max_length = 10_000, nullable)]
+        #[schema(nullable)]
         notes: Option<String>,
-        #[schema(minimum = 0, maximum = 1_000_000, nullable = false)]
+        #[schema(nullable = false)]
         sort_order: Option<i32>,
     }
 
     #[derive(ToSchema)]
     pub struct UpdateYeast {
-        #[schema(min_length = 1, max_length = 200, nullable = false)]
+        #[schema(nullable = false)]
         name: Option<String>,
-        #[schema(max_length = 100, nullable)]
+        #[schema(nullable)]
         lab: Option<String>,
-        #[schema(max_length = 100, nullable)]
+        #[schema(nullable)]
         product_id: Option<String>,
         #[serde(rename = "type")]
         #[schema(inline, nullable = false)]
         kind: Option<YeastType>,
         #[schema(inline, nullable)]
         form: Option<YeastForm>,
-        #[schema(minimum = 0, maximum = 100, nullable)]
+        #[schema(nullable)]
         attenuation: Option<f64>,
-        #[schema(minimum = -20, maximum = 120, nullable)]
+        #[schema(nullable)]
         min_temp_c: Option<f64>,
-        #[schema(minimum = -20, maximum = 120, nullable)]
+        #[schema(nullable)]
         max_temp_c: Option<f64>,
-        #[schema(minimum = 0, maximum = 100_000, nullable)]
+        #[schema(nullable)]
         amount: Option<f64>,
-        #[schema(min_length = 1, max_length = 100, nullable)]
+        #[schema(nullable)]
         amount_unit: Option<String>,
-        #[schema(max_length = 10_000, nullable)]
+        #[schema(nullable)]
         notes: Option<String>,
-        #[schema(minimum = 0, maximum = 1_000_000, nullable = false)]
+        #[schema(nullable = false)]
         sort_order: Option<i32>,
     }
 
     #[derive(ToSchema)]
     pub struct CreateMisc {
-        #[schema(min_length = 1, max_length = 200)]
         name: String,
         #[serde(rename = "type")]
         #[schema(inline, default = "other", nullable = false)]
@@ -686,21 +704,20 @@ pub mod schema {
         #[serde(rename = "use")]
         #[schema(inline, default = "boil", nullable = false)]
         misc_use: Option<MiscUse>,
-        #[schema(minimum = 0, maximum = 100_000)]
         amount: f64,
-        #[schema(min_length = 1, max_length = 100, default = "g", nullable = false)]
+        #[schema(default = "g", nullable = false)]
         amount_unit: Option<String>,
-        #[schema(minimum = 0, maximum = 100_000, default = 0, nullable = false)]
+        #[schema(default = 0, nullable = false)]
         time_minutes: Option<f64>,
-        #[schema(max_length = 10_000, nullable)]
+        #[schema(nullable)]
         notes: Option<String>,
-        #[schema(minimum = 0, maximum = 1_000_000, nullable = false)]
+        #[schema(nullable = false)]
         sort_order: Option<i32>,
     }
 
     #[derive(ToSchema)]
     pub struct UpdateMisc {
-        #[schema(min_length = 1, max_length = 200, nullable = false)]
+        #[schema(nullable = false)]
         name: Option<String>,
         #[serde(rename = "type")]
         #[schema(inline, nullable = false)]
@@ -708,53 +725,50 @@ pub mod schema {
         #[serde(rename = "use")]
         #[schema(inline, nullable = false)]
         misc_use: Option<MiscUse>,
-        #[schema(minimum = 0, maximum = 100_000, nullable = false)]
+        #[schema(nullable = false)]
         amount: Option<f64>,
-        #[schema(min_length = 1, max_length = 100, nullable = false)]
+        #[schema(nullable = false)]
         amount_unit: Option<String>,
-        #[schema(minimum = 0, maximum = 100_000, nullable = false)]
+        #[schema(nullable = false)]
         time_minutes: Option<f64>,
-        #[schema(max_length = 10_000, nullable)]
+        #[schema(nullable)]
         notes: Option<String>,
-        #[schema(minimum = 0, maximum = 1_000_000, nullable = false)]
+        #[schema(nullable = false)]
         sort_order: Option<i32>,
     }
 
     #[derive(ToSchema)]
     pub struct CreateMashStep {
-        #[schema(min_length = 1, max_length = 200)]
         name: String,
         #[serde(rename = "type")]
         #[schema(inline, default = "infusion", nullable = false)]
         kind: Option<MashStepType>,
-        #[schema(minimum = -20, maximum = 120)]
         temperature_c: f64,
-        #[schema(minimum = 0, maximum = 1440)]
         duration_minutes: f64,
-        #[schema(minimum = 0, maximum = 100_000, nullable)]
+        #[schema(nullable)]
         infuse_amount_liters: Option<f64>,
-        #[schema(minimum = 0, maximum = 1440, nullable)]
+        #[schema(nullable)]
         ramp_minutes: Option<f64>,
-        #[schema(minimum = 0, maximum = 1_000_000, nullable = false)]
+        #[schema(nullable = false)]
         sort_order: Option<i32>,
     }
 
     #[derive(ToSchema)]
     pub struct UpdateMashStep {
-        #[schema(min_length = 1, max_length = 200, nullable = false)]
+        #[schema(nullable = false)]
         name: Option<String>,
         #[serde(rename = "type")]
         #[schema(inline, nullable = false)]
         kind: Option<MashStepType>,
-        #[schema(minimum = -20, maximum = 120, nullable = false)]
+        #[schema(nullable = false)]
         temperature_c: Option<f64>,
-        #[schema(minimum = 0, maximum = 1440, nullable = false)]
+        #[schema(nullable = false)]
         duration_minutes: Option<f64>,
-        #[schema(minimum = 0, maximum = 100_000, nullable)]
+        #[schema(nullable)]
         infuse_amount_liters: Option<f64>,
-        #[schema(minimum = 0, maximum = 1440, nullable)]
+        #[schema(nullable)]
         ramp_minutes: Option<f64>,
-        #[schema(minimum = 0, maximum = 1_000_000, nullable = false)]
+        #[schema(nullable = false)]
         sort_order: Option<i32>,
     }
 }

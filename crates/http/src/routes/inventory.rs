@@ -5,17 +5,16 @@ use serde_json::Value;
 use utoipa::ToSchema;
 use wort_domain::inventory::{
     DEFAULT_AMOUNT, DEFAULT_AMOUNT_UNIT, InventoryCategory, InventoryFields, InventoryFilter,
-    InventoryItem, InventoryPatch, MAX_AMOUNT,
+    InventoryItem, InventoryPatch, rules,
 };
 
-use super::recipes::{NAME_MAX, NOTES_MAX, SHORT_TEXT_MAX};
 use super::{created, page_response, resource};
 use crate::body::JsonBody;
 use crate::credentials::Authenticated;
 use crate::error::ApiResult;
 use crate::params::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Query, path_id};
 use crate::state::AppState;
-use crate::validation::{Fields, Range, invalid_type, range};
+use crate::validation::{Fields, invalid_type};
 
 /// Inside the `/v1/inventory` scope.
 pub fn configure(cfg: &mut web::ServiceConfig) {
@@ -33,12 +32,6 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .service(resource("/{id}/adjust", "POST").route(web::post().to(adjust_item)));
 }
 
-const AMOUNT: Range = range(0.0, MAX_AMOUNT);
-const PERCENT: Range = range(0.0, 100.0);
-const COLOR_SRM: Range = range(0.0, 2_000.0);
-const MIN_YEAR: i64 = 0;
-const MAX_YEAR: i64 = 9_999;
-
 fn categories() -> Vec<&'static str> {
     InventoryCategory::ALL
         .iter()
@@ -52,30 +45,29 @@ fn categories() -> Vec<&'static str> {
 pub struct CreateInventoryRequest {
     #[schema(inline)]
     category: InventoryCategory,
-    #[schema(min_length = 1, max_length = 200)]
     name: String,
-    #[schema(minimum = 0, maximum = 100_000, default = 0, nullable = false)]
+    #[schema(default = 0, nullable = false)]
     amount: Option<f64>,
-    #[schema(min_length = 1, max_length = 100, default = "kg", nullable = false)]
+    #[schema(default = "kg", nullable = false)]
     amount_unit: Option<String>,
     #[serde(rename = "type")]
-    #[schema(max_length = 100, nullable)]
+    #[schema(nullable)]
     kind: Option<String>,
-    #[schema(max_length = 100, nullable)]
+    #[schema(nullable)]
     form: Option<String>,
-    #[schema(max_length = 100, nullable)]
+    #[schema(nullable)]
     origin: Option<String>,
-    #[schema(minimum = 0, maximum = 100, nullable)]
+    #[schema(nullable)]
     alpha_acid: Option<f64>,
-    #[schema(minimum = 0, maximum = 2000, nullable)]
+    #[schema(nullable)]
     color_srm: Option<f64>,
-    #[schema(minimum = 0, maximum = 100, nullable)]
+    #[schema(nullable)]
     yield_percent: Option<f64>,
-    #[schema(minimum = 0, maximum = 100, nullable)]
+    #[schema(nullable)]
     attenuation: Option<f64>,
-    #[schema(minimum = 0, maximum = 9999, nullable)]
+    #[schema(nullable)]
     year: Option<i32>,
-    #[schema(max_length = 10_000, nullable)]
+    #[schema(nullable)]
     notes: Option<String>,
 }
 
@@ -85,30 +77,30 @@ pub struct CreateInventoryRequest {
 pub struct UpdateInventoryRequest {
     #[schema(inline, nullable = false)]
     category: Option<InventoryCategory>,
-    #[schema(min_length = 1, max_length = 200, nullable = false)]
+    #[schema(nullable = false)]
     name: Option<String>,
-    #[schema(minimum = 0, maximum = 100_000, nullable = false)]
+    #[schema(nullable = false)]
     amount: Option<f64>,
-    #[schema(min_length = 1, max_length = 100, nullable = false)]
+    #[schema(nullable = false)]
     amount_unit: Option<String>,
     #[serde(rename = "type")]
-    #[schema(max_length = 100, nullable)]
+    #[schema(nullable)]
     kind: Option<String>,
-    #[schema(max_length = 100, nullable)]
+    #[schema(nullable)]
     form: Option<String>,
-    #[schema(max_length = 100, nullable)]
+    #[schema(nullable)]
     origin: Option<String>,
-    #[schema(minimum = 0, maximum = 100, nullable)]
+    #[schema(nullable)]
     alpha_acid: Option<f64>,
-    #[schema(minimum = 0, maximum = 2000, nullable)]
+    #[schema(nullable)]
     color_srm: Option<f64>,
-    #[schema(minimum = 0, maximum = 100, nullable)]
+    #[schema(nullable)]
     yield_percent: Option<f64>,
-    #[schema(minimum = 0, maximum = 100, nullable)]
+    #[schema(nullable)]
     attenuation: Option<f64>,
-    #[schema(minimum = 0, maximum = 9999, nullable)]
+    #[schema(nullable)]
     year: Option<i32>,
-    #[schema(max_length = 10_000, nullable)]
+    #[schema(nullable)]
     notes: Option<String>,
 }
 
@@ -125,27 +117,27 @@ fn read_patch(f: &mut Fields) -> InventoryPatch {
     let options = categories();
     let category = f.enumeration("category", &options, InventoryCategory::parse);
     let category = f.optional("category", "string", category);
-    let name = f.string("name", 1, NAME_MAX);
+    let name = f.text("name", rules::NAME);
     let name = f.optional("name", "string", name);
-    let amount = f.number("amount", AMOUNT);
+    let amount = f.number("amount", rules::AMOUNT);
     let amount = f.optional("amount", "number", amount);
-    let amount_unit = f.string("amount_unit", 1, SHORT_TEXT_MAX);
+    let amount_unit = f.text("amount_unit", rules::AMOUNT_UNIT);
     let amount_unit = f.optional("amount_unit", "string", amount_unit);
     InventoryPatch {
         category,
         name,
         amount,
         amount_unit,
-        kind: Fields::nullable(f.string("type", 0, SHORT_TEXT_MAX)),
-        form: Fields::nullable(f.string("form", 0, SHORT_TEXT_MAX)),
-        origin: Fields::nullable(f.string("origin", 0, SHORT_TEXT_MAX)),
-        alpha_acid: Fields::nullable(f.number("alpha_acid", PERCENT)),
-        color_srm: Fields::nullable(f.number("color_srm", COLOR_SRM)),
-        yield_percent: Fields::nullable(f.number("yield_percent", PERCENT)),
-        attenuation: Fields::nullable(f.number("attenuation", PERCENT)),
+        kind: Fields::nullable(f.text("type", rules::SHORT_TEXT)),
+        form: Fields::nullable(f.text("form", rules::SHORT_TEXT)),
+        origin: Fields::nullable(f.text("origin", rules::SHORT_TEXT)),
+        alpha_acid: Fields::nullable(f.number("alpha_acid", rules::PERCENT)),
+        color_srm: Fields::nullable(f.number("color_srm", rules::COLOR_SRM)),
+        yield_percent: Fields::nullable(f.number("yield_percent", rules::PERCENT)),
+        attenuation: Fields::nullable(f.number("attenuation", rules::PERCENT)),
         #[allow(clippy::cast_possible_truncation)]
-        year: Fields::nullable(f.integer("year", MIN_YEAR, MAX_YEAR)).map(|y| y.map(|y| y as i32)),
-        notes: Fields::nullable(f.string("notes", 0, NOTES_MAX)),
+        year: Fields::nullable(f.integer("year", rules::YEAR)).map(|y| y.map(|y| y as i32)),
+        notes: Fields::nullable(f.text("notes", rules::NOTES)),
     }
 }
 
@@ -188,11 +180,11 @@ pub fn read_new_item(body: &Value) -> ApiResult<InventoryFields> {
     params(
         ("category" = Option<InventoryCategory>, Query, description = "Only items of this category"),
         ("q" = Option<String>, Query, description = "Case-insensitive literal substring of the name"),
-        ("limit" = Option<i64>, Query, minimum = 1, maximum = 200, description = "Page size (default 50)"),
-        ("offset" = Option<i64>, Query, minimum = 0, description = "Items to skip (default 0)"),
+        ("limit" = Option<i64>, Query, description = "Page size (default 50)"),
+        ("offset" = Option<i64>, Query, description = "Items to skip (default 0)"),
     ),
     responses((status = 200, body = [InventoryItem], headers(("X-Total-Count" = i64), ("Link" = String))),
-        (status = 400, body = crate::openapi::ErrorBody), (status = 401, body = crate::openapi::ErrorBody)))]
+        (status = 400, body = crate::error::ErrorBody), (status = 401, body = crate::error::ErrorBody)))]
 pub async fn list_items(
     auth: Authenticated,
     req: HttpRequest,
@@ -212,27 +204,24 @@ pub async fn list_items(
 /// Add an ingredient on hand (`amount` 0 and `amount_unit` `kg` unless given).
 #[utoipa::path(post, path = "/v1/inventory", tag = "inventory", security(("api_key" = []), ("session_cookie" = [])),
     request_body = CreateInventoryRequest,
-    responses((status = 201, body = InventoryItem), (status = 400, body = crate::openapi::ErrorBody),
-        (status = 401, body = crate::openapi::ErrorBody), (status = 413, body = crate::openapi::ErrorBody),
-        (status = 422, body = crate::openapi::ValidationErrorBody)))]
+    responses((status = 201, body = InventoryItem), (status = 400, body = crate::error::ErrorBody),
+        (status = 401, body = crate::error::ErrorBody), (status = 413, body = crate::error::ErrorBody),
+        (status = 422, body = crate::error::ValidationErrorBody)))]
 pub async fn create_item(
     auth: Authenticated,
     state: web::Data<AppState>,
     body: JsonBody,
 ) -> ApiResult<HttpResponse> {
     let fields = read_new_item(&body.json()?)?;
-    let item = state
-        .inventory
-        .create(auth.0.user.id, fields, state.clock.now())
-        .await?;
+    let item = state.inventory.create(auth.0.user.id, fields).await?;
     Ok(created(&item))
 }
 
 /// One inventory item.
 #[utoipa::path(get, path = "/v1/inventory/{id}", tag = "inventory", security(("api_key" = []), ("session_cookie" = [])),
     params(("id" = uuid::Uuid, Path, description = "Inventory item id")),
-    responses((status = 200, body = InventoryItem), (status = 400, body = crate::openapi::ErrorBody),
-        (status = 401, body = crate::openapi::ErrorBody), (status = 404, body = crate::openapi::ErrorBody)))]
+    responses((status = 200, body = InventoryItem), (status = 400, body = crate::error::ErrorBody),
+        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
 pub async fn get_item(
     auth: Authenticated,
     req: HttpRequest,
@@ -245,9 +234,9 @@ pub async fn get_item(
 /// Change any writable field of an item, `category` included.
 #[utoipa::path(patch, path = "/v1/inventory/{id}", tag = "inventory", security(("api_key" = []), ("session_cookie" = [])),
     params(("id" = uuid::Uuid, Path, description = "Inventory item id")), request_body = UpdateInventoryRequest,
-    responses((status = 200, body = InventoryItem), (status = 400, body = crate::openapi::ErrorBody),
-        (status = 401, body = crate::openapi::ErrorBody), (status = 404, body = crate::openapi::ErrorBody),
-        (status = 413, body = crate::openapi::ErrorBody), (status = 422, body = crate::openapi::ValidationErrorBody)))]
+    responses((status = 200, body = InventoryItem), (status = 400, body = crate::error::ErrorBody),
+        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody),
+        (status = 413, body = crate::error::ErrorBody), (status = 422, body = crate::error::ValidationErrorBody)))]
 pub async fn update_item(
     auth: Authenticated,
     req: HttpRequest,
@@ -259,19 +248,14 @@ pub async fn update_item(
     let mut f = Fields::of(&body)?;
     let patch = read_patch(&mut f);
     let patch = f.finish(patch)?;
-    Ok(HttpResponse::Ok().json(
-        state
-            .inventory
-            .update(auth.0.user.id, id, patch, state.clock.now())
-            .await?,
-    ))
+    Ok(HttpResponse::Ok().json(state.inventory.update(auth.0.user.id, id, patch).await?))
 }
 
 /// Delete an item.
 #[utoipa::path(delete, path = "/v1/inventory/{id}", tag = "inventory", security(("api_key" = []), ("session_cookie" = [])),
     params(("id" = uuid::Uuid, Path, description = "Inventory item id")),
-    responses((status = 204, description = "Deleted"), (status = 400, body = crate::openapi::ErrorBody),
-        (status = 401, body = crate::openapi::ErrorBody), (status = 404, body = crate::openapi::ErrorBody)))]
+    responses((status = 204, description = "Deleted"), (status = 400, body = crate::error::ErrorBody),
+        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
 pub async fn delete_item(
     auth: Authenticated,
     req: HttpRequest,
@@ -285,10 +269,10 @@ pub async fn delete_item(
 /// Add `delta` to the amount atomically; a result below 0 is refused and nothing changes.
 #[utoipa::path(post, path = "/v1/inventory/{id}/adjust", tag = "inventory", security(("api_key" = []), ("session_cookie" = [])),
     params(("id" = uuid::Uuid, Path, description = "Inventory item id")), request_body = AdjustInventoryRequest,
-    responses((status = 200, body = InventoryItem), (status = 400, body = crate::openapi::ErrorBody),
-        (status = 401, body = crate::openapi::ErrorBody), (status = 404, body = crate::openapi::ErrorBody),
-        (status = 413, body = crate::openapi::ErrorBody),
-        (status = 422, body = crate::openapi::ValidationErrorBody, description = "Invalid delta, or the amount would leave 0–100,000")))]
+    responses((status = 200, body = InventoryItem), (status = 400, body = crate::error::ErrorBody),
+        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody),
+        (status = 413, body = crate::error::ErrorBody),
+        (status = 422, body = crate::error::ValidationErrorBody, description = "Invalid delta, or the amount would leave 0–100,000")))]
 pub async fn adjust_item(
     auth: Authenticated,
     req: HttpRequest,
@@ -298,13 +282,8 @@ pub async fn adjust_item(
     let id = path_id(&req, "id")?;
     let body = body.json()?;
     let mut f = Fields::of(&body)?;
-    let delta = f.number("delta", range(-f64::MAX, f64::MAX));
+    let delta = f.number("delta", rules::DELTA);
     let delta = f.required("delta", "number", delta);
     let delta = f.finish(delta)?.unwrap_or(0.0);
-    Ok(HttpResponse::Ok().json(
-        state
-            .inventory
-            .adjust(auth.0.user.id, id, delta, state.clock.now())
-            .await?,
-    ))
+    Ok(HttpResponse::Ok().json(state.inventory.adjust(auth.0.user.id, id, delta).await?))
 }

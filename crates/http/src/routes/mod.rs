@@ -3,14 +3,16 @@
 pub mod ai;
 pub mod auth;
 pub mod bench;
+pub mod brew_sessions;
 pub mod chats;
+pub mod equipment;
 pub mod health;
 pub mod ingredients;
+pub mod interchange;
 pub mod inventory;
 pub mod me;
-pub mod openapi;
 pub mod recipes;
-pub mod sessions;
+pub mod styles;
 
 use actix_web::{HttpResponse, Resource, web};
 
@@ -23,38 +25,36 @@ pub(crate) fn resource(path: &str, allow: &'static str) -> Resource {
     }))
 }
 
-/// Unknown paths: `404 {"error":"Not found"}`, before any credential check.
-pub(crate) async fn not_found() -> Result<HttpResponse, ApiError> {
-    Err(ApiError::NotFound)
-}
-
 /// Registers every route: the whole URL space in one place.
 ///
 /// Paths with an id are grouped in scopes by their static prefix. actix tries resources in
-/// registration order and matches a path with `{id}` by running its regex, so before the
-/// scopes a request to a route registered late ran the regex of every earlier dynamic route
-/// first (a fifth of wort's CPU on `GET /bench/hello`, docs/benchmarks.md). A scope's prefix is
+/// registration order and matches a path with `{id}` by running its regex, so without scopes a
+/// request to a route registered late would run the regex of every earlier dynamic route first
+/// (measured in docs/benchmarks.md). A scope's prefix is
 /// compared as a string; only the few resources inside a matching scope run a regex. Unknown
 /// paths inside a scope still fall through to the app's JSON 404.
 pub fn configure(cfg: &mut web::ServiceConfig) {
     // Fixed paths: matched by string comparison.
     health::configure(cfg);
-    openapi::configure(cfg);
     auth::configure(cfg);
     me::configure(cfg);
     ai::configure(cfg); // /v1/ai/usage, /v1/chat
     // Paths with ids.
     cfg.service(
         web::scope("/v1/recipes")
-            .configure(recipes::configure) // "", /{id}, /{id}/copy, /{id}/stats
+            // /export and /import before /{id}, which would take them for (malformed) ids.
+            .configure(interchange::configure) // /export, /import, /{id}/export
+            .configure(recipes::configure) // "", /{id}, /{id}/copy, /{id}/scale, /{id}/stats
             .configure(ingredients::configure_lists) // /{recipe_id}/fermentables, …
             .configure(ai::configure_analysis), // /{id}/analysis
     )
     .configure(ingredients::configure_items) // /v1/fermentables/{id}, …
-    .service(web::scope("/v1/sessions").configure(sessions::configure))
-    .service(web::scope("/v1/steps").configure(sessions::configure_steps))
-    .service(web::scope("/v1/fermentation-logs").configure(sessions::configure_logs))
+    .service(web::scope("/v1/sessions").configure(brew_sessions::configure))
+    .service(web::scope("/v1/steps").configure(brew_sessions::configure_steps))
+    .service(web::scope("/v1/fermentation-logs").configure(brew_sessions::configure_logs))
     .service(web::scope("/v1/inventory").configure(inventory::configure))
+    .service(web::scope("/v1/equipment").configure(equipment::configure))
+    .service(web::scope("/v1/styles").configure(styles::configure))
     .service(web::scope("/v1/chats").configure(chats::configure));
 }
 
@@ -70,10 +70,20 @@ pub(crate) fn page_response<T: serde::Serialize>(
     page: wort_domain::page::PageRequest,
     items: &wort_domain::page::Page<T>,
 ) -> HttpResponse {
+    paged_ok(req, query, page, items.total).json(&items.items)
+}
+
+/// `200` with a page's `X-Total-Count` and, when more remain, a `Link` to the next page.
+pub(crate) fn paged_ok(
+    req: &actix_web::HttpRequest,
+    query: &crate::params::Query,
+    page: wort_domain::page::PageRequest,
+    total: i64,
+) -> actix_web::HttpResponseBuilder {
     let mut response = HttpResponse::Ok();
-    response.insert_header(("X-Total-Count", items.total.to_string()));
-    if let Some(link) = query.next_link(req.path(), page, items.total) {
+    response.insert_header(("X-Total-Count", total.to_string()));
+    if let Some(link) = query.next_link(req.path(), page, total) {
         response.insert_header((actix_web::http::header::LINK, link));
     }
-    response.json(&items.items)
+    response
 }

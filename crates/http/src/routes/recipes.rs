@@ -3,10 +3,11 @@
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde_json::Value;
 use utoipa::ToSchema;
-use wort_domain::brewing::{RecipeStats, compute_stats};
+use wort_domain::brewing::StatsReport;
+use wort_domain::brewing::scaling::ScaleTarget;
 use wort_domain::recipe::{
     DEFAULT_BATCH_SIZE_LITERS, DEFAULT_BOIL_TIME_MINUTES, DEFAULT_EFFICIENCY, NewRecipe, Recipe,
-    RecipeDetail, RecipeFilter, RecipePatch, RecipeSort, RecipeType,
+    RecipeDetail, RecipeFilter, RecipePatch, RecipeSort, RecipeType, rules,
 };
 
 use super::{created, page_response, resource};
@@ -15,7 +16,7 @@ use crate::credentials::Authenticated;
 use crate::error::ApiResult;
 use crate::params::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Query, path_id};
 use crate::state::AppState;
-use crate::validation::{Fields, Range, above, range};
+use crate::validation::Fields;
 
 /// Inside the `/v1/recipes` scope.
 pub fn configure(cfg: &mut web::ServiceConfig) {
@@ -31,16 +32,9 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .route(web::delete().to(delete_recipe)),
     )
     .service(resource("/{id}/copy", "POST").route(web::post().to(copy_recipe)))
+    .service(resource("/{id}/scale", "POST").route(web::post().to(scale_recipe)))
     .service(resource("/{id}/stats", "GET").route(web::get().to(recipe_stats)));
 }
-
-// Field caps (CONTRACT §1.2).
-pub const NAME_MAX: usize = 200;
-pub const SHORT_TEXT_MAX: usize = 100;
-pub const NOTES_MAX: usize = 10_000;
-const BATCH_SIZE: Range = above(0.0, 100_000.0);
-const BOIL_TIME: Range = range(0.0, 1_440.0);
-const EFFICIENCY: Range = range(0.0, 1.0);
 
 fn type_names() -> Vec<&'static str> {
     RecipeType::ALL.iter().map(RecipeType::as_str).collect()
@@ -50,47 +44,53 @@ fn type_names() -> Vec<&'static str> {
 #[derive(ToSchema)]
 #[allow(dead_code)]
 pub struct CreateRecipeRequest {
-    #[schema(min_length = 1, max_length = 200)]
     name: String,
-    #[schema(max_length = 100, default = "", nullable = false)]
+    #[schema(default = "", nullable = false)]
     style: Option<String>,
     #[serde(rename = "type")]
     #[schema(inline, default = "all_grain", nullable = false)]
     kind: Option<RecipeType>,
-    #[schema(
-        exclusive_minimum = 0,
-        maximum = 100_000,
-        default = 20,
-        nullable = false
-    )]
+    #[schema(default = 20, nullable = false)]
     batch_size_liters: Option<f64>,
-    #[schema(minimum = 0, maximum = 1440, default = 60, nullable = false)]
+    #[schema(default = 60, nullable = false)]
     boil_time_minutes: Option<f64>,
-    #[schema(minimum = 0, maximum = 1, default = 0.72, nullable = false)]
+    #[schema(default = 0.72, nullable = false)]
     efficiency: Option<f64>,
-    #[schema(max_length = 10_000, nullable)]
+    #[schema(nullable)]
     notes: Option<String>,
+    /// One of the account's equipment profiles (`/v1/equipment`).
+    #[schema(nullable)]
+    equipment_id: Option<uuid::Uuid>,
+    /// A BJCP 2021 style id of `GET /v1/styles`, e.g. `21A`.
+    #[schema(nullable)]
+    style_id: Option<String>,
 }
 
 /// Request body of `PATCH /v1/recipes/{id}`: only the fields sent change; `notes: null` clears.
 #[derive(ToSchema)]
 #[allow(dead_code)]
 pub struct UpdateRecipeRequest {
-    #[schema(min_length = 1, max_length = 200, nullable = false)]
+    #[schema(nullable = false)]
     name: Option<String>,
-    #[schema(max_length = 100, nullable = false)]
+    #[schema(nullable = false)]
     style: Option<String>,
     #[serde(rename = "type")]
     #[schema(inline, nullable = false)]
     kind: Option<RecipeType>,
-    #[schema(exclusive_minimum = 0, maximum = 100_000, nullable = false)]
+    #[schema(nullable = false)]
     batch_size_liters: Option<f64>,
-    #[schema(minimum = 0, maximum = 1440, nullable = false)]
+    #[schema(nullable = false)]
     boil_time_minutes: Option<f64>,
-    #[schema(minimum = 0, maximum = 1, nullable = false)]
+    #[schema(nullable = false)]
     efficiency: Option<f64>,
-    #[schema(max_length = 10_000, nullable)]
+    #[schema(nullable)]
     notes: Option<String>,
+    /// One of the account's equipment profiles; null: none.
+    #[schema(nullable)]
+    equipment_id: Option<uuid::Uuid>,
+    /// A BJCP 2021 style id of `GET /v1/styles`; null: none.
+    #[schema(nullable)]
+    style_id: Option<String>,
 }
 
 /// The fields a recipe create and update share, read with "optional" semantics.
@@ -102,28 +102,34 @@ struct RecipeFields {
     boil_time_minutes: Option<f64>,
     efficiency: Option<f64>,
     notes: Option<Option<String>>,
+    equipment_id: Option<Option<uuid::Uuid>>,
+    style_id: Option<Option<String>>,
 }
 
 fn read_recipe_fields(f: &mut Fields, name_required: bool) -> RecipeFields {
-    let name = f.string("name", 1, NAME_MAX);
+    let name = f.text("name", rules::NAME);
     let name = if name_required {
         f.required("name", "string", name)
     } else {
         f.optional("name", "string", name)
     };
-    let style = f.string("style", 0, SHORT_TEXT_MAX);
+    let style = f.text("style", rules::STYLE);
     let style = f.optional("style", "string", style);
     let options = type_names();
     let kind = f.enumeration("type", &options, RecipeType::parse);
     let kind = f.optional("type", "string", kind);
-    let batch = f.number("batch_size_liters", BATCH_SIZE);
+    let batch = f.number("batch_size_liters", rules::BATCH_SIZE_LITERS);
     let batch_size_liters = f.optional("batch_size_liters", "number", batch);
-    let boil = f.number("boil_time_minutes", BOIL_TIME);
+    let boil = f.number("boil_time_minutes", rules::BOIL_TIME_MINUTES);
     let boil_time_minutes = f.optional("boil_time_minutes", "number", boil);
-    let eff = f.number("efficiency", EFFICIENCY);
+    let eff = f.number("efficiency", rules::EFFICIENCY);
     let efficiency = f.optional("efficiency", "number", eff);
-    let notes = Fields::nullable(f.string("notes", 0, NOTES_MAX));
+    let notes = Fields::nullable(f.text("notes", rules::NOTES));
+    let equipment_id = Fields::nullable(f.uuid("equipment_id"));
+    let style_id = Fields::nullable(f.text("style_id", rules::STYLE_ID));
     RecipeFields {
+        equipment_id,
+        style_id,
         name,
         style,
         kind,
@@ -145,6 +151,8 @@ pub fn read_new_recipe(body: &Value) -> ApiResult<NewRecipe> {
         boil_time_minutes: r.boil_time_minutes.unwrap_or(DEFAULT_BOIL_TIME_MINUTES),
         efficiency: r.efficiency.unwrap_or(DEFAULT_EFFICIENCY),
         notes: r.notes.flatten(),
+        equipment_id: r.equipment_id.flatten(),
+        style_id: r.style_id.flatten(),
     };
     f.finish(new)
 }
@@ -160,6 +168,8 @@ pub fn read_recipe_patch(body: &Value) -> ApiResult<RecipePatch> {
         boil_time_minutes: r.boil_time_minutes,
         efficiency: r.efficiency,
         notes: r.notes,
+        equipment_id: r.equipment_id,
+        style_id: r.style_id,
     };
     f.finish(patch)
 }
@@ -189,11 +199,11 @@ pub enum RecipeSortParam {
         ("q" = Option<String>, Query, description = "Case-insensitive literal substring of name or style"),
         ("type" = Option<RecipeType>, Query, description = "Only recipes of this type"),
         ("sort" = Option<RecipeSortParam>, Query, description = "Order (default -updated_at; ties by id)"),
-        ("limit" = Option<i64>, Query, minimum = 1, maximum = 200, description = "Page size (default 50)"),
-        ("offset" = Option<i64>, Query, minimum = 0, description = "Items to skip (default 0)"),
+        ("limit" = Option<i64>, Query, description = "Page size (default 50)"),
+        ("offset" = Option<i64>, Query, description = "Items to skip (default 0)"),
     ),
     responses((status = 200, body = [Recipe], headers(("X-Total-Count" = i64), ("Link" = String))),
-        (status = 400, body = crate::openapi::ErrorBody), (status = 401, body = crate::openapi::ErrorBody)))]
+        (status = 400, body = crate::error::ErrorBody), (status = 401, body = crate::error::ErrorBody)))]
 pub async fn list_recipes(
     auth: Authenticated,
     req: HttpRequest,
@@ -223,27 +233,24 @@ pub async fn list_recipes(
             ("BrewIt" = (operation_id = "create_session",
                 request_body = json!({"recipe_id": "$response.body#/id", "brew_date": "2026-11-28"}),
                 description = "Start a brew session from the recipe just created")))),
-        (status = 400, body = crate::openapi::ErrorBody),
-        (status = 401, body = crate::openapi::ErrorBody), (status = 413, body = crate::openapi::ErrorBody),
-        (status = 422, body = crate::openapi::ValidationErrorBody)))]
+        (status = 400, body = crate::error::ErrorBody),
+        (status = 401, body = crate::error::ErrorBody), (status = 413, body = crate::error::ErrorBody),
+        (status = 422, body = crate::error::ValidationErrorBody)))]
 pub async fn create_recipe(
     auth: Authenticated,
     state: web::Data<AppState>,
     body: JsonBody,
 ) -> ApiResult<HttpResponse> {
     let new = read_new_recipe(&body.json()?)?;
-    let recipe = state
-        .recipes
-        .create(auth.0.user.id, new, state.clock.now())
-        .await?;
+    let recipe = state.recipes.create(auth.0.user.id, new).await?;
     Ok(created(&recipe))
 }
 
 /// A recipe with its fermentables, hops, yeasts, miscs and mash steps.
 #[utoipa::path(get, path = "/v1/recipes/{id}", tag = "recipes", security(("api_key" = []), ("session_cookie" = [])),
     params(("id" = uuid::Uuid, Path, description = "Recipe id")),
-    responses((status = 200, body = RecipeDetail), (status = 400, body = crate::openapi::ErrorBody),
-        (status = 401, body = crate::openapi::ErrorBody), (status = 404, body = crate::openapi::ErrorBody)))]
+    responses((status = 200, body = RecipeDetail), (status = 400, body = crate::error::ErrorBody),
+        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
 pub async fn get_recipe(
     auth: Authenticated,
     req: HttpRequest,
@@ -257,9 +264,9 @@ pub async fn get_recipe(
 /// Change some fields of a recipe; `{}` changes nothing.
 #[utoipa::path(patch, path = "/v1/recipes/{id}", tag = "recipes", security(("api_key" = []), ("session_cookie" = [])),
     params(("id" = uuid::Uuid, Path, description = "Recipe id")), request_body = UpdateRecipeRequest,
-    responses((status = 200, body = Recipe), (status = 400, body = crate::openapi::ErrorBody),
-        (status = 401, body = crate::openapi::ErrorBody), (status = 404, body = crate::openapi::ErrorBody),
-        (status = 413, body = crate::openapi::ErrorBody), (status = 422, body = crate::openapi::ValidationErrorBody)))]
+    responses((status = 200, body = Recipe), (status = 400, body = crate::error::ErrorBody),
+        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody),
+        (status = 413, body = crate::error::ErrorBody), (status = 422, body = crate::error::ValidationErrorBody)))]
 pub async fn update_recipe(
     auth: Authenticated,
     req: HttpRequest,
@@ -268,18 +275,15 @@ pub async fn update_recipe(
 ) -> ApiResult<HttpResponse> {
     let id = path_id(&req, "id")?;
     let patch = read_recipe_patch(&body.json()?)?;
-    let recipe = state
-        .recipes
-        .update(auth.0.user.id, id, patch, state.clock.now())
-        .await?;
+    let recipe = state.recipes.update(auth.0.user.id, id, patch).await?;
     Ok(HttpResponse::Ok().json(recipe))
 }
 
 /// Delete a recipe and its ingredients and mash steps (brew sessions keep their snapshot).
 #[utoipa::path(delete, path = "/v1/recipes/{id}", tag = "recipes", security(("api_key" = []), ("session_cookie" = [])),
     params(("id" = uuid::Uuid, Path, description = "Recipe id")),
-    responses((status = 204, description = "Deleted"), (status = 400, body = crate::openapi::ErrorBody),
-        (status = 401, body = crate::openapi::ErrorBody), (status = 404, body = crate::openapi::ErrorBody)))]
+    responses((status = 204, description = "Deleted"), (status = 400, body = crate::error::ErrorBody),
+        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
 pub async fn delete_recipe(
     auth: Authenticated,
     req: HttpRequest,
@@ -295,16 +299,16 @@ pub async fn delete_recipe(
 #[allow(dead_code)]
 pub struct CopyRecipeRequest {
     /// Name of the copy; default "<name> (copy)".
-    #[schema(min_length = 1, max_length = 200, nullable = false)]
+    #[schema(nullable = false)]
     name: Option<String>,
 }
 
 /// Copy a recipe with all its ingredients and mash steps.
 #[utoipa::path(post, path = "/v1/recipes/{id}/copy", tag = "recipes", security(("api_key" = []), ("session_cookie" = [])),
     params(("id" = uuid::Uuid, Path, description = "Recipe id")), request_body(content = Option<CopyRecipeRequest>),
-    responses((status = 201, body = RecipeDetail), (status = 400, body = crate::openapi::ErrorBody),
-        (status = 401, body = crate::openapi::ErrorBody), (status = 404, body = crate::openapi::ErrorBody),
-        (status = 413, body = crate::openapi::ErrorBody), (status = 422, body = crate::openapi::ValidationErrorBody)))]
+    responses((status = 201, body = RecipeDetail), (status = 400, body = crate::error::ErrorBody),
+        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody),
+        (status = 413, body = crate::error::ErrorBody), (status = 422, body = crate::error::ValidationErrorBody)))]
 pub async fn copy_recipe(
     auth: Authenticated,
     req: HttpRequest,
@@ -316,30 +320,81 @@ pub async fn copy_recipe(
         None => None,
         Some(body) => {
             let mut f = Fields::of(&body)?;
-            let name = f.string("name", 1, NAME_MAX);
+            let name = f.text("name", rules::NAME);
             let name = f.optional("name", "string", name);
             f.finish(name)?
         }
     };
-    let copy = state
-        .recipes
-        .copy(auth.0.user.id, id, name, state.clock.now())
-        .await?;
+    let copy = state.recipes.copy(auth.0.user.id, id, name).await?;
     Ok(created(&copy))
 }
 
+/// Request body of `POST /v1/recipes/{id}/scale`.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct ScaleRecipeRequest {
+    /// The new batch size into the fermenter, in litres.
+    batch_size_liters: f64,
+    /// The new mash efficiency (0–1); default: the recipe's.
+    #[schema(nullable = false)]
+    efficiency: Option<f64>,
+    /// Name of the new recipe; default "<name> (<size> L)".
+    #[schema(nullable = false)]
+    name: Option<String>,
+}
+
+/// A new recipe for another batch size (and efficiency) with the original's OG and IBU: the
+/// fermentable and hop amounts are solved (Tinseth depends on the new gravity and volume), yeasts,
+/// miscs and mash infusions follow the volume.
+#[utoipa::path(post, path = "/v1/recipes/{id}/scale", tag = "recipes", security(("api_key" = []), ("session_cookie" = [])),
+    params(("id" = uuid::Uuid, Path, description = "Recipe id")), request_body = ScaleRecipeRequest,
+    responses((status = 201, body = RecipeDetail), (status = 400, body = crate::error::ErrorBody),
+        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody),
+        (status = 413, body = crate::error::ErrorBody),
+        (status = 422, body = crate::error::ValidationErrorBody,
+            description = "A batch size outside (0, 1000] L, an efficiency outside 0–1, or scaled amounts past the ingredient caps")))]
+pub async fn scale_recipe(
+    auth: Authenticated,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    body: JsonBody,
+) -> ApiResult<HttpResponse> {
+    let id = path_id(&req, "id")?;
+    let body = body.json()?;
+    let mut f = Fields::of(&body)?;
+    let batch = f.number("batch_size_liters", rules::SCALED_BATCH_SIZE_LITERS);
+    let batch = f.required("batch_size_liters", "number", batch);
+    let efficiency = f.number("efficiency", rules::EFFICIENCY);
+    let efficiency = f.optional("efficiency", "number", efficiency);
+    let name = f.text("name", rules::NAME);
+    let name = f.optional("name", "string", name);
+    let (target, name) = f.finish((
+        ScaleTarget {
+            batch_size_liters: batch.unwrap_or_default(),
+            efficiency,
+        },
+        name,
+    ))?;
+    let scaled = state
+        .recipes
+        .scale(auth.0.user.id, id, target, name)
+        .await?;
+    Ok(created(&scaled))
+}
+
 /// OG, FG, ABV, IBU, colour, attenuation, calories and BU:GU, computed from the current
-/// ingredients (never stored or cached).
+/// ingredients (never stored or cached); with an equipment profile the brew day's `volumes`, with
+/// a style the `style_fit` (each `null` without).
 #[utoipa::path(get, path = "/v1/recipes/{id}/stats", tag = "recipes", security(("api_key" = []), ("session_cookie" = [])),
     params(("id" = uuid::Uuid, Path, description = "Recipe id")),
-    responses((status = 200, body = RecipeStats), (status = 400, body = crate::openapi::ErrorBody),
-        (status = 401, body = crate::openapi::ErrorBody), (status = 404, body = crate::openapi::ErrorBody)))]
+    responses((status = 200, body = StatsReport), (status = 400, body = crate::error::ErrorBody),
+        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
 pub async fn recipe_stats(
     auth: Authenticated,
     req: HttpRequest,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
     let id = path_id(&req, "id")?;
-    let recipe = state.recipes.get(auth.0.user.id, id).await?;
-    Ok(HttpResponse::Ok().json(compute_stats(&recipe.stats_input())))
+    let stats = state.recipes.stats(auth.0.user.id, id).await?;
+    Ok(HttpResponse::Ok().json(stats))
 }

@@ -200,6 +200,7 @@ impl FakeProvider {
     async fn app_with_timeout(&self, timeout: StdDuration) -> TestApp {
         TestApp::spawn_with(Options {
             ai: Some(self.settings(timeout)),
+            ..Options::default()
         })
         .await
     }
@@ -954,15 +955,30 @@ async fn a_provider_that_does_not_answer_in_time_is_502() {
     assert_error(status, &body, 502, PROVIDER_ERROR);
     assert_eq!(used(&app, &acct.key).await, (0, 0));
 
-    // Silent after the first piece: the stream ends with an error event, nothing is stored and
-    // the message is given back.
+    // Silent after the first piece: the stream ends with an error event, no message is stored
+    // and the message is given back; the new thread whose id `event: chat` announced exists,
+    // empty, so the id the client holds is not a 404 (issue 17, item 11).
     fake.set_mode(Mode::HangMidStream);
     let events = chat_turn(&app, &acct.key, json!({"message": "Tell me"})).await;
     let names: Vec<&str> = events.iter().map(|(n, _)| n.as_str()).collect();
     assert_eq!(names, ["chat", "delta", "error"]);
     assert_eq!(events[2].1, json!({"error": PROVIDER_ERROR}));
-    assert_eq!(chat_count(&app, &acct.key).await, 0);
+    assert_eq!(chat_count(&app, &acct.key).await, 1);
+    let chat_id = events[0].1["chat_id"].as_str().unwrap();
+    let (status, thread) =
+        call(app.with_key(Method::GET, &format!("/v1/chats/{chat_id}"), &acct.key)).await;
+    assert_eq!(status, 200, "{thread}");
+    assert_eq!(thread["messages"], json!([]));
     assert_eq!(used(&app, &acct.key).await, (0, 0));
+    // On that thread a later turn works as on any other.
+    fake.set_mode(Mode::Answer);
+    let events = chat_turn(
+        &app,
+        &acct.key,
+        json!({"message": "Again?", "chat_id": chat_id}),
+    )
+    .await;
+    assert_eq!(events.last().unwrap().0, "done");
     app.stop().await;
     fake.stop().await;
 }
@@ -1340,6 +1356,78 @@ async fn threads_created_by_a_chat_turn_are_listed_first() {
     .await;
     let (_, list) = call(app.with_key(Method::GET, "/v1/chats", &acct.key)).await;
     assert_eq!(list[0]["id"], older["id"]);
+    app.stop().await;
+    fake.stop().await;
+}
+
+#[tokio::test]
+async fn an_answer_past_the_cap_is_cut_off_as_a_provider_failure() {
+    let fake = FakeProvider::start().await;
+    let app = fake.app().await;
+    let acct = app.account().await;
+    let id = recipe(&app, &acct.key, "Endless Ale").await;
+    // 40 pieces of 1,000 characters: past the 32,768-character cap (issue 17, item 4).
+    let piece = "x".repeat(1_000);
+    let pieces: Vec<&str> = std::iter::repeat_n(piece.as_str(), 40).collect();
+    fake.set_pieces(&pieces);
+
+    let events = chat_turn(&app, &acct.key, json!({"message": "Talk forever"})).await;
+    let (last, data) = events.last().unwrap();
+    assert_eq!(last, "error", "{events:?}");
+    assert_eq!(data["error"], PROVIDER_ERROR);
+    let streamed: usize = events
+        .iter()
+        .filter(|(e, _)| e == "delta")
+        .map(|(_, d)| d["text"].as_str().unwrap().chars().count())
+        .sum();
+    assert!(streamed <= 32_768, "{streamed} characters were relayed");
+    assert_eq!(fake.last_body()["max_tokens"], 4096, "the cap is asked for");
+    assert_eq!(used(&app, &acct.key).await, (0, 0), "nothing counted");
+
+    let (status, body) = call(analyse(&app, &acct.key, &id)).await;
+    assert_error(status, &body, 502, PROVIDER_ERROR);
+    assert_eq!(fake.last_body()["max_tokens"], 4096);
+    assert_eq!(used(&app, &acct.key).await, (0, 0));
+    app.stop().await;
+    fake.stop().await;
+}
+
+/// CONTRACT §13: the metrics count provider calls, their errors and the tokens reported.
+#[tokio::test]
+async fn provider_calls_errors_and_tokens_are_in_the_metrics() {
+    let fake = FakeProvider::start().await;
+    let app = TestApp::spawn_with(Options {
+        ai: Some(fake.settings(StdDuration::from_secs(10))),
+        metrics: true,
+        ..Options::default()
+    })
+    .await;
+    let acct = app.account().await;
+    let id = recipe(&app, &acct.key, "Metered Mild").await;
+    let (status, _) = call(analyse(&app, &acct.key, &id)).await;
+    assert_eq!(status, 200);
+    let events = chat_turn(&app, &acct.key, json!({"message": "Hops?"})).await;
+    assert_eq!(events.last().unwrap().0, "done");
+    fake.set_mode(Mode::Fail);
+    let (status, _) = call(analyse(&app, &acct.key, &id)).await;
+    assert_eq!(status, 502);
+    let text = app
+        .client
+        .get(app.metrics_url.clone().unwrap())
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    for line in [
+        "wort_ai_calls_total 3",
+        "wort_ai_errors_total 1",
+        "wort_ai_prompt_tokens_total 240",
+        "wort_ai_completion_tokens_total 60",
+    ] {
+        assert!(text.contains(line), "{line}: {text}");
+    }
     app.stop().await;
     fake.stop().await;
 }

@@ -14,7 +14,8 @@ async fn unknown_paths_are_404_and_wrong_methods_405_with_or_without_credential(
     let id = random_id();
     for req in [
         app.request(Method::GET, "/v1/nope"),
-        app.with_key(Method::GET, "/nope", &acct.key),
+        // A GET outside the API loads the web app (WEB.md: deep links); any other method is 404.
+        app.with_key(Method::POST, "/nope", &acct.key),
         app.with_key(Method::GET, "/v1/recipes/", &acct.key),
         app.with_key(Method::GET, "/v1/recipesx", &acct.key),
         app.with_key(Method::GET, &format!("/v1/recipes/{id}/nope"), &acct.key),
@@ -247,7 +248,8 @@ async fn readyz_is_503_while_the_database_is_unreachable() {
         addr: "127.0.0.1:0".parse().unwrap(),
         public_origin: None,
         cors_origins: vec![],
-        client_ip_header: None,
+        client_address: Default::default(),
+        account_limits: Default::default(),
         pool: wort_db::PoolSettings {
             max_size: 2,
             ..Default::default()
@@ -257,6 +259,7 @@ async fn readyz_is_503_while_the_database_is_unreachable() {
         workers: Some(1),
         shutdown_grace_secs: 1,
         bench_routes: false,
+        metrics_addr: None,
     })
     .unwrap();
     let handle = started.server.handle();

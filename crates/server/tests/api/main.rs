@@ -9,14 +9,22 @@
     clippy::indexing_slicing
 )]
 
+mod account;
 mod ai;
 mod auth;
+mod backup;
+mod bounds;
+mod brewing_model;
+mod database;
 mod embedded;
 mod errors;
+mod hardening;
 mod ingredients;
+mod interchange;
 mod inventory;
 mod openapi;
 mod recipes;
 mod security;
 mod sessions;
 mod support;
+mod web_app;

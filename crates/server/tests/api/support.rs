@@ -1,8 +1,10 @@
 //! Test harness: a real wort server (in-process, port 0) on a real PostgreSQL, driven over HTTP.
 //!
-//! The database comes from `WORT_TEST_DATABASE_URL` (set by `cargo xtask test`, which runs a
-//! private cluster). All tests share one migrated database; each test signs up its own accounts,
-//! and since every row is owned by an account, tests cannot see each other's data.
+//! The server comes from `WORT_TEST_DATABASE_URL` (set by `cargo xtask test`, which runs a
+//! private cluster). Each test process gets a database of its own, cloned from a template
+//! migrated once per run (`database.rs`); under nextest, that is one per test. Tests of one
+//! process (`cargo test`) share it; each test signs up its own accounts, and since every row is
+//! owned by an account, they cannot see each other's data either.
 
 #![allow(dead_code)]
 
@@ -11,7 +13,6 @@ use std::sync::{Arc, Mutex};
 use reqwest::{Method, RequestBuilder, Response, StatusCode};
 use serde_json::{Value, json};
 use time::{Duration, OffsetDateTime};
-use tokio::sync::OnceCell;
 use wort_domain::ports::Clock;
 use wort_server::{ServerSettings, start};
 
@@ -34,14 +35,10 @@ impl Clock for TestClock {
     }
 }
 
+/// This test process's own database, migrated (made on first use).
 pub fn database_url() -> String {
-    std::env::var("WORT_TEST_DATABASE_URL").expect(
-        "WORT_TEST_DATABASE_URL is not set: run the tests with `cargo xtask test`, \
-         which starts a private PostgreSQL and sets it",
-    )
+    crate::database::own_database_url()
 }
-
-static MIGRATED: OnceCell<()> = OnceCell::const_new();
 
 /// Everything the servers of this test process logged, so tests can check what never appears
 /// in a log line (keys, passwords, cookies, tokens).
@@ -77,24 +74,14 @@ pub fn captured_logs() -> String {
     String::from_utf8_lossy(&LOGS.lock().unwrap()).into_owned()
 }
 
-async fn migrated_database() -> String {
-    let url = database_url();
-    MIGRATED
-        .get_or_init(|| async {
-            wort_db::migrate::run_migrations(&database_url())
-                .await
-                .expect("migrations");
-        })
-        .await;
-    url
-}
-
 pub struct TestApp {
     pub base: String,
     pub origin: String,
     pub client: reqwest::Client,
     pub clock: Arc<TestClock>,
     handle: actix_web::dev::ServerHandle,
+    /// `http://…/metrics` when spawned with `Options { metrics: true, .. }`.
+    pub metrics_url: Option<String>,
 }
 
 pub const CORS_ORIGIN: &str = "https://brewing.example";
@@ -104,6 +91,11 @@ pub const CORS_ORIGIN: &str = "https://brewing.example";
 pub struct Options {
     /// The AI provider (`None`: AI not configured).
     pub ai: Option<wort_ai::AiSettings>,
+    /// `None`: sign-up open and not limited per address (tests sign up many accounts), sign-in
+    /// failures limited as in production.
+    pub account_limits: Option<wort_domain::account::AccountLimits>,
+    /// Also serve Prometheus metrics (on an ephemeral port: [`TestApp::metrics_url`]).
+    pub metrics: bool,
 }
 
 impl TestApp {
@@ -114,7 +106,7 @@ impl TestApp {
     /// Like [`spawn`](Self::spawn), with the given options (an AI provider, say).
     pub async fn spawn_with(options: Options) -> TestApp {
         capture_logs();
-        let url = migrated_database().await;
+        let url = database_url();
         let clock = Arc::new(TestClock {
             offset: Mutex::new(Duration::ZERO),
         });
@@ -123,7 +115,16 @@ impl TestApp {
             addr: "127.0.0.1:0".parse().unwrap(),
             public_origin: None,
             cors_origins: vec![CORS_ORIGIN.to_owned()],
-            client_ip_header: Some("X-Test-Client-Ip".to_owned()),
+            client_address: wort_http::client_address::ClientAddressRule {
+                header: Some("X-Test-Client-Ip".to_owned()),
+                trusted_proxies: Vec::new(),
+            },
+            account_limits: options
+                .account_limits
+                .unwrap_or(wort_domain::account::AccountLimits {
+                    sign_ups_per_address: 0,
+                    ..Default::default()
+                }),
             pool: wort_db::PoolSettings {
                 max_size: 4,
                 ..Default::default()
@@ -133,21 +134,30 @@ impl TestApp {
             workers: Some(1),
             shutdown_grace_secs: 1,
             bench_routes: false,
+            metrics_addr: options.metrics.then(|| "127.0.0.1:0".parse().unwrap()),
         })
         .expect("server starts");
         let handle = started.server.handle();
-        tokio::spawn(started.server);
         let base = format!("http://{}", started.addr);
+        let metrics_url = started
+            .metrics
+            .as_ref()
+            .map(|(addr, _)| format!("http://{addr}/metrics"));
+        tokio::spawn(started.run());
         // Every test app is its own "client address", so per-address sign-in limits of one test
-        // never spill into another (they share the database).
+        // never spill into another (tests of one process share a database).
         let mut headers = reqwest::header::HeaderMap::new();
         headers.insert(
             "X-Test-Client-Ip",
             uuid::Uuid::new_v4().to_string().parse().unwrap(),
         );
+        // Idle connections are dropped before actix's 5 s keep-alive closes them on its side: a
+        // test that pauses (a bulk load through psql) would otherwise reuse a connection the
+        // server has just closed and read `IncompleteMessage`.
         let client = reqwest::Client::builder()
             .redirect(reqwest::redirect::Policy::none())
             .default_headers(headers)
+            .pool_idle_timeout(std::time::Duration::from_secs(2))
             .build()
             .unwrap();
         TestApp {
@@ -156,6 +166,7 @@ impl TestApp {
             client,
             clock,
             handle,
+            metrics_url,
         }
     }
 

@@ -1,0 +1,885 @@
+//! Brew sessions, their checklist steps and fermentation readings.
+
+use async_trait::async_trait;
+use diesel::pg::Pg;
+use diesel::prelude::*;
+use diesel::result::{DatabaseErrorKind, Error as DieselError};
+use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
+use serde_json::Value;
+use time::{Date, OffsetDateTime};
+use uuid::Uuid;
+use wort_domain::brew_session::ports::SessionPlanner;
+use wort_domain::brew_session::{
+    BrewSession, BrewSessionFilter, BrewSessionPatch, BrewStep, FermentationLog, GravityUnit,
+    LogPatch, LogRange, NewBrewSession, NewLog, NewStep, SessionStatus, StepPatch, measured_abv,
+};
+use wort_domain::brew_session::{MAX_STEPS, too_many_steps};
+use wort_domain::page::{Page, PageRequest};
+use wort_domain::ports::BrewSessionRepository;
+use wort_domain::{DomainError, DomainResult, UserId, new_id};
+
+use crate::error::TxError;
+use crate::error::db_error;
+use crate::pool::{DbPool, checkout};
+use crate::schema::{brew_sessions as sessions, brew_steps as steps, fermentation_logs as logs};
+
+pub struct PgBrewSessions {
+    pool: DbPool,
+}
+
+impl PgBrewSessions {
+    pub fn new(pool: DbPool) -> Self {
+        PgBrewSessions { pool }
+    }
+}
+
+// ---- Rows ---------------------------------------------------------------------------------------
+
+#[derive(Queryable, Selectable, Insertable, AsChangeset, Identifiable)]
+#[diesel(table_name = sessions, treat_none_as_null = true)]
+struct SessionRow {
+    id: Uuid,
+    user_id: Uuid,
+    recipe_id: Option<Uuid>,
+    name: String,
+    brew_date: Date,
+    status: String,
+    measured_og: Option<f64>,
+    measured_fg: Option<f64>,
+    measured_batch_size_liters: Option<f64>,
+    notes: Option<String>,
+    recipe_snapshot: Value,
+    brewing_started_at: Option<OffsetDateTime>,
+    fermenting_started_at: Option<OffsetDateTime>,
+    conditioning_started_at: Option<OffsetDateTime>,
+    completed_at: Option<OffsetDateTime>,
+    abandoned_at: Option<OffsetDateTime>,
+    created_at: OffsetDateTime,
+    updated_at: OffsetDateTime,
+}
+
+impl SessionRow {
+    fn of(s: &BrewSession, user: UserId) -> Self {
+        SessionRow {
+            id: s.id,
+            user_id: user.0,
+            recipe_id: s.recipe_id,
+            name: s.name.clone(),
+            brew_date: s.brew_date,
+            status: s.status.as_str().to_owned(),
+            measured_og: s.measured_og,
+            measured_fg: s.measured_fg,
+            measured_batch_size_liters: s.measured_batch_size_liters,
+            notes: s.notes.clone(),
+            recipe_snapshot: s.recipe_snapshot.clone(),
+            brewing_started_at: s.brewing_started_at,
+            fermenting_started_at: s.fermenting_started_at,
+            conditioning_started_at: s.conditioning_started_at,
+            completed_at: s.completed_at,
+            abandoned_at: s.abandoned_at,
+            created_at: s.created_at,
+            updated_at: s.updated_at,
+        }
+    }
+
+    fn entity(self) -> DomainResult<BrewSession> {
+        let status = SessionStatus::parse(&self.status)
+            .ok_or_else(|| DomainError::Internal(format!("unknown status {}", self.status)))?;
+        Ok(BrewSession {
+            measured_abv: measured_abv(self.measured_og, self.measured_fg),
+            id: self.id,
+            user_id: self.user_id.to_string(),
+            recipe_id: self.recipe_id,
+            name: self.name,
+            brew_date: self.brew_date,
+            status,
+            measured_og: self.measured_og,
+            measured_fg: self.measured_fg,
+            measured_batch_size_liters: self.measured_batch_size_liters,
+            notes: self.notes,
+            recipe_snapshot: self.recipe_snapshot,
+            brewing_started_at: self.brewing_started_at,
+            fermenting_started_at: self.fermenting_started_at,
+            conditioning_started_at: self.conditioning_started_at,
+            completed_at: self.completed_at,
+            abandoned_at: self.abandoned_at,
+            created_at: self.created_at,
+            updated_at: self.updated_at,
+        })
+    }
+}
+
+#[derive(Queryable, Selectable, Insertable, AsChangeset, Identifiable)]
+#[diesel(table_name = steps, treat_none_as_null = true)]
+struct StepRow {
+    id: Uuid,
+    user_id: Uuid,
+    session_id: Uuid,
+    title: String,
+    description: Option<String>,
+    sort_order: i32,
+    duration_minutes: Option<f64>,
+    completed: bool,
+    completed_at: Option<OffsetDateTime>,
+    created_at: OffsetDateTime,
+}
+
+impl StepRow {
+    fn of(s: &BrewStep, user: UserId) -> Self {
+        StepRow {
+            id: s.id,
+            user_id: user.0,
+            session_id: s.session_id,
+            title: s.title.clone(),
+            description: s.description.clone(),
+            sort_order: s.sort_order,
+            duration_minutes: s.duration_minutes,
+            completed: s.completed,
+            completed_at: s.completed_at,
+            created_at: s.created_at,
+        }
+    }
+
+    fn new(
+        user: UserId,
+        session_id: Uuid,
+        step: NewStep,
+        sort_order: i32,
+        now: OffsetDateTime,
+    ) -> Self {
+        StepRow {
+            id: new_id(),
+            user_id: user.0,
+            session_id,
+            title: step.title,
+            description: step.description,
+            sort_order: step.sort_order.unwrap_or(sort_order),
+            duration_minutes: step.duration_minutes,
+            completed: false,
+            completed_at: None,
+            created_at: now,
+        }
+    }
+
+    fn entity(self) -> BrewStep {
+        BrewStep {
+            id: self.id,
+            session_id: self.session_id,
+            title: self.title,
+            description: self.description,
+            sort_order: self.sort_order,
+            duration_minutes: self.duration_minutes,
+            completed: self.completed,
+            completed_at: self.completed_at,
+            created_at: self.created_at,
+        }
+    }
+}
+
+#[derive(Queryable, Selectable, Insertable, AsChangeset, Identifiable)]
+#[diesel(table_name = logs, treat_none_as_null = true)]
+struct LogRow {
+    id: Uuid,
+    user_id: Uuid,
+    session_id: Uuid,
+    logged_at: OffsetDateTime,
+    gravity: Option<f64>,
+    gravity_unit: String,
+    temperature_c: Option<f64>,
+    ph: Option<f64>,
+    notes: Option<String>,
+    created_at: OffsetDateTime,
+}
+
+impl LogRow {
+    fn of(l: &FermentationLog, user: UserId) -> Self {
+        LogRow {
+            id: l.id,
+            user_id: user.0,
+            session_id: l.session_id,
+            logged_at: l.logged_at,
+            gravity: l.gravity,
+            gravity_unit: l.gravity_unit.as_str().to_owned(),
+            temperature_c: l.temperature_c,
+            ph: l.ph,
+            notes: l.notes.clone(),
+            created_at: l.created_at,
+        }
+    }
+
+    fn entity(self) -> DomainResult<FermentationLog> {
+        let gravity_unit = GravityUnit::parse(&self.gravity_unit)
+            .ok_or_else(|| DomainError::Internal(format!("unknown unit {}", self.gravity_unit)))?;
+        Ok(FermentationLog {
+            id: self.id,
+            session_id: self.session_id,
+            logged_at: self.logged_at,
+            gravity: self.gravity,
+            gravity_unit,
+            temperature_c: self.temperature_c,
+            ph: self.ph,
+            notes: self.notes,
+            created_at: self.created_at,
+        })
+    }
+}
+
+// ---- Shared pieces ----------------------------------------------------------------------------
+
+fn session_filtered(user: UserId, filter: &BrewSessionFilter) -> sessions::BoxedQuery<'static, Pg> {
+    let mut query = sessions::table
+        .filter(sessions::user_id.eq(user.0))
+        .into_boxed();
+    if let Some(status) = filter.status {
+        query = query.filter(sessions::status.eq(status.as_str()));
+    }
+    if let Some(recipe_id) = filter.recipe_id {
+        query = query.filter(sessions::recipe_id.eq(recipe_id));
+    }
+    query
+}
+
+fn logs_in_range(user: UserId, session_id: Uuid, range: LogRange) -> logs::BoxedQuery<'static, Pg> {
+    let mut query = logs::table
+        .filter(logs::session_id.eq(session_id))
+        .filter(logs::user_id.eq(user.0))
+        .into_boxed();
+    if let Some(from) = range.from {
+        query = query.filter(logs::logged_at.ge(from));
+    }
+    if let Some(to) = range.to {
+        query = query.filter(logs::logged_at.lt(to));
+    }
+    query
+}
+
+fn session_exists(
+    user: UserId,
+    id: Uuid,
+) -> sessions::BoxedQuery<'static, Pg, diesel::sql_types::BigInt> {
+    sessions::table
+        .filter(sessions::id.eq(id))
+        .filter(sessions::user_id.eq(user.0))
+        .count()
+        .into_boxed()
+}
+
+async fn find_session(
+    conn: &mut AsyncPgConnection,
+    user: UserId,
+    id: Uuid,
+    lock: bool,
+) -> Result<BrewSession, TxError> {
+    let query = sessions::table
+        .filter(sessions::id.eq(id))
+        .filter(sessions::user_id.eq(user.0))
+        .select(SessionRow::as_select());
+    let row = if lock {
+        query.for_update().first(conn).await?
+    } else {
+        query.first(conn).await?
+    };
+    Ok(row.entity()?)
+}
+
+/// Bumps the session's `updated_at` (locking its row); `NotFound` when it is not the caller's.
+async fn touch_session(
+    conn: &mut AsyncPgConnection,
+    user: UserId,
+    id: Uuid,
+    now: OffsetDateTime,
+) -> Result<(), TxError> {
+    let updated = diesel::update(
+        sessions::table
+            .filter(sessions::id.eq(id))
+            .filter(sessions::user_id.eq(user.0)),
+    )
+    .set(sessions::updated_at.eq(now))
+    .execute(conn)
+    .await?;
+    if updated == 0 {
+        Err(TxError(DomainError::NotFound))
+    } else {
+        Ok(())
+    }
+}
+
+async fn find_step(
+    conn: &mut AsyncPgConnection,
+    user: UserId,
+    id: Uuid,
+) -> Result<BrewStep, TxError> {
+    let row: StepRow = steps::table
+        .filter(steps::id.eq(id))
+        .filter(steps::user_id.eq(user.0))
+        .select(StepRow::as_select())
+        .for_update()
+        .first(conn)
+        .await?;
+    Ok(row.entity())
+}
+
+async fn find_log(
+    conn: &mut AsyncPgConnection,
+    user: UserId,
+    id: Uuid,
+) -> Result<FermentationLog, TxError> {
+    let row: LogRow = logs::table
+        .filter(logs::id.eq(id))
+        .filter(logs::user_id.eq(user.0))
+        .select(LogRow::as_select())
+        .for_update()
+        .first(conn)
+        .await?;
+    Ok(row.entity()?)
+}
+
+fn unwrap_tx<T>(r: Result<T, TxError>) -> DomainResult<T> {
+    r.map_err(|TxError(e)| e)
+}
+
+/// Adds a reading and bumps its session's `updated_at` in one statement, so it is atomic without
+/// a transaction; the `UPDATE` also checks that the session is the caller's, and no row is
+/// inserted when it is not. Readings are the one write that devices make continuously: one
+/// statement is one round trip, where a diesel transaction takes several (BEGIN; UPDATE and
+/// INSERT, which diesel prepares anew every time; COMMIT); docs/benchmarks.md.
+///
+/// Written as a diesel query with a static query id rather than `diesel::sql_query`, so that
+/// diesel prepares it once per connection and caches it like its own statements.
+#[derive(diesel::query_builder::QueryId)]
+struct AddLogTouchingSession(LogRow);
+
+impl diesel::query_builder::QueryFragment<Pg> for AddLogTouchingSession {
+    fn walk_ast<'b>(
+        &'b self,
+        mut out: diesel::query_builder::AstPass<'_, 'b, Pg>,
+    ) -> QueryResult<()> {
+        use diesel::sql_types::{Double, Nullable, Text, Timestamptz, Uuid as SqlUuid};
+        let row = &self.0;
+        out.push_sql("WITH touched AS (UPDATE brew_sessions SET updated_at = ");
+        out.push_bind_param::<Timestamptz, _>(&row.created_at)?;
+        out.push_sql(" WHERE id = ");
+        out.push_bind_param::<SqlUuid, _>(&row.session_id)?;
+        out.push_sql(" AND user_id = ");
+        out.push_bind_param::<SqlUuid, _>(&row.user_id)?;
+        out.push_sql(
+            " RETURNING id) INSERT INTO fermentation_logs (id, user_id, session_id, logged_at, \
+             gravity, gravity_unit, temperature_c, ph, notes, created_at) SELECT ",
+        );
+        out.push_bind_param::<SqlUuid, _>(&row.id)?;
+        out.push_sql(", ");
+        out.push_bind_param::<SqlUuid, _>(&row.user_id)?;
+        out.push_sql(", touched.id, ");
+        out.push_bind_param::<Timestamptz, _>(&row.logged_at)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Nullable<Double>, _>(&row.gravity)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Text, _>(&row.gravity_unit)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Nullable<Double>, _>(&row.temperature_c)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Nullable<Double>, _>(&row.ph)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Nullable<Text>, _>(&row.notes)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Timestamptz, _>(&row.created_at)?;
+        out.push_sql(
+            " FROM touched RETURNING id, user_id, session_id, logged_at, gravity, gravity_unit, \
+             temperature_c, ph, notes, created_at",
+        );
+        Ok(())
+    }
+}
+
+impl diesel::query_builder::Query for AddLogTouchingSession {
+    /// The columns of `LogRow`, in its field order.
+    type SqlType = (
+        diesel::sql_types::Uuid,
+        diesel::sql_types::Uuid,
+        diesel::sql_types::Uuid,
+        diesel::sql_types::Timestamptz,
+        diesel::sql_types::Nullable<diesel::sql_types::Double>,
+        diesel::sql_types::Text,
+        diesel::sql_types::Nullable<diesel::sql_types::Double>,
+        diesel::sql_types::Nullable<diesel::sql_types::Double>,
+        diesel::sql_types::Nullable<diesel::sql_types::Text>,
+        diesel::sql_types::Timestamptz,
+    );
+}
+
+// ---- Transactions -------------------------------------------------------------------------------
+
+async fn create_in_tx(
+    conn: &mut AsyncPgConnection,
+    user: UserId,
+    new: NewBrewSession,
+    now: OffsetDateTime,
+) -> Result<BrewSession, TxError> {
+    let row = SessionRow {
+        id: new_id(),
+        user_id: user.0,
+        recipe_id: Some(new.recipe_id),
+        name: new.name,
+        brew_date: new.brew_date,
+        status: new.status.as_str().to_owned(),
+        measured_og: None,
+        measured_fg: None,
+        measured_batch_size_liters: None,
+        notes: new.notes,
+        recipe_snapshot: new.recipe_snapshot,
+        brewing_started_at: new.phases.brewing_started_at,
+        fermenting_started_at: new.phases.fermenting_started_at,
+        conditioning_started_at: new.phases.conditioning_started_at,
+        completed_at: new.phases.completed_at,
+        abandoned_at: new.phases.abandoned_at,
+        created_at: now,
+        updated_at: now,
+    };
+    let inserted = diesel::insert_into(sessions::table)
+        .values(&row)
+        .returning(SessionRow::as_returning())
+        .get_result(conn)
+        .await;
+    let session = match inserted {
+        Ok(row) => row.entity()?,
+        // The recipe was deleted between reading it and now.
+        Err(DieselError::DatabaseError(DatabaseErrorKind::ForeignKeyViolation, _)) => {
+            return Err(TxError(DomainError::NotFound));
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let step_rows: Vec<StepRow> = new
+        .steps
+        .into_iter()
+        .zip(0..)
+        .map(|(step, order)| StepRow::new(user, session.id, step, order, now))
+        .collect();
+    diesel::insert_into(steps::table)
+        .values(&step_rows)
+        .execute(conn)
+        .await?;
+    Ok(session)
+}
+
+async fn update_in_tx(
+    conn: &mut AsyncPgConnection,
+    user: UserId,
+    id: Uuid,
+    patch: BrewSessionPatch,
+    now: OffsetDateTime,
+) -> Result<BrewSession, TxError> {
+    let mut session = find_session(conn, user, id, true).await?;
+    // Nothing to write: an empty patch, or one that re-sends what is already there.
+    if patch.is_empty() || !patch.apply(&mut session, now)? {
+        return Ok(session);
+    }
+    let saved: SessionRow = diesel::update(
+        sessions::table
+            .filter(sessions::id.eq(id))
+            .filter(sessions::user_id.eq(user.0)),
+    )
+    .set(&SessionRow::of(&session, user))
+    .returning(SessionRow::as_returning())
+    .get_result(conn)
+    .await?;
+    Ok(saved.entity()?)
+}
+
+async fn add_step_in_tx(
+    conn: &mut AsyncPgConnection,
+    user: UserId,
+    session_id: Uuid,
+    new: NewStep,
+    now: OffsetDateTime,
+) -> Result<BrewStep, TxError> {
+    touch_session(conn, user, session_id, now).await?;
+    let (count, last): (i64, Option<i32>) = steps::table
+        .filter(steps::session_id.eq(session_id))
+        .filter(steps::user_id.eq(user.0))
+        .select((
+            diesel::dsl::count_star(),
+            diesel::dsl::max(steps::sort_order),
+        ))
+        .first(conn)
+        .await?;
+    if count >= MAX_STEPS {
+        return Err(TxError(DomainError::invalid(too_many_steps())));
+    }
+    let row = StepRow::new(
+        user,
+        session_id,
+        new,
+        last.map_or(0, |l| l.saturating_add(1)),
+        now,
+    );
+    let row: StepRow = diesel::insert_into(steps::table)
+        .values(&row)
+        .returning(StepRow::as_returning())
+        .get_result(conn)
+        .await?;
+    Ok(row.entity())
+}
+
+async fn update_step_in_tx(
+    conn: &mut AsyncPgConnection,
+    user: UserId,
+    id: Uuid,
+    patch: StepPatch,
+    now: OffsetDateTime,
+) -> Result<BrewStep, TxError> {
+    let mut step = find_step(conn, user, id).await?;
+    if patch.is_empty() {
+        return Ok(step);
+    }
+    patch.apply(&mut step, now);
+    let saved: StepRow = diesel::update(
+        steps::table
+            .filter(steps::id.eq(id))
+            .filter(steps::user_id.eq(user.0)),
+    )
+    .set(&StepRow::of(&step, user))
+    .returning(StepRow::as_returning())
+    .get_result(conn)
+    .await?;
+    touch_session(conn, user, step.session_id, now).await?;
+    Ok(saved.entity())
+}
+
+async fn delete_step_in_tx(
+    conn: &mut AsyncPgConnection,
+    user: UserId,
+    id: Uuid,
+    now: OffsetDateTime,
+) -> Result<(), TxError> {
+    let session_id: Option<Uuid> = diesel::delete(
+        steps::table
+            .filter(steps::id.eq(id))
+            .filter(steps::user_id.eq(user.0)),
+    )
+    .returning(steps::session_id)
+    .get_result(conn)
+    .await
+    .optional()?;
+    touch_session(
+        conn,
+        user,
+        session_id.ok_or(TxError(DomainError::NotFound))?,
+        now,
+    )
+    .await
+}
+
+async fn update_log_in_tx(
+    conn: &mut AsyncPgConnection,
+    user: UserId,
+    id: Uuid,
+    patch: LogPatch,
+    now: OffsetDateTime,
+) -> Result<FermentationLog, TxError> {
+    let mut log = find_log(conn, user, id).await?;
+    if patch.is_empty() {
+        return Ok(log);
+    }
+    patch.apply(&mut log)?;
+    let saved: LogRow = diesel::update(
+        logs::table
+            .filter(logs::id.eq(id))
+            .filter(logs::user_id.eq(user.0)),
+    )
+    .set(&LogRow::of(&log, user))
+    .returning(LogRow::as_returning())
+    .get_result(conn)
+    .await?;
+    touch_session(conn, user, log.session_id, now).await?;
+    Ok(saved.entity()?)
+}
+
+async fn delete_log_in_tx(
+    conn: &mut AsyncPgConnection,
+    user: UserId,
+    id: Uuid,
+    now: OffsetDateTime,
+) -> Result<(), TxError> {
+    let session_id: Option<Uuid> = diesel::delete(
+        logs::table
+            .filter(logs::id.eq(id))
+            .filter(logs::user_id.eq(user.0)),
+    )
+    .returning(logs::session_id)
+    .get_result(conn)
+    .await
+    .optional()?;
+    touch_session(
+        conn,
+        user,
+        session_id.ok_or(TxError(DomainError::NotFound))?,
+        now,
+    )
+    .await
+}
+
+// ---- The repository -----------------------------------------------------------------------------
+
+#[async_trait]
+impl BrewSessionRepository for PgBrewSessions {
+    async fn create(
+        &self,
+        user: UserId,
+        recipe_id: Uuid,
+        plan: &SessionPlanner,
+        now: OffsetDateTime,
+    ) -> DomainResult<BrewSession> {
+        let mut conn = checkout(&self.pool).await?;
+        unwrap_tx(
+            conn.transaction(async |conn| {
+                let recipe = crate::recipes::load_detail(conn, user, recipe_id, true).await?;
+                // The recipe row is locked FOR SHARE and its foreign key holds the profile: the
+                // profile cannot be deleted until this transaction ends.
+                let equipment =
+                    crate::equipment::profile_of(conn, user, recipe.recipe.equipment_id).await?;
+                let new = plan(&recipe, equipment.as_ref())?;
+                create_in_tx(conn, user, new, now).await
+            })
+            .await,
+        )
+    }
+
+    async fn list(
+        &self,
+        user: UserId,
+        filter: &BrewSessionFilter,
+        page: PageRequest,
+    ) -> DomainResult<Page<BrewSession>> {
+        let conn = checkout(&self.pool).await?;
+        let conn_ref: &AsyncPgConnection = &conn;
+        let page_query = session_filtered(user, filter)
+            .order((
+                sessions::brew_date.desc(),
+                sessions::created_at.desc(),
+                sessions::id.desc(),
+            ))
+            .select(SessionRow::as_select())
+            .limit(page.limit)
+            .offset(page.offset);
+        let count_query = session_filtered(user, filter).count();
+        let (rows, total) = futures_util::try_join!(
+            page_query.load::<SessionRow>(&mut &*conn_ref),
+            count_query.get_result::<i64>(&mut &*conn_ref),
+        )
+        .map_err(db_error)?;
+        let items = rows
+            .into_iter()
+            .map(SessionRow::entity)
+            .collect::<DomainResult<_>>()?;
+        Ok(Page { items, total })
+    }
+
+    async fn get(&self, user: UserId, id: Uuid) -> DomainResult<BrewSession> {
+        let mut conn = checkout(&self.pool).await?;
+        unwrap_tx(find_session(&mut conn, user, id, false).await)
+    }
+
+    async fn update(
+        &self,
+        user: UserId,
+        id: Uuid,
+        patch: BrewSessionPatch,
+        now: OffsetDateTime,
+    ) -> DomainResult<BrewSession> {
+        let mut conn = checkout(&self.pool).await?;
+        unwrap_tx(
+            conn.transaction(async |conn| update_in_tx(conn, user, id, patch, now).await)
+                .await,
+        )
+    }
+
+    async fn delete(&self, user: UserId, id: Uuid) -> DomainResult<()> {
+        let mut conn = checkout(&self.pool).await?;
+        // Steps and readings go with it (ON DELETE CASCADE).
+        let deleted = diesel::delete(
+            sessions::table
+                .filter(sessions::id.eq(id))
+                .filter(sessions::user_id.eq(user.0)),
+        )
+        .execute(&mut conn)
+        .await
+        .map_err(db_error)?;
+        if deleted == 0 {
+            Err(DomainError::NotFound)
+        } else {
+            Ok(())
+        }
+    }
+
+    async fn list_steps(&self, user: UserId, session_id: Uuid) -> DomainResult<Vec<BrewStep>> {
+        let conn = checkout(&self.pool).await?;
+        let conn_ref: &AsyncPgConnection = &conn;
+        let list = steps::table
+            .filter(steps::session_id.eq(session_id))
+            .filter(steps::user_id.eq(user.0))
+            .order((steps::sort_order, steps::created_at, steps::id))
+            .select(StepRow::as_select());
+        let (exists, rows) = futures_util::try_join!(
+            session_exists(user, session_id).get_result::<i64>(&mut &*conn_ref),
+            list.load::<StepRow>(&mut &*conn_ref),
+        )
+        .map_err(db_error)?;
+        if exists == 0 {
+            return Err(DomainError::NotFound);
+        }
+        Ok(rows.into_iter().map(StepRow::entity).collect())
+    }
+
+    async fn add_step(
+        &self,
+        user: UserId,
+        session_id: Uuid,
+        new: NewStep,
+        now: OffsetDateTime,
+    ) -> DomainResult<BrewStep> {
+        let mut conn = checkout(&self.pool).await?;
+        unwrap_tx(
+            conn.transaction(async |conn| add_step_in_tx(conn, user, session_id, new, now).await)
+                .await,
+        )
+    }
+
+    async fn get_step(&self, user: UserId, id: Uuid) -> DomainResult<BrewStep> {
+        let mut conn = checkout(&self.pool).await?;
+        let row: StepRow = steps::table
+            .filter(steps::id.eq(id))
+            .filter(steps::user_id.eq(user.0))
+            .select(StepRow::as_select())
+            .first(&mut conn)
+            .await
+            .map_err(db_error)?;
+        Ok(row.entity())
+    }
+
+    async fn update_step(
+        &self,
+        user: UserId,
+        id: Uuid,
+        patch: StepPatch,
+        now: OffsetDateTime,
+    ) -> DomainResult<BrewStep> {
+        let mut conn = checkout(&self.pool).await?;
+        unwrap_tx(
+            conn.transaction(async |conn| update_step_in_tx(conn, user, id, patch, now).await)
+                .await,
+        )
+    }
+
+    async fn delete_step(&self, user: UserId, id: Uuid, now: OffsetDateTime) -> DomainResult<()> {
+        let mut conn = checkout(&self.pool).await?;
+        unwrap_tx(
+            conn.transaction(async |conn| delete_step_in_tx(conn, user, id, now).await)
+                .await,
+        )
+    }
+
+    async fn add_log(
+        &self,
+        user: UserId,
+        session_id: Uuid,
+        new: NewLog,
+        now: OffsetDateTime,
+    ) -> DomainResult<FermentationLog> {
+        let mut conn = checkout(&self.pool).await?;
+        let statement = AddLogTouchingSession(LogRow {
+            id: new_id(),
+            user_id: user.0,
+            session_id,
+            logged_at: new.logged_at.unwrap_or(now),
+            gravity: new.gravity,
+            gravity_unit: new.gravity_unit.as_str().to_owned(),
+            temperature_c: new.temperature_c,
+            ph: new.ph,
+            notes: new.notes,
+            created_at: now,
+        });
+        let inserted: Option<LogRow> = statement
+            .get_result(&mut conn)
+            .await
+            .optional()
+            .map_err(db_error)?;
+        inserted.ok_or(DomainError::NotFound)?.entity()
+    }
+
+    async fn list_logs(
+        &self,
+        user: UserId,
+        session_id: Uuid,
+        range: LogRange,
+        page: PageRequest,
+    ) -> DomainResult<Page<FermentationLog>> {
+        let conn = checkout(&self.pool).await?;
+        let conn_ref: &AsyncPgConnection = &conn;
+        let page_query = logs_in_range(user, session_id, range)
+            .order((logs::logged_at.asc(), logs::id.asc()))
+            .select(LogRow::as_select())
+            .limit(page.limit)
+            .offset(page.offset);
+        let count_query = logs_in_range(user, session_id, range).count();
+        // Existence, page and count: three queries, one round trip.
+        let (exists, rows, total) = futures_util::try_join!(
+            session_exists(user, session_id).get_result::<i64>(&mut &*conn_ref),
+            page_query.load::<LogRow>(&mut &*conn_ref),
+            count_query.get_result::<i64>(&mut &*conn_ref),
+        )
+        .map_err(db_error)?;
+        if exists == 0 {
+            return Err(DomainError::NotFound);
+        }
+        let items = rows
+            .into_iter()
+            .map(LogRow::entity)
+            .collect::<DomainResult<_>>()?;
+        Ok(Page { items, total })
+    }
+
+    async fn latest_log(&self, user: UserId, session_id: Uuid) -> DomainResult<FermentationLog> {
+        let mut conn = checkout(&self.pool).await?;
+        let row: LogRow = logs_in_range(user, session_id, LogRange::default())
+            .order((logs::logged_at.desc(), logs::id.desc()))
+            .select(LogRow::as_select())
+            .first(&mut conn)
+            .await
+            .map_err(db_error)?;
+        row.entity()
+    }
+
+    async fn get_log(&self, user: UserId, id: Uuid) -> DomainResult<FermentationLog> {
+        let mut conn = checkout(&self.pool).await?;
+        let row: LogRow = logs::table
+            .filter(logs::id.eq(id))
+            .filter(logs::user_id.eq(user.0))
+            .select(LogRow::as_select())
+            .first(&mut conn)
+            .await
+            .map_err(db_error)?;
+        row.entity()
+    }
+
+    async fn update_log(
+        &self,
+        user: UserId,
+        id: Uuid,
+        patch: LogPatch,
+        now: OffsetDateTime,
+    ) -> DomainResult<FermentationLog> {
+        let mut conn = checkout(&self.pool).await?;
+        unwrap_tx(
+            conn.transaction(async |conn| update_log_in_tx(conn, user, id, patch, now).await)
+                .await,
+        )
+    }
+
+    async fn delete_log(&self, user: UserId, id: Uuid, now: OffsetDateTime) -> DomainResult<()> {
+        let mut conn = checkout(&self.pool).await?;
+        unwrap_tx(
+            conn.transaction(async |conn| delete_log_in_tx(conn, user, id, now).await)
+                .await,
+        )
+    }
+}

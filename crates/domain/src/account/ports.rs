@@ -1,0 +1,102 @@
+//! What the account service needs from outside: storage, and a place to hash passwords that is
+//! not an async worker (argon2 takes tens of milliseconds of CPU).
+
+use async_trait::async_trait;
+use time::OffsetDateTime;
+use uuid::Uuid;
+
+use super::model::{
+    ApiKey, NewApiKey, NewUser, Preferences, PreferencesPatch, SignInSession, SignInSubject,
+    Throttle, User, UserCredentials,
+};
+use crate::{DomainResult, UserId};
+
+#[async_trait]
+pub trait AccountRepository: Send + Sync {
+    /// Fails with `already_exists` at `["email"]` when the email is taken.
+    async fn create_user(&self, new: NewUser, now: OffsetDateTime) -> DomainResult<User>;
+    /// The user with this (normalised) email and its password hash.
+    async fn find_credentials(&self, email: &str) -> DomainResult<Option<UserCredentials>>;
+    /// The password hash of a user by id (`NotFound` when the account is gone).
+    async fn password_hash(&self, user: UserId) -> DomainResult<String>;
+    /// Stores a new password hash; with `keep_only`, every other sign-in session of the account
+    /// ends in the same transaction.
+    async fn set_password(
+        &self,
+        user: UserId,
+        password_hash: String,
+        keep_only: Option<Uuid>,
+        now: OffsetDateTime,
+    ) -> DomainResult<()>;
+    async fn rename(&self, user: UserId, name: String, now: OffsetDateTime) -> DomainResult<()>;
+
+    async fn create_sign_in(
+        &self,
+        user: UserId,
+        token_hash: Vec<u8>,
+        now: OffsetDateTime,
+        expires_at: OffsetDateTime,
+    ) -> DomainResult<SignInSession>;
+    /// The live sign-in session (not expired at `now`) with this token digest, and its user.
+    async fn find_sign_in(
+        &self,
+        token_hash: &[u8],
+        now: OffsetDateTime,
+    ) -> DomainResult<Option<(SignInSession, User)>>;
+    async fn delete_sign_in(&self, token_hash: &[u8]) -> DomainResult<()>;
+
+    /// Refuses with [`too_many_keys`](super::rules::too_many_keys) when the account already
+    /// holds [`MAX_API_KEYS`](super::rules::MAX_API_KEYS), exactly at the cap under concurrency.
+    async fn create_api_key(
+        &self,
+        user: UserId,
+        new: NewApiKey,
+        now: OffsetDateTime,
+    ) -> DomainResult<ApiKey>;
+    async fn list_api_keys(&self, user: UserId) -> DomainResult<Vec<ApiKey>>;
+    /// `NotFound` when the key is unknown or another account's.
+    async fn delete_api_key(&self, user: UserId, key_id: Uuid) -> DomainResult<()>;
+    /// The owner of an enabled, unexpired key with this digest; refreshes `last_used_at` when it
+    /// is older than [`KEY_TOUCH_INTERVAL`](super::rules::KEY_TOUCH_INTERVAL).
+    async fn authenticate_api_key(
+        &self,
+        key_hash: &[u8],
+        now: OffsetDateTime,
+    ) -> DomainResult<Option<User>>;
+
+    async fn preferences(&self, user: UserId) -> DomainResult<Preferences>;
+    /// Changes the preferences the patch names, in one statement (two patches at once, one per
+    /// preference as the web app sends them, must not undo each other), and answers the set.
+    async fn update_preferences(
+        &self,
+        user: UserId,
+        patch: PreferencesPatch,
+    ) -> DomainResult<Preferences>;
+
+    /// Seconds until this subject may try again, when its attempts of the current window have
+    /// reached the throttle's limit at `now`.
+    async fn retry_after(
+        &self,
+        subject: &SignInSubject,
+        throttle: Throttle,
+        now: OffsetDateTime,
+    ) -> DomainResult<Option<u64>>;
+    /// Counts one attempt (a failed sign-in, a sign-up) in the subject's window, which starts
+    /// again at 1 once `window` has passed.
+    async fn record_attempt(
+        &self,
+        subject: &SignInSubject,
+        window: time::Duration,
+        now: OffsetDateTime,
+    ) -> DomainResult<()>;
+    async fn clear_attempts(&self, subject: &SignInSubject) -> DomainResult<()>;
+}
+
+/// Password hashing off the request workers.
+#[async_trait]
+pub trait PasswordHasher: Send + Sync {
+    async fn hash(&self, password: String) -> DomainResult<String>;
+    /// Whether `password` matches `stored`; with no stored hash, a dummy is verified so that an
+    /// unknown email costs as much time as a known one.
+    async fn verify(&self, stored: Option<String>, password: String) -> DomainResult<bool>;
+}

@@ -1,0 +1,18 @@
+//! The AI assistant's rules (CONTRACT §7): the daily allowance and its UTC day, the wording of
+//! the two 429s, the provider-facing message types, and the use cases that meter every call.
+//!
+//! * [`chat`]: chat threads and their stored messages.
+//! * [`prompt`]: exactly what is sent to the provider (recipe analysis, chat context).
+//! * [`service`]: recipe analysis and the streamed chat turn, in the contract's order of checks.
+//! * [`model`]: the allowance, the metering day, provider messages. [`rules`]: bounds.
+//! * [`ports`]: metering and chat storage, the provider.
+
+pub mod chat;
+pub mod model;
+pub mod ports;
+pub mod prompt;
+pub mod rules;
+pub mod service;
+
+pub use model::*;
+pub use rules::{DAILY_LIMITS, DAILY_MESSAGE_LIMIT, DAILY_TOKEN_LIMIT, MAX_CHAT_MESSAGE_CHARS};

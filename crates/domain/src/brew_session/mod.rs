@@ -1,0 +1,17 @@
+//! The brew-session aggregate: a brew day made from a recipe (CONTRACT §5), never to be confused
+//! with a sign-in session (the account's browser cookie).
+//!
+//! * [`model`]: the session, its steps and fermentation readings.
+//! * [`rules`]: the state machine, bounds and limits. [`checklist`]: the brew-day steps
+//!   generated from the recipe. [`ports`]: storage. [`service`]: the use cases.
+
+pub mod checklist;
+pub mod model;
+pub mod ports;
+pub mod rules;
+pub mod service;
+
+pub use checklist::checklist;
+pub use model::*;
+pub use rules::*;
+pub use service::BrewSessionService;

@@ -1,0 +1,559 @@
+//! Brew sessions: a brew day made from a recipe, its state machine, the brew-day checklist
+//! generated from the recipe, and the fermentation readings that follow.
+
+use serde::Serialize;
+use serde_json::Value;
+use time::{Date, OffsetDateTime};
+use uuid::Uuid;
+
+use super::checklist::checklist;
+use super::rules::has_measurement;
+use crate::equipment::EquipmentProfile;
+use crate::recipe::RecipeDetail;
+use crate::{DomainError, DomainResult};
+
+// ---- The state machine ---------------------------------------------------------------------------
+
+/// planned → brewing → fermenting → conditioning → completed, plus abandoned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SessionStatus {
+    Planned,
+    Brewing,
+    Fermenting,
+    Conditioning,
+    Completed,
+    Abandoned,
+}
+
+// ---- The session -------------------------------------------------------------------------------
+
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+pub struct BrewSession {
+    pub id: Uuid,
+    #[schema(format = Uuid)]
+    pub user_id: String,
+    /// The recipe it was made from; `null` once that recipe is deleted (the snapshot remains).
+    pub recipe_id: Option<Uuid>,
+    pub name: String,
+    #[serde(serialize_with = "crate::timestamp::serialize_date")]
+    #[schema(value_type = String, format = Date)]
+    pub brew_date: Date,
+    pub status: SessionStatus,
+    pub measured_og: Option<f64>,
+    pub measured_fg: Option<f64>,
+    pub measured_batch_size_liters: Option<f64>,
+    /// (OG − FG) × 131.25, rounded to 2 decimals; null unless both gravities are measured.
+    pub measured_abv: Option<f64>,
+    pub notes: Option<String>,
+    /// The recipe exactly as `GET /v1/recipes/{id}` returned it when the session was created,
+    /// plus a `stats` member; later recipe edits do not change it.
+    #[schema(value_type = Object)]
+    pub recipe_snapshot: Value,
+    #[serde(serialize_with = "crate::timestamp::serialize_opt")]
+    #[schema(value_type = Option<String>, format = DateTime)]
+    pub brewing_started_at: Option<OffsetDateTime>,
+    #[serde(serialize_with = "crate::timestamp::serialize_opt")]
+    #[schema(value_type = Option<String>, format = DateTime)]
+    pub fermenting_started_at: Option<OffsetDateTime>,
+    #[serde(serialize_with = "crate::timestamp::serialize_opt")]
+    #[schema(value_type = Option<String>, format = DateTime)]
+    pub conditioning_started_at: Option<OffsetDateTime>,
+    #[serde(serialize_with = "crate::timestamp::serialize_opt")]
+    #[schema(value_type = Option<String>, format = DateTime)]
+    pub completed_at: Option<OffsetDateTime>,
+    #[serde(serialize_with = "crate::timestamp::serialize_opt")]
+    #[schema(value_type = Option<String>, format = DateTime)]
+    pub abandoned_at: Option<OffsetDateTime>,
+    #[serde(serialize_with = "crate::timestamp::serialize")]
+    #[schema(value_type = String, format = DateTime)]
+    pub created_at: OffsetDateTime,
+    #[serde(serialize_with = "crate::timestamp::serialize")]
+    #[schema(value_type = String, format = DateTime)]
+    pub updated_at: OffsetDateTime,
+}
+
+/// The phase timestamps of a session.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct PhaseTimes {
+    pub brewing_started_at: Option<OffsetDateTime>,
+    pub fermenting_started_at: Option<OffsetDateTime>,
+    pub conditioning_started_at: Option<OffsetDateTime>,
+    pub completed_at: Option<OffsetDateTime>,
+    pub abandoned_at: Option<OffsetDateTime>,
+}
+
+impl PhaseTimes {
+    /// Entering a state stamps its timestamp; skipped states stay null.
+    pub fn enter(&mut self, status: SessionStatus, at: OffsetDateTime) {
+        let slot = match status {
+            SessionStatus::Planned => return,
+            SessionStatus::Brewing => &mut self.brewing_started_at,
+            SessionStatus::Fermenting => &mut self.fermenting_started_at,
+            SessionStatus::Conditioning => &mut self.conditioning_started_at,
+            SessionStatus::Completed => &mut self.completed_at,
+            SessionStatus::Abandoned => &mut self.abandoned_at,
+        };
+        *slot = Some(at);
+    }
+}
+
+/// ABV from measured gravities, as the session shows it.
+pub fn measured_abv(og: Option<f64>, fg: Option<f64>) -> Option<f64> {
+    let (og, fg) = (og?, fg?);
+    Some(((og - fg) * 131.25 * 100.0).round() / 100.0)
+}
+
+/// A validated create request.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BrewSessionRequest {
+    pub recipe_id: Uuid,
+    pub brew_date: Date,
+    pub name: Option<String>,
+    pub status: Option<SessionStatus>,
+    pub notes: Option<String>,
+}
+
+/// Everything the store needs to create a session: the snapshot and the checklist are made here.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewBrewSession {
+    pub recipe_id: Uuid,
+    pub name: String,
+    pub brew_date: Date,
+    pub status: SessionStatus,
+    pub phases: PhaseTimes,
+    pub notes: Option<String>,
+    pub recipe_snapshot: Value,
+    pub steps: Vec<NewStep>,
+}
+
+/// Plans a session from the recipe as it is now: snapshot (recipe + the stats `/stats` gives, with
+/// the profile's volumes and the style's fit), the status given on create entered at once, and
+/// the brew-day checklist (with the profile's volumes to heat, collect and check).
+pub fn plan_brew_session(
+    request: &BrewSessionRequest,
+    recipe: &RecipeDetail,
+    equipment: Option<&EquipmentProfile>,
+    now: OffsetDateTime,
+) -> DomainResult<NewBrewSession> {
+    let forms = recipe.hop_forms();
+    let context = crate::brewing::BrewingContext {
+        equipment,
+        hop_forms: &forms,
+    };
+    let style = recipe
+        .recipe
+        .style_id
+        .as_deref()
+        .and_then(crate::brewing::style);
+    let stats = crate::brewing::stats_report(&recipe.stats_input(), &context, style);
+    let steps = checklist(recipe, stats.volumes.as_ref());
+    let mut snapshot = serde_json::to_value(recipe)
+        .map_err(|e| DomainError::Internal(format!("snapshot: {e}")))?;
+    let stats =
+        serde_json::to_value(stats).map_err(|e| DomainError::Internal(format!("stats: {e}")))?;
+    if let Value::Object(map) = &mut snapshot {
+        map.insert("stats".to_owned(), stats);
+    }
+    let status = request.status.unwrap_or(SessionStatus::Planned);
+    let mut phases = PhaseTimes::default();
+    phases.enter(status, now);
+    Ok(NewBrewSession {
+        recipe_id: request.recipe_id,
+        name: request
+            .name
+            .clone()
+            .unwrap_or_else(|| recipe.recipe.name.clone()),
+        brew_date: request.brew_date,
+        status,
+        phases,
+        notes: request.notes.clone(),
+        recipe_snapshot: snapshot,
+        steps,
+    })
+}
+
+/// A validated partial update of a session.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct BrewSessionPatch {
+    pub name: Option<String>,
+    pub brew_date: Option<Date>,
+    pub status: Option<SessionStatus>,
+    pub measured_og: Option<Option<f64>>,
+    pub measured_fg: Option<Option<f64>>,
+    pub measured_batch_size_liters: Option<Option<f64>>,
+    pub notes: Option<Option<String>>,
+}
+
+impl BrewSessionPatch {
+    pub fn is_empty(&self) -> bool {
+        *self == BrewSessionPatch::default()
+    }
+
+    /// Applies the patch to a session (checking the transition first) and says whether anything
+    /// changed: re-sending the current status or values is a no-op that keeps every timestamp,
+    /// `updated_at` included. A change is stamped no earlier than the session's last change: two
+    /// transitions that race are serialised by the store's row lock, but may have read the clock
+    /// in the other order, and phases must never go backwards in time.
+    pub fn apply(&self, session: &mut BrewSession, now: OffsetDateTime) -> DomainResult<bool> {
+        let before = session.clone();
+        let now = now.max(session.updated_at);
+        if let Some(to) = self.status {
+            session.status.check_move_to(to)?;
+            if to != session.status {
+                let mut phases = session.phases();
+                phases.enter(to, now);
+                session.set_phases(phases);
+                session.status = to;
+            }
+        }
+        if let Some(name) = &self.name {
+            session.name.clone_from(name);
+        }
+        if let Some(date) = self.brew_date {
+            session.brew_date = date;
+        }
+        if let Some(og) = self.measured_og {
+            session.measured_og = og;
+        }
+        if let Some(fg) = self.measured_fg {
+            session.measured_fg = fg;
+        }
+        if let Some(size) = self.measured_batch_size_liters {
+            session.measured_batch_size_liters = size;
+        }
+        if let Some(notes) = &self.notes {
+            session.notes.clone_from(notes);
+        }
+        session.measured_abv = measured_abv(session.measured_og, session.measured_fg);
+        let changed = *session != before;
+        if changed {
+            session.updated_at = now;
+        }
+        Ok(changed)
+    }
+}
+
+impl BrewSession {
+    pub fn phases(&self) -> PhaseTimes {
+        PhaseTimes {
+            brewing_started_at: self.brewing_started_at,
+            fermenting_started_at: self.fermenting_started_at,
+            conditioning_started_at: self.conditioning_started_at,
+            completed_at: self.completed_at,
+            abandoned_at: self.abandoned_at,
+        }
+    }
+
+    pub fn set_phases(&mut self, p: PhaseTimes) {
+        self.brewing_started_at = p.brewing_started_at;
+        self.fermenting_started_at = p.fermenting_started_at;
+        self.conditioning_started_at = p.conditioning_started_at;
+        self.completed_at = p.completed_at;
+        self.abandoned_at = p.abandoned_at;
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct BrewSessionFilter {
+    pub status: Option<SessionStatus>,
+    pub recipe_id: Option<Uuid>,
+}
+
+// ---- The brew-day checklist ----------------------------------------------------------------------
+
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+pub struct BrewStep {
+    pub id: Uuid,
+    pub session_id: Uuid,
+    pub title: String,
+    pub description: Option<String>,
+    pub sort_order: i32,
+    pub duration_minutes: Option<f64>,
+    pub completed: bool,
+    #[serde(serialize_with = "crate::timestamp::serialize_opt")]
+    #[schema(value_type = Option<String>, format = DateTime)]
+    pub completed_at: Option<OffsetDateTime>,
+    #[serde(serialize_with = "crate::timestamp::serialize")]
+    #[schema(value_type = String, format = DateTime)]
+    pub created_at: OffsetDateTime,
+}
+
+/// A step to create; `sort_order: None` appends.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewStep {
+    pub title: String,
+    pub description: Option<String>,
+    pub sort_order: Option<i32>,
+    pub duration_minutes: Option<f64>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct StepPatch {
+    pub title: Option<String>,
+    pub description: Option<Option<String>>,
+    pub sort_order: Option<i32>,
+    pub duration_minutes: Option<Option<f64>>,
+    pub completed: Option<bool>,
+}
+
+impl StepPatch {
+    pub fn is_empty(&self) -> bool {
+        *self == StepPatch::default()
+    }
+
+    /// Completing stamps `completed_at` now (re-completing keeps the first stamp);
+    /// un-completing clears it.
+    pub fn apply(&self, step: &mut BrewStep, now: OffsetDateTime) {
+        if let Some(title) = &self.title {
+            step.title.clone_from(title);
+        }
+        if let Some(description) = &self.description {
+            step.description.clone_from(description);
+        }
+        if let Some(order) = self.sort_order {
+            step.sort_order = order;
+        }
+        if let Some(duration) = self.duration_minutes {
+            step.duration_minutes = duration;
+        }
+        match self.completed {
+            Some(true) if !step.completed => {
+                step.completed = true;
+                step.completed_at = Some(now);
+            }
+            Some(false) => {
+                step.completed = false;
+                step.completed_at = None;
+            }
+            _ => {}
+        }
+    }
+}
+
+// ---- Fermentation readings -----------------------------------------------------------------------
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum GravityUnit {
+    #[default]
+    Sg,
+    Plato,
+    Brix,
+}
+
+impl GravityUnit {
+    pub const ALL: &[Self] = &[Self::Sg, Self::Plato, Self::Brix];
+
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Self::Sg => "sg",
+            Self::Plato => "plato",
+            Self::Brix => "brix",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        Self::ALL.iter().copied().find(|v| v.as_str() == s)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+pub struct FermentationLog {
+    pub id: Uuid,
+    pub session_id: Uuid,
+    #[serde(serialize_with = "crate::timestamp::serialize")]
+    #[schema(value_type = String, format = DateTime)]
+    pub logged_at: OffsetDateTime,
+    /// Specific gravity (always SG; `gravity_unit` is the unit it was entered in, for display).
+    pub gravity: Option<f64>,
+    pub gravity_unit: GravityUnit,
+    pub temperature_c: Option<f64>,
+    pub ph: Option<f64>,
+    pub notes: Option<String>,
+    #[serde(serialize_with = "crate::timestamp::serialize")]
+    #[schema(value_type = String, format = DateTime)]
+    pub created_at: OffsetDateTime,
+}
+
+impl FermentationLog {
+    /// A reading must say something: at least one of gravity, temperature, pH or notes.
+    pub fn check_has_measurement(&self) -> DomainResult<()> {
+        has_measurement(
+            self.gravity,
+            self.temperature_c,
+            self.ph,
+            self.notes.as_deref(),
+        )
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewLog {
+    pub logged_at: Option<OffsetDateTime>,
+    pub gravity: Option<f64>,
+    pub gravity_unit: GravityUnit,
+    pub temperature_c: Option<f64>,
+    pub ph: Option<f64>,
+    pub notes: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct LogPatch {
+    pub logged_at: Option<OffsetDateTime>,
+    pub gravity: Option<Option<f64>>,
+    pub gravity_unit: Option<GravityUnit>,
+    pub temperature_c: Option<Option<f64>>,
+    pub ph: Option<Option<f64>>,
+    pub notes: Option<Option<String>>,
+}
+
+impl LogPatch {
+    pub fn is_empty(&self) -> bool {
+        *self == LogPatch::default()
+    }
+
+    /// Applies the patch; the result must still hold a measurement.
+    pub fn apply(&self, log: &mut FermentationLog) -> DomainResult<()> {
+        if let Some(at) = self.logged_at {
+            log.logged_at = at;
+        }
+        if let Some(g) = self.gravity {
+            log.gravity = g;
+        }
+        if let Some(unit) = self.gravity_unit {
+            log.gravity_unit = unit;
+        }
+        if let Some(t) = self.temperature_c {
+            log.temperature_c = t;
+        }
+        if let Some(ph) = self.ph {
+            log.ph = ph;
+        }
+        if let Some(notes) = &self.notes {
+            log.notes.clone_from(notes);
+        }
+        log.check_has_measurement()
+    }
+}
+
+/// `from` ≤ `logged_at` < `to`.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct LogRange {
+    pub from: Option<OffsetDateTime>,
+    pub to: Option<OffsetDateTime>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::checklist::amount;
+    use super::*;
+    use SessionStatus::*;
+
+    #[test]
+    fn forward_moves_and_abandoning_are_allowed_final_states_are_final() {
+        let allowed = [
+            (Planned, Brewing),
+            (Planned, Fermenting),
+            (Planned, Completed),
+            (Brewing, Conditioning),
+            (Fermenting, Completed),
+            (Conditioning, Completed),
+            (Planned, Abandoned),
+            (Fermenting, Abandoned),
+            (Conditioning, Abandoned),
+            (Completed, Completed),
+            (Abandoned, Abandoned),
+            (Brewing, Brewing),
+        ];
+        for (from, to) in allowed {
+            assert!(from.can_move_to(to), "{from:?} → {to:?}");
+        }
+        for from in SessionStatus::ALL {
+            for to in SessionStatus::ALL {
+                let backwards = matches!((from.rank(), to.rank()), (Some(a), Some(b)) if b < a);
+                let out_of_final = from.is_final() && from != to;
+                assert_eq!(
+                    from.can_move_to(*to),
+                    !(backwards || out_of_final),
+                    "{from:?} → {to:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn forbidden_moves_name_from_and_to() {
+        let Err(DomainError::Invalid(v)) = Completed.check_move_to(Brewing) else {
+            panic!()
+        };
+        assert_eq!(v[0].code, "invalid_transition");
+        assert_eq!(v[0].extra["from"], "completed");
+        assert_eq!(v[0].extra["to"], "brewing");
+    }
+
+    #[test]
+    fn measured_abv_needs_both_gravities() {
+        assert_eq!(measured_abv(Some(1.050), Some(1.010)), Some(5.25));
+        assert_eq!(measured_abv(Some(1.050), None), None);
+    }
+
+    #[test]
+    fn amounts_print_like_a_brewer_writes_them() {
+        assert_eq!(amount(28.0), "28");
+        assert_eq!(amount(28.35), "28.35");
+        assert_eq!(amount(0.5), "0.5");
+    }
+
+    fn session_at(updated_at: OffsetDateTime, status: SessionStatus) -> BrewSession {
+        BrewSession {
+            id: Uuid::nil(),
+            user_id: String::new(),
+            recipe_id: None,
+            name: "Brew".into(),
+            brew_date: time::macros::date!(2026 - 11 - 28),
+            status,
+            measured_og: None,
+            measured_fg: None,
+            measured_batch_size_liters: None,
+            measured_abv: None,
+            notes: None,
+            recipe_snapshot: serde_json::Value::Null,
+            brewing_started_at: None,
+            fermenting_started_at: None,
+            conditioning_started_at: Some(updated_at),
+            completed_at: None,
+            abandoned_at: None,
+            created_at: updated_at,
+            updated_at,
+        }
+    }
+
+    #[test]
+    fn a_transition_that_read_the_clock_early_is_stamped_after_the_last_change() {
+        let last = time::macros::datetime!(2026-11-28 12:00:01 UTC);
+        let mut session = session_at(last, Conditioning);
+        let early = time::macros::datetime!(2026-11-28 12:00:00 UTC);
+        let patch = BrewSessionPatch {
+            status: Some(Completed),
+            ..BrewSessionPatch::default()
+        };
+        assert!(patch.apply(&mut session, early).unwrap());
+        assert_eq!(session.completed_at, Some(last));
+        assert_eq!(session.updated_at, last);
+    }
+
+    #[test]
+    fn re_sending_what_is_there_changes_nothing() {
+        let last = time::macros::datetime!(2026-11-28 12:00:01 UTC);
+        let mut session = session_at(last, Conditioning);
+        let patch = BrewSessionPatch {
+            status: Some(Conditioning),
+            name: Some("Brew".into()),
+            ..BrewSessionPatch::default()
+        };
+        let later = time::macros::datetime!(2026-11-29 08:00:00 UTC);
+        assert!(!patch.apply(&mut session, later).unwrap());
+        assert_eq!(session.updated_at, last);
+    }
+}

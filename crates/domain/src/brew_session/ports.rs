@@ -1,0 +1,101 @@
+//! What the brew-session service needs stored.
+
+use async_trait::async_trait;
+use time::OffsetDateTime;
+use uuid::Uuid;
+
+use super::model::NewBrewSession;
+use crate::equipment::EquipmentProfile;
+use crate::page::{Page, PageRequest};
+use crate::recipe::RecipeDetail;
+use crate::{DomainResult, UserId};
+
+/// Turns the recipe as read inside the creating transaction, with its equipment profile if it
+/// names one, into the session to insert.
+pub type SessionPlanner =
+    dyn Fn(&RecipeDetail, Option<&EquipmentProfile>) -> DomainResult<NewBrewSession> + Send + Sync;
+
+/// Brew sessions with their checklist steps and fermentation readings. Writes to a step or a
+/// reading bump the session's `updated_at` in the same transaction.
+#[async_trait]
+pub trait BrewSessionRepository: Send + Sync {
+    /// In one transaction: reads the caller's recipe `recipe_id` (locked against changes until
+    /// the end) and its equipment profile, plans the session from it with `plan` (snapshot, checklist), and inserts the
+    /// session and its steps. `NotFound` when the recipe is not the caller's.
+    async fn create(
+        &self,
+        user: UserId,
+        recipe_id: Uuid,
+        plan: &SessionPlanner,
+        now: OffsetDateTime,
+    ) -> DomainResult<super::model::BrewSession>;
+    async fn list(
+        &self,
+        user: UserId,
+        filter: &super::model::BrewSessionFilter,
+        page: PageRequest,
+    ) -> DomainResult<Page<super::model::BrewSession>>;
+    async fn get(&self, user: UserId, id: Uuid) -> DomainResult<super::model::BrewSession>;
+    /// Checks the status transition against the locked current state, then saves.
+    async fn update(
+        &self,
+        user: UserId,
+        id: Uuid,
+        patch: super::model::BrewSessionPatch,
+        now: OffsetDateTime,
+    ) -> DomainResult<super::model::BrewSession>;
+    /// Deletes the session with its steps and readings; the recipe is untouched.
+    async fn delete(&self, user: UserId, id: Uuid) -> DomainResult<()>;
+
+    async fn list_steps(
+        &self,
+        user: UserId,
+        session_id: Uuid,
+    ) -> DomainResult<Vec<super::model::BrewStep>>;
+    async fn add_step(
+        &self,
+        user: UserId,
+        session_id: Uuid,
+        new: super::model::NewStep,
+        now: OffsetDateTime,
+    ) -> DomainResult<super::model::BrewStep>;
+    async fn get_step(&self, user: UserId, id: Uuid) -> DomainResult<super::model::BrewStep>;
+    async fn update_step(
+        &self,
+        user: UserId,
+        id: Uuid,
+        patch: super::model::StepPatch,
+        now: OffsetDateTime,
+    ) -> DomainResult<super::model::BrewStep>;
+    async fn delete_step(&self, user: UserId, id: Uuid, now: OffsetDateTime) -> DomainResult<()>;
+
+    async fn add_log(
+        &self,
+        user: UserId,
+        session_id: Uuid,
+        new: super::model::NewLog,
+        now: OffsetDateTime,
+    ) -> DomainResult<super::model::FermentationLog>;
+    /// Readings with `from` ≤ `logged_at` < `to`, oldest first.
+    async fn list_logs(
+        &self,
+        user: UserId,
+        session_id: Uuid,
+        range: super::model::LogRange,
+        page: PageRequest,
+    ) -> DomainResult<Page<super::model::FermentationLog>>;
+    async fn latest_log(
+        &self,
+        user: UserId,
+        session_id: Uuid,
+    ) -> DomainResult<super::model::FermentationLog>;
+    async fn get_log(&self, user: UserId, id: Uuid) -> DomainResult<super::model::FermentationLog>;
+    async fn update_log(
+        &self,
+        user: UserId,
+        id: Uuid,
+        patch: super::model::LogPatch,
+        now: OffsetDateTime,
+    ) -> DomainResult<super::model::FermentationLog>;
+    async fn delete_log(&self, user: UserId, id: Uuid, now: OffsetDateTime) -> DomainResult<()>;
+}

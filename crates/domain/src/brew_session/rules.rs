@@ -1,0 +1,156 @@
+//! The brew session's rules: the state machine (CONTRACT §5), what a reading must hold, the
+//! bounds of its fields and the limits on its lists.
+
+use super::model::SessionStatus;
+use crate::error::Violation;
+use crate::rules::{FieldRules, NumberRule, Rule, TextRule, caps};
+use crate::{DomainError, DomainResult};
+
+/// A session holds at most this many steps added by hand (the generated checklist is not capped).
+pub const MAX_STEPS: i64 = 200;
+/// A page of fermentation readings holds at most this many (default [`DEFAULT_LOG_PAGE`]).
+pub const MAX_LOG_PAGE: i64 = 5_000;
+pub const DEFAULT_LOG_PAGE: i64 = 1_000;
+
+pub const NAME: TextRule = caps::NAME;
+pub const NOTES: TextRule = caps::NOTES;
+pub const STEP_TITLE: TextRule = caps::NAME;
+pub const STEP_DESCRIPTION: TextRule = caps::NOTES;
+pub const STEP_DURATION_MINUTES: NumberRule = NumberRule::range(0.0, 100_000.0);
+pub const MEASURED_GRAVITY: NumberRule = caps::GRAVITY;
+pub const MEASURED_BATCH_SIZE_LITERS: NumberRule = caps::BATCH_SIZE_LITERS;
+pub const READING_GRAVITY: NumberRule = caps::GRAVITY;
+pub const READING_TEMPERATURE_C: NumberRule = caps::TEMPERATURE_C;
+pub const READING_PH: NumberRule = NumberRule::range(0.0, 14.0);
+
+pub const SESSION_FIELDS: FieldRules = &[
+    ("name", Rule::Text(NAME)),
+    ("notes", Rule::Text(NOTES)),
+    ("measured_og", Rule::Number(MEASURED_GRAVITY)),
+    ("measured_fg", Rule::Number(MEASURED_GRAVITY)),
+    (
+        "measured_batch_size_liters",
+        Rule::Number(MEASURED_BATCH_SIZE_LITERS),
+    ),
+];
+pub const STEP_FIELDS: FieldRules = &[
+    ("title", Rule::Text(STEP_TITLE)),
+    ("description", Rule::Text(STEP_DESCRIPTION)),
+    ("sort_order", Rule::Number(caps::SORT_ORDER)),
+    ("duration_minutes", Rule::Number(STEP_DURATION_MINUTES)),
+];
+pub const READING_FIELDS: FieldRules = &[
+    ("gravity", Rule::Number(READING_GRAVITY)),
+    ("temperature_c", Rule::Number(READING_TEMPERATURE_C)),
+    ("ph", Rule::Number(READING_PH)),
+    ("notes", Rule::Text(NOTES)),
+];
+
+impl SessionStatus {
+    pub const ALL: &[Self] = &[
+        Self::Planned,
+        Self::Brewing,
+        Self::Fermenting,
+        Self::Conditioning,
+        Self::Completed,
+        Self::Abandoned,
+    ];
+
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Self::Planned => "planned",
+            Self::Brewing => "brewing",
+            Self::Fermenting => "fermenting",
+            Self::Conditioning => "conditioning",
+            Self::Completed => "completed",
+            Self::Abandoned => "abandoned",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        Self::ALL.iter().copied().find(|v| v.as_str() == s)
+    }
+
+    /// Position on the forward path; `abandoned` is off it.
+    pub(crate) fn rank(&self) -> Option<u8> {
+        match self {
+            Self::Planned => Some(0),
+            Self::Brewing => Some(1),
+            Self::Fermenting => Some(2),
+            Self::Conditioning => Some(3),
+            Self::Completed => Some(4),
+            Self::Abandoned => None,
+        }
+    }
+
+    /// `completed` and `abandoned` are final.
+    pub fn is_final(&self) -> bool {
+        matches!(self, Self::Completed | Self::Abandoned)
+    }
+
+    /// Any forward move (skipping allowed), any non-final state to `abandoned`, and staying put.
+    pub fn can_move_to(&self, to: SessionStatus) -> bool {
+        if *self == to {
+            return true;
+        }
+        if self.is_final() {
+            return false;
+        }
+        match (self.rank(), to.rank()) {
+            (_, None) => true,
+            (Some(from), Some(to)) => to > from,
+            (None, Some(_)) => false,
+        }
+    }
+
+    /// The transition as a rule check: `422 invalid_transition` with `from`/`to` when forbidden.
+    pub fn check_move_to(&self, to: SessionStatus) -> DomainResult<()> {
+        if self.can_move_to(to) {
+            Ok(())
+        } else {
+            Err(DomainError::invalid(
+                Violation::new(
+                    "invalid_transition",
+                    &["status"],
+                    format!(
+                        "{} {} session cannot become {}",
+                        if self.as_str().starts_with(['a', 'e', 'i', 'o', 'u']) {
+                            "An"
+                        } else {
+                            "A"
+                        },
+                        self.as_str(),
+                        to.as_str()
+                    ),
+                )
+                .with("from", self.as_str())
+                .with("to", to.as_str()),
+            ))
+        }
+    }
+}
+
+pub fn has_measurement(
+    gravity: Option<f64>,
+    temperature_c: Option<f64>,
+    ph: Option<f64>,
+    notes: Option<&str>,
+) -> DomainResult<()> {
+    if gravity.is_some() || temperature_c.is_some() || ph.is_some() || notes.is_some() {
+        Ok(())
+    } else {
+        Err(DomainError::invalid(Violation::new(
+            "custom",
+            &[],
+            "A reading needs at least one of gravity, temperature_c, ph or notes",
+        )))
+    }
+}
+
+pub fn too_many_steps() -> Violation {
+    Violation::too_many(
+        &["steps"],
+        MAX_STEPS,
+        format!("A session holds at most {MAX_STEPS} steps"),
+    )
+}

@@ -1,0 +1,152 @@
+//! The brew-session use cases: sessions made from recipes, their checklist steps and their
+//! fermentation readings.
+
+use std::sync::Arc;
+
+use uuid::Uuid;
+
+use super::model::{
+    BrewSession, BrewSessionFilter, BrewSessionPatch, BrewSessionRequest, BrewStep,
+    FermentationLog, LogPatch, LogRange, NewLog, NewStep, StepPatch, plan_brew_session,
+};
+use super::ports::BrewSessionRepository;
+use crate::page::{Page, PageRequest};
+use crate::ports::Clock;
+use crate::{DomainResult, UserId};
+
+pub struct BrewSessionService {
+    sessions: Arc<dyn BrewSessionRepository>,
+    clock: Arc<dyn Clock>,
+}
+
+impl BrewSessionService {
+    pub fn new(sessions: Arc<dyn BrewSessionRepository>, clock: Arc<dyn Clock>) -> Self {
+        BrewSessionService { sessions, clock }
+    }
+
+    /// Snapshots the recipe (with its stats), enters the requested status and generates the
+    /// brew-day checklist: reading the recipe and inserting the session are one transaction.
+    pub async fn create(
+        &self,
+        user: UserId,
+        request: BrewSessionRequest,
+    ) -> DomainResult<BrewSession> {
+        let now = self.clock.now();
+        let recipe_id = request.recipe_id;
+        let plan = move |recipe: &_, equipment: Option<&_>| {
+            plan_brew_session(&request, recipe, equipment, now)
+        };
+        self.sessions.create(user, recipe_id, &plan, now).await
+    }
+
+    pub async fn list(
+        &self,
+        user: UserId,
+        filter: &BrewSessionFilter,
+        page: PageRequest,
+    ) -> DomainResult<Page<BrewSession>> {
+        self.sessions.list(user, filter, page).await
+    }
+
+    pub async fn get(&self, user: UserId, id: Uuid) -> DomainResult<BrewSession> {
+        self.sessions.get(user, id).await
+    }
+
+    /// Changes the fields sent; a status change must follow the state machine.
+    pub async fn update(
+        &self,
+        user: UserId,
+        id: Uuid,
+        patch: BrewSessionPatch,
+    ) -> DomainResult<BrewSession> {
+        self.sessions
+            .update(user, id, patch, self.clock.now())
+            .await
+    }
+
+    pub async fn delete(&self, user: UserId, id: Uuid) -> DomainResult<()> {
+        self.sessions.delete(user, id).await
+    }
+
+    pub async fn list_steps(&self, user: UserId, session_id: Uuid) -> DomainResult<Vec<BrewStep>> {
+        self.sessions.list_steps(user, session_id).await
+    }
+
+    pub async fn add_step(
+        &self,
+        user: UserId,
+        session_id: Uuid,
+        new: NewStep,
+    ) -> DomainResult<BrewStep> {
+        self.sessions
+            .add_step(user, session_id, new, self.clock.now())
+            .await
+    }
+
+    pub async fn get_step(&self, user: UserId, id: Uuid) -> DomainResult<BrewStep> {
+        self.sessions.get_step(user, id).await
+    }
+
+    pub async fn update_step(
+        &self,
+        user: UserId,
+        id: Uuid,
+        patch: StepPatch,
+    ) -> DomainResult<BrewStep> {
+        self.sessions
+            .update_step(user, id, patch, self.clock.now())
+            .await
+    }
+
+    pub async fn delete_step(&self, user: UserId, id: Uuid) -> DomainResult<()> {
+        self.sessions.delete_step(user, id, self.clock.now()).await
+    }
+
+    pub async fn add_log(
+        &self,
+        user: UserId,
+        session_id: Uuid,
+        new: NewLog,
+    ) -> DomainResult<FermentationLog> {
+        self.sessions
+            .add_log(user, session_id, new, self.clock.now())
+            .await
+    }
+
+    pub async fn list_logs(
+        &self,
+        user: UserId,
+        session_id: Uuid,
+        range: LogRange,
+        page: PageRequest,
+    ) -> DomainResult<Page<FermentationLog>> {
+        self.sessions.list_logs(user, session_id, range, page).await
+    }
+
+    pub async fn latest_log(
+        &self,
+        user: UserId,
+        session_id: Uuid,
+    ) -> DomainResult<FermentationLog> {
+        self.sessions.latest_log(user, session_id).await
+    }
+
+    pub async fn get_log(&self, user: UserId, id: Uuid) -> DomainResult<FermentationLog> {
+        self.sessions.get_log(user, id).await
+    }
+
+    pub async fn update_log(
+        &self,
+        user: UserId,
+        id: Uuid,
+        patch: LogPatch,
+    ) -> DomainResult<FermentationLog> {
+        self.sessions
+            .update_log(user, id, patch, self.clock.now())
+            .await
+    }
+
+    pub async fn delete_log(&self, user: UserId, id: Uuid) -> DomainResult<()> {
+        self.sessions.delete_log(user, id, self.clock.now()).await
+    }
+}

@@ -1,0 +1,113 @@
+//! The whole `/stats` body of CONTRACT §10: the §4 statistics, plus `volumes` with an equipment
+//! profile and `style_fit` with a style, each `null` without.
+
+use serde::Serialize;
+
+use super::stats::{BrewingContext, RecipeStats, StatsInput, compute_stats_with};
+use super::styles::{Style, StyleFit, style_fit};
+use super::volumes::{Volumes, volumes};
+
+/// `GET /v1/recipes/{id}/stats` with the §10 additions. The §4 fields stay at the top level.
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+pub struct StatsReport {
+    #[serde(flatten)]
+    pub stats: RecipeStats,
+    /// Null without an equipment profile.
+    pub volumes: Option<Volumes>,
+    /// Null without a style.
+    pub style_fit: Option<StyleFit>,
+}
+
+/// Everything `/stats` returns for a recipe with its profile (if any), hop forms and style (if
+/// any). Without profile, forms and style, `stats` is exactly [`super::compute_stats`]'s and both
+/// additions are null.
+pub fn stats_report(
+    input: &StatsInput<'_>,
+    context: &BrewingContext<'_>,
+    style: Option<&Style>,
+) -> StatsReport {
+    let stats = compute_stats_with(input, context);
+    StatsReport {
+        volumes: context
+            .equipment
+            .map(|profile| volumes(profile, input).rounded()),
+        style_fit: style.map(|s| style_fit(&stats, s)),
+        stats,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::brewing::compute_stats;
+    use crate::brewing::fixtures::{fermentable, hop, yeast};
+    use crate::brewing::styles::style;
+    use crate::equipment::EquipmentProfile;
+    use crate::ingredients::FermentableType::Grain;
+    use crate::ingredients::HopUse::Boil;
+
+    #[test]
+    fn without_profile_or_style_both_are_null_and_stats_unchanged() {
+        let bill = [fermentable(Grain, 5.0, 3.0, 80.0)];
+        let hops = [hop(Boil, 5.0, 28.0, 60.0)];
+        let yeasts = [yeast(None)];
+        let input = StatsInput {
+            batch_size_liters: 20.0,
+            boil_time_minutes: 60.0,
+            efficiency: 0.72,
+            fermentables: &bill,
+            hops: &hops,
+            yeasts: &yeasts,
+        };
+        let r = stats_report(&input, &BrewingContext::default(), None);
+        assert_eq!(r.stats, compute_stats(&input));
+        let v = serde_json::to_value(&r).unwrap();
+        assert_eq!(v["volumes"], serde_json::Value::Null);
+        assert_eq!(v["style_fit"], serde_json::Value::Null);
+        assert_eq!(
+            v["og"],
+            serde_json::json!(r.stats.og),
+            "§4 fields stay top-level"
+        );
+    }
+
+    #[test]
+    fn with_profile_and_style() {
+        let bill = [fermentable(Grain, 5.0, 3.0, 80.0)];
+        let input = StatsInput {
+            batch_size_liters: 20.0,
+            boil_time_minutes: 60.0,
+            efficiency: 0.72,
+            fermentables: &bill,
+            hops: &[],
+            yeasts: &[],
+        };
+        let kit = EquipmentProfile {
+            boil_off_liters_per_hour: 3.0,
+            trub_chiller_loss_liters: 1.5,
+            ..EquipmentProfile::lossless("Kit", 20.0)
+        };
+        let context = BrewingContext {
+            equipment: Some(&kit),
+            hop_forms: &[],
+        };
+        let r = stats_report(&input, &context, style("5D"));
+        let v = r.volumes.clone().unwrap();
+        assert_eq!((v.post_boil_liters, v.pre_boil_liters), (21.5, 24.5));
+        let fit = r.style_fit.unwrap();
+        assert_eq!(fit.og.value, r.stats.og);
+        assert_eq!(fit.og.min, Some(1.044));
+        let json = serde_json::to_value(&r).unwrap();
+        let keys: Vec<_> = json["volumes"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .cloned()
+            .collect();
+        assert_eq!(
+            keys.len(),
+            6,
+            "strike, sparge, pre-boil, post-boil, into-fermenter, gravity: {keys:?}"
+        );
+    }
+}

@@ -1,0 +1,235 @@
+//! BJCP 2021 beer styles (CONTRACT §10): names and numeric ranges only, and how a recipe's
+//! statistics sit within them (`style_fit`).
+//!
+//! The data, `crates/domain/data/bjcp-2021-styles.json`, is taken from beerjson/bjcp-json (MIT),
+//! a machine-readable transcription of the BJCP 2021 guidelines, keeping only id, name, category
+//! and the five ranges: the guidelines' descriptive text is the BJCP's copyright and is not
+//! shipped. Source, licence, commit and the corrections made are in `docs/styles-source.md`.
+//! A range is `null` where the guidelines give none (specialty styles whose numbers "vary with
+//! the base style").
+
+use std::sync::OnceLock;
+
+use serde::{Deserialize, Serialize};
+
+use super::stats::RecipeStats;
+
+/// The shipped style set, parsed once on first use.
+const STYLES_JSON: &str = include_str!("../../data/bjcp-2021-styles.json");
+
+/// A `{min, max}` range of the guidelines; both ends inclusive.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct Range {
+    pub min: f64,
+    pub max: f64,
+}
+
+impl Range {
+    /// Whether `value` is within the range, both ends included (the guidelines' "1.044–1.050"
+    /// admits 1.044 and 1.050).
+    pub fn contains(&self, value: f64) -> bool {
+        self.min <= value && value <= self.max
+    }
+}
+
+/// One BJCP 2021 style: `GET /v1/styles/{style_id}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct Style {
+    /// e.g. `21A`; the local styles of the guidelines' appendix are `X1`…`X5`.
+    pub id: String,
+    pub name: String,
+    pub category: String,
+    pub og: Option<Range>,
+    pub fg: Option<Range>,
+    pub ibu: Option<Range>,
+    pub color_srm: Option<Range>,
+    pub abv: Option<Range>,
+}
+
+/// Every shipped style, in guideline order. Empty only if the shipped file were malformed, which
+/// the tests below rule out (a bad file fails the build's tests, not a request).
+pub fn styles() -> &'static [Style] {
+    static STYLES: OnceLock<Vec<Style>> = OnceLock::new();
+    STYLES.get_or_init(|| serde_json::from_str(STYLES_JSON).unwrap_or_default())
+}
+
+/// The style with this id (`21A`), if any; ids are matched exactly, as the API spells them.
+pub fn style(id: &str) -> Option<&'static Style> {
+    styles().iter().find(|s| s.id == id)
+}
+
+/// How one statistic sits in a style's range: `{"min","max","value","in_range"}`. With no range
+/// in the guidelines, `min`, `max` and `in_range` are null: there is nothing to be in.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, utoipa::ToSchema)]
+pub struct Fit {
+    pub min: Option<f64>,
+    pub max: Option<f64>,
+    pub value: f64,
+    pub in_range: Option<bool>,
+}
+
+impl Fit {
+    fn of(range: Option<Range>, value: f64) -> Fit {
+        Fit {
+            min: range.map(|r| r.min),
+            max: range.map(|r| r.max),
+            value,
+            in_range: range.map(|r| r.contains(value)),
+        }
+    }
+}
+
+/// `style_fit` in `/stats` (CONTRACT §10).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, utoipa::ToSchema)]
+pub struct StyleFit {
+    pub og: Fit,
+    pub fg: Fit,
+    pub ibu: Fit,
+    pub color_srm: Fit,
+    pub abv: Fit,
+}
+
+/// Places a recipe's statistics in a style's ranges. The values are the statistics as `/stats`
+/// shows them (rounded), so what a brewer reads beside the bar is what was compared: an OG shown
+/// as 1.0440 is in a 1.044–1.050 range.
+pub fn style_fit(stats: &RecipeStats, style: &Style) -> StyleFit {
+    StyleFit {
+        og: Fit::of(style.og, stats.og),
+        fg: Fit::of(style.fg, stats.fg),
+        ibu: Fit::of(style.ibu, stats.ibu),
+        color_srm: Fit::of(style.color_srm, stats.srm),
+        abv: Fit::of(style.abv, stats.abv),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_shipped_file_parses_whole() {
+        // 1A–26D, 28A–32B, 34A–34C and the local styles X1–X5 (see docs/styles-source.md for the
+        // 27 and 33 entries the source lacks).
+        assert_eq!(styles().len(), 110);
+        let mut ids: Vec<&str> = styles().iter().map(|s| s.id.as_str()).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        assert_eq!(ids.len(), 110, "ids are unique");
+        for s in styles() {
+            assert!(!s.name.is_empty() && !s.category.is_empty(), "{s:?}");
+            for r in [s.og, s.fg, s.ibu, s.color_srm, s.abv]
+                .into_iter()
+                .flatten()
+            {
+                assert!(r.min <= r.max, "{s:?}");
+            }
+            for r in [s.og, s.fg].into_iter().flatten() {
+                assert!((0.99..1.2).contains(&r.min), "gravities are SG: {s:?}");
+            }
+        }
+    }
+
+    /// The published BJCP 2021 vital statistics of a dozen styles, typed from the guidelines
+    /// (not from the shipped file): (id, name, OG, FG, IBU, SRM, ABV).
+    #[allow(clippy::type_complexity)]
+    #[rustfmt::skip]
+    const PUBLISHED: &[(&str, &str, [f64; 2], [f64; 2], [f64; 2], [f64; 2], [f64; 2])] = &[
+        ("1A", "American Light Lager", [1.028, 1.040], [0.998, 1.008], [8.0, 12.0], [2.0, 3.0], [2.8, 4.2]),
+        ("3B", "Czech Premium Pale Lager", [1.044, 1.060], [1.013, 1.017], [30.0, 45.0], [3.5, 6.0], [4.2, 5.8]),
+        ("4A", "Munich Helles", [1.044, 1.048], [1.006, 1.012], [16.0, 22.0], [3.0, 5.0], [4.7, 5.4]),
+        ("5D", "German Pils", [1.044, 1.050], [1.008, 1.013], [22.0, 40.0], [2.0, 4.0], [4.4, 5.2]),
+        ("10A", "Weissbier", [1.044, 1.053], [1.008, 1.014], [8.0, 15.0], [2.0, 6.0], [4.3, 5.6]),
+        ("11B", "Best Bitter", [1.040, 1.048], [1.008, 1.012], [25.0, 40.0], [8.0, 16.0], [3.8, 4.6]),
+        ("15B", "Irish Stout", [1.036, 1.044], [1.007, 1.011], [25.0, 45.0], [25.0, 40.0], [3.8, 5.0]),
+        ("18B", "American Pale Ale", [1.045, 1.060], [1.010, 1.015], [30.0, 50.0], [5.0, 10.0], [4.5, 6.2]),
+        ("20C", "Imperial Stout", [1.075, 1.115], [1.018, 1.030], [50.0, 90.0], [30.0, 40.0], [8.0, 12.0]),
+        ("21A", "American IPA", [1.056, 1.070], [1.008, 1.014], [40.0, 70.0], [6.0, 14.0], [5.5, 7.5]),
+        ("21C", "Hazy IPA", [1.060, 1.085], [1.010, 1.015], [25.0, 60.0], [3.0, 7.0], [6.0, 9.0]),
+        ("25B", "Saison", [1.048, 1.065], [1.002, 1.008], [20.0, 35.0], [5.0, 14.0], [5.0, 7.0]),
+        ("26C", "Belgian Tripel", [1.075, 1.085], [1.008, 1.014], [20.0, 40.0], [4.5, 7.0], [7.5, 9.5]),
+    ];
+
+    #[test]
+    fn a_dozen_styles_match_the_published_guidelines() {
+        let range = |r: [f64; 2]| {
+            Some(Range {
+                min: r[0],
+                max: r[1],
+            })
+        };
+        for (id, name, og, fg, ibu, srm, abv) in PUBLISHED {
+            let s = style(id).unwrap_or_else(|| panic!("{id} missing"));
+            assert_eq!(s.name, *name, "{id}");
+            assert_eq!(s.og, range(*og), "{id} OG");
+            assert_eq!(s.fg, range(*fg), "{id} FG");
+            assert_eq!(s.ibu, range(*ibu), "{id} IBU");
+            assert_eq!(s.color_srm, range(*srm), "{id} SRM");
+            assert_eq!(s.abv, range(*abv), "{id} ABV");
+        }
+        // A specialty style: the guidelines give no numbers, so neither do we.
+        let brett = style("28A").unwrap();
+        assert_eq!(brett.name, "Brett Beer");
+        assert_eq!(
+            (brett.og, brett.fg, brett.ibu, brett.color_srm, brett.abv),
+            (None, None, None, None, None)
+        );
+        assert_eq!(style("21a"), None, "ids are exact");
+        assert_eq!(style("27A"), None, "not in the source set");
+    }
+
+    fn stats(og: f64, fg: f64, ibu: f64, srm: f64, abv: f64) -> RecipeStats {
+        RecipeStats {
+            og,
+            fg,
+            abv,
+            ibu,
+            srm,
+            ebc: srm * 1.97,
+            attenuation: 75.0,
+            calories: 0.0,
+            calories_per_liter: 0.0,
+            bu_gu: None,
+            ibu_by_hop: vec![],
+        }
+    }
+
+    #[test]
+    fn fit_is_inclusive_and_names_each_statistic() {
+        let pils = style("5D").unwrap();
+        // OG on the lower bound, FG on the upper, IBU inside, SRM above, ABV below.
+        let f = style_fit(&stats(1.044, 1.013, 30.0, 4.1, 4.3), pils);
+        assert_eq!(
+            f.og,
+            Fit {
+                min: Some(1.044),
+                max: Some(1.050),
+                value: 1.044,
+                in_range: Some(true)
+            }
+        );
+        assert_eq!(f.fg.in_range, Some(true));
+        assert_eq!(f.ibu.in_range, Some(true));
+        assert_eq!(f.color_srm.in_range, Some(false));
+        assert_eq!(f.color_srm.value, 4.1);
+        assert_eq!(f.abv.in_range, Some(false));
+    }
+
+    #[test]
+    fn no_range_no_verdict() {
+        let f = style_fit(&stats(1.05, 1.01, 30.0, 5.0, 5.2), style("34C").unwrap());
+        assert_eq!(
+            f.ibu,
+            Fit {
+                min: None,
+                max: None,
+                value: 30.0,
+                in_range: None
+            }
+        );
+        let v = serde_json::to_value(f).unwrap();
+        assert_eq!(
+            v["og"],
+            serde_json::json!({"min": null, "max": null, "value": 1.05, "in_range": null})
+        );
+    }
+}

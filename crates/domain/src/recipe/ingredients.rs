@@ -1,0 +1,760 @@
+//! The five kinds of recipe children (CONTRACT §3.1): fermentables, hops, yeasts, miscs and mash
+//! steps, with their enums, their validated create inputs (`New…`) and partial updates (`…Patch`).
+//!
+//! Each child serializes exactly as the contract shows it: JSON `type` is the Rust field `kind`,
+//! JSON `use` is `hop_use` / `misc_use` (`use` is a Rust keyword), enums are snake_case strings.
+
+use serde::Serialize;
+use time::OffsetDateTime;
+use uuid::Uuid;
+
+pub use crate::brewing::HopForm;
+
+/// A closed set of snake_case strings: the enum, its `ALL` list, `as_str` and `parse`.
+///
+/// `#[derive(Default)]` plus `#[default]` on a variant marks the contract's create default. The test
+/// `serde_names_match_as_str` checks that serde's snake_case and `as_str` agree.
+macro_rules! text_enum {
+    (
+        $(#[$meta:meta])*
+        $name:ident { $( $(#[$vmeta:meta])* $variant:ident => $text:literal ),+ $(,)? }
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, utoipa::ToSchema)]
+        #[serde(rename_all = "snake_case")]
+        pub enum $name {
+            $( $(#[$vmeta])* $variant ),+
+        }
+
+        impl $name {
+            pub const ALL: &[Self] = &[$(Self::$variant),+];
+
+            pub fn as_str(&self) -> &'static str {
+                match self {
+                    $(Self::$variant => $text),+
+                }
+            }
+
+            pub fn parse(s: &str) -> Option<Self> {
+                Self::ALL.iter().copied().find(|v| v.as_str() == s)
+            }
+        }
+    };
+}
+
+text_enum! {
+    /// What a fermentable is. Only `grain` and `adjunct` are mashed, so only they are scaled by
+    /// the recipe's efficiency (CONTRACT §4).
+    #[derive(Default)]
+    FermentableType {
+        #[default]
+        Grain => "grain",
+        Adjunct => "adjunct",
+        Sugar => "sugar",
+        Extract => "extract",
+        DryExtract => "dry_extract",
+        Fruit => "fruit",
+        Juice => "juice",
+        Honey => "honey",
+        Other => "other",
+    }
+}
+
+impl FermentableType {
+    /// Mashed fermentables give up only part of their extract (the recipe's efficiency).
+    pub fn is_mashed(&self) -> bool {
+        matches!(self, Self::Grain | Self::Adjunct)
+    }
+}
+
+text_enum! {
+    /// When a hop goes in; decides how much bitterness it gives (CONTRACT §4).
+    #[derive(Default)]
+    HopUse {
+        #[default]
+        Boil => "boil",
+        DryHop => "dry_hop",
+        Mash => "mash",
+        FirstWort => "first_wort",
+        Whirlpool => "whirlpool",
+        Aroma => "aroma",
+    }
+}
+
+text_enum! {
+    #[derive(Default)]
+    YeastType {
+        #[default]
+        Ale => "ale",
+        Lager => "lager",
+        Hybrid => "hybrid",
+        Wheat => "wheat",
+        Wine => "wine",
+        Champagne => "champagne",
+        Kveik => "kveik",
+        Brett => "brett",
+        Lacto => "lacto",
+        Other => "other",
+    }
+}
+
+text_enum! {
+    /// Has no create default: a yeast's `form` is null unless given.
+    YeastForm {
+        Liquid => "liquid",
+        Dry => "dry",
+        Slant => "slant",
+        Culture => "culture",
+    }
+}
+
+text_enum! {
+    #[derive(Default)]
+    MiscType {
+        Spice => "spice",
+        Fining => "fining",
+        WaterAgent => "water_agent",
+        Herb => "herb",
+        Flavor => "flavor",
+        Wood => "wood",
+        #[default]
+        Other => "other",
+    }
+}
+
+text_enum! {
+    #[derive(Default)]
+    MiscUse {
+        Mash => "mash",
+        Sparge => "sparge",
+        #[default]
+        Boil => "boil",
+        Whirlpool => "whirlpool",
+        Primary => "primary",
+        Secondary => "secondary",
+        Bottling => "bottling",
+    }
+}
+
+text_enum! {
+    #[derive(Default)]
+    MashStepType {
+        #[default]
+        Infusion => "infusion",
+        Temperature => "temperature",
+        Decoction => "decoction",
+    }
+}
+
+/// Create default of a misc's `amount_unit`.
+pub const DEFAULT_MISC_AMOUNT_UNIT: &str = "g";
+/// Create default of a misc's `time_minutes`.
+pub const DEFAULT_MISC_TIME_MINUTES: f64 = 0.0;
+
+/// Copies a patch value into a field when the patch carries one. With `T = Option<U>` this is also
+/// the nullable case: `Some(None)` clears the field.
+fn set<T: Clone>(field: &mut T, value: &Option<T>) {
+    if let Some(v) = value {
+        *field = v.clone();
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fermentable
+
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+pub struct Fermentable {
+    pub id: Uuid,
+    pub recipe_id: Uuid,
+    pub name: String,
+    #[serde(rename = "type")]
+    pub kind: FermentableType,
+    pub amount_kg: f64,
+    pub color_srm: f64,
+    pub yield_percent: f64,
+    pub origin: Option<String>,
+    pub notes: Option<String>,
+    pub sort_order: i32,
+    #[serde(serialize_with = "crate::timestamp::serialize")]
+    #[schema(value_type = String, format = DateTime)]
+    pub created_at: OffsetDateTime,
+}
+
+/// A validated create request with the defaults applied; `sort_order: None` appends.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewFermentable {
+    pub name: String,
+    pub kind: FermentableType,
+    pub amount_kg: f64,
+    pub color_srm: f64,
+    pub yield_percent: f64,
+    pub origin: Option<String>,
+    pub notes: Option<String>,
+    pub sort_order: Option<i32>,
+}
+
+/// A validated partial update: `None` leaves a field alone; `Some(None)` clears a nullable one.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FermentablePatch {
+    pub name: Option<String>,
+    pub kind: Option<FermentableType>,
+    pub amount_kg: Option<f64>,
+    pub color_srm: Option<f64>,
+    pub yield_percent: Option<f64>,
+    pub origin: Option<Option<String>>,
+    pub notes: Option<Option<String>>,
+    pub sort_order: Option<i32>,
+}
+
+impl FermentablePatch {
+    pub fn is_empty(&self) -> bool {
+        *self == Self::default()
+    }
+
+    pub fn apply(&self, to: &mut Fermentable) {
+        set(&mut to.name, &self.name);
+        set(&mut to.kind, &self.kind);
+        set(&mut to.amount_kg, &self.amount_kg);
+        set(&mut to.color_srm, &self.color_srm);
+        set(&mut to.yield_percent, &self.yield_percent);
+        set(&mut to.origin, &self.origin);
+        set(&mut to.notes, &self.notes);
+        set(&mut to.sort_order, &self.sort_order);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Hop
+
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+pub struct Hop {
+    pub id: Uuid,
+    pub recipe_id: Uuid,
+    pub name: String,
+    /// Percent, 0–100.
+    pub alpha_acid: f64,
+    pub amount_grams: f64,
+    pub time_minutes: f64,
+    #[serde(rename = "use")]
+    pub hop_use: HopUse,
+    /// Pellet, plug, leaf or extract (CONTRACT §10); null: unknown, counted as leaf.
+    pub form: Option<HopForm>,
+    pub sort_order: i32,
+    #[serde(serialize_with = "crate::timestamp::serialize")]
+    #[schema(value_type = String, format = DateTime)]
+    pub created_at: OffsetDateTime,
+}
+
+/// A validated create request with the defaults applied; `sort_order: None` appends.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewHop {
+    pub name: String,
+    pub alpha_acid: f64,
+    pub amount_grams: f64,
+    pub time_minutes: f64,
+    pub hop_use: HopUse,
+    pub form: Option<HopForm>,
+    pub sort_order: Option<i32>,
+}
+
+/// A validated partial update: `None` leaves a field alone.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct HopPatch {
+    pub name: Option<String>,
+    pub alpha_acid: Option<f64>,
+    pub amount_grams: Option<f64>,
+    pub time_minutes: Option<f64>,
+    pub hop_use: Option<HopUse>,
+    pub form: Option<Option<HopForm>>,
+    pub sort_order: Option<i32>,
+}
+
+impl HopPatch {
+    pub fn is_empty(&self) -> bool {
+        *self == Self::default()
+    }
+
+    pub fn apply(&self, to: &mut Hop) {
+        set(&mut to.name, &self.name);
+        set(&mut to.alpha_acid, &self.alpha_acid);
+        set(&mut to.amount_grams, &self.amount_grams);
+        set(&mut to.time_minutes, &self.time_minutes);
+        set(&mut to.hop_use, &self.hop_use);
+        set(&mut to.form, &self.form);
+        set(&mut to.sort_order, &self.sort_order);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Yeast
+
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+pub struct Yeast {
+    pub id: Uuid,
+    pub recipe_id: Uuid,
+    pub name: String,
+    pub lab: Option<String>,
+    pub product_id: Option<String>,
+    #[serde(rename = "type")]
+    pub kind: YeastType,
+    pub form: Option<YeastForm>,
+    /// Apparent attenuation, percent 0–100; null counts as 75 in the stats.
+    pub attenuation: Option<f64>,
+    pub min_temp_c: Option<f64>,
+    pub max_temp_c: Option<f64>,
+    pub amount: Option<f64>,
+    pub amount_unit: Option<String>,
+    pub notes: Option<String>,
+    pub sort_order: i32,
+    #[serde(serialize_with = "crate::timestamp::serialize")]
+    #[schema(value_type = String, format = DateTime)]
+    pub created_at: OffsetDateTime,
+}
+
+/// A validated create request with the defaults applied; `sort_order: None` appends.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewYeast {
+    pub name: String,
+    pub lab: Option<String>,
+    pub product_id: Option<String>,
+    pub kind: YeastType,
+    pub form: Option<YeastForm>,
+    pub attenuation: Option<f64>,
+    pub min_temp_c: Option<f64>,
+    pub max_temp_c: Option<f64>,
+    pub amount: Option<f64>,
+    pub amount_unit: Option<String>,
+    pub notes: Option<String>,
+    pub sort_order: Option<i32>,
+}
+
+/// A validated partial update: `None` leaves a field alone; `Some(None)` clears a nullable one.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct YeastPatch {
+    pub name: Option<String>,
+    pub lab: Option<Option<String>>,
+    pub product_id: Option<Option<String>>,
+    pub kind: Option<YeastType>,
+    pub form: Option<Option<YeastForm>>,
+    pub attenuation: Option<Option<f64>>,
+    pub min_temp_c: Option<Option<f64>>,
+    pub max_temp_c: Option<Option<f64>>,
+    pub amount: Option<Option<f64>>,
+    pub amount_unit: Option<Option<String>>,
+    pub notes: Option<Option<String>>,
+    pub sort_order: Option<i32>,
+}
+
+impl YeastPatch {
+    pub fn is_empty(&self) -> bool {
+        *self == Self::default()
+    }
+
+    pub fn apply(&self, to: &mut Yeast) {
+        set(&mut to.name, &self.name);
+        set(&mut to.lab, &self.lab);
+        set(&mut to.product_id, &self.product_id);
+        set(&mut to.kind, &self.kind);
+        set(&mut to.form, &self.form);
+        set(&mut to.attenuation, &self.attenuation);
+        set(&mut to.min_temp_c, &self.min_temp_c);
+        set(&mut to.max_temp_c, &self.max_temp_c);
+        set(&mut to.amount, &self.amount);
+        set(&mut to.amount_unit, &self.amount_unit);
+        set(&mut to.notes, &self.notes);
+        set(&mut to.sort_order, &self.sort_order);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Misc (finings, salts, spices, flavourings…)
+
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+pub struct Misc {
+    pub id: Uuid,
+    pub recipe_id: Uuid,
+    pub name: String,
+    #[serde(rename = "type")]
+    pub kind: MiscType,
+    #[serde(rename = "use")]
+    pub misc_use: MiscUse,
+    pub amount: f64,
+    pub amount_unit: String,
+    pub time_minutes: f64,
+    pub notes: Option<String>,
+    pub sort_order: i32,
+    #[serde(serialize_with = "crate::timestamp::serialize")]
+    #[schema(value_type = String, format = DateTime)]
+    pub created_at: OffsetDateTime,
+}
+
+/// A validated create request with the defaults applied; `sort_order: None` appends.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewMisc {
+    pub name: String,
+    pub kind: MiscType,
+    pub misc_use: MiscUse,
+    pub amount: f64,
+    pub amount_unit: String,
+    pub time_minutes: f64,
+    pub notes: Option<String>,
+    pub sort_order: Option<i32>,
+}
+
+/// A validated partial update: `None` leaves a field alone; `Some(None)` clears a nullable one.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct MiscPatch {
+    pub name: Option<String>,
+    pub kind: Option<MiscType>,
+    pub misc_use: Option<MiscUse>,
+    pub amount: Option<f64>,
+    pub amount_unit: Option<String>,
+    pub time_minutes: Option<f64>,
+    pub notes: Option<Option<String>>,
+    pub sort_order: Option<i32>,
+}
+
+impl MiscPatch {
+    pub fn is_empty(&self) -> bool {
+        *self == Self::default()
+    }
+
+    pub fn apply(&self, to: &mut Misc) {
+        set(&mut to.name, &self.name);
+        set(&mut to.kind, &self.kind);
+        set(&mut to.misc_use, &self.misc_use);
+        set(&mut to.amount, &self.amount);
+        set(&mut to.amount_unit, &self.amount_unit);
+        set(&mut to.time_minutes, &self.time_minutes);
+        set(&mut to.notes, &self.notes);
+        set(&mut to.sort_order, &self.sort_order);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Mash step
+
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+pub struct MashStep {
+    pub id: Uuid,
+    pub recipe_id: Uuid,
+    pub name: String,
+    #[serde(rename = "type")]
+    pub kind: MashStepType,
+    pub temperature_c: f64,
+    pub duration_minutes: f64,
+    pub infuse_amount_liters: Option<f64>,
+    pub ramp_minutes: Option<f64>,
+    pub sort_order: i32,
+    #[serde(serialize_with = "crate::timestamp::serialize")]
+    #[schema(value_type = String, format = DateTime)]
+    pub created_at: OffsetDateTime,
+}
+
+/// A validated create request with the defaults applied; `sort_order: None` appends.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewMashStep {
+    pub name: String,
+    pub kind: MashStepType,
+    pub temperature_c: f64,
+    pub duration_minutes: f64,
+    pub infuse_amount_liters: Option<f64>,
+    pub ramp_minutes: Option<f64>,
+    pub sort_order: Option<i32>,
+}
+
+/// A validated partial update: `None` leaves a field alone; `Some(None)` clears a nullable one.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct MashStepPatch {
+    pub name: Option<String>,
+    pub kind: Option<MashStepType>,
+    pub temperature_c: Option<f64>,
+    pub duration_minutes: Option<f64>,
+    pub infuse_amount_liters: Option<Option<f64>>,
+    pub ramp_minutes: Option<Option<f64>>,
+    pub sort_order: Option<i32>,
+}
+
+impl MashStepPatch {
+    pub fn is_empty(&self) -> bool {
+        *self == Self::default()
+    }
+
+    pub fn apply(&self, to: &mut MashStep) {
+        set(&mut to.name, &self.name);
+        set(&mut to.kind, &self.kind);
+        set(&mut to.temperature_c, &self.temperature_c);
+        set(&mut to.duration_minutes, &self.duration_minutes);
+        set(&mut to.infuse_amount_liters, &self.infuse_amount_liters);
+        set(&mut to.ramp_minutes, &self.ramp_minutes);
+        set(&mut to.sort_order, &self.sort_order);
+    }
+}
+
+/// Each child as a new one with the same fields and place: what a copy or a scaled recipe
+/// starts from.
+impl Fermentable {
+    pub fn to_new(&self) -> NewFermentable {
+        NewFermentable {
+            name: self.name.clone(),
+            kind: self.kind,
+            amount_kg: self.amount_kg,
+            color_srm: self.color_srm,
+            yield_percent: self.yield_percent,
+            origin: self.origin.clone(),
+            notes: self.notes.clone(),
+            sort_order: Some(self.sort_order),
+        }
+    }
+}
+
+impl Hop {
+    pub fn to_new(&self) -> NewHop {
+        NewHop {
+            name: self.name.clone(),
+            alpha_acid: self.alpha_acid,
+            amount_grams: self.amount_grams,
+            time_minutes: self.time_minutes,
+            hop_use: self.hop_use,
+            form: self.form,
+            sort_order: Some(self.sort_order),
+        }
+    }
+}
+
+impl Yeast {
+    pub fn to_new(&self) -> NewYeast {
+        NewYeast {
+            name: self.name.clone(),
+            lab: self.lab.clone(),
+            product_id: self.product_id.clone(),
+            kind: self.kind,
+            form: self.form,
+            attenuation: self.attenuation,
+            min_temp_c: self.min_temp_c,
+            max_temp_c: self.max_temp_c,
+            amount: self.amount,
+            amount_unit: self.amount_unit.clone(),
+            notes: self.notes.clone(),
+            sort_order: Some(self.sort_order),
+        }
+    }
+}
+
+impl Misc {
+    pub fn to_new(&self) -> NewMisc {
+        NewMisc {
+            name: self.name.clone(),
+            kind: self.kind,
+            misc_use: self.misc_use,
+            amount: self.amount,
+            amount_unit: self.amount_unit.clone(),
+            time_minutes: self.time_minutes,
+            notes: self.notes.clone(),
+            sort_order: Some(self.sort_order),
+        }
+    }
+}
+
+impl MashStep {
+    pub fn to_new(&self) -> NewMashStep {
+        NewMashStep {
+            name: self.name.clone(),
+            kind: self.kind,
+            temperature_c: self.temperature_c,
+            duration_minutes: self.duration_minutes,
+            infuse_amount_liters: self.infuse_amount_liters,
+            ramp_minutes: self.ramp_minutes,
+            sort_order: Some(self.sort_order),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::{Value, json};
+    use time::macros::datetime;
+
+    fn names<T: Serialize>(all: &[T], as_str: impl Fn(&T) -> &'static str) {
+        for v in all {
+            assert_eq!(
+                serde_json::to_value(v).unwrap(),
+                Value::String(as_str(v).to_owned())
+            );
+        }
+    }
+
+    #[test]
+    fn serde_names_match_as_str() {
+        names(FermentableType::ALL, FermentableType::as_str);
+        names(HopUse::ALL, HopUse::as_str);
+        names(YeastType::ALL, YeastType::as_str);
+        names(YeastForm::ALL, YeastForm::as_str);
+        names(MiscType::ALL, MiscType::as_str);
+        names(MiscUse::ALL, MiscUse::as_str);
+        names(MashStepType::ALL, MashStepType::as_str);
+    }
+
+    #[test]
+    fn parse_round_trips_and_rejects_unknown() {
+        for t in FermentableType::ALL {
+            assert_eq!(FermentableType::parse(t.as_str()), Some(*t));
+        }
+        for u in HopUse::ALL {
+            assert_eq!(HopUse::parse(u.as_str()), Some(*u));
+        }
+        assert_eq!(FermentableType::ALL.len(), 9);
+        assert_eq!(HopUse::ALL.len(), 6);
+        assert_eq!(YeastType::ALL.len(), 10);
+        assert_eq!(YeastForm::ALL.len(), 4);
+        assert_eq!(MiscType::ALL.len(), 7);
+        assert_eq!(MiscUse::ALL.len(), 7);
+        assert_eq!(MashStepType::ALL.len(), 3);
+        assert_eq!(
+            HopUse::parse("Boil"),
+            None,
+            "enum values are case-sensitive"
+        );
+        assert_eq!(MiscUse::parse("dry_hop"), None);
+        assert_eq!(YeastForm::parse(""), None);
+    }
+
+    #[test]
+    fn defaults_are_the_contract_create_defaults() {
+        assert_eq!(FermentableType::default(), FermentableType::Grain);
+        assert_eq!(HopUse::default(), HopUse::Boil);
+        assert_eq!(YeastType::default(), YeastType::Ale);
+        assert_eq!(MiscType::default(), MiscType::Other);
+        assert_eq!(MiscUse::default(), MiscUse::Boil);
+        assert_eq!(MashStepType::default(), MashStepType::Infusion);
+    }
+
+    #[test]
+    fn only_grain_and_adjunct_are_mashed() {
+        let mashed: Vec<_> = FermentableType::ALL
+            .iter()
+            .filter(|t| t.is_mashed())
+            .collect();
+        assert_eq!(mashed, [&FermentableType::Grain, &FermentableType::Adjunct]);
+    }
+
+    fn yeast() -> Yeast {
+        Yeast {
+            id: Uuid::nil(),
+            recipe_id: Uuid::nil(),
+            name: "US-05".into(),
+            lab: Some("Fermentis".into()),
+            product_id: None,
+            kind: YeastType::Ale,
+            form: Some(YeastForm::Dry),
+            attenuation: Some(81.0),
+            min_temp_c: None,
+            max_temp_c: None,
+            amount: None,
+            amount_unit: None,
+            notes: None,
+            sort_order: 0,
+            created_at: datetime!(2026-11-22 09:30:00.123 UTC),
+        }
+    }
+
+    #[test]
+    fn yeast_serializes_with_contract_names() {
+        let v = serde_json::to_value(yeast()).unwrap();
+        assert_eq!(v["type"], json!("ale"));
+        assert_eq!(v["form"], json!("dry"));
+        assert_eq!(v["product_id"], Value::Null);
+        assert_eq!(v["created_at"], json!("2026-11-22T09:30:00.123Z"));
+        assert!(v.get("kind").is_none());
+    }
+
+    #[test]
+    fn hop_and_misc_serialize_use_and_type() {
+        let hop = Hop {
+            form: None,
+            id: Uuid::nil(),
+            recipe_id: Uuid::nil(),
+            name: "Cascade".into(),
+            alpha_acid: 5.5,
+            amount_grams: 28.0,
+            time_minutes: 60.0,
+            hop_use: HopUse::FirstWort,
+            sort_order: 3,
+            created_at: datetime!(2026-11-22 09:30:00 UTC),
+        };
+        let v = serde_json::to_value(hop).unwrap();
+        assert_eq!(v["use"], json!("first_wort"));
+        assert!(v.get("hop_use").is_none());
+
+        let misc = Misc {
+            id: Uuid::nil(),
+            recipe_id: Uuid::nil(),
+            name: "Irish moss".into(),
+            kind: MiscType::Fining,
+            misc_use: MiscUse::Boil,
+            amount: 5.0,
+            amount_unit: DEFAULT_MISC_AMOUNT_UNIT.into(),
+            time_minutes: 15.0,
+            notes: None,
+            sort_order: 0,
+            created_at: datetime!(2026-11-22 09:30:00 UTC),
+        };
+        let v = serde_json::to_value(misc).unwrap();
+        assert_eq!((&v["type"], &v["use"]), (&json!("fining"), &json!("boil")));
+    }
+
+    #[test]
+    fn patch_changes_only_sent_fields_and_clears_nullables() {
+        let before = yeast();
+        let mut y = before.clone();
+        YeastPatch::default().apply(&mut y);
+        assert_eq!(y, before, "an empty patch changes nothing");
+        assert!(YeastPatch::default().is_empty());
+
+        let patch = YeastPatch {
+            name: Some("WLP001".into()),
+            lab: Some(None),
+            attenuation: Some(Some(77.0)),
+            sort_order: Some(4),
+            ..Default::default()
+        };
+        assert!(!patch.is_empty());
+        patch.apply(&mut y);
+        assert_eq!(y.name, "WLP001");
+        assert_eq!(y.lab, None, "Some(None) clears");
+        assert_eq!(y.attenuation, Some(77.0));
+        assert_eq!(y.form, Some(YeastForm::Dry), "untouched");
+        assert_eq!(y.sort_order, 4);
+        assert_eq!((y.id, y.created_at), (before.id, before.created_at));
+    }
+
+    #[test]
+    fn mash_step_patch_sets_and_clears() {
+        let mut step = MashStep {
+            id: Uuid::nil(),
+            recipe_id: Uuid::nil(),
+            name: "Saccharification".into(),
+            kind: MashStepType::Infusion,
+            temperature_c: 66.0,
+            duration_minutes: 60.0,
+            infuse_amount_liters: Some(15.0),
+            ramp_minutes: None,
+            sort_order: 0,
+            created_at: datetime!(2026-11-22 09:30:00 UTC),
+        };
+        MashStepPatch {
+            kind: Some(MashStepType::Decoction),
+            temperature_c: Some(68.5),
+            infuse_amount_liters: Some(None),
+            ramp_minutes: Some(Some(10.0)),
+            ..Default::default()
+        }
+        .apply(&mut step);
+        assert_eq!(step.kind, MashStepType::Decoction);
+        assert_eq!(step.temperature_c, 68.5);
+        assert_eq!(step.infuse_amount_liters, None);
+        assert_eq!(step.ramp_minutes, Some(10.0));
+        assert_eq!(step.duration_minutes, 60.0);
+    }
+}

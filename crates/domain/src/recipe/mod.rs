@@ -1,0 +1,18 @@
+//! The recipe aggregate: a recipe and its ingredients (CONTRACT §3).
+//!
+//! "Ingredient" is the one word for the five lists a recipe holds (fermentables, hops, yeasts,
+//! miscs and mash steps; the contract calls them the recipe's children). Adding a sixth kind
+//! means one more variant of [`IngredientKind`] and its entry in each layer's table.
+//!
+//! * [`model`]: the recipe and the ingredient enums. [`ingredients`]: each kind's fields.
+//! * [`rules`]: bounds, defaults and limits. [`ports`]: storage. [`service`]: the use cases.
+
+pub mod ingredients;
+pub mod model;
+pub mod ports;
+pub mod rules;
+pub mod service;
+
+pub use model::*;
+pub use rules::*;
+pub use service::RecipeService;

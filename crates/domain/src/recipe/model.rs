@@ -1,0 +1,287 @@
+//! The recipe aggregate root.
+
+use serde::Serialize;
+use time::OffsetDateTime;
+use uuid::Uuid;
+
+use crate::ingredients::{Fermentable, Hop, MashStep, Misc, Yeast};
+
+/// Brewing method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RecipeType {
+    AllGrain,
+    Extract,
+    PartialMash,
+}
+
+impl RecipeType {
+    pub const ALL: &[Self] = &[Self::AllGrain, Self::Extract, Self::PartialMash];
+
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Self::AllGrain => "all_grain",
+            Self::Extract => "extract",
+            Self::PartialMash => "partial_mash",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        Self::ALL.iter().copied().find(|t| t.as_str() == s)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+pub struct Recipe {
+    pub id: Uuid,
+    #[schema(format = Uuid)]
+    pub user_id: String,
+    pub name: String,
+    pub style: String,
+    #[serde(rename = "type")]
+    pub kind: RecipeType,
+    pub batch_size_liters: f64,
+    pub boil_time_minutes: f64,
+    pub efficiency: f64,
+    pub notes: Option<String>,
+    /// The account's equipment profile this recipe is brewed on (CONTRACT §10); null: none.
+    pub equipment_id: Option<Uuid>,
+    /// A BJCP 2021 style id (`GET /v1/styles`), beside the free-text `style`; null: none.
+    pub style_id: Option<String>,
+    /// Morey SRM of the current fermentables, computed on every read (never stored).
+    pub est_color_srm: f64,
+    #[serde(serialize_with = "crate::timestamp::serialize")]
+    #[schema(value_type = String, format = DateTime)]
+    pub created_at: OffsetDateTime,
+    #[serde(serialize_with = "crate::timestamp::serialize")]
+    #[schema(value_type = String, format = DateTime)]
+    pub updated_at: OffsetDateTime,
+}
+
+/// A recipe with all its children, each list in display order.
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+pub struct RecipeDetail {
+    #[serde(flatten)]
+    pub recipe: Recipe,
+    pub fermentables: Vec<Fermentable>,
+    pub hops: Vec<Hop>,
+    pub yeasts: Vec<Yeast>,
+    pub miscs: Vec<Misc>,
+    pub mash_steps: Vec<MashStep>,
+}
+
+/// A validated create request with the defaults applied.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewRecipe {
+    pub name: String,
+    pub style: String,
+    pub kind: RecipeType,
+    pub batch_size_liters: f64,
+    pub boil_time_minutes: f64,
+    pub efficiency: f64,
+    pub notes: Option<String>,
+    pub equipment_id: Option<Uuid>,
+    pub style_id: Option<String>,
+}
+
+/// A recipe to create together with all its ingredients (an imported file holds these), each
+/// list in display order; a missing `sort_order` appends, as it does for one ingredient.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewRecipeWithIngredients {
+    pub recipe: NewRecipe,
+    pub fermentables: Vec<crate::ingredients::NewFermentable>,
+    pub hops: Vec<crate::ingredients::NewHop>,
+    pub yeasts: Vec<crate::ingredients::NewYeast>,
+    pub miscs: Vec<crate::ingredients::NewMisc>,
+    pub mash_steps: Vec<crate::ingredients::NewMashStep>,
+}
+
+impl NewRecipeWithIngredients {
+    /// How many ingredients of each kind it holds.
+    pub fn counts(&self) -> [(IngredientKind, usize); 5] {
+        [
+            (IngredientKind::Fermentable, self.fermentables.len()),
+            (IngredientKind::Hop, self.hops.len()),
+            (IngredientKind::Yeast, self.yeasts.len()),
+            (IngredientKind::Misc, self.miscs.len()),
+            (IngredientKind::MashStep, self.mash_steps.len()),
+        ]
+    }
+}
+
+/// A validated partial update: `None` leaves a field alone; `notes: Some(None)` clears it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RecipePatch {
+    pub name: Option<String>,
+    pub style: Option<String>,
+    pub kind: Option<RecipeType>,
+    pub batch_size_liters: Option<f64>,
+    pub boil_time_minutes: Option<f64>,
+    pub efficiency: Option<f64>,
+    pub notes: Option<Option<String>>,
+    pub equipment_id: Option<Option<Uuid>>,
+    pub style_id: Option<Option<String>>,
+}
+
+impl RecipePatch {
+    /// An empty patch changes nothing, `updated_at` included.
+    pub fn is_empty(&self) -> bool {
+        *self == RecipePatch::default()
+    }
+}
+
+/// Sort orders of `GET /v1/recipes` (ties are broken by id).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum RecipeSort {
+    Name,
+    NameDesc,
+    CreatedAt,
+    CreatedAtDesc,
+    UpdatedAt,
+    #[default]
+    UpdatedAtDesc,
+}
+
+impl RecipeSort {
+    pub const NAMES: &[&str] = &[
+        "name",
+        "-name",
+        "created_at",
+        "-created_at",
+        "updated_at",
+        "-updated_at",
+    ];
+
+    pub fn parse(s: &str) -> Option<Self> {
+        Some(match s {
+            "name" => Self::Name,
+            "-name" => Self::NameDesc,
+            "created_at" => Self::CreatedAt,
+            "-created_at" => Self::CreatedAtDesc,
+            "updated_at" => Self::UpdatedAt,
+            "-updated_at" => Self::UpdatedAtDesc,
+            _ => return None,
+        })
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RecipeFilter {
+    /// Case-insensitive literal substring of name or style.
+    pub q: Option<String>,
+    pub kind: Option<RecipeType>,
+    pub sort: RecipeSort,
+}
+
+/// The five kinds of recipe children. Each is created under its recipe
+/// (`POST /v1/recipes/{id}/<path>`) and read, updated and deleted by its own id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum IngredientKind {
+    Fermentable,
+    Hop,
+    Yeast,
+    Misc,
+    MashStep,
+}
+
+impl IngredientKind {
+    pub const ALL: [IngredientKind; 5] = [
+        Self::Fermentable,
+        Self::Hop,
+        Self::Yeast,
+        Self::Misc,
+        Self::MashStep,
+    ];
+
+    /// The path segment and the recipe's array name of this kind (`mash-steps` / `mash_steps`).
+    pub fn path(&self) -> &'static str {
+        match self {
+            Self::Fermentable => "fermentables",
+            Self::Hop => "hops",
+            Self::Yeast => "yeasts",
+            Self::Misc => "miscs",
+            Self::MashStep => "mash-steps",
+        }
+    }
+
+    pub fn array_name(&self) -> &'static str {
+        match self {
+            Self::MashStep => "mash_steps",
+            other => other.path(),
+        }
+    }
+}
+
+/// Any one recipe child.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Ingredient {
+    Fermentable(Fermentable),
+    Hop(Hop),
+    Yeast(Yeast),
+    Misc(Misc),
+    MashStep(MashStep),
+}
+
+/// A validated create request for any kind of child.
+#[derive(Debug, Clone, PartialEq)]
+pub enum NewIngredient {
+    Fermentable(crate::ingredients::NewFermentable),
+    Hop(crate::ingredients::NewHop),
+    Yeast(crate::ingredients::NewYeast),
+    Misc(crate::ingredients::NewMisc),
+    MashStep(crate::ingredients::NewMashStep),
+}
+
+/// A validated partial update for any kind of child.
+#[derive(Debug, Clone, PartialEq)]
+pub enum IngredientPatch {
+    Fermentable(crate::ingredients::FermentablePatch),
+    Hop(crate::ingredients::HopPatch),
+    Yeast(crate::ingredients::YeastPatch),
+    Misc(crate::ingredients::MiscPatch),
+    MashStep(crate::ingredients::MashStepPatch),
+}
+
+impl IngredientPatch {
+    pub fn kind(&self) -> IngredientKind {
+        match self {
+            Self::Fermentable(_) => IngredientKind::Fermentable,
+            Self::Hop(_) => IngredientKind::Hop,
+            Self::Yeast(_) => IngredientKind::Yeast,
+            Self::Misc(_) => IngredientKind::Misc,
+            Self::MashStep(_) => IngredientKind::MashStep,
+        }
+    }
+}
+
+impl NewIngredient {
+    pub fn kind(&self) -> IngredientKind {
+        match self {
+            Self::Fermentable(_) => IngredientKind::Fermentable,
+            Self::Hop(_) => IngredientKind::Hop,
+            Self::Yeast(_) => IngredientKind::Yeast,
+            Self::Misc(_) => IngredientKind::Misc,
+            Self::MashStep(_) => IngredientKind::MashStep,
+        }
+    }
+}
+
+impl RecipeDetail {
+    /// Each hop's form, in hop order (the brewing context's `hop_forms`).
+    pub fn hop_forms(&self) -> Vec<Option<crate::brewing::HopForm>> {
+        self.hops.iter().map(|h| h.form).collect()
+    }
+
+    /// The inputs of the brewing calculator for this recipe as it is now.
+    pub fn stats_input(&self) -> crate::brewing::StatsInput<'_> {
+        crate::brewing::StatsInput {
+            batch_size_liters: self.recipe.batch_size_liters,
+            boil_time_minutes: self.recipe.boil_time_minutes,
+            efficiency: self.recipe.efficiency,
+            fermentables: &self.fermentables,
+            hops: &self.hops,
+            yeasts: &self.yeasts,
+        }
+    }
+}

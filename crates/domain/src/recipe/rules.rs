@@ -1,0 +1,137 @@
+//! The recipe's bounds, defaults and limits (CONTRACT §1.2, §3), and the violations they produce.
+
+use super::model::IngredientKind;
+use crate::error::Violation;
+use crate::rules::{FieldRules, NumberRule, Rule, TextRule, caps};
+
+pub const DEFAULT_BATCH_SIZE_LITERS: f64 = 20.0;
+pub const DEFAULT_BOIL_TIME_MINUTES: f64 = 60.0;
+pub const DEFAULT_EFFICIENCY: f64 = 0.72;
+/// A recipe holds at most this many ingredients of each kind.
+pub const MAX_INGREDIENTS_PER_KIND: i64 = 200;
+
+pub const NAME: TextRule = caps::NAME;
+pub const STYLE: TextRule = caps::SHORT_TEXT;
+pub const NOTES: TextRule = caps::NOTES;
+pub const BATCH_SIZE_LITERS: NumberRule = caps::BATCH_SIZE_LITERS;
+pub const BOIL_TIME_MINUTES: NumberRule = NumberRule::range(0.0, 1_440.0);
+/// Mash efficiency as a fraction (0.72 = 72 %).
+pub const EFFICIENCY: NumberRule = NumberRule::range(0.0, 1.0);
+
+// Ingredient fields.
+pub const SHORT_TEXT: TextRule = caps::SHORT_TEXT;
+/// `amount_unit` of a yeast or misc: free text, but not empty.
+pub const AMOUNT_UNIT: TextRule = TextRule::new(1, 100);
+pub const SORT_ORDER: NumberRule = caps::SORT_ORDER;
+pub const AMOUNT_KG: NumberRule = NumberRule::range(0.0, 10_000.0);
+pub const AMOUNT_GRAMS: NumberRule = NumberRule::range(0.0, 100_000.0);
+/// Misc and yeast `amount`, in their own unit.
+pub const AMOUNT: NumberRule = NumberRule::range(0.0, 100_000.0);
+pub const PERCENT: NumberRule = NumberRule::range(0.0, 100.0);
+pub const COLOR_SRM: NumberRule = NumberRule::range(0.0, 2_000.0);
+pub const TIME_MINUTES: NumberRule = NumberRule::range(0.0, 100_000.0);
+pub const TEMPERATURE_C: NumberRule = caps::TEMPERATURE_C;
+/// Mash step `duration_minutes` and `ramp_minutes`: at most a day.
+pub const MASH_MINUTES: NumberRule = NumberRule::range(0.0, 1_440.0);
+pub const INFUSE_AMOUNT_LITERS: NumberRule = NumberRule::range(0.0, 100_000.0);
+
+/// A BJCP style id as `GET /v1/styles` lists them (`21A`, `X5`…); which ids exist is
+/// [`check_style_id`]'s business.
+pub const STYLE_ID: TextRule = TextRule::new(1, 10);
+
+/// `POST /v1/recipes/{id}/scale`: the new batch, above 0 and at most
+/// [`MAX_SCALED_BATCH_LITERS`](crate::brewing::scaling::MAX_SCALED_BATCH_LITERS).
+pub const SCALED_BATCH_SIZE_LITERS: NumberRule = NumberRule::above(
+    crate::brewing::scaling::MIN_SCALED_BATCH_LITERS,
+    crate::brewing::scaling::MAX_SCALED_BATCH_LITERS,
+);
+
+pub const RECIPE_FIELDS: FieldRules = &[
+    ("name", Rule::Text(NAME)),
+    ("style", Rule::Text(STYLE)),
+    ("style_id", Rule::Text(STYLE_ID)),
+    ("batch_size_liters", Rule::Number(BATCH_SIZE_LITERS)),
+    ("boil_time_minutes", Rule::Number(BOIL_TIME_MINUTES)),
+    ("efficiency", Rule::Number(EFFICIENCY)),
+    ("notes", Rule::Text(NOTES)),
+];
+pub const COPY_FIELDS: FieldRules = &[("name", Rule::Text(NAME))];
+pub const SCALE_FIELDS: FieldRules = &[
+    ("batch_size_liters", Rule::Number(SCALED_BATCH_SIZE_LITERS)),
+    ("efficiency", Rule::Number(EFFICIENCY)),
+    ("name", Rule::Text(NAME)),
+];
+
+/// A `style_id` that is not a BJCP 2021 style of `GET /v1/styles`.
+pub fn check_style_id(style_id: Option<&str>) -> Result<(), Violation> {
+    match style_id {
+        Some(id) if crate::brewing::style(id).is_none() => Err(Violation::new(
+            "custom",
+            &["style_id"],
+            format!("Unknown style {id:?}: see GET /v1/styles"),
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// The bounded fields of each ingredient kind.
+pub fn ingredient_fields(kind: IngredientKind) -> FieldRules {
+    match kind {
+        IngredientKind::Fermentable => &[
+            ("name", Rule::Text(NAME)),
+            ("amount_kg", Rule::Number(AMOUNT_KG)),
+            ("color_srm", Rule::Number(COLOR_SRM)),
+            ("yield_percent", Rule::Number(PERCENT)),
+            ("origin", Rule::Text(SHORT_TEXT)),
+            ("notes", Rule::Text(NOTES)),
+            ("sort_order", Rule::Number(SORT_ORDER)),
+        ],
+        IngredientKind::Hop => &[
+            ("name", Rule::Text(NAME)),
+            ("alpha_acid", Rule::Number(PERCENT)),
+            ("amount_grams", Rule::Number(AMOUNT_GRAMS)),
+            ("time_minutes", Rule::Number(TIME_MINUTES)),
+            ("sort_order", Rule::Number(SORT_ORDER)),
+        ],
+        IngredientKind::Yeast => &[
+            ("name", Rule::Text(NAME)),
+            ("lab", Rule::Text(SHORT_TEXT)),
+            ("product_id", Rule::Text(SHORT_TEXT)),
+            ("attenuation", Rule::Number(PERCENT)),
+            ("min_temp_c", Rule::Number(TEMPERATURE_C)),
+            ("max_temp_c", Rule::Number(TEMPERATURE_C)),
+            ("amount", Rule::Number(AMOUNT)),
+            ("amount_unit", Rule::Text(AMOUNT_UNIT)),
+            ("notes", Rule::Text(NOTES)),
+            ("sort_order", Rule::Number(SORT_ORDER)),
+        ],
+        IngredientKind::Misc => &[
+            ("name", Rule::Text(NAME)),
+            ("amount", Rule::Number(AMOUNT)),
+            ("amount_unit", Rule::Text(AMOUNT_UNIT)),
+            ("time_minutes", Rule::Number(TIME_MINUTES)),
+            ("notes", Rule::Text(NOTES)),
+            ("sort_order", Rule::Number(SORT_ORDER)),
+        ],
+        IngredientKind::MashStep => &[
+            ("name", Rule::Text(NAME)),
+            ("temperature_c", Rule::Number(TEMPERATURE_C)),
+            ("duration_minutes", Rule::Number(MASH_MINUTES)),
+            ("infuse_amount_liters", Rule::Number(INFUSE_AMOUNT_LITERS)),
+            ("ramp_minutes", Rule::Number(MASH_MINUTES)),
+            ("sort_order", Rule::Number(SORT_ORDER)),
+        ],
+    }
+}
+
+/// The 201st ingredient of a kind.
+pub fn too_many_ingredients(kind: IngredientKind) -> Violation {
+    Violation::too_many(
+        &[kind.array_name()],
+        MAX_INGREDIENTS_PER_KIND,
+        format!(
+            "A recipe holds at most {MAX_INGREDIENTS_PER_KIND} {}",
+            kind.array_name()
+        ),
+    )
+}

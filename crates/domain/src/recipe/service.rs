@@ -1,0 +1,359 @@
+//! The recipe use cases: recipes, their ingredients, and their statistics.
+
+use std::sync::Arc;
+
+use uuid::Uuid;
+
+use super::model::{
+    Ingredient, IngredientKind, IngredientPatch, NewIngredient, NewRecipe,
+    NewRecipeWithIngredients, Recipe, RecipeDetail, RecipeFilter, RecipePatch,
+};
+use super::ports::{IngredientRepository, RecipeRepository};
+use super::rules::{MAX_INGREDIENTS_PER_KIND, NAME, check_style_id, too_many_ingredients};
+use crate::brewing::round_to;
+use crate::brewing::scaling::{ScaleTarget, Scaled, scale};
+use crate::brewing::{BrewingContext, HopForm, StatsReport, stats_report, style};
+use crate::equipment::{Equipment, EquipmentRepository};
+use crate::error::{DomainError, Violation};
+use crate::ingredients::{NewFermentable, NewHop, NewMashStep, NewMisc, NewYeast};
+use crate::page::{Page, PageRequest};
+use crate::ports::Clock;
+use crate::{DomainResult, UserId};
+
+pub struct RecipeService {
+    recipes: Arc<dyn RecipeRepository>,
+    ingredients: Arc<dyn IngredientRepository>,
+    equipment: Arc<dyn EquipmentRepository>,
+    clock: Arc<dyn Clock>,
+}
+
+impl RecipeService {
+    pub fn new(
+        recipes: Arc<dyn RecipeRepository>,
+        ingredients: Arc<dyn IngredientRepository>,
+        equipment: Arc<dyn EquipmentRepository>,
+        clock: Arc<dyn Clock>,
+    ) -> Self {
+        RecipeService {
+            recipes,
+            ingredients,
+            equipment,
+            clock,
+        }
+    }
+
+    pub async fn list(
+        &self,
+        user: UserId,
+        filter: &RecipeFilter,
+        page: PageRequest,
+    ) -> DomainResult<Page<Recipe>> {
+        self.recipes.list(user, filter, page).await
+    }
+
+    /// An unknown `style_id` is refused here; an `equipment_id` that is not one of the account's
+    /// profiles by the store (its foreign key names the account too).
+    pub async fn create(&self, user: UserId, new: NewRecipe) -> DomainResult<Recipe> {
+        check_style_id(new.style_id.as_deref()).map_err(|v| DomainError::Invalid(vec![v]))?;
+        self.recipes.create(user, new, self.clock.now()).await
+    }
+
+    /// Creates every recipe with all its ingredients in one transaction (an import): all or
+    /// nothing. A recipe over the per-kind cap is refused before anything is written, its
+    /// violation's path prefixed with its position in `recipes`.
+    pub async fn create_many(
+        &self,
+        user: UserId,
+        recipes: Vec<NewRecipeWithIngredients>,
+    ) -> DomainResult<Vec<RecipeDetail>> {
+        let violations = over_the_cap(&recipes);
+        if !violations.is_empty() {
+            return Err(DomainError::Invalid(violations));
+        }
+        self.recipes
+            .create_with_ingredients(user, recipes, self.clock.now())
+            .await
+    }
+
+    /// A page of the account's recipes with all their ingredients (an export of everything).
+    pub async fn list_details(
+        &self,
+        user: UserId,
+        page: PageRequest,
+    ) -> DomainResult<Page<RecipeDetail>> {
+        self.recipes.list_details(user, page).await
+    }
+
+    /// The recipe with all its ingredients.
+    pub async fn get(&self, user: UserId, id: Uuid) -> DomainResult<RecipeDetail> {
+        self.recipes.get(user, id).await
+    }
+
+    pub async fn update(&self, user: UserId, id: Uuid, patch: RecipePatch) -> DomainResult<Recipe> {
+        if let Some(style_id) = &patch.style_id {
+            check_style_id(style_id.as_deref()).map_err(|v| DomainError::Invalid(vec![v]))?;
+        }
+        self.recipes.update(user, id, patch, self.clock.now()).await
+    }
+
+    pub async fn delete(&self, user: UserId, id: Uuid) -> DomainResult<()> {
+        self.recipes.delete(user, id).await
+    }
+
+    /// A copy with every ingredient; `name: None` means "<name> (copy)".
+    pub async fn copy(
+        &self,
+        user: UserId,
+        id: Uuid,
+        name: Option<String>,
+    ) -> DomainResult<RecipeDetail> {
+        self.recipes.copy(user, id, name, self.clock.now()).await
+    }
+
+    /// The statistics of the recipe as it is now (CONTRACT §4), with its equipment profile's
+    /// volumes and its style's fit (§10): computed, never stored.
+    pub async fn stats(&self, user: UserId, id: Uuid) -> DomainResult<StatsReport> {
+        let (recipe, equipment, forms) = self.brewing_inputs(user, id).await?;
+        let context = BrewingContext {
+            equipment: equipment.as_ref().map(|e| &e.profile),
+            hop_forms: &forms,
+        };
+        let style = recipe.recipe.style_id.as_deref().and_then(style);
+        Ok(stats_report(&recipe.stats_input(), &context, style))
+    }
+
+    /// A new recipe for another batch size (and efficiency) whose OG and IBU are the original's
+    /// (CONTRACT §10): the amounts are solved by `brewing::scaling`, the recipe is created with all
+    /// its ingredients in one transaction. `name: None` means "<name> (<size> L)".
+    pub async fn scale(
+        &self,
+        user: UserId,
+        id: Uuid,
+        target: ScaleTarget,
+        name: Option<String>,
+    ) -> DomainResult<RecipeDetail> {
+        let (recipe, equipment, forms) = self.brewing_inputs(user, id).await?;
+        let context = BrewingContext {
+            equipment: equipment.as_ref().map(|e| &e.profile),
+            hop_forms: &forms,
+        };
+        let scaled =
+            scale(&recipe.stats_input(), &context, &target).map_err(DomainError::Invalid)?;
+        let new = scaled_recipe(&recipe, &scaled, name);
+        let mut created = self
+            .recipes
+            .create_with_ingredients(user, vec![new], self.clock.now())
+            .await?;
+        created
+            .pop()
+            .ok_or_else(|| DomainError::Internal("scaled recipe not returned".to_owned()))
+    }
+
+    /// The recipe with what its calculations read besides it: its equipment profile (if it names
+    /// one) and its hops' forms.
+    async fn brewing_inputs(
+        &self,
+        user: UserId,
+        id: Uuid,
+    ) -> DomainResult<(RecipeDetail, Option<Equipment>, Vec<Option<HopForm>>)> {
+        let recipe = self.recipes.get(user, id).await?;
+        let equipment = match recipe.recipe.equipment_id {
+            Some(profile) => Some(self.equipment.get(user, profile).await?),
+            None => None,
+        };
+        let forms = recipe.hop_forms();
+        Ok((recipe, equipment, forms))
+    }
+
+    pub async fn add_ingredient(
+        &self,
+        user: UserId,
+        recipe_id: Uuid,
+        new: NewIngredient,
+    ) -> DomainResult<Ingredient> {
+        self.ingredients
+            .add(user, recipe_id, new, self.clock.now())
+            .await
+    }
+
+    pub async fn list_ingredients(
+        &self,
+        user: UserId,
+        recipe_id: Uuid,
+        kind: IngredientKind,
+    ) -> DomainResult<Vec<Ingredient>> {
+        self.ingredients.list(user, recipe_id, kind).await
+    }
+
+    pub async fn get_ingredient(
+        &self,
+        user: UserId,
+        kind: IngredientKind,
+        id: Uuid,
+    ) -> DomainResult<Ingredient> {
+        self.ingredients.get(user, kind, id).await
+    }
+
+    pub async fn update_ingredient(
+        &self,
+        user: UserId,
+        id: Uuid,
+        patch: IngredientPatch,
+    ) -> DomainResult<Ingredient> {
+        self.ingredients
+            .update(user, id, patch, self.clock.now())
+            .await
+    }
+
+    pub async fn delete_ingredient(
+        &self,
+        user: UserId,
+        kind: IngredientKind,
+        id: Uuid,
+    ) -> DomainResult<()> {
+        self.ingredients
+            .delete(user, kind, id, self.clock.now())
+            .await
+    }
+}
+
+/// The scaled copy of `recipe`: every field and ingredient as it was, the fermentable and hop
+/// amounts solved, yeasts, miscs and mash-water infusions in proportion to the batch.
+fn scaled_recipe(
+    recipe: &RecipeDetail,
+    scaled: &Scaled,
+    name: Option<String>,
+) -> NewRecipeWithIngredients {
+    let (kilograms, grams) = crate::brewing::scaling::rounded_amounts(scaled);
+    let r = &recipe.recipe;
+    let name = name.unwrap_or_else(|| {
+        let suffix = format!(
+            " ({} L)",
+            crate::brewing::amount_text(scaled.batch_size_liters)
+        );
+        let keep = NAME.max.saturating_sub(suffix.chars().count());
+        format!("{}{suffix}", r.name.chars().take(keep).collect::<String>())
+    });
+    NewRecipeWithIngredients {
+        recipe: NewRecipe {
+            name,
+            style: r.style.clone(),
+            kind: r.kind,
+            batch_size_liters: scaled.batch_size_liters,
+            boil_time_minutes: r.boil_time_minutes,
+            efficiency: scaled.efficiency,
+            notes: r.notes.clone(),
+            equipment_id: r.equipment_id,
+            style_id: r.style_id.clone(),
+        },
+        fermentables: recipe
+            .fermentables
+            .iter()
+            .zip(kilograms)
+            .map(|(f, kg)| NewFermentable {
+                amount_kg: kg,
+                ..f.to_new()
+            })
+            .collect(),
+        hops: recipe
+            .hops
+            .iter()
+            .zip(grams)
+            .map(|(h, g)| NewHop {
+                amount_grams: g,
+                ..h.to_new()
+            })
+            .collect(),
+        yeasts: recipe
+            .yeasts
+            .iter()
+            .map(|y| NewYeast {
+                amount: scaled.by_volume(y.amount).map(|a| round_to(a, 2)),
+                ..y.to_new()
+            })
+            .collect(),
+        miscs: recipe
+            .miscs
+            .iter()
+            .map(|m| NewMisc {
+                amount: round_to(scaled.by_volume(Some(m.amount)).unwrap_or(0.0), 2),
+                ..m.to_new()
+            })
+            .collect(),
+        mash_steps: recipe
+            .mash_steps
+            .iter()
+            .map(|m| NewMashStep {
+                infuse_amount_liters: scaled
+                    .by_volume(m.infuse_amount_liters)
+                    .map(|l| round_to(l, 2)),
+                ..m.to_new()
+            })
+            .collect(),
+    }
+}
+
+/// One violation per recipe and kind holding more than a recipe may.
+fn over_the_cap(recipes: &[NewRecipeWithIngredients]) -> Vec<Violation> {
+    let limit = usize::try_from(MAX_INGREDIENTS_PER_KIND).unwrap_or(usize::MAX);
+    recipes
+        .iter()
+        .enumerate()
+        .flat_map(|(i, recipe)| {
+            recipe
+                .counts()
+                .into_iter()
+                .filter(move |(_, count)| *count > limit)
+                .map(move |(kind, _)| {
+                    let mut violation = too_many_ingredients(kind);
+                    violation.path.insert(0, i.to_string());
+                    violation
+                })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ingredients::{HopUse, NewHop};
+    use crate::recipe::RecipeType;
+
+    fn with_hops(n: usize) -> NewRecipeWithIngredients {
+        let hop = NewHop {
+            form: None,
+            name: "Saaz".into(),
+            alpha_acid: 3.5,
+            amount_grams: 30.0,
+            time_minutes: 60.0,
+            hop_use: HopUse::ALL[0],
+            sort_order: None,
+        };
+        NewRecipeWithIngredients {
+            recipe: NewRecipe {
+                equipment_id: None,
+                style_id: None,
+                name: "Pils".into(),
+                style: String::new(),
+                kind: RecipeType::AllGrain,
+                batch_size_liters: 20.0,
+                boil_time_minutes: 60.0,
+                efficiency: 0.72,
+                notes: None,
+            },
+            fermentables: vec![],
+            hops: vec![hop; n],
+            yeasts: vec![],
+            miscs: vec![],
+            mash_steps: vec![],
+        }
+    }
+
+    #[test]
+    fn a_recipe_over_the_cap_is_named_by_its_position() {
+        assert!(over_the_cap(&[with_hops(200), with_hops(0)]).is_empty());
+        let violations = over_the_cap(&[with_hops(1), with_hops(201)]);
+        assert_eq!(violations.len(), 1);
+        assert_eq!(violations[0].path, ["1", "hops"]);
+    }
+}

@@ -1,0 +1,624 @@
+//! Brew sessions (`/v1/sessions`), their checklist steps (`/v1/steps`) and fermentation
+//! readings (`/v1/fermentation-logs`).
+
+use actix_web::{HttpRequest, HttpResponse, web};
+use serde_json::Value;
+use utoipa::ToSchema;
+use wort_domain::brew_session::{
+    BrewSession, BrewSessionFilter, BrewSessionPatch, BrewSessionRequest, BrewStep,
+    FermentationLog, GravityUnit, LogPatch, LogRange, NewLog, NewStep, SessionStatus, StepPatch,
+    has_measurement, rules,
+};
+
+use super::{created, page_response, resource};
+use crate::body::JsonBody;
+use crate::credentials::Authenticated;
+use crate::error::{ApiError, ApiResult};
+use crate::params::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Query, path_id};
+use crate::state::AppState;
+use crate::validation::Fields;
+
+/// Inside the `/v1/sessions` scope.
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.service(
+        resource("", "GET, POST")
+            .route(web::get().to(list_sessions))
+            .route(web::post().to(create_session)),
+    )
+    .service(
+        resource("/{id}", "GET, PATCH, DELETE")
+            .route(web::get().to(get_session))
+            .route(web::patch().to(update_session))
+            .route(web::delete().to(delete_session)),
+    )
+    .service(
+        resource("/{id}/steps", "GET, POST")
+            .route(web::get().to(list_steps))
+            .route(web::post().to(create_step)),
+    )
+    .service(
+        resource("/{id}/fermentation-logs", "GET, POST")
+            .route(web::get().to(list_logs))
+            .route(web::post().to(create_log)),
+    )
+    .service(resource("/{id}/fermentation-logs/latest", "GET").route(web::get().to(latest_log)));
+}
+
+/// Inside the `/v1/steps` scope.
+pub fn configure_steps(cfg: &mut web::ServiceConfig) {
+    cfg.service(
+        resource("/{id}", "GET, PATCH, DELETE")
+            .route(web::get().to(get_step))
+            .route(web::patch().to(update_step))
+            .route(web::delete().to(delete_step)),
+    );
+}
+
+/// Inside the `/v1/fermentation-logs` scope.
+pub fn configure_logs(cfg: &mut web::ServiceConfig) {
+    cfg.service(
+        resource("/{id}", "GET, PATCH, DELETE")
+            .route(web::get().to(get_log))
+            .route(web::patch().to(update_log))
+            .route(web::delete().to(delete_log)),
+    );
+}
+
+fn statuses() -> Vec<&'static str> {
+    SessionStatus::ALL
+        .iter()
+        .map(SessionStatus::as_str)
+        .collect()
+}
+
+fn units() -> Vec<&'static str> {
+    GravityUnit::ALL.iter().map(GravityUnit::as_str).collect()
+}
+
+// ---- Request bodies, for the OpenAPI document (parsing is by `Fields`) -------------------------
+
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct CreateSessionRequest {
+    recipe_id: uuid::Uuid,
+    #[schema(format = Date)]
+    brew_date: String,
+    /// Default: the recipe's name.
+    #[schema(nullable = false)]
+    name: Option<String>,
+    #[schema(inline, default = "planned", nullable = false)]
+    status: Option<SessionStatus>,
+    #[schema(nullable)]
+    notes: Option<String>,
+}
+
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct UpdateSessionRequest {
+    #[schema(nullable = false)]
+    name: Option<String>,
+    #[schema(format = Date, nullable = false)]
+    brew_date: Option<String>,
+    /// Forward moves (skipping allowed) or `abandoned`; final states are final.
+    #[schema(inline, nullable = false)]
+    status: Option<SessionStatus>,
+    #[schema(nullable)]
+    measured_og: Option<f64>,
+    #[schema(nullable)]
+    measured_fg: Option<f64>,
+    #[schema(nullable)]
+    measured_batch_size_liters: Option<f64>,
+    #[schema(nullable)]
+    notes: Option<String>,
+}
+
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct CreateStepRequest {
+    title: String,
+    #[schema(nullable)]
+    description: Option<String>,
+    #[schema(nullable = false)]
+    sort_order: Option<i32>,
+    #[schema(nullable)]
+    duration_minutes: Option<f64>,
+}
+
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct UpdateStepRequest {
+    #[schema(nullable = false)]
+    title: Option<String>,
+    #[schema(nullable)]
+    description: Option<String>,
+    #[schema(nullable = false)]
+    sort_order: Option<i32>,
+    #[schema(nullable)]
+    duration_minutes: Option<f64>,
+    /// true stamps `completed_at` now; false clears it.
+    #[schema(nullable = false)]
+    completed: Option<bool>,
+}
+
+/// At least one of gravity, temperature_c, ph, notes.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct CreateLogRequest {
+    /// Default: now.
+    #[schema(format = DateTime, nullable = false)]
+    logged_at: Option<String>,
+    /// Specific gravity.
+    #[schema(nullable)]
+    gravity: Option<f64>,
+    /// The unit the reading was entered in (stored for display).
+    #[schema(inline, default = "sg", nullable = false)]
+    gravity_unit: Option<GravityUnit>,
+    #[schema(nullable)]
+    temperature_c: Option<f64>,
+    #[schema(nullable)]
+    ph: Option<f64>,
+    #[schema(nullable)]
+    notes: Option<String>,
+}
+
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct UpdateLogRequest {
+    #[schema(format = DateTime, nullable = false)]
+    logged_at: Option<String>,
+    #[schema(nullable)]
+    gravity: Option<f64>,
+    #[schema(inline, nullable = false)]
+    gravity_unit: Option<GravityUnit>,
+    #[schema(nullable)]
+    temperature_c: Option<f64>,
+    #[schema(nullable)]
+    ph: Option<f64>,
+    #[schema(nullable)]
+    notes: Option<String>,
+}
+
+// ---- Readers ---------------------------------------------------------------------------------
+
+fn read_session_request(body: &Value) -> ApiResult<BrewSessionRequest> {
+    let mut f = Fields::of(body)?;
+    let recipe_id = f.uuid("recipe_id");
+    let recipe_id = f.required("recipe_id", "string", recipe_id);
+    let brew_date = f.date("brew_date");
+    let brew_date = f.required("brew_date", "string", brew_date);
+    let name = f.text("name", rules::NAME);
+    let name = f.optional("name", "string", name);
+    let options = statuses();
+    let status = f.enumeration("status", &options, SessionStatus::parse);
+    let status = f.optional("status", "string", status);
+    let notes = Fields::nullable(f.text("notes", rules::NOTES)).flatten();
+    match (recipe_id, brew_date) {
+        (Some(recipe_id), Some(brew_date)) => f.finish(BrewSessionRequest {
+            recipe_id,
+            brew_date,
+            name,
+            status,
+            notes,
+        }),
+        _ => Err(f.finish(()).err().unwrap_or(ApiError::Internal)),
+    }
+}
+
+fn read_session_patch(body: &Value) -> ApiResult<BrewSessionPatch> {
+    let mut f = Fields::of(body)?;
+    let name = f.text("name", rules::NAME);
+    let name = f.optional("name", "string", name);
+    let brew_date = f.date("brew_date");
+    let brew_date = f.optional("brew_date", "string", brew_date);
+    let options = statuses();
+    let status = f.enumeration("status", &options, SessionStatus::parse);
+    let status = f.optional("status", "string", status);
+    let patch = BrewSessionPatch {
+        name,
+        brew_date,
+        status,
+        measured_og: Fields::nullable(f.number("measured_og", rules::MEASURED_GRAVITY)),
+        measured_fg: Fields::nullable(f.number("measured_fg", rules::MEASURED_GRAVITY)),
+        measured_batch_size_liters: Fields::nullable(f.number(
+            "measured_batch_size_liters",
+            rules::MEASURED_BATCH_SIZE_LITERS,
+        )),
+        notes: Fields::nullable(f.text("notes", rules::NOTES)),
+    };
+    f.finish(patch)
+}
+
+fn read_step_patch(f: &mut Fields) -> StepPatch {
+    let title = f.text("title", rules::STEP_TITLE);
+    let title = f.optional("title", "string", title);
+    let sort_order = f.integer("sort_order", wort_domain::rules::caps::SORT_ORDER);
+    #[allow(clippy::cast_possible_truncation)]
+    let sort_order = f
+        .optional("sort_order", "number", sort_order)
+        .map(|n| n as i32);
+    let completed = f.boolean("completed");
+    let completed = f.optional("completed", "boolean", completed);
+    StepPatch {
+        title,
+        description: Fields::nullable(f.text("description", rules::STEP_DESCRIPTION)),
+        sort_order,
+        duration_minutes: Fields::nullable(
+            f.number("duration_minutes", rules::STEP_DURATION_MINUTES),
+        ),
+        completed,
+    }
+}
+
+fn read_log_patch(f: &mut Fields) -> LogPatch {
+    let logged_at = f.datetime("logged_at");
+    let logged_at = f.optional("logged_at", "string", logged_at);
+    let options = units();
+    let unit = f.enumeration("gravity_unit", &options, GravityUnit::parse);
+    let gravity_unit = f.optional("gravity_unit", "string", unit);
+    LogPatch {
+        logged_at,
+        gravity: Fields::nullable(f.number("gravity", rules::READING_GRAVITY)),
+        gravity_unit,
+        temperature_c: Fields::nullable(f.number("temperature_c", rules::READING_TEMPERATURE_C)),
+        ph: Fields::nullable(f.number("ph", rules::READING_PH)),
+        notes: Fields::nullable(f.text("notes", rules::NOTES)),
+    }
+}
+
+fn read_new_log(body: &Value) -> ApiResult<NewLog> {
+    let mut f = Fields::of(body)?;
+    let p = read_log_patch(&mut f);
+    let log = NewLog {
+        logged_at: p.logged_at,
+        gravity: p.gravity.flatten(),
+        gravity_unit: p.gravity_unit.unwrap_or_default(),
+        temperature_c: p.temperature_c.flatten(),
+        ph: p.ph.flatten(),
+        notes: p.notes.flatten(),
+    };
+    let log = f.finish(log)?;
+    has_measurement(log.gravity, log.temperature_c, log.ph, log.notes.as_deref())?;
+    Ok(log)
+}
+
+// ---- Sessions ----------------------------------------------------------------------------------
+
+/// The account's brew sessions, newest brew date first.
+#[utoipa::path(get, path = "/v1/sessions", tag = "sessions", security(("api_key" = []), ("session_cookie" = [])),
+    params(
+        ("status" = Option<SessionStatus>, Query, description = "Only sessions in this state"),
+        ("recipe_id" = Option<uuid::Uuid>, Query, description = "Sessions made from this recipe"),
+        ("limit" = Option<i64>, Query, description = "Page size (default 50)"),
+        ("offset" = Option<i64>, Query, description = "Items to skip (default 0)"),
+    ),
+    responses((status = 200, body = [BrewSession], headers(("X-Total-Count" = i64), ("Link" = String))),
+        (status = 400, body = crate::error::ErrorBody), (status = 401, body = crate::error::ErrorBody)))]
+pub async fn list_sessions(
+    auth: Authenticated,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+) -> ApiResult<HttpResponse> {
+    let query = Query::of(&req)?;
+    let page = query.page(DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE)?;
+    let filter = BrewSessionFilter {
+        status: query.one_of("status", &statuses(), SessionStatus::parse)?,
+        recipe_id: query.uuid("recipe_id")?,
+    };
+    let sessions = state
+        .brew_sessions
+        .list(auth.0.user.id, &filter, page)
+        .await?;
+    Ok(page_response(&req, &query, page, &sessions))
+}
+
+/// Start a brew session from one of your recipes: the recipe is snapshotted (with its stats) and
+/// the brew-day checklist generated.
+#[utoipa::path(post, path = "/v1/sessions", tag = "sessions", security(("api_key" = []), ("session_cookie" = [])),
+    request_body = CreateSessionRequest,
+    responses((status = 201, body = BrewSession, links(
+            ("GetSession" = (operation_id = "get_session", parameters(("id" = "$response.body#/id")), description = "The session just created")),
+            ("UpdateSession" = (operation_id = "update_session", parameters(("id" = "$response.body#/id")), description = "Change the session just created")),
+            ("ListSteps" = (operation_id = "list_steps", parameters(("id" = "$response.body#/id")), description = "Its brew-day checklist")),
+            ("CreateStep" = (operation_id = "create_step", parameters(("id" = "$response.body#/id")), description = "Add a step to its checklist")),
+            ("ListReadings" = (operation_id = "list_logs", parameters(("id" = "$response.body#/id")), description = "Its fermentation readings")),
+            ("CreateReading" = (operation_id = "create_log", parameters(("id" = "$response.body#/id")), description = "Log a fermentation reading")))),
+        (status = 400, body = crate::error::ErrorBody),
+        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody, description = "No such recipe"),
+        (status = 413, body = crate::error::ErrorBody), (status = 422, body = crate::error::ValidationErrorBody)))]
+pub async fn create_session(
+    auth: Authenticated,
+    state: web::Data<AppState>,
+    body: JsonBody,
+) -> ApiResult<HttpResponse> {
+    let request = read_session_request(&body.json()?)?;
+    let session = state.brew_sessions.create(auth.0.user.id, request).await?;
+    Ok(created(&session))
+}
+
+/// One brew session.
+#[utoipa::path(get, path = "/v1/sessions/{id}", tag = "sessions", security(("api_key" = []), ("session_cookie" = [])),
+    params(("id" = uuid::Uuid, Path, description = "Session id")),
+    responses((status = 200, body = BrewSession), (status = 400, body = crate::error::ErrorBody),
+        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
+pub async fn get_session(
+    auth: Authenticated,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+) -> ApiResult<HttpResponse> {
+    let id = path_id(&req, "id")?;
+    Ok(HttpResponse::Ok().json(state.brew_sessions.get(auth.0.user.id, id).await?))
+}
+
+/// Change a session; a `status` change must follow the state machine.
+#[utoipa::path(patch, path = "/v1/sessions/{id}", tag = "sessions", security(("api_key" = []), ("session_cookie" = [])),
+    params(("id" = uuid::Uuid, Path, description = "Session id")), request_body = UpdateSessionRequest,
+    responses((status = 200, body = BrewSession), (status = 400, body = crate::error::ErrorBody),
+        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody),
+        (status = 413, body = crate::error::ErrorBody),
+        (status = 422, body = crate::error::ValidationErrorBody, description = "Invalid body, or invalid_transition")))]
+pub async fn update_session(
+    auth: Authenticated,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    body: JsonBody,
+) -> ApiResult<HttpResponse> {
+    let id = path_id(&req, "id")?;
+    let patch = read_session_patch(&body.json()?)?;
+    Ok(HttpResponse::Ok().json(
+        state
+            .brew_sessions
+            .update(auth.0.user.id, id, patch)
+            .await?,
+    ))
+}
+
+/// Delete a session with its steps and readings (the recipe is untouched).
+#[utoipa::path(delete, path = "/v1/sessions/{id}", tag = "sessions", security(("api_key" = []), ("session_cookie" = [])),
+    params(("id" = uuid::Uuid, Path, description = "Session id")),
+    responses((status = 204, description = "Deleted"), (status = 400, body = crate::error::ErrorBody),
+        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
+pub async fn delete_session(
+    auth: Authenticated,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+) -> ApiResult<HttpResponse> {
+    let id = path_id(&req, "id")?;
+    state.brew_sessions.delete(auth.0.user.id, id).await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+// ---- Steps -------------------------------------------------------------------------------------
+
+/// The brew-day checklist, in order.
+#[utoipa::path(get, path = "/v1/sessions/{id}/steps", tag = "sessions", security(("api_key" = []), ("session_cookie" = [])),
+    params(("id" = uuid::Uuid, Path, description = "Session id")),
+    responses((status = 200, body = [BrewStep]), (status = 400, body = crate::error::ErrorBody),
+        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
+pub async fn list_steps(
+    auth: Authenticated,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+) -> ApiResult<HttpResponse> {
+    let id = path_id(&req, "id")?;
+    Ok(HttpResponse::Ok().json(state.brew_sessions.list_steps(auth.0.user.id, id).await?))
+}
+
+/// Add a custom step (appended unless `sort_order` is given).
+#[utoipa::path(post, path = "/v1/sessions/{id}/steps", tag = "sessions", security(("api_key" = []), ("session_cookie" = [])),
+    params(("id" = uuid::Uuid, Path, description = "Session id")), request_body = CreateStepRequest,
+    responses((status = 201, body = BrewStep, links(
+            ("GetStep" = (operation_id = "get_step", parameters(("id" = "$response.body#/id")), description = "The step just added")),
+            ("UpdateStep" = (operation_id = "update_step", parameters(("id" = "$response.body#/id")), description = "Tick or change the step just added")),
+            ("DeleteStep" = (operation_id = "delete_step", parameters(("id" = "$response.body#/id")), description = "Remove the step just added")))),
+        (status = 400, body = crate::error::ErrorBody),
+        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody),
+        (status = 413, body = crate::error::ErrorBody), (status = 422, body = crate::error::ValidationErrorBody)))]
+pub async fn create_step(
+    auth: Authenticated,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    body: JsonBody,
+) -> ApiResult<HttpResponse> {
+    let id = path_id(&req, "id")?;
+    let body = body.json()?;
+    let mut f = Fields::of(&body)?;
+    let p = read_step_patch(&mut f);
+    if body.get("title").is_none() {
+        f.report(crate::validation::invalid_type(
+            &["title"],
+            "string",
+            "undefined",
+        ));
+    }
+    let new = NewStep {
+        title: p.title.unwrap_or_default(),
+        description: p.description.flatten(),
+        sort_order: p.sort_order,
+        duration_minutes: p.duration_minutes.flatten(),
+    };
+    let new = f.finish(new)?;
+    Ok(created(
+        &state
+            .brew_sessions
+            .add_step(auth.0.user.id, id, new)
+            .await?,
+    ))
+}
+
+/// One checklist step.
+#[utoipa::path(get, path = "/v1/steps/{id}", tag = "sessions", security(("api_key" = []), ("session_cookie" = [])),
+    params(("id" = uuid::Uuid, Path, description = "Step id")),
+    responses((status = 200, body = BrewStep), (status = 400, body = crate::error::ErrorBody),
+        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
+pub async fn get_step(
+    auth: Authenticated,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+) -> ApiResult<HttpResponse> {
+    let id = path_id(&req, "id")?;
+    Ok(HttpResponse::Ok().json(state.brew_sessions.get_step(auth.0.user.id, id).await?))
+}
+
+/// Tick (or untick) a step, or change it.
+#[utoipa::path(patch, path = "/v1/steps/{id}", tag = "sessions", security(("api_key" = []), ("session_cookie" = [])),
+    params(("id" = uuid::Uuid, Path, description = "Step id")), request_body = UpdateStepRequest,
+    responses((status = 200, body = BrewStep), (status = 400, body = crate::error::ErrorBody),
+        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody),
+        (status = 413, body = crate::error::ErrorBody), (status = 422, body = crate::error::ValidationErrorBody)))]
+pub async fn update_step(
+    auth: Authenticated,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    body: JsonBody,
+) -> ApiResult<HttpResponse> {
+    let id = path_id(&req, "id")?;
+    let body = body.json()?;
+    let mut f = Fields::of(&body)?;
+    let patch = read_step_patch(&mut f);
+    let patch = f.finish(patch)?;
+    Ok(HttpResponse::Ok().json(
+        state
+            .brew_sessions
+            .update_step(auth.0.user.id, id, patch)
+            .await?,
+    ))
+}
+
+/// Delete a step.
+#[utoipa::path(delete, path = "/v1/steps/{id}", tag = "sessions", security(("api_key" = []), ("session_cookie" = [])),
+    params(("id" = uuid::Uuid, Path, description = "Step id")),
+    responses((status = 204, description = "Deleted"), (status = 400, body = crate::error::ErrorBody),
+        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
+pub async fn delete_step(
+    auth: Authenticated,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+) -> ApiResult<HttpResponse> {
+    let id = path_id(&req, "id")?;
+    state.brew_sessions.delete_step(auth.0.user.id, id).await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+// ---- Fermentation logs -------------------------------------------------------------------------
+
+/// Readings with `from` ≤ `logged_at` < `to`, oldest first.
+#[utoipa::path(get, path = "/v1/sessions/{id}/fermentation-logs", tag = "fermentation logs", security(("api_key" = []), ("session_cookie" = [])),
+    params(
+        ("id" = uuid::Uuid, Path, description = "Session id"),
+        ("from" = Option<String>, Query, format = DateTime, description = "Inclusive lower bound of logged_at"),
+        ("to" = Option<String>, Query, format = DateTime, description = "Exclusive upper bound of logged_at"),
+        ("limit" = Option<i64>, Query, description = "Page size (default 1000)"),
+        ("offset" = Option<i64>, Query, description = "Items to skip (default 0)"),
+    ),
+    responses((status = 200, body = [FermentationLog], headers(("X-Total-Count" = i64), ("Link" = String))),
+        (status = 400, body = crate::error::ErrorBody), (status = 401, body = crate::error::ErrorBody),
+        (status = 404, body = crate::error::ErrorBody)))]
+pub async fn list_logs(
+    auth: Authenticated,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+) -> ApiResult<HttpResponse> {
+    let id = path_id(&req, "id")?;
+    let query = Query::of(&req)?;
+    let page = query.page(rules::DEFAULT_LOG_PAGE, rules::MAX_LOG_PAGE)?;
+    let range = LogRange {
+        from: query.datetime("from")?,
+        to: query.datetime("to")?,
+    };
+    let logs = state
+        .brew_sessions
+        .list_logs(auth.0.user.id, id, range, page)
+        .await?;
+    Ok(page_response(&req, &query, page, &logs))
+}
+
+/// Record a reading (at least one of gravity, temperature_c, ph, notes).
+#[utoipa::path(post, path = "/v1/sessions/{id}/fermentation-logs", tag = "fermentation logs", security(("api_key" = []), ("session_cookie" = [])),
+    params(("id" = uuid::Uuid, Path, description = "Session id")), request_body = CreateLogRequest,
+    responses((status = 201, body = FermentationLog, links(
+            ("GetReading" = (operation_id = "get_log", parameters(("id" = "$response.body#/id")), description = "The reading just logged")),
+            ("UpdateReading" = (operation_id = "update_log", parameters(("id" = "$response.body#/id")), description = "Correct the reading just logged")),
+            ("DeleteReading" = (operation_id = "delete_log", parameters(("id" = "$response.body#/id")), description = "Remove the reading just logged")))),
+        (status = 400, body = crate::error::ErrorBody),
+        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody),
+        (status = 413, body = crate::error::ErrorBody), (status = 422, body = crate::error::ValidationErrorBody)))]
+pub async fn create_log(
+    auth: Authenticated,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    body: JsonBody,
+) -> ApiResult<HttpResponse> {
+    let id = path_id(&req, "id")?;
+    let new = read_new_log(&body.json()?)?;
+    Ok(created(
+        &state.brew_sessions.add_log(auth.0.user.id, id, new).await?,
+    ))
+}
+
+/// The most recent reading (404 when there is none).
+#[utoipa::path(get, path = "/v1/sessions/{id}/fermentation-logs/latest", tag = "fermentation logs", security(("api_key" = []), ("session_cookie" = [])),
+    params(("id" = uuid::Uuid, Path, description = "Session id")),
+    responses((status = 200, body = FermentationLog), (status = 400, body = crate::error::ErrorBody),
+        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
+pub async fn latest_log(
+    auth: Authenticated,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+) -> ApiResult<HttpResponse> {
+    let id = path_id(&req, "id")?;
+    Ok(HttpResponse::Ok().json(state.brew_sessions.latest_log(auth.0.user.id, id).await?))
+}
+
+/// One reading.
+#[utoipa::path(get, path = "/v1/fermentation-logs/{id}", tag = "fermentation logs", security(("api_key" = []), ("session_cookie" = [])),
+    params(("id" = uuid::Uuid, Path, description = "Reading id")),
+    responses((status = 200, body = FermentationLog), (status = 400, body = crate::error::ErrorBody),
+        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
+pub async fn get_log(
+    auth: Authenticated,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+) -> ApiResult<HttpResponse> {
+    let id = path_id(&req, "id")?;
+    Ok(HttpResponse::Ok().json(state.brew_sessions.get_log(auth.0.user.id, id).await?))
+}
+
+/// Correct a reading; it must still hold a measurement.
+#[utoipa::path(patch, path = "/v1/fermentation-logs/{id}", tag = "fermentation logs", security(("api_key" = []), ("session_cookie" = [])),
+    params(("id" = uuid::Uuid, Path, description = "Reading id")), request_body = UpdateLogRequest,
+    responses((status = 200, body = FermentationLog), (status = 400, body = crate::error::ErrorBody),
+        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody),
+        (status = 413, body = crate::error::ErrorBody), (status = 422, body = crate::error::ValidationErrorBody)))]
+pub async fn update_log(
+    auth: Authenticated,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    body: JsonBody,
+) -> ApiResult<HttpResponse> {
+    let id = path_id(&req, "id")?;
+    let body = body.json()?;
+    let mut f = Fields::of(&body)?;
+    let patch = read_log_patch(&mut f);
+    let patch = f.finish(patch)?;
+    Ok(HttpResponse::Ok().json(
+        state
+            .brew_sessions
+            .update_log(auth.0.user.id, id, patch)
+            .await?,
+    ))
+}
+
+/// Delete a reading.
+#[utoipa::path(delete, path = "/v1/fermentation-logs/{id}", tag = "fermentation logs", security(("api_key" = []), ("session_cookie" = [])),
+    params(("id" = uuid::Uuid, Path, description = "Reading id")),
+    responses((status = 204, description = "Deleted"), (status = 400, body = crate::error::ErrorBody),
+        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
+pub async fn delete_log(
+    auth: Authenticated,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+) -> ApiResult<HttpResponse> {
+    let id = path_id(&req, "id")?;
+    state.brew_sessions.delete_log(auth.0.user.id, id).await?;
+    Ok(HttpResponse::NoContent().finish())
+}

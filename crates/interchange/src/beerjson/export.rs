@@ -1,0 +1,243 @@
+//! wort → BeerJSON 1.0: `{"beerjson":{"version":1.0,"recipes":[…]}}` in metric units, valid
+//! against the 1.0 schema (a test checks every export against the vendored schema).
+//!
+//! Where BeerJSON has fewer words than wort (hop use, misc use), the addition also carries a
+//! `use` extension in BeerXML's words, as beerjson's own converter does, so wort reads its own
+//! exports back exactly; other readers use `timing`.
+
+use serde_json::{Map, Value, json};
+
+use crate::domain::{
+    Fermentable, FermentableType, Hop, HopUse, MashStep, Misc, MiscUse, RecipeDetail, Yeast,
+    YeastForm, YeastType, compute_stats,
+};
+use crate::{enums, units};
+
+pub fn export_beerjson(recipes: &[RecipeDetail]) -> Value {
+    json!({
+        "beerjson": {
+            "version": 1.0,
+            "recipes": recipes.iter().map(recipe).collect::<Vec<_>>(),
+        }
+    })
+}
+
+fn measure(unit: &str, value: f64) -> Value {
+    json!({ "unit": unit, "value": value })
+}
+
+/// Inserts `key` only when there is a value.
+fn put(o: &mut Map<String, Value>, key: &str, value: Option<Value>) {
+    if let Some(v) = value {
+        o.insert(key.to_owned(), v);
+    }
+}
+
+fn text(s: Option<&String>) -> Option<Value> {
+    s.map(|s| Value::String(s.clone()))
+}
+
+fn recipe(d: &RecipeDetail) -> Value {
+    let r = &d.recipe;
+    let stats = compute_stats(&d.stats_input());
+    let mut o = Map::new();
+    o.insert("name".into(), json!(r.name));
+    o.insert("type".into(), json!(enums::beerjson_recipe_type(r.kind)));
+    // Required by BeerJSON; wort keeps no author.
+    o.insert("author".into(), json!(""));
+    o.insert("batch_size".into(), measure("l", r.batch_size_liters));
+    o.insert(
+        "efficiency".into(),
+        json!({ "brewhouse": measure("%", r.efficiency * 100.0) }),
+    );
+    if !r.style.is_empty() {
+        // A recipe's style is free text in wort; BeerJSON's style record wants a category and
+        // guide it does not have, left empty.
+        o.insert(
+            "style".into(),
+            json!({ "name": r.style, "category": "", "style_guide": "", "type": "beer" }),
+        );
+    }
+    let mut ingredients = Map::new();
+    ingredients.insert(
+        "fermentable_additions".into(),
+        d.fermentables.iter().map(fermentable).collect(),
+    );
+    let lists: [(&str, Vec<Value>); 3] = [
+        ("hop_additions", d.hops.iter().map(hop).collect()),
+        ("culture_additions", d.yeasts.iter().map(culture).collect()),
+        (
+            "miscellaneous_additions",
+            d.miscs.iter().map(misc).collect(),
+        ),
+    ];
+    for (key, items) in lists {
+        if !items.is_empty() {
+            ingredients.insert(key.into(), Value::Array(items));
+        }
+    }
+    o.insert("ingredients".into(), Value::Object(ingredients));
+    if !d.mash_steps.is_empty() {
+        o.insert(
+            "mash".into(),
+            json!({
+                "name": "Mash",
+                // Required by BeerJSON; wort does not record it, so room temperature is written.
+                "grain_temperature": measure("C", 20.0),
+                "mash_steps": d.mash_steps.iter().map(mash_step).collect::<Vec<_>>(),
+            }),
+        );
+    }
+    put(&mut o, "notes", text(r.notes.as_ref()));
+    o.insert(
+        "boil".into(),
+        json!({ "boil_time": measure("min", r.boil_time_minutes) }),
+    );
+    o.insert("original_gravity".into(), measure("sg", stats.og));
+    o.insert("final_gravity".into(), measure("sg", stats.fg));
+    o.insert("alcohol_by_volume".into(), measure("%", stats.abv));
+    o.insert("ibu_estimate".into(), json!({ "method": "Tinseth" }));
+    o.insert("color_estimate".into(), measure("SRM", stats.srm));
+    Value::Object(o)
+}
+
+fn fermentable(f: &Fermentable) -> Value {
+    let (kind, group) = match f.kind {
+        FermentableType::Grain => ("grain", None),
+        FermentableType::Adjunct => ("grain", Some("adjunct")),
+        FermentableType::Sugar => ("sugar", None),
+        FermentableType::Extract => ("extract", None),
+        FermentableType::DryExtract => ("dry extract", None),
+        FermentableType::Fruit => ("fruit", None),
+        FermentableType::Juice => ("juice", None),
+        FermentableType::Honey => ("honey", None),
+        FermentableType::Other => ("other", None),
+    };
+    let mut o = Map::new();
+    o.insert("name".into(), json!(f.name));
+    o.insert("type".into(), json!(kind));
+    put(&mut o, "grain_group", group.map(|g| json!(g)));
+    put(&mut o, "origin", text(f.origin.as_ref()));
+    o.insert(
+        "yield".into(),
+        json!({ "fine_grind": measure("%", f.yield_percent) }),
+    );
+    o.insert("color".into(), measure("SRM", f.color_srm));
+    put(&mut o, "notes", text(f.notes.as_ref()));
+    o.insert("amount".into(), measure("kg", f.amount_kg));
+    Value::Object(o)
+}
+
+fn hop(h: &Hop) -> Value {
+    let timing = match h.hop_use {
+        HopUse::Mash => json!({ "use": "add_to_mash", "time": measure("min", h.time_minutes) }),
+        HopUse::DryHop => json!({
+            "use": "add_to_fermentation",
+            "duration": measure("min", h.time_minutes),
+        }),
+        HopUse::Boil | HopUse::FirstWort | HopUse::Aroma | HopUse::Whirlpool => {
+            json!({ "use": "add_to_boil", "time": measure("min", h.time_minutes) })
+        }
+    };
+    let mut hop = json!({
+        "name": h.name,
+        "alpha_acid": measure("%", h.alpha_acid),
+        "amount": measure("g", h.amount_grams),
+        "timing": timing,
+        "use": enums::beerxml_hop_use(h.hop_use),
+    });
+    if let (Some(form), Some(o)) = (h.form, hop.as_object_mut()) {
+        o.insert("form".into(), json!(form.as_str()));
+    }
+    hop
+}
+
+/// An amount in its own unit when BeerJSON knows the unit, as a mass, volume or count.
+fn amount(value: f64, unit: &str) -> Option<Value> {
+    let known = units::kilograms(1.0, unit).is_some()
+        || units::liters(1.0, unit).is_some()
+        || matches!(unit, "1" | "unit" | "each" | "dimensionless" | "pkg");
+    known.then(|| measure(unit, value))
+}
+
+fn culture(y: &Yeast) -> Value {
+    let kind = match y.kind {
+        YeastType::Ale | YeastType::Hybrid | YeastType::Wheat => "ale",
+        YeastType::Lager => "lager",
+        YeastType::Wine => "wine",
+        YeastType::Champagne => "champagne",
+        YeastType::Kveik => "kveik",
+        YeastType::Brett => "brett",
+        YeastType::Lacto => "lacto",
+        YeastType::Other => "other",
+    };
+    // BeerJSON requires a form; wort's "unknown" is written as the commonest.
+    let form = y.form.unwrap_or(YeastForm::Liquid).as_str();
+    let mut o = Map::new();
+    o.insert("name".into(), json!(y.name));
+    o.insert("type".into(), json!(kind));
+    o.insert("form".into(), json!(form));
+    put(&mut o, "producer", text(y.lab.as_ref()));
+    put(&mut o, "product_id", text(y.product_id.as_ref()));
+    put(
+        &mut o,
+        "attenuation",
+        y.attenuation.map(|a| measure("%", a)),
+    );
+    if let (Some(min), Some(max)) = (y.min_temp_c, y.max_temp_c) {
+        o.insert(
+            "temperature_range".into(),
+            json!({ "minimum": measure("C", min), "maximum": measure("C", max) }),
+        );
+    }
+    put(&mut o, "notes", text(y.notes.as_ref()));
+    let a = y
+        .amount
+        .zip(y.amount_unit.as_deref())
+        .and_then(|(v, u)| amount(v, u));
+    put(&mut o, "amount", a);
+    Value::Object(o)
+}
+
+fn misc(m: &Misc) -> Value {
+    let stage = match m.misc_use {
+        MiscUse::Mash | MiscUse::Sparge => "add_to_mash",
+        MiscUse::Boil | MiscUse::Whirlpool => "add_to_boil",
+        MiscUse::Primary | MiscUse::Secondary => "add_to_fermentation",
+        MiscUse::Bottling => "add_to_package",
+    };
+    let mut o = Map::new();
+    o.insert("name".into(), json!(m.name));
+    o.insert("type".into(), json!(m.kind.as_str().replace('_', " ")));
+    o.insert(
+        "timing".into(),
+        json!({ "use": stage, "time": measure("min", m.time_minutes) }),
+    );
+    o.insert("use".into(), json!(enums::beerxml_misc_use(m.misc_use)));
+    // `amount` is required: a unit BeerJSON does not know is written as a count.
+    o.insert(
+        "amount".into(),
+        amount(m.amount, &m.amount_unit).unwrap_or_else(|| measure("unit", m.amount)),
+    );
+    put(&mut o, "notes", text(m.notes.as_ref()));
+    Value::Object(o)
+}
+
+fn mash_step(s: &MashStep) -> Value {
+    let mut o = Map::new();
+    o.insert("name".into(), json!(s.name));
+    o.insert("type".into(), json!(s.kind.as_str()));
+    put(
+        &mut o,
+        "amount",
+        s.infuse_amount_liters.map(|l| measure("l", l)),
+    );
+    o.insert("step_temperature".into(), measure("C", s.temperature_c));
+    o.insert("step_time".into(), measure("min", s.duration_minutes));
+    put(
+        &mut o,
+        "ramp_time",
+        s.ramp_minutes.map(|m| measure("min", m)),
+    );
+    Value::Object(o)
+}

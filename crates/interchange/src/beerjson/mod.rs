@@ -1,0 +1,2 @@
+pub(crate) mod export;
+pub(crate) mod import;

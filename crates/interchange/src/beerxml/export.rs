@@ -1,0 +1,251 @@
+//! wort → BeerXML 1.0: one `<RECIPES>` document, UTF-8, in BeerXML's fixed units.
+//!
+//! Written by hand rather than through a serializer: the document is flat, the element order is
+//! BeerXML's, and escaping is the one rule that matters (below).
+
+use std::fmt::Display;
+
+use crate::domain::{
+    Fermentable, Hop, HopForm, MashStep, Misc, RecipeDetail, Yeast, compute_stats,
+};
+use crate::enums;
+use crate::units;
+
+pub fn export_beerxml(recipes: &[RecipeDetail]) -> String {
+    let mut w = Writer::default();
+    w.out
+        .push_str("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    w.open("RECIPES");
+    for detail in recipes {
+        recipe(&mut w, detail);
+    }
+    w.close("RECIPES");
+    w.out
+}
+
+#[derive(Default)]
+struct Writer {
+    out: String,
+    depth: usize,
+}
+
+impl Writer {
+    fn indent(&mut self) {
+        for _ in 0..self.depth {
+            self.out.push_str("  ");
+        }
+    }
+
+    fn open(&mut self, name: &str) {
+        self.indent();
+        self.out.push('<');
+        self.out.push_str(name);
+        self.out.push_str(">\n");
+        self.depth += 1;
+    }
+
+    fn close(&mut self, name: &str) {
+        self.depth = self.depth.saturating_sub(1);
+        self.indent();
+        self.out.push_str("</");
+        self.out.push_str(name);
+        self.out.push_str(">\n");
+    }
+
+    fn field(&mut self, name: &str, value: impl Display) {
+        self.text(name, &value.to_string());
+    }
+
+    fn text(&mut self, name: &str, value: &str) {
+        self.indent();
+        self.out.push('<');
+        self.out.push_str(name);
+        self.out.push('>');
+        escape_into(&mut self.out, value);
+        self.out.push_str("</");
+        self.out.push_str(name);
+        self.out.push_str(">\n");
+    }
+
+    fn optional(&mut self, name: &str, value: Option<&str>) {
+        if let Some(v) = value {
+            self.text(name, v);
+        }
+    }
+
+    fn optional_number(&mut self, name: &str, value: Option<f64>) {
+        if let Some(v) = value {
+            self.field(name, v);
+        }
+    }
+}
+
+/// Markup characters as entities; `\r` as a character reference so that XML's line-end
+/// normalisation keeps it; the control characters XML 1.0 cannot carry at all are dropped.
+fn escape_into(out: &mut String, text: &str) {
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '\r' => out.push_str("&#13;"),
+            '\t' | '\n' => out.push(c),
+            c if c < ' ' || c == '\u{FFFE}' || c == '\u{FFFF}' => {}
+            c => out.push(c),
+        }
+    }
+}
+
+fn recipe(w: &mut Writer, d: &RecipeDetail) {
+    let r = &d.recipe;
+    let stats = compute_stats(&d.stats_input());
+    w.open("RECIPE");
+    w.text("NAME", &r.name);
+    w.field("VERSION", 1);
+    w.text("TYPE", enums::beerxml_recipe_type(r.kind));
+    w.open("STYLE");
+    w.text("NAME", &r.style);
+    w.field("VERSION", 1);
+    w.close("STYLE");
+    w.field("BATCH_SIZE", r.batch_size_liters);
+    w.field("BOIL_TIME", r.boil_time_minutes);
+    w.field("EFFICIENCY", r.efficiency * 100.0);
+    w.optional("NOTES", r.notes.as_deref());
+    list(w, "FERMENTABLES", &d.fermentables, fermentable);
+    list(w, "HOPS", &d.hops, hop);
+    list(w, "YEASTS", &d.yeasts, yeast);
+    list(w, "MISCS", &d.miscs, misc);
+    if !d.mash_steps.is_empty() {
+        w.open("MASH");
+        w.text("NAME", "Mash");
+        w.field("VERSION", 1);
+        // Required by BeerXML; wort does not record it, so room temperature is written.
+        w.field("GRAIN_TEMP", 20);
+        list(w, "MASH_STEPS", &d.mash_steps, mash_step);
+        w.close("MASH");
+    }
+    // wort's own numbers (CONTRACT §4), as other programs show them.
+    w.field("EST_OG", stats.og);
+    w.field("EST_FG", stats.fg);
+    w.field("EST_COLOR", stats.srm);
+    w.field("IBU", stats.ibu);
+    w.text("IBU_METHOD", "Tinseth");
+    w.field("EST_ABV", stats.abv);
+    w.close("RECIPE");
+}
+
+fn list<T>(w: &mut Writer, name: &str, items: &[T], write: fn(&mut Writer, &T)) {
+    w.open(name);
+    for item in items {
+        write(w, item);
+    }
+    w.close(name);
+}
+
+fn fermentable(w: &mut Writer, f: &Fermentable) {
+    w.open("FERMENTABLE");
+    w.text("NAME", &f.name);
+    w.field("VERSION", 1);
+    w.text("TYPE", &enums::title(f.kind.as_str()));
+    w.field("AMOUNT", f.amount_kg);
+    w.field("YIELD", f.yield_percent);
+    w.field("COLOR", f.color_srm);
+    w.optional("ORIGIN", f.origin.as_deref());
+    w.optional("NOTES", f.notes.as_deref());
+    w.close("FERMENTABLE");
+}
+
+fn hop(w: &mut Writer, h: &Hop) {
+    w.open("HOP");
+    w.text("NAME", &h.name);
+    w.field("VERSION", 1);
+    w.field("ALPHA", h.alpha_acid);
+    w.field("AMOUNT", h.amount_grams / 1_000.0);
+    w.text("USE", enums::beerxml_hop_use(h.hop_use));
+    w.field("TIME", h.time_minutes);
+    // BeerXML 1.0 knows Pellet, Plug and Leaf; an extract has no word there.
+    if let Some(form) = h.form.filter(|f| *f != HopForm::Extract) {
+        w.text("FORM", &enums::title(form.as_str()));
+    }
+    w.close("HOP");
+}
+
+/// BeerXML amounts are kilograms or litres. wort's free-text units convert when they are a mass
+/// or volume unit BeerJSON names (g, ml, oz, tsp…); others (pkg, items) cannot be carried.
+fn kg_or_litres(amount: f64, unit: &str) -> Option<(f64, bool)> {
+    units::kilograms(amount, unit)
+        .map(|kg| (kg, true))
+        .or_else(|| units::liters(amount, unit).map(|l| (l, false)))
+}
+
+fn yeast(w: &mut Writer, y: &Yeast) {
+    w.open("YEAST");
+    w.text("NAME", &y.name);
+    w.field("VERSION", 1);
+    w.text("TYPE", &enums::title(y.kind.as_str()));
+    if let Some(form) = y.form {
+        w.text("FORM", &enums::title(form.as_str()));
+    }
+    let converted = y
+        .amount
+        .zip(y.amount_unit.as_deref())
+        .and_then(|(a, u)| kg_or_litres(a, u));
+    if let Some((amount, is_weight)) = converted {
+        w.field("AMOUNT", amount);
+        w.text("AMOUNT_IS_WEIGHT", if is_weight { "TRUE" } else { "FALSE" });
+    }
+    w.optional("LABORATORY", y.lab.as_deref());
+    w.optional("PRODUCT_ID", y.product_id.as_deref());
+    w.optional_number("MIN_TEMPERATURE", y.min_temp_c);
+    w.optional_number("MAX_TEMPERATURE", y.max_temp_c);
+    w.optional_number("ATTENUATION", y.attenuation);
+    w.optional("NOTES", y.notes.as_deref());
+    w.close("YEAST");
+}
+
+fn misc(w: &mut Writer, m: &Misc) {
+    w.open("MISC");
+    w.text("NAME", &m.name);
+    w.field("VERSION", 1);
+    w.text("TYPE", &enums::title(m.kind.as_str()));
+    w.text("USE", enums::beerxml_misc_use(m.misc_use));
+    w.field("TIME", m.time_minutes);
+    match kg_or_litres(m.amount, &m.amount_unit) {
+        Some((amount, is_weight)) => {
+            w.field("AMOUNT", amount);
+            w.text("AMOUNT_IS_WEIGHT", if is_weight { "TRUE" } else { "FALSE" });
+        }
+        None => {
+            // AMOUNT is required; a count cannot be a mass or a volume, so the display value
+            // carries it to a person.
+            w.field("AMOUNT", 0);
+            w.text("DISPLAY_AMOUNT", &format!("{} {}", m.amount, m.amount_unit));
+        }
+    }
+    w.optional("NOTES", m.notes.as_deref());
+    w.close("MISC");
+}
+
+fn mash_step(w: &mut Writer, s: &MashStep) {
+    w.open("MASH_STEP");
+    w.text("NAME", &s.name);
+    w.field("VERSION", 1);
+    w.text("TYPE", &enums::title(s.kind.as_str()));
+    w.optional_number("INFUSE_AMOUNT", s.infuse_amount_liters);
+    w.field("STEP_TEMP", s.temperature_c);
+    w.field("STEP_TIME", s.duration_minutes);
+    w.optional_number("RAMP_TIME", s.ramp_minutes);
+    w.close("MASH_STEP");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escaping() {
+        let mut s = String::new();
+        escape_into(&mut s, "a<b & c>\r\n\u{1}\"'");
+        assert_eq!(s, "a&lt;b &amp; c&gt;&#13;\n\"'");
+    }
+}

@@ -1,0 +1,431 @@
+//! BeerXML 1.0 → wort: `RECIPES/RECIPE` records and their `FERMENTABLES`, `HOPS`, `YEASTS`,
+//! `MISCS` and `MASH/MASH_STEPS`, in BeerXML's fixed units (kg, litres, minutes, °C, percent).
+
+use super::tree::{self, Node};
+use crate::domain::{
+    DEFAULT_BOIL_TIME_MINUTES, DEFAULT_EFFICIENCY, DEFAULT_MISC_TIME_MINUTES, FermentableType,
+    HopUse, MashStepType, MiscType, MiscUse, NewFermentable, NewHop, NewMashStep, NewMisc,
+    NewRecipe, NewYeast, RecipeType, YeastType,
+};
+use crate::enums;
+use crate::limits::{self, MAX_RECIPES, NAME_MAX, NOTES_MAX, SHORT_TEXT_MAX};
+use crate::report::{Path, Report, at, check_children, invalid_file, too_many_recipes};
+use crate::{Estimates, Import, ImportError, ImportedRecipe, Warning, decode};
+
+pub(crate) fn import(bytes: &[u8]) -> Result<Import, ImportError> {
+    let decoded = decode::xml(bytes)?;
+    let root = tree::parse(&decoded.text)?;
+    let (base, records): (Path, Vec<&Node>) = match root.name.as_str() {
+        "RECIPES" => (
+            vec!["RECIPES".into(), "RECIPE".into()],
+            root.all("RECIPE").collect(),
+        ),
+        "RECIPE" => (Vec::new(), vec![&root]),
+        other => {
+            return Err(invalid_file(
+                "invalid_type",
+                &[other.to_owned()],
+                "Not a recipe file: the root element must be RECIPES",
+            ));
+        }
+    };
+    if records.is_empty() {
+        return Err(invalid_file(
+            "invalid_type",
+            &["RECIPES".into()],
+            "No RECIPE in the file",
+        ));
+    }
+    if records.len() > MAX_RECIPES {
+        return Err(too_many_recipes(&at(&base, MAX_RECIPES)));
+    }
+    let mut report = Report::default();
+    if let Some(message) = decoded.warning {
+        report.warn(&[], message);
+    }
+    let recipes = records
+        .iter()
+        .enumerate()
+        .map(|(i, node)| {
+            let path = if base.is_empty() {
+                vec!["RECIPE".to_owned()]
+            } else {
+                at(&base, i)
+            };
+            recipe(node, &path, &mut report)
+        })
+        .collect();
+    let (recipes, warnings): (Vec<ImportedRecipe>, Vec<Warning>) = report.into_result(recipes)?;
+    Ok(Import { recipes, warnings })
+}
+
+/// One record and the path to it: the field readers report against `path + [FIELD]`.
+struct Record<'a> {
+    node: &'a Node,
+    path: &'a [String],
+}
+
+impl Record<'_> {
+    fn path(&self, field: &str) -> Path {
+        at(self.path, field)
+    }
+
+    fn text(&self, r: &mut Report, field: &str, max: usize) -> Option<String> {
+        let t = self.node.text_of(field)?;
+        Some(r.cap(&self.path(field), t.to_owned(), max))
+    }
+
+    fn required_text(&self, r: &mut Report, field: &str, max: usize) -> Option<String> {
+        let t = self.text(r, field, max);
+        if t.is_none() {
+            r.missing(&self.path(field), "string");
+        }
+        t
+    }
+
+    fn number(&self, r: &mut Report, field: &str) -> Option<f64> {
+        let t = self.node.text_of(field)?;
+        match t.parse::<f64>() {
+            Ok(x) if x.is_finite() => Some(x),
+            _ => {
+                r.wrong_type(&self.path(field), "number", "string");
+                None
+            }
+        }
+    }
+
+    fn required_number(&self, r: &mut Report, field: &str) -> Option<f64> {
+        let x = self.number(r, field);
+        if x.is_none() && self.node.text_of(field).is_none() {
+            r.missing(&self.path(field), "number");
+        }
+        x
+    }
+
+    /// A bounded number that must be there.
+    fn bounded(&self, r: &mut Report, field: &str, scale: f64, bound: limits::Bound) -> f64 {
+        self.required_number(r, field)
+            .map(|x| r.clamp(&self.path(field), x * scale, bound))
+            .unwrap_or_default()
+    }
+
+    fn optional_bounded(
+        &self,
+        r: &mut Report,
+        field: &str,
+        scale: f64,
+        bound: limits::Bound,
+    ) -> Option<f64> {
+        self.number(r, field)
+            .map(|x| r.clamp(&self.path(field), x * scale, bound))
+    }
+
+    /// BeerXML booleans are `TRUE`/`FALSE`; exporters write any case.
+    fn flag(&self, r: &mut Report, field: &str) -> Option<bool> {
+        let t = self.node.text_of(field)?;
+        match t.to_ascii_lowercase().as_str() {
+            "true" => Some(true),
+            "false" => Some(false),
+            _ => {
+                r.warn(
+                    &self.path(field),
+                    format!("\"{t}\" is not TRUE or FALSE: ignored"),
+                );
+                None
+            }
+        }
+    }
+
+    /// An enum word mapped by `map`, or `default` with a warning when absent or unknown.
+    fn word<T: Copy>(
+        &self,
+        r: &mut Report,
+        field: &str,
+        map: fn(&str) -> Option<T>,
+        default: T,
+        default_name: &str,
+    ) -> T {
+        let word = self.node.text_of(field);
+        r.word(&self.path(field), word, map, (default, default_name))
+    }
+}
+
+fn recipe(node: &Node, path: &[String], r: &mut Report) -> ImportedRecipe {
+    let rec = Record { node, path };
+    r.recipe = node.text_of("NAME").unwrap_or_default().to_owned();
+    let name = rec.required_text(r, "NAME", NAME_MAX).unwrap_or_default();
+    let kind = rec.word(
+        r,
+        "TYPE",
+        enums::recipe_type,
+        RecipeType::AllGrain,
+        "all grain",
+    );
+    let style = node
+        .child("STYLE")
+        .and_then(|s| s.text_of("NAME"))
+        .map(|s| {
+            r.cap(
+                &at(&at(path, "STYLE"), "NAME"),
+                s.to_owned(),
+                SHORT_TEXT_MAX,
+            )
+        })
+        .unwrap_or_default();
+    let batch_size_liters = rec.bounded(r, "BATCH_SIZE", 1.0, limits::BATCH_SIZE_LITERS);
+    let boil_time_minutes = rec
+        .optional_bounded(r, "BOIL_TIME", 1.0, limits::BOIL_TIME_MINUTES)
+        .unwrap_or_else(|| {
+            r.warn(&rec.path("BOIL_TIME"), "no BOIL_TIME: 60 minutes assumed");
+            DEFAULT_BOIL_TIME_MINUTES
+        });
+    let efficiency = rec
+        .optional_bounded(r, "EFFICIENCY", 0.01, limits::EFFICIENCY)
+        .unwrap_or_else(|| {
+            r.warn(&rec.path("EFFICIENCY"), "no EFFICIENCY: 72 % assumed");
+            DEFAULT_EFFICIENCY
+        });
+    let notes = rec.text(r, "NOTES", NOTES_MAX);
+    not_kept(node, path, r);
+
+    ImportedRecipe {
+        recipe: NewRecipe {
+            equipment_id: None,
+            style_id: None,
+            name,
+            style,
+            kind,
+            batch_size_liters,
+            boil_time_minutes,
+            efficiency,
+            notes,
+        },
+        fermentables: children(node, path, "FERMENTABLES", "FERMENTABLE", r, fermentable),
+        hops: children(node, path, "HOPS", "HOP", r, hop),
+        yeasts: children(node, path, "YEASTS", "YEAST", r, yeast),
+        miscs: children(node, path, "MISCS", "MISC", r, misc),
+        mash_steps: node
+            .child("MASH")
+            .map(|mash| {
+                children(
+                    mash,
+                    &at(path, "MASH"),
+                    "MASH_STEPS",
+                    "MASH_STEP",
+                    r,
+                    mash_step,
+                )
+            })
+            .unwrap_or_default(),
+        estimates: estimates(node),
+    }
+}
+
+/// Records wort has no place for yet are named in a warning, once each.
+fn not_kept(node: &Node, path: &[String], r: &mut Report) {
+    if node.child("EQUIPMENT").is_some() {
+        r.warn(&at(path, "EQUIPMENT"), "equipment profile not kept");
+    }
+    if node.child("WATERS").is_some_and(|w| !w.children.is_empty()) {
+        r.warn(&at(path, "WATERS"), "water profiles not kept");
+    }
+}
+
+fn children<T>(
+    parent: &Node,
+    path: &[String],
+    list: &str,
+    item: &str,
+    r: &mut Report,
+    read: fn(&Record<'_>, &mut Report, i32) -> T,
+) -> Vec<T> {
+    let Some(list_node) = parent.child(list) else {
+        return Vec::new();
+    };
+    let base = at(&at(path, list), item);
+    let items: Vec<&Node> = list_node.all(item).collect();
+    check_children(r, &at(path, list), items.len());
+    items
+        .into_iter()
+        .enumerate()
+        .map(|(i, node)| {
+            let p = at(&base, i);
+            read(&Record { node, path: &p }, r, sort_order(i))
+        })
+        .collect()
+}
+
+fn sort_order(i: usize) -> i32 {
+    i32::try_from(i).unwrap_or(i32::MAX)
+}
+
+fn fermentable(rec: &Record<'_>, r: &mut Report, order: i32) -> NewFermentable {
+    NewFermentable {
+        name: rec.required_text(r, "NAME", NAME_MAX).unwrap_or_default(),
+        kind: rec.word(
+            r,
+            "TYPE",
+            enums::fermentable_type,
+            FermentableType::Grain,
+            "grain",
+        ),
+        amount_kg: rec.bounded(r, "AMOUNT", 1.0, limits::AMOUNT_KG),
+        // °Lovibond taken as SRM (CONTRACT §9).
+        color_srm: rec.bounded(r, "COLOR", 1.0, limits::COLOR_SRM),
+        yield_percent: rec.bounded(r, "YIELD", 1.0, limits::PERCENT),
+        origin: rec.text(r, "ORIGIN", SHORT_TEXT_MAX),
+        notes: rec.text(r, "NOTES", NOTES_MAX),
+        sort_order: Some(order),
+    }
+}
+
+fn hop(rec: &Record<'_>, r: &mut Report, order: i32) -> NewHop {
+    NewHop {
+        name: rec.required_text(r, "NAME", NAME_MAX).unwrap_or_default(),
+        alpha_acid: rec.bounded(r, "ALPHA", 1.0, limits::PERCENT),
+        // BeerXML weighs hops in kilograms.
+        amount_grams: rec.bounded(r, "AMOUNT", 1_000.0, limits::AMOUNT_GRAMS),
+        // Real exporters leave TIME empty on whirlpool and aroma hops (IPL_COMET.xml).
+        time_minutes: rec
+            .optional_bounded(r, "TIME", 1.0, limits::TIME_MINUTES)
+            .unwrap_or_else(|| {
+                r.warn(&rec.path("TIME"), "no TIME: 0 minutes assumed");
+                0.0
+            }),
+        hop_use: rec.word(r, "USE", enums::hop_use, HopUse::Boil, "boil"),
+        form: rec.node.text_of("FORM").and_then(|word| {
+            let form = enums::hop_form(word);
+            if form.is_none() {
+                r.warn(
+                    &rec.path("FORM"),
+                    format!("unknown FORM \"{word}\": not kept"),
+                );
+            }
+            form
+        }),
+        sort_order: Some(order),
+    }
+}
+
+fn yeast(rec: &Record<'_>, r: &mut Report, order: i32) -> NewYeast {
+    let form = rec.node.text_of("FORM").and_then(|word| {
+        let form = enums::yeast_form(word);
+        if form.is_none() {
+            r.warn(
+                &rec.path("FORM"),
+                format!("unknown FORM \"{word}\": not kept"),
+            );
+        }
+        form
+    });
+    let (amount, amount_unit) = weight_or_volume(rec, r);
+    NewYeast {
+        name: rec.required_text(r, "NAME", NAME_MAX).unwrap_or_default(),
+        lab: rec.text(r, "LABORATORY", SHORT_TEXT_MAX),
+        product_id: rec.text(r, "PRODUCT_ID", SHORT_TEXT_MAX),
+        kind: rec.word(r, "TYPE", enums::yeast_type, YeastType::Ale, "ale"),
+        form,
+        attenuation: rec.optional_bounded(r, "ATTENUATION", 1.0, limits::PERCENT),
+        min_temp_c: rec.optional_bounded(r, "MIN_TEMPERATURE", 1.0, limits::TEMPERATURE_C),
+        max_temp_c: rec.optional_bounded(r, "MAX_TEMPERATURE", 1.0, limits::TEMPERATURE_C),
+        amount,
+        amount_unit,
+        notes: rec.text(r, "NOTES", NOTES_MAX),
+        sort_order: Some(order),
+    }
+}
+
+/// BeerXML `AMOUNT` is kilograms when `AMOUNT_IS_WEIGHT` is true, litres otherwise; wort keeps
+/// the handier grams or millilitres.
+fn weight_or_volume(rec: &Record<'_>, r: &mut Report) -> (Option<f64>, Option<String>) {
+    let Some(amount) = rec.optional_bounded(r, "AMOUNT", 1_000.0, limits::AMOUNT) else {
+        return (None, None);
+    };
+    let unit = if rec.flag(r, "AMOUNT_IS_WEIGHT").unwrap_or(false) {
+        "g"
+    } else {
+        "ml"
+    };
+    (Some(amount), Some(unit.to_owned()))
+}
+
+fn misc(rec: &Record<'_>, r: &mut Report, order: i32) -> NewMisc {
+    let (amount, amount_unit) = weight_or_volume(rec, r);
+    if amount.is_none() && rec.node.text_of("AMOUNT").is_none() {
+        r.missing(&rec.path("AMOUNT"), "number");
+    }
+    NewMisc {
+        name: rec.required_text(r, "NAME", NAME_MAX).unwrap_or_default(),
+        kind: rec.word(r, "TYPE", enums::misc_type, MiscType::Other, "other"),
+        misc_use: rec.word(r, "USE", enums::misc_use, MiscUse::Boil, "boil"),
+        amount: amount.unwrap_or_default(),
+        amount_unit: amount_unit.unwrap_or_default(),
+        time_minutes: rec
+            .optional_bounded(r, "TIME", 1.0, limits::TIME_MINUTES)
+            .unwrap_or(DEFAULT_MISC_TIME_MINUTES),
+        notes: rec.text(r, "NOTES", NOTES_MAX),
+        sort_order: Some(order),
+    }
+}
+
+fn mash_step(rec: &Record<'_>, r: &mut Report, order: i32) -> NewMashStep {
+    NewMashStep {
+        name: rec.required_text(r, "NAME", NAME_MAX).unwrap_or_default(),
+        kind: rec.word(
+            r,
+            "TYPE",
+            enums::mash_step_type,
+            MashStepType::Infusion,
+            "infusion",
+        ),
+        temperature_c: rec.bounded(r, "STEP_TEMP", 1.0, limits::TEMPERATURE_C),
+        duration_minutes: rec.bounded(r, "STEP_TIME", 1.0, limits::MASH_MINUTES),
+        infuse_amount_liters: rec.optional_bounded(r, "INFUSE_AMOUNT", 1.0, limits::LITERS),
+        ramp_minutes: rec.optional_bounded(r, "RAMP_TIME", 1.0, limits::MASH_MINUTES),
+        sort_order: Some(order),
+    }
+}
+
+/// The exporter's own OG, IBU and colour. These are display values in practice (`1.04 SG`,
+/// `28.0 IBUs`, `1053.0`), so only the leading number is read, and an OG above 2 is taken as
+/// thousandths (`1053.0` = 1.053).
+fn estimates(node: &Node) -> Estimates {
+    let og = node
+        .text_of("EST_OG")
+        .or_else(|| node.text_of("OG"))
+        .and_then(leading_number)
+        .map(|og| if og > 2.0 { og / 1_000.0 } else { og });
+    let ibu = node.text_of("IBU").and_then(leading_number);
+    let color_srm = node.text_of("EST_COLOR").and_then(|t| {
+        let x = leading_number(t)?;
+        Some(if t.to_ascii_uppercase().contains("EBC") {
+            x / 1.97
+        } else {
+            x
+        })
+    });
+    Estimates { og, ibu, color_srm }
+}
+
+fn leading_number(text: &str) -> Option<f64> {
+    let end = text
+        .find(|c: char| !(c.is_ascii_digit() || matches!(c, '.' | '-' | '+' | 'e' | 'E')))
+        .unwrap_or(text.len());
+    text.get(..end)?
+        .parse()
+        .ok()
+        .filter(|x: &f64| x.is_finite())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn leading_numbers_of_display_values() {
+        assert_eq!(leading_number("1.04 SG"), Some(1.04));
+        assert_eq!(leading_number("28.0 IBUs"), Some(28.0));
+        assert_eq!(leading_number("9.00000e+01"), Some(90.0));
+        assert_eq!(leading_number("SG"), None);
+    }
+}

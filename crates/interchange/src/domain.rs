@@ -1,0 +1,29 @@
+//! Every domain type this crate uses, imported in this one place: when the domain's modules move,
+//! only these lines change.
+
+pub use wort_domain::brewing::{RecipeStats, compute_stats};
+pub use wort_domain::error::Violation;
+pub use wort_domain::ingredients::{
+    DEFAULT_MISC_AMOUNT_UNIT, DEFAULT_MISC_TIME_MINUTES, Fermentable, FermentableType, Hop,
+    HopForm, HopUse, MashStep, MashStepType, Misc, MiscType, MiscUse, NewFermentable, NewHop,
+    NewMashStep, NewMisc, NewYeast, Yeast, YeastForm, YeastType,
+};
+pub use wort_domain::recipe::{
+    DEFAULT_BATCH_SIZE_LITERS, DEFAULT_BOIL_TIME_MINUTES, DEFAULT_EFFICIENCY,
+    MAX_INGREDIENTS_PER_KIND, NewRecipe, NewRecipeWithIngredients, Recipe, RecipeDetail,
+    RecipeType,
+};
+
+impl From<crate::ImportedRecipe> for NewRecipeWithIngredients {
+    /// What is stored of an imported recipe (the exporting program's estimates are not).
+    fn from(imported: crate::ImportedRecipe) -> Self {
+        NewRecipeWithIngredients {
+            recipe: imported.recipe,
+            fermentables: imported.fermentables,
+            hops: imported.hops,
+            yeasts: imported.yeasts,
+            miscs: imported.miscs,
+            mash_steps: imported.mash_steps,
+        }
+    }
+}

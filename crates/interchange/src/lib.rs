@@ -1,0 +1,137 @@
+//! BeerXML 1.0 and BeerJSON 1.0: reading recipe files into wort's recipes and writing them back
+//! (CONTRACT §9). Pure functions over bytes and values: the HTTP adapter owns the request, the
+//! transaction and the response.
+//!
+//! * [`import`]: a whole file → the recipes to create and the warnings to show, or an error that
+//!   maps to `413`, `400` or `422`.
+//! * [`export_beerjson`], [`export_beerxml`]: recipes → a document.
+//!
+//! Hostile input is bounded before any work grows with it: the size is checked first, no DTD is
+//! ever read (a DOCTYPE is refused outright), nesting and element counts are capped.
+
+mod beerjson;
+mod beerxml;
+mod decode;
+pub mod domain;
+mod enums;
+pub mod limits;
+mod report;
+mod units;
+
+use domain::{NewFermentable, NewHop, NewMashStep, NewMisc, NewRecipe, NewYeast, Violation};
+
+pub use beerjson::export::export_beerjson;
+pub use beerxml::export::export_beerxml;
+
+/// The two interchange formats, as the request's `Content-Type` declares them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    BeerXml,
+    BeerJson,
+}
+
+impl Format {
+    /// The format a `Content-Type` header names (`application/xml`, `text/xml`,
+    /// `application/json`, parameters such as `; charset=…` allowed), if any.
+    pub fn from_content_type(content_type: &str) -> Option<Self> {
+        let essence = content_type
+            .split(';')
+            .next()
+            .unwrap_or_default()
+            .trim()
+            .to_ascii_lowercase();
+        match essence.as_str() {
+            "application/xml" | "text/xml" => Some(Self::BeerXml),
+            "application/json" => Some(Self::BeerJson),
+            _ => None,
+        }
+    }
+}
+
+/// One recipe read from a file, ready to be created with its children, each list in file order
+/// (`sort_order` = position in the file).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ImportedRecipe {
+    pub recipe: NewRecipe,
+    pub fermentables: Vec<NewFermentable>,
+    pub hops: Vec<NewHop>,
+    pub yeasts: Vec<NewYeast>,
+    pub miscs: Vec<NewMisc>,
+    pub mash_steps: Vec<NewMashStep>,
+    /// What the exporting program computed, for comparison (never stored).
+    pub estimates: Estimates,
+}
+
+/// The exporting program's own numbers for a recipe, when the file carries them.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Estimates {
+    pub og: Option<f64>,
+    pub ibu: Option<f64>,
+    pub color_srm: Option<f64>,
+}
+
+/// Something read from the file but not kept as it was (CONTRACT §9 `warnings`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Warning {
+    /// The recipe's name as read from the file ("" before the name is known).
+    pub recipe: String,
+    /// Where in the file, as in a 422 detail (array indices as decimal strings).
+    pub path: Vec<String>,
+    pub message: String,
+}
+
+/// A successful import: every recipe of the file, all to be created in one transaction.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Import {
+    pub recipes: Vec<ImportedRecipe>,
+    pub warnings: Vec<Warning>,
+}
+
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ImportError {
+    /// Larger than [`limits::MAX_FILE_BYTES`] → `413`.
+    #[error("file larger than {limit} bytes")]
+    TooLarge { limit: usize },
+    /// Not parseable as the declared format (bad encoding, malformed XML or JSON) → `400`.
+    #[error("not a parseable file: {0}")]
+    Unparseable(String),
+    /// Parseable, but not a usable recipe file → `422`, each path pointing into the file.
+    #[error("not a usable recipe file")]
+    Invalid(Vec<Violation>),
+}
+
+/// Reads every recipe of a BeerXML or BeerJSON file.
+pub fn import(bytes: &[u8], declared: Format) -> Result<Import, ImportError> {
+    if bytes.len() > limits::MAX_FILE_BYTES {
+        return Err(ImportError::TooLarge {
+            limit: limits::MAX_FILE_BYTES,
+        });
+    }
+    match declared {
+        Format::BeerXml => beerxml::import::import(bytes),
+        Format::BeerJson => beerjson::import::import(bytes),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn content_types_name_formats() {
+        assert_eq!(
+            Format::from_content_type("application/xml"),
+            Some(Format::BeerXml)
+        );
+        assert_eq!(
+            Format::from_content_type("Text/XML; charset=ISO-8859-1"),
+            Some(Format::BeerXml)
+        );
+        assert_eq!(
+            Format::from_content_type("application/json; charset=utf-8"),
+            Some(Format::BeerJson)
+        );
+        assert_eq!(Format::from_content_type("text/plain"), None);
+        assert_eq!(Format::from_content_type(""), None);
+    }
+}

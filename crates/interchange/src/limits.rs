@@ -1,0 +1,38 @@
+//! The bounds of CONTRACT §1.2 and §9 that an imported value must respect.
+//!
+//! The field bounds are the domain's (`wort_domain::recipe::rules`), re-exported under the names
+//! the importers use; the file limits of §9 are this crate's own.
+
+/// Largest file accepted (CONTRACT §9).
+pub const MAX_FILE_BYTES: usize = 5 * 1024 * 1024;
+/// Most recipes in one file (CONTRACT §9).
+pub const MAX_RECIPES: usize = 100;
+/// Deepest element nesting accepted. BeerXML needs 5 levels (RECIPES/RECIPE/HOPS/HOP/NAME);
+/// extensions add a few; anything far deeper is an attack on the parser, not a recipe.
+pub const MAX_XML_DEPTH: usize = 32;
+/// Most elements in one XML document: a 5 MiB file of real BeerXML holds about this many; the
+/// cap keeps a file of empty elements from costing more memory than a real one.
+pub const MAX_XML_ELEMENTS: usize = 200_000;
+
+// The bounds of CONTRACT §1.2, as the domain writes them once (`wort_domain::recipe::rules`).
+use wort_domain::recipe::rules;
+
+pub const NAME_MAX: usize = rules::NAME.max;
+pub const SHORT_TEXT_MAX: usize = rules::SHORT_TEXT.max;
+pub const NOTES_MAX: usize = rules::NOTES.max;
+
+/// A numeric range; `exclusive_min` for "greater than" bounds such as a batch size.
+pub type Bound = wort_domain::rules::NumberRule;
+
+pub const BATCH_SIZE_LITERS: Bound = rules::BATCH_SIZE_LITERS;
+pub const BOIL_TIME_MINUTES: Bound = rules::BOIL_TIME_MINUTES;
+pub const EFFICIENCY: Bound = rules::EFFICIENCY;
+pub const AMOUNT_KG: Bound = rules::AMOUNT_KG;
+pub const AMOUNT_GRAMS: Bound = rules::AMOUNT_GRAMS;
+pub const AMOUNT: Bound = rules::AMOUNT;
+pub const PERCENT: Bound = rules::PERCENT;
+pub const COLOR_SRM: Bound = rules::COLOR_SRM;
+pub const TIME_MINUTES: Bound = rules::TIME_MINUTES;
+pub const TEMPERATURE_C: Bound = rules::TEMPERATURE_C;
+pub const MASH_MINUTES: Bound = rules::MASH_MINUTES;
+pub const LITERS: Bound = rules::INFUSE_AMOUNT_LITERS;

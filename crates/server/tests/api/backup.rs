@@ -1,0 +1,282 @@
+//! docs/operations.md, "Backups", done for real: `pg_dump -Fc` of a running wort's database,
+//! `pg_restore --no-owner` into a new empty database, and a second server on it answers exactly
+//! as the first did, to the same API key.
+
+use std::{
+    env,
+    path::PathBuf,
+    process::{Command, Output},
+};
+
+use reqwest::{Method, StatusCode};
+use serde_json::{Value, json};
+use wort_server::{ServerSettings, start};
+
+use crate::database::{admin_url, with_database};
+use crate::support::{Account, TestApp, call, database_url};
+
+/// Where Debian/Ubuntu put each installed major version's binaries.
+const VERSIONED_ROOT: &str = "/usr/lib/postgresql";
+
+/// A PostgreSQL client tool, found as wort-pgcluster finds the server binaries: on `PATH`, then
+/// under `/usr/lib/postgresql/*/bin`, highest version first. Its absence fails the test.
+fn pg_tool(name: &str) -> PathBuf {
+    find_pg_tool(name).unwrap_or_else(|| {
+        panic!(
+            "{name} was found neither on PATH nor under {VERSIONED_ROOT}/*/bin: the backup \
+             test needs PostgreSQL's client tools (Debian: apt-get install postgresql-client)"
+        )
+    })
+}
+
+fn find_pg_tool(name: &str) -> Option<PathBuf> {
+    let on_path = env::var_os("PATH")
+        .map(|path| env::split_paths(&path).collect::<Vec<_>>())
+        .unwrap_or_default();
+    let mut versioned: Vec<(Vec<u32>, PathBuf)> = std::fs::read_dir(VERSIONED_ROOT)
+        .map(|entries| {
+            entries
+                .filter_map(Result::ok)
+                .filter_map(|entry| {
+                    let version = entry.file_name().into_string().ok()?;
+                    let key = version
+                        .split('.')
+                        .map(str::parse)
+                        .collect::<Result<Vec<u32>, _>>()
+                        .ok()?;
+                    Some((key, entry.path().join("bin")))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    versioned.sort_by(|a, b| b.0.cmp(&a.0));
+    on_path
+        .into_iter()
+        .chain(versioned.into_iter().map(|(_, dir)| dir))
+        .map(|dir| dir.join(name))
+        .find(|tool| tool.is_file())
+}
+
+fn run(command: &mut Command, what: &str) -> Output {
+    let output = command
+        .output()
+        .unwrap_or_else(|e| panic!("could not run {what}: {e}"));
+    assert!(
+        output.status.success(),
+        "{what} failed ({}):\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output
+}
+
+/// One administration statement, through `psql` on the `WORT_TEST_DATABASE_URL` server.
+fn admin(sql: &str) {
+    run(
+        Command::new(pg_tool("psql"))
+            .args([&admin_url(), "-X", "-q", "-v", "ON_ERROR_STOP=1", "-c", sql])
+            .env_remove("PGDATABASE"),
+        &format!("psql -c {sql:?}"),
+    );
+}
+
+/// The restored database and the dump file, removed however the test ends. `WITH (FORCE)`: a
+/// stopped server's pool may not have closed its connections yet.
+struct Scratch {
+    database: String,
+    dump: PathBuf,
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.dump);
+        let drop = format!("DROP DATABASE IF EXISTS \"{}\" WITH (FORCE)", self.database);
+        // Never panics: this may run while a failed assertion unwinds.
+        let psql = find_pg_tool("psql").unwrap_or_else(|| PathBuf::from("psql"));
+        let _ = Command::new(psql)
+            .args([&admin_url(), "-X", "-q", "-c", &drop])
+            .output();
+    }
+}
+
+/// A server of our own on `database_url`: `TestApp` always uses this process's database.
+async fn server_on(database_url: &str) -> (String, actix_web::dev::ServerHandle) {
+    let started = start(ServerSettings::local(database_url)).expect("server starts");
+    let handle = started.server.handle();
+    tokio::spawn(started.server);
+    (format!("http://{}", started.addr), handle)
+}
+
+async fn created(app: &TestApp, acct: &Account, path: &str, body: Value) -> Value {
+    let (status, value) = call(app.with_key(Method::POST, path, &acct.key).json(&body)).await;
+    assert_eq!(status, StatusCode::CREATED, "{path}: {value}");
+    value
+}
+
+/// An equipment profile, a recipe on it with ingredients, a session with a reading, an inventory
+/// item; returns the GETs whose answers must survive the round trip.
+async fn brew_something(app: &TestApp, acct: &Account) -> Vec<String> {
+    let kettle = created(
+        app,
+        acct,
+        "/v1/equipment",
+        json!({"name": "Kettle", "batch_size_liters": 20}),
+    )
+    .await;
+    let recipe = created(
+        app,
+        acct,
+        "/v1/recipes",
+        json!({
+            "name": "Backup Bitter",
+            "batch_size_liters": 20,
+            "boil_time_minutes": 60,
+            "equipment_id": kettle["id"],
+        }),
+    )
+    .await;
+    let rid = recipe["id"].as_str().unwrap();
+    for (kind, body) in [
+        (
+            "fermentables",
+            json!({"name": "Maris Otter", "amount_kg": 4.2, "color_srm": 3, "yield_percent": 81}),
+        ),
+        (
+            "mash-steps",
+            json!({"name": "Saccharification", "temperature_c": 66, "duration_minutes": 60}),
+        ),
+        (
+            "hops",
+            json!({"name": "Fuggle", "alpha_acid": 4.5, "amount_grams": 40, "time_minutes": 60}),
+        ),
+        ("yeasts", json!({"name": "S-04", "attenuation": 75})),
+    ] {
+        created(app, acct, &format!("/v1/recipes/{rid}/{kind}"), body).await;
+    }
+    let session = created(
+        app,
+        acct,
+        "/v1/sessions",
+        json!({"recipe_id": rid, "brew_date": "2026-11-20", "status": "fermenting"}),
+    )
+    .await;
+    let sid = session["id"].as_str().unwrap();
+    created(
+        app,
+        acct,
+        &format!("/v1/sessions/{sid}/fermentation-logs"),
+        json!({"gravity": 1.046, "temperature_c": 19.5}),
+    )
+    .await;
+    created(
+        app,
+        acct,
+        "/v1/inventory",
+        json!({"category": "hop", "name": "Fuggle", "amount": 0.5, "alpha_acid": 4.5}),
+    )
+    .await;
+    let eid = kettle["id"].as_str().unwrap();
+    vec![
+        format!("/v1/recipes/{rid}"),
+        format!("/v1/recipes/{rid}/stats"),
+        format!("/v1/equipment/{eid}"),
+        format!("/v1/sessions/{sid}"),
+        format!("/v1/sessions/{sid}/steps"),
+        format!("/v1/sessions/{sid}/fermentation-logs"),
+        "/v1/inventory".to_owned(),
+        "/v1/me".to_owned(),
+    ]
+}
+
+async fn answers(base: &str, key: &str, paths: &[String]) -> Vec<(String, StatusCode, Value)> {
+    let client = reqwest::Client::new();
+    let mut out = Vec::new();
+    for path in paths {
+        let (status, body) =
+            call(client.get(format!("{base}{path}")).header("X-API-Key", key)).await;
+        out.push((path.clone(), status, body));
+    }
+    out
+}
+
+#[tokio::test]
+async fn a_pg_dump_restored_into_a_new_database_serves_the_same_answers() {
+    let (pg_dump, pg_restore) = (pg_tool("pg_dump"), pg_tool("pg_restore"));
+    let app = TestApp::spawn().await;
+    let acct = app.account().await;
+    let paths = brew_something(&app, &acct).await;
+    let before = answers(&app.base, &acct.key, &paths).await;
+    for (path, status, body) in &before {
+        assert_eq!(*status, StatusCode::OK, "{path}: {body}");
+    }
+
+    // The documented commands, while the first server runs.
+    let scratch = Scratch {
+        database: format!("wort_restore_{}", std::process::id()),
+        dump: env::temp_dir().join(format!("wort-backup-test-{}.dump", std::process::id())),
+    };
+    run(
+        Command::new(&pg_dump)
+            .arg("-Fc")
+            .arg("--file")
+            .arg(&scratch.dump)
+            .arg(database_url()),
+        "pg_dump -Fc",
+    );
+    admin(&format!("DROP DATABASE IF EXISTS \"{}\"", scratch.database));
+    admin(&format!("CREATE DATABASE \"{}\"", scratch.database));
+    let restored = with_database(&admin_url(), &scratch.database);
+    run(
+        Command::new(&pg_restore)
+            .args(["--no-owner", "--exit-on-error", "--dbname", &restored])
+            .arg(&scratch.dump),
+        "pg_restore --no-owner",
+    );
+    app.stop().await;
+
+    // A second server on the restored database, with nothing but the dump behind it.
+    let (base, handle) = server_on(&restored).await;
+    assert_same(&answers(&base, &acct.key, &paths).await, &before, &acct);
+    // A change made after the backup...
+    let (status, _) = call(
+        reqwest::Client::new()
+            .post(format!("{base}/v1/inventory"))
+            .header("X-API-Key", &acct.key)
+            .json(&json!({"category": "yeast", "name": "After the backup"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED);
+    assert_ne!(answers(&base, &acct.key, &paths).await, before);
+    handle.stop(true).await;
+
+    // ...is undone by restoring over the database (the documented `--clean --if-exists`).
+    run(
+        Command::new(&pg_restore)
+            .args(["--clean", "--if-exists", "--no-owner", "--exit-on-error"])
+            .args(["--dbname", &restored])
+            .arg(&scratch.dump),
+        "pg_restore --clean --if-exists --no-owner",
+    );
+    let (base, handle) = server_on(&restored).await;
+    assert_same(&answers(&base, &acct.key, &paths).await, &before, &acct);
+    handle.stop(true).await;
+    drop(scratch);
+}
+
+/// The same statuses and JSON (ids included), and `/v1/me` is still the key's own account.
+fn assert_same(
+    after: &[(String, StatusCode, Value)],
+    before: &[(String, StatusCode, Value)],
+    acct: &Account,
+) {
+    assert_eq!(after.len(), before.len());
+    for ((path, status, body), (_, old_status, old_body)) in after.iter().zip(before) {
+        assert_eq!(status, old_status, "{path}: {body}");
+        assert_eq!(body, old_body, "{path} answers as before the restore");
+    }
+    let me = &after.last().unwrap().2;
+    assert_eq!(
+        (&me["id"], &me["email"]),
+        (&json!(acct.id), &json!(acct.email))
+    );
+}

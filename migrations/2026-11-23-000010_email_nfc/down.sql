@@ -1,0 +1,1 @@
+-- Composing an address cannot be undone (the decomposed form is not kept).

@@ -1,0 +1,46 @@
+import { expect, test } from './fixtures';
+import { checkPage, signUp } from './helpers';
+
+test('inventory: add, use, add stock, below zero refused, edit, delete', async ({ page }) => {
+  await signUp(page);
+  await page.goto('/inventory');
+  await expect(page.getByText('Nothing in stock yet')).toBeVisible();
+  await checkPage(page);
+
+  await page.getByLabel('Category').selectOption('hop');
+  await page.getByLabel('Name').fill('Citra');
+  await page.getByLabel('Amount').fill('100');
+  await page.getByRole('button', { name: 'Add item' }).click();
+  await expect(page.getByRole('heading', { name: 'Hops' })).toBeVisible();
+  await expect(page.getByLabel('Citra: 100 g in stock')).toBeVisible();
+
+  const delta = page.getByLabel('Quantity to use or add for Citra');
+  await delta.fill('30');
+  await page.getByRole('button', { name: 'Use Citra' }).click();
+  await expect(page.getByLabel('Citra: 70 g in stock')).toBeVisible();
+  await delta.fill('5');
+  await page.getByRole('button', { name: 'Add stock of Citra' }).click();
+  await expect(page.getByLabel('Citra: 75 g in stock')).toBeVisible();
+
+  // Below zero: the API's error, nothing changed.
+  await delta.fill('500');
+  await page.getByRole('button', { name: 'Use Citra' }).click();
+  await expect(page.getByRole('alert')).toContainText(/below zero/);
+  await expect(page.getByLabel('Citra: 75 g in stock')).toBeVisible();
+  await page.reload();
+  await expect(page.getByLabel('Citra: 75 g in stock')).toBeVisible();
+
+  // Missing name: the 422 at the field.
+  await page.getByRole('button', { name: 'Add item' }).click();
+  await expect(page.getByLabel('Name')).toHaveAttribute('aria-invalid', 'true');
+
+  await page.getByRole('button', { name: 'Edit Citra' }).click();
+  await page.getByLabel('Item Name').fill('Citra T90');
+  await page.getByRole('button', { name: 'Save item' }).click();
+  await expect(page.getByRole('heading', { name: 'Citra T90' })).toBeVisible();
+  await checkPage(page);
+
+  await page.getByRole('button', { name: 'Delete Citra T90' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete item' }).click();
+  await expect(page.getByText('Nothing in stock yet')).toBeVisible();
+});

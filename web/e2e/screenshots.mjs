@@ -1,0 +1,125 @@
+// Screenshots of the main pages at phone and desktop size, into docs/screenshots/.
+// Needs a running wort (with the app) at WORT_BASE_URL. `npm run screenshots`.
+// SCREENSHOT_ONLY=equipment,recipe-editor takes only those.
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { chromium } from '@playwright/test';
+
+const base = process.env.WORT_BASE_URL ?? 'http://127.0.0.1:5173';
+const out = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
+mkdirSync(out, { recursive: true });
+const headers = { Origin: new URL(base).origin };
+const scheme = process.env.SCREENSHOT_SCHEME ?? 'light';
+
+const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox'] });
+const ctx = await browser.newContext({ baseURL: base, colorScheme: scheme });
+const page = await ctx.newPage();
+const call = async (method, path, data) => {
+  const res = await page.request.fetch(path, { method, data, headers });
+  if (!res.ok()) throw new Error(`${method} ${path}: ${res.status()} ${await res.text()}`);
+  const text = await res.text();
+  return text ? JSON.parse(text) : undefined;
+};
+
+await call('POST', '/api/auth/sign-up/email', { name: 'Ada Brewer', email: `demo-${Date.now()}@example.test`, password: 'screenshots only' });
+const kettle = await call('POST', '/v1/equipment', {
+  name: 'Brew kettle 30 L',
+  batch_size_liters: 20,
+  boil_off_liters_per_hour: 3.5,
+  trub_chiller_loss_liters: 1,
+  mash_tun_deadspace_liters: 0.5,
+  fermenter_loss_liters: 0.5,
+  hop_utilization_percent: 100,
+  notes: 'Gas burner outdoors, immersion chiller.',
+});
+await call('POST', '/v1/equipment', { name: 'All-in-one 35 L', batch_size_liters: 23, boil_off_liters_per_hour: 2.5, trub_chiller_loss_liters: 2, mash_tun_deadspace_liters: 0, grain_absorption_liters_per_kg: 0.8 });
+const recipe = await call('POST', '/v1/recipes', {
+  name: 'Citra Pale Ale',
+  style: 'American Pale Ale',
+  batch_size_liters: 20,
+  boil_time_minutes: 60,
+  notes: 'Crisp, dry, loads of late Citra.',
+  equipment_id: kettle.id,
+  style_id: '18B',
+});
+const id = recipe.id;
+for (const f of [
+  { name: 'Maris Otter', amount_kg: 4.2, color_srm: 3, yield_percent: 81 },
+  { name: 'Munich I', amount_kg: 0.5, color_srm: 6, yield_percent: 80 },
+  { name: 'Crystal 40', amount_kg: 0.3, color_srm: 40, yield_percent: 74 },
+])
+  await call('POST', `/v1/recipes/${id}/fermentables`, f);
+for (const h of [
+  { name: 'Magnum', alpha_acid: 12, amount_grams: 15, time_minutes: 60, form: 'pellet' },
+  { name: 'Citra', alpha_acid: 12.5, amount_grams: 30, time_minutes: 10, form: 'pellet' },
+  { name: 'Citra', alpha_acid: 12.5, amount_grams: 50, time_minutes: 0, use: 'whirlpool', form: 'pellet' },
+  { name: 'Citra', alpha_acid: 12.5, amount_grams: 60, time_minutes: 0, use: 'dry_hop', form: 'pellet' },
+])
+  await call('POST', `/v1/recipes/${id}/hops`, h);
+await call('POST', `/v1/recipes/${id}/yeasts`, { name: 'SafAle US-05', lab: 'Fermentis', form: 'dry', attenuation: 78 });
+await call('POST', `/v1/recipes/${id}/miscs`, { name: 'Whirlfloc', type: 'fining', use: 'boil', amount: 1, amount_unit: 'tablet', time_minutes: 10 });
+await call('POST', `/v1/recipes/${id}/mash-steps`, { name: 'Saccharification', temperature_c: 66, duration_minutes: 60 });
+await call('POST', `/v1/recipes/${id}/mash-steps`, { name: 'Mash out', temperature_c: 76, duration_minutes: 10 });
+for (const [name, style] of [['Oatmeal Stout', 'Oatmeal Stout'], ['Saison du Jardin', 'Saison'], ['Munich Helles', 'Munich Helles']])
+  await call('POST', `/v1/recipes/${(await call('POST', '/v1/recipes', { name, style })).id}/fermentables`, { name: 'Pilsner', amount_kg: 4.5, color_srm: 2, yield_percent: 80 });
+
+const session = await call('POST', '/v1/sessions', { recipe_id: id, brew_date: '2026-11-12', status: 'fermenting', measured_og: 1.052 });
+const steps = await call('GET', `/v1/sessions/${session.id}/steps`);
+for (const s of steps.slice(0, 7)) await call('PATCH', `/v1/steps/${s.id}`, { completed: true });
+const start = Date.parse('2026-11-12T18:00:00Z');
+for (let i = 0; i <= 40; i++) {
+  const t = i * 6 * 3600 * 1000;
+  const gravity = 1.011 + 0.041 * Math.exp(-i / 12);
+  const temperature_c = 18 + (i > 28 ? 2 : 0) + Math.sin(i / 3) * 0.3;
+  await call('POST', `/v1/sessions/${session.id}/fermentation-logs`, {
+    logged_at: new Date(start + t).toISOString(),
+    gravity: Math.round(gravity * 10000) / 10000,
+    temperature_c: Math.round(temperature_c * 10) / 10,
+  });
+}
+for (const item of [
+  { category: 'fermentable', name: 'Maris Otter', amount: 12.5, amount_unit: 'kg' },
+  { category: 'fermentable', name: 'Crystal 40', amount: 1.2, amount_unit: 'kg' },
+  { category: 'hop', name: 'Citra', amount: 340, amount_unit: 'g' },
+  { category: 'hop', name: 'Magnum', amount: 95, amount_unit: 'g' },
+  { category: 'yeast', name: 'SafAle US-05', amount: 4, amount_unit: 'pkg' },
+  { category: 'misc', name: 'Whirlfloc', amount: 18, amount_unit: 'tablets' },
+])
+  await call('POST', '/v1/inventory', item);
+await call('POST', '/api/auth/api-key/create', { name: 'iSpindel in the cellar' });
+const usage = await call('GET', '/v1/ai/usage');
+if (usage.configured) {
+  // One streamed turn, read to the end, so the assistant page shows a conversation.
+  const res = await page.request.fetch('/v1/chat', { method: 'POST', headers, data: { message: 'Is 34 IBU right for a pale ale this strong?', recipe_id: id } });
+  await res.text();
+}
+const chats = await call('GET', '/v1/chats');
+
+const shots = [
+  ['recipes', '/recipes', 'Recipes'],
+  ['recipe-editor', `/recipes/${id}`, 'Statistics'],
+  ['session', `/sessions/${session.id}`, 'Fermentation chart'],
+  ['inventory', '/inventory', 'Hops'],
+  ['equipment', '/equipment', 'New equipment profile'],
+  ['equipment-profile', `/equipment/${kettle.id}`, 'Saved as you type'],
+  ['account', '/account', 'API keys'],
+  ['assistant', chats.length ? `/assistant/${chats[0].id}` : '/assistant', 'Today’s usage'],
+];
+for (const [size, viewport] of [
+  ['desktop', { width: 1440, height: 900 }],
+  ['phone', { width: 390, height: 844 }],
+]) {
+  await page.setViewportSize(viewport);
+  const only = process.env.SCREENSHOT_ONLY?.split(',');
+  for (const [name, path, waitFor] of shots) {
+    if (only && !only.includes(name)) continue;
+    await page.goto(path);
+    await page.getByText(waitFor).first().waitFor();
+    await page.waitForLoadState('networkidle');
+    await page.waitForTimeout(300);
+    const file = `${out}${name}-${size}${scheme === 'dark' ? '-dark' : ''}.png`;
+    await page.screenshot({ path: file, fullPage: true });
+    console.log(file);
+  }
+}
+await browser.close();

@@ -1,0 +1,82 @@
+import { lazy, Suspense } from 'react';
+import { Navigate, Route, Routes, useLocation } from 'react-router-dom';
+import { useSession } from './auth';
+import { Layout } from './components/Layout';
+import { Loading } from './components/States';
+import { SignIn, SignUp } from './pages/Auth';
+import { NotFound } from './pages/NotFound';
+
+const pages = {
+  recipes: () => import('./pages/Recipes'),
+  recipe: () => import('./pages/RecipeEditor'),
+  sessions: () => import('./pages/Sessions'),
+  session: () => import('./pages/Session'),
+  inventory: () => import('./pages/Inventory'),
+  equipment: () => import('./pages/Equipment'),
+  equipmentProfile: () => import('./pages/EquipmentProfile'),
+  assistant: () => import('./pages/Assistant'),
+  account: () => import('./pages/Account'),
+};
+const Recipes = lazy(pages.recipes);
+const RecipeEditor = lazy(pages.recipe);
+const Sessions = lazy(pages.sessions);
+const SessionPage = lazy(pages.session);
+const Inventory = lazy(pages.inventory);
+const Equipment = lazy(pages.equipment);
+const EquipmentProfile = lazy(pages.equipmentProfile);
+const Assistant = lazy(pages.assistant);
+const Account = lazy(pages.account);
+
+/** Starts loading the first page's code at once, beside the session check (no waterfall). */
+export function preloadPage(path: string) {
+  const [, first, second] = path.split('/');
+  // A list and its item pages: `/recipes` and `/recipes/<id>` load different code.
+  const items: Record<string, [keyof typeof pages, keyof typeof pages]> = {
+    recipes: ['recipes', 'recipe'],
+    sessions: ['sessions', 'session'],
+    equipment: ['equipment', 'equipmentProfile'],
+  };
+  const pair = first ? items[first] : undefined;
+  const load = pair ? pages[second ? pair[1] : pair[0]] : first && first in pages ? pages[first as keyof typeof pages] : null;
+  void load?.().catch(() => undefined);
+}
+
+function RequireAuth({ children }: { children: React.ReactNode }) {
+  const session = useSession();
+  const location = useLocation();
+  if (session.isPending) return <Loading what="your session" />;
+  if (!session.data) {
+    const next = location.pathname + location.search;
+    return <Navigate to={`/signin?next=${encodeURIComponent(next)}`} replace />;
+  }
+  return <Layout user={session.data.user}>{children}</Layout>;
+}
+
+function page(el: React.ReactNode) {
+  return (
+    <RequireAuth>
+      <Suspense fallback={<Loading what="the page" />}>{el}</Suspense>
+    </RequireAuth>
+  );
+}
+
+export function App() {
+  return (
+    <Routes>
+      <Route path="/signin" element={<SignIn />} />
+      <Route path="/signup" element={<SignUp />} />
+      <Route path="/" element={<Navigate to="/recipes" replace />} />
+      <Route path="/recipes" element={page(<Recipes />)} />
+      <Route path="/recipes/:id" element={page(<RecipeEditor />)} />
+      <Route path="/sessions" element={page(<Sessions />)} />
+      <Route path="/sessions/:id" element={page(<SessionPage />)} />
+      <Route path="/inventory" element={page(<Inventory />)} />
+      <Route path="/equipment" element={page(<Equipment />)} />
+      <Route path="/equipment/:id" element={page(<EquipmentProfile />)} />
+      <Route path="/assistant" element={page(<Assistant />)} />
+      <Route path="/assistant/:chatId" element={page(<Assistant />)} />
+      <Route path="/account" element={page(<Account />)} />
+      <Route path="*" element={page(<NotFound />)} />
+    </Routes>
+  );
+}

@@ -1,0 +1,11 @@
+// Display preferences (CONTRACT §8), from the generated types, and their defaults.
+import type { components } from './schema';
+
+export type Preferences = components['schemas']['Preferences'];
+
+export const DEFAULT_PREFERENCES: Preferences = {
+  amounts: 'metric',
+  gravity: 'sg',
+  color: 'srm',
+  temperature: 'c',
+};

@@ -1,0 +1,264 @@
+import { useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { ApiError, client, errorText, unwrap, unwrapPage, type Schemas } from '../api/client';
+import { ConfirmDialog } from '../components/ConfirmDialog';
+import { SelectField, TextField } from '../components/Field';
+import { Empty, ErrorBox, Loading } from '../components/States';
+import { formatNumber, parseNumber } from '../units';
+
+type Item = Schemas['InventoryItem'];
+type Category = Schemas['InventoryCategory'];
+const categories: [Category, string][] = [
+  ['fermentable', 'Fermentables'],
+  ['hop', 'Hops'],
+  ['yeast', 'Yeasts'],
+  ['misc', 'Other ingredients'],
+];
+const categoryOptions = categories.map(([v, l]) => [v, l.replace(/s$/, '').replace('Other ingredient', 'Other ingredient')] as const);
+const defaultUnit: Record<Category, string> = { fermentable: 'kg', hop: 'g', yeast: 'pkg', misc: 'g' };
+
+export default function Inventory() {
+  const list = useQuery({
+    queryKey: ['inventory'],
+    queryFn: () => unwrapPage(client.GET('/v1/inventory', { params: { query: { limit: 200 } } })),
+  });
+  return (
+    <>
+      <div className="page-head">
+        <h1>Inventory</h1>
+      </div>
+      <div className="inventory-grid">
+        <div>
+          {list.isPending ? (
+            <Loading what="the inventory" />
+          ) : list.isError ? (
+            <ErrorBox error={list.error} retry={() => list.refetch()} />
+          ) : list.data.items.length === 0 ? (
+            <Empty>
+              <p>Nothing in stock yet</p>
+              <p className="muted">Add what you have on the shelf with the form.</p>
+            </Empty>
+          ) : (
+            categories.map(([cat, title]) => {
+              const items = list.data.items.filter((i) => i.category === cat);
+              if (!items.length) return null;
+              return (
+                <section className="panel" key={cat} aria-labelledby={`h-inv-${cat}`}>
+                  <h2 id={`h-inv-${cat}`}>{title}</h2>
+                  <ul className="inv-list">
+                    {items.map((i) => (
+                      <InventoryRow key={i.id} item={i} />
+                    ))}
+                  </ul>
+                </section>
+              );
+            })
+          )}
+        </div>
+        <AddItem />
+      </div>
+    </>
+  );
+}
+
+function ItemFields({
+  values,
+  set,
+  error,
+  prefix,
+}: {
+  values: { category: Category; name: string; amount: string; amount_unit: string; notes: string };
+  set: (v: Partial<{ category: Category; name: string; amount: string; amount_unit: string; notes: string }>) => void;
+  error: ApiError | null;
+  prefix: string;
+}) {
+  return (
+    <>
+      <SelectField
+        label={`${prefix}Category`}
+        value={values.category}
+        options={categoryOptions}
+        error={error?.at('category')}
+        onChange={(e) => {
+          const c = e.target.value as Category;
+          set({ category: c, amount_unit: values.amount_unit === defaultUnit[values.category] ? defaultUnit[c] : values.amount_unit });
+        }}
+      />
+      <TextField label={`${prefix}Name`} value={values.name} error={error?.at('name')} onChange={(e) => set({ name: e.target.value })} />
+      <div className="two">
+        <TextField label={`${prefix}Amount`} inputMode="decimal" value={values.amount} error={error?.at('amount')} onChange={(e) => set({ amount: e.target.value })} />
+        <TextField label={`${prefix}Unit`} value={values.amount_unit} error={error?.at('amount_unit')} onChange={(e) => set({ amount_unit: e.target.value })} />
+      </div>
+      <TextField label={`${prefix}Notes`} value={values.notes} error={error?.at('notes')} onChange={(e) => set({ notes: e.target.value })} />
+    </>
+  );
+}
+
+function bodyOf(v: { category: Category; name: string; amount: string; amount_unit: string; notes: string }) {
+  const n = parseNumber(v.amount);
+  return {
+    category: v.category,
+    name: v.name,
+    amount: n == null ? 0 : Number.isNaN(n) ? (v.amount as unknown as number) : n,
+    amount_unit: v.amount_unit,
+    notes: v.notes === '' ? null : v.notes,
+  };
+}
+
+function AddItem() {
+  const qc = useQueryClient();
+  const empty = { category: 'fermentable' as Category, name: '', amount: '', amount_unit: 'kg', notes: '' };
+  const [values, setValues] = useState(empty);
+  const add = useMutation({
+    mutationFn: () => unwrap(client.POST('/v1/inventory', { body: bodyOf(values) })),
+    onSuccess: () => {
+      setValues({ ...empty, category: values.category, amount_unit: defaultUnit[values.category] });
+      void qc.invalidateQueries({ queryKey: ['inventory'] });
+    },
+  });
+  const api = add.error instanceof ApiError ? add.error : null;
+  return (
+    <section className="panel add-item" aria-labelledby="h-add-item">
+      <h2 id="h-add-item">Add to stock</h2>
+      <form
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          add.mutate();
+        }}
+      >
+        <ItemFields values={values} set={(v) => setValues({ ...values, ...v })} error={api} prefix="" />
+        {add.error && !(api && ['category', 'name', 'amount', 'amount_unit', 'notes'].some((k) => api.at(k))) && <ErrorBox error={add.error} />}
+        <button type="submit" className="primary" disabled={add.isPending}>
+          Add item
+        </button>
+      </form>
+    </section>
+  );
+}
+
+function InventoryRow({ item }: { item: Item }) {
+  const qc = useQueryClient();
+  const [delta, setDelta] = useState('');
+  const [editing, setEditing] = useState(false);
+  const [confirm, setConfirm] = useState(false);
+  const [values, setValues] = useState({
+    category: item.category,
+    name: item.name,
+    amount: formatNumber(item.amount, 3),
+    amount_unit: item.amount_unit,
+    notes: item.notes ?? '',
+  });
+  const refresh = () => qc.invalidateQueries({ queryKey: ['inventory'] });
+  const adjust = useMutation({
+    mutationFn: (sign: 1 | -1) => {
+      const n = parseNumber(delta);
+      if (n == null || Number.isNaN(n)) throw new ApiError(0, 'Enter an amount first');
+      return unwrap(client.POST('/v1/inventory/{id}/adjust', { params: { path: { id: item.id } }, body: { delta: sign * n } }));
+    },
+    onSuccess: () => {
+      setDelta('');
+      void refresh();
+    },
+  });
+  const save = useMutation({
+    mutationFn: () => unwrap(client.PATCH('/v1/inventory/{id}', { params: { path: { id: item.id } }, body: bodyOf(values) })),
+    onSuccess: () => {
+      setEditing(false);
+      void refresh();
+    },
+  });
+  const del = useMutation({
+    mutationFn: () => unwrap(client.DELETE('/v1/inventory/{id}', { params: { path: { id: item.id } } })),
+    onSuccess: () => {
+      setConfirm(false);
+      void refresh();
+    },
+  });
+  const adjErr = adjust.error instanceof ApiError ? adjust.error : null;
+  const adjustMessage = adjErr
+    ? adjErr.at('amount')
+      ? `Not changed: the stock of ${item.name} cannot go below zero (${adjErr.at('amount')})`
+      : `Not changed: ${errorText(adjErr)}`
+    : null;
+  const deltaId = `delta-${item.id}`;
+  return (
+    <li className="inv-item">
+      <div className="inv-head">
+        <div>
+          <h3>{item.name}</h3>
+          {item.notes && <p className="muted small">{item.notes}</p>}
+        </div>
+        <p className="inv-amount" aria-label={`${item.name}: ${formatNumber(item.amount, 3)} ${item.amount_unit} in stock`}>
+          {formatNumber(item.amount, 3)} <span>{item.amount_unit}</span>
+        </p>
+      </div>
+      <div className="inv-actions">
+        <div className="field inline">
+          <label htmlFor={deltaId}>
+            Quantity<span className="sr-only"> to use or add for {item.name}</span>
+          </label>
+          <input
+            id={deltaId}
+            type="text"
+            inputMode="decimal"
+            value={delta}
+            aria-invalid={adjustMessage ? true : undefined}
+            aria-describedby={adjustMessage ? `${deltaId}-err` : undefined}
+            onChange={(e) => setDelta(e.target.value)}
+          />
+        </div>
+        <button type="button" onClick={() => adjust.mutate(-1)} disabled={adjust.isPending} aria-label={`Use ${item.name}`}>
+          Use
+        </button>
+        <button type="button" onClick={() => adjust.mutate(1)} disabled={adjust.isPending} aria-label={`Add stock of ${item.name}`}>
+          Add stock
+        </button>
+        <button type="button" className="ghost" onClick={() => setEditing(!editing)} aria-expanded={editing} aria-label={`Edit ${item.name}`}>
+          Edit
+        </button>
+        <button type="button" className="ghost danger-text" onClick={() => setConfirm(true)} aria-label={`Delete ${item.name}`}>
+          Delete
+        </button>
+      </div>
+      {adjustMessage && (
+        <p className="form-error" role="alert" id={`${deltaId}-err`}>
+          {adjustMessage}
+        </p>
+      )}
+      {editing && (
+        <form
+          className="edit-item"
+          aria-label={`Edit ${item.name}`}
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault();
+            save.mutate();
+          }}
+        >
+          <ItemFields values={values} set={(v) => setValues({ ...values, ...v })} error={save.error instanceof ApiError ? save.error : null} prefix="Item " />
+          {save.error && <ErrorBox error={save.error} />}
+          <div className="actions">
+            <button type="submit" className="primary" disabled={save.isPending}>
+              Save item
+            </button>
+            <button type="button" className="ghost" onClick={() => setEditing(false)}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      )}
+      <ConfirmDialog
+        open={confirm}
+        title={`Delete ${item.name}?`}
+        confirmLabel="Delete item"
+        danger
+        busy={del.isPending}
+        onCancel={() => setConfirm(false)}
+        onConfirm={() => del.mutate()}
+      >
+        {del.error ? <ErrorBox error={del.error} /> : <p>It is removed from your inventory.</p>}
+      </ConfirmDialog>
+    </li>
+  );
+}
