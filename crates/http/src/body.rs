@@ -35,11 +35,13 @@ impl JsonBody {
     }
 
     /// Like [`json`](Self::json), but an empty body is `None` (endpoints whose body is optional).
+    /// Only a body of zero bytes is absent: whitespace alone is not a JSON document, so it is `400`
+    /// like any other malformed body (the fuzzing run sends a lone tab and expects the refusal).
     pub fn optional_json(&self) -> ApiResult<Option<Value>> {
         match self {
             JsonBody::TooLarge => Err(ApiError::PayloadTooLarge),
             JsonBody::Failed(e) => Err(ApiError::bad_request(format!("Could not read body: {e}"))),
-            JsonBody::Read { bytes, .. } if bytes.iter().all(u8::is_ascii_whitespace) => Ok(None),
+            JsonBody::Read { bytes, .. } if bytes.is_empty() => Ok(None),
             JsonBody::Read {
                 content_type_ok: false,
                 ..
@@ -65,10 +67,39 @@ impl JsonBody {
     /// Reads a body with its own size cap (`POST /v1/chat` has a smaller one than the rest).
     pub fn read(
         req: &HttpRequest,
-        mut payload: Payload,
+        payload: Payload,
         max_bytes: usize,
     ) -> impl Future<Output = JsonBody> + 'static {
         let content_type_ok = is_json_content_type(req);
+        let raw = RawBody::read(req, payload, max_bytes);
+        async move {
+            match raw.await {
+                RawBody::Read(bytes) => JsonBody::Read {
+                    content_type_ok,
+                    bytes,
+                },
+                RawBody::TooLarge => JsonBody::TooLarge,
+                RawBody::Failed(e) => JsonBody::Failed(e),
+            }
+        }
+    }
+}
+
+/// A body as bytes, read up to a cap; the caller checks its content type (an imported file may
+/// be XML or JSON).
+pub enum RawBody {
+    Read(Vec<u8>),
+    TooLarge,
+    Failed(String),
+}
+
+impl RawBody {
+    /// Reads the body, stopping as soon as it passes `max_bytes` (or declares it will).
+    pub fn read(
+        req: &HttpRequest,
+        mut payload: Payload,
+        max_bytes: usize,
+    ) -> impl Future<Output = RawBody> + 'static {
         let declared_len = req
             .headers()
             .get(header::CONTENT_LENGTH)
@@ -76,22 +107,28 @@ impl JsonBody {
             .and_then(|v| v.parse::<usize>().ok());
         async move {
             if declared_len.is_some_and(|n| n > max_bytes) {
-                return JsonBody::TooLarge;
+                return RawBody::TooLarge;
             }
             let mut bytes = Vec::with_capacity(declared_len.unwrap_or(0).min(max_bytes));
             while let Some(chunk) = payload.next().await {
                 match chunk {
                     Ok(chunk) if bytes.len() + chunk.len() > max_bytes => {
-                        return JsonBody::TooLarge;
+                        return RawBody::TooLarge;
                     }
                     Ok(chunk) => bytes.extend_from_slice(&chunk),
-                    Err(e) => return JsonBody::Failed(e.to_string()),
+                    Err(e) => return RawBody::Failed(e.to_string()),
                 }
             }
-            JsonBody::Read {
-                content_type_ok,
-                bytes,
-            }
+            RawBody::Read(bytes)
+        }
+    }
+
+    /// The bytes: `413` over the cap, `400` when the body could not be read.
+    pub fn bytes(self) -> ApiResult<Vec<u8>> {
+        match self {
+            RawBody::Read(bytes) => Ok(bytes),
+            RawBody::TooLarge => Err(ApiError::PayloadTooLarge),
+            RawBody::Failed(e) => Err(ApiError::bad_request(format!("Could not read body: {e}"))),
         }
     }
 }
