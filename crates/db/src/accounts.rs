@@ -432,6 +432,21 @@ impl AccountRepository for PgAccounts {
     }
 }
 
+/// Locks the account's row until the end of the transaction: writes that check a per-account
+/// cap (API keys, devices, webhooks) take turns, so concurrent creates cannot pass it together.
+pub(crate) async fn lock_account(
+    conn: &mut AsyncPgConnection,
+    user: UserId,
+) -> diesel::QueryResult<()> {
+    users::table
+        .filter(users::id.eq(user.0))
+        .select(users::id)
+        .for_update()
+        .first::<Uuid>(conn)
+        .await?;
+    Ok(())
+}
+
 /// Inserts a key unless the account already holds [`MAX_API_KEYS`]; the user row is locked so
 /// concurrent creates cannot pass the cap together.
 async fn create_key_in_tx(
@@ -440,12 +455,7 @@ async fn create_key_in_tx(
     new: NewApiKey,
     now: OffsetDateTime,
 ) -> Result<ApiKey, TxError> {
-    users::table
-        .filter(users::id.eq(user.0))
-        .select(users::id)
-        .for_update()
-        .first::<Uuid>(conn)
-        .await?;
+    lock_account(conn, user).await?;
     let held: i64 = api_keys::table
         .filter(api_keys::user_id.eq(user.0))
         .count()

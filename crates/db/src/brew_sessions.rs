@@ -189,6 +189,7 @@ struct LogRow {
     ph: Option<f64>,
     notes: Option<String>,
     created_at: OffsetDateTime,
+    device_id: Option<Uuid>,
 }
 
 impl LogRow {
@@ -204,6 +205,7 @@ impl LogRow {
             ph: l.ph,
             notes: l.notes.clone(),
             created_at: l.created_at,
+            device_id: l.device_id,
         }
     }
 
@@ -219,6 +221,7 @@ impl LogRow {
             temperature_c: self.temperature_c,
             ph: self.ph,
             notes: self.notes,
+            device_id: self.device_id,
             created_at: self.created_at,
         })
     }
@@ -364,7 +367,7 @@ impl diesel::query_builder::QueryFragment<Pg> for AddLogTouchingSession {
         out.push_bind_param::<SqlUuid, _>(&row.user_id)?;
         out.push_sql(
             " RETURNING id) INSERT INTO fermentation_logs (id, user_id, session_id, logged_at, \
-             gravity, gravity_unit, temperature_c, ph, notes, created_at) SELECT ",
+             gravity, gravity_unit, temperature_c, ph, notes, created_at, device_id) SELECT ",
         );
         out.push_bind_param::<SqlUuid, _>(&row.id)?;
         out.push_sql(", ");
@@ -383,9 +386,11 @@ impl diesel::query_builder::QueryFragment<Pg> for AddLogTouchingSession {
         out.push_bind_param::<Nullable<Text>, _>(&row.notes)?;
         out.push_sql(", ");
         out.push_bind_param::<Timestamptz, _>(&row.created_at)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Nullable<SqlUuid>, _>(&row.device_id)?;
         out.push_sql(
             " FROM touched RETURNING id, user_id, session_id, logged_at, gravity, gravity_unit, \
-             temperature_c, ph, notes, created_at",
+             temperature_c, ph, notes, created_at, device_id",
         );
         Ok(())
     }
@@ -404,7 +409,39 @@ impl diesel::query_builder::Query for AddLogTouchingSession {
         diesel::sql_types::Nullable<diesel::sql_types::Double>,
         diesel::sql_types::Nullable<diesel::sql_types::Text>,
         diesel::sql_types::Timestamptz,
+        diesel::sql_types::Nullable<diesel::sql_types::Uuid>,
     );
+}
+
+/// Stores a reading (by hand, or from `device_id`) with its webhook events, inside the caller's
+/// transaction; `None` when the session is not the caller's.
+pub(crate) async fn insert_reading_in_tx(
+    conn: &mut AsyncPgConnection,
+    user: UserId,
+    session_id: Uuid,
+    device_id: Option<Uuid>,
+    new: NewLog,
+    now: OffsetDateTime,
+) -> Result<Option<FermentationLog>, TxError> {
+    let statement = AddLogTouchingSession(LogRow {
+        id: new_id(),
+        user_id: user.0,
+        session_id,
+        logged_at: new.logged_at.unwrap_or(now),
+        gravity: new.gravity,
+        gravity_unit: new.gravity_unit.as_str().to_owned(),
+        temperature_c: new.temperature_c,
+        ph: new.ph,
+        notes: new.notes,
+        created_at: now,
+        device_id,
+    });
+    let Some(row) = statement.get_result::<LogRow>(conn).await.optional()? else {
+        return Ok(None);
+    };
+    let reading = row.entity()?;
+    crate::outbox::reading_created(conn, user, &reading, now).await?;
+    Ok(Some(reading))
 }
 
 // ---- Transactions -------------------------------------------------------------------------------
@@ -469,6 +506,7 @@ async fn update_in_tx(
     now: OffsetDateTime,
 ) -> Result<BrewSession, TxError> {
     let mut session = find_session(conn, user, id, true).await?;
+    let from = session.status;
     // Nothing to write: an empty patch, or one that re-sends what is already there.
     if patch.is_empty() || !patch.apply(&mut session, now)? {
         return Ok(session);
@@ -482,7 +520,11 @@ async fn update_in_tx(
     .returning(SessionRow::as_returning())
     .get_result(conn)
     .await?;
-    Ok(saved.entity()?)
+    let saved = saved.entity()?;
+    if saved.status != from {
+        crate::outbox::session_status_changed(conn, user, &saved, from, now).await?;
+    }
+    Ok(saved)
 }
 
 async fn add_step_in_tx(
@@ -786,24 +828,13 @@ impl BrewSessionRepository for PgBrewSessions {
         now: OffsetDateTime,
     ) -> DomainResult<FermentationLog> {
         let mut conn = checkout(&self.pool).await?;
-        let statement = AddLogTouchingSession(LogRow {
-            id: new_id(),
-            user_id: user.0,
-            session_id,
-            logged_at: new.logged_at.unwrap_or(now),
-            gravity: new.gravity,
-            gravity_unit: new.gravity_unit.as_str().to_owned(),
-            temperature_c: new.temperature_c,
-            ph: new.ph,
-            notes: new.notes,
-            created_at: now,
-        });
-        let inserted: Option<LogRow> = statement
-            .get_result(&mut conn)
-            .await
-            .optional()
-            .map_err(db_error)?;
-        inserted.ok_or(DomainError::NotFound)?.entity()
+        let inserted = unwrap_tx(
+            conn.transaction(async |conn| {
+                insert_reading_in_tx(conn, user, session_id, None, new, now).await
+            })
+            .await,
+        )?;
+        inserted.ok_or(DomainError::NotFound)
     }
 
     async fn list_logs(

@@ -225,6 +225,8 @@ diesel::table! {
         abandoned_at -> Nullable<Timestamptz>,
         created_at -> Timestamptz,
         updated_at -> Timestamptz,
+        /// When `fermentation.stable` was announced; null until then and once gravity moves.
+        stable_announced_at -> Nullable<Timestamptz>,
     }
 }
 
@@ -255,6 +257,75 @@ diesel::table! {
         ph -> Nullable<Double>,
         notes -> Nullable<Text>,
         created_at -> Timestamptz,
+        device_id -> Nullable<Uuid>,
+    }
+}
+
+diesel::table! {
+    devices (id) {
+        id -> Uuid,
+        user_id -> Uuid,
+        name -> Text,
+        kind -> Text,
+        session_id -> Nullable<Uuid>,
+        token_hash -> Bytea,
+        last_seen_at -> Nullable<Timestamptz>,
+        last_payload -> Nullable<Jsonb>,
+        last_reading_at -> Nullable<Timestamptz>,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    webhook_endpoints (id) {
+        id -> Uuid,
+        user_id -> Uuid,
+        url -> Text,
+        events -> Array<Text>,
+        active -> Bool,
+        secret -> Text,
+        consecutive_failures -> Integer,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    webhook_events (id) {
+        id -> Uuid,
+        user_id -> Uuid,
+        #[sql_name = "type"]
+        event_type -> Text,
+        body -> Text,
+        created_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    webhook_deliveries (id) {
+        id -> Uuid,
+        event_id -> Uuid,
+        endpoint_id -> Uuid,
+        state -> Text,
+        attempts -> Integer,
+        next_attempt_at -> Timestamptz,
+        leased_until -> Nullable<Timestamptz>,
+        created_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    webhook_attempts (id) {
+        id -> Uuid,
+        delivery_id -> Uuid,
+        endpoint_id -> Uuid,
+        attempt -> Integer,
+        outcome -> Text,
+        response_status -> Nullable<Integer>,
+        duration_ms -> Integer,
+        error -> Nullable<Text>,
+        attempted_at -> Timestamptz,
     }
 }
 
@@ -293,6 +364,9 @@ diesel::table! {
 diesel::joinable!(auth_sessions -> users (user_id));
 diesel::joinable!(api_keys -> users (user_id));
 diesel::joinable!(recipes -> users (user_id));
+diesel::joinable!(webhook_deliveries -> webhook_events (event_id));
+diesel::joinable!(webhook_deliveries -> webhook_endpoints (endpoint_id));
+diesel::joinable!(webhook_attempts -> webhook_deliveries (delivery_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
     users,
@@ -313,4 +387,9 @@ diesel::allow_tables_to_appear_in_same_query!(
     ai_usage,
     chat_threads,
     chat_messages,
+    devices,
+    webhook_endpoints,
+    webhook_events,
+    webhook_deliveries,
+    webhook_attempts,
 );

@@ -39,6 +39,13 @@ pub enum DomainError {
     /// The AI provider failed or timed out; the detail goes to the log, never to the client.
     #[error("AI provider error: {0}")]
     AiProvider(String),
+    /// The request is well-formed but the state of things refuses it (`409 {"error"}`), e.g. a
+    /// device posting while no open brew session is assigned to it.
+    #[error("conflict: {0}")]
+    Conflict(String),
+    /// A device posted again before its interval was over (CONTRACT §11).
+    #[error("device posted too soon")]
+    DeviceTooSoon { retry_after_secs: u64 },
     /// The database is unreachable or the pool is exhausted: retry later.
     #[error("service unavailable: {0}")]
     Unavailable(String),

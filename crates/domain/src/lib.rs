@@ -9,6 +9,8 @@
 //! * [`brew_session`]: brew days, their state machine, checklist and fermentation readings.
 //! * [`inventory`]: ingredients on hand.
 //! * [`equipment`]: equipment profiles (the kettle's losses and utilisation).
+//! * [`device`]: hydrometers that post readings by themselves, with their ingest tokens.
+//! * [`webhook`]: webhook endpoints, the events they receive, signing and the retry policy.
 //! * [`ai`]: the AI assistant: daily limits and metering, prompts, chat threads.
 //! * [`brewing`]: pure brewing calculations (OG, FG, ABV, IBU, colour, calories…).
 //! * [`rules`]: the bound types every `rules.rs` is written with; [`error`]: the errors every use
@@ -19,6 +21,7 @@ pub mod account;
 pub mod ai;
 pub mod brew_session;
 pub mod brewing;
+pub mod device;
 pub mod equipment;
 pub mod error;
 pub mod inventory;
@@ -27,6 +30,7 @@ pub mod ports;
 pub mod recipe;
 pub mod rules;
 pub mod timestamp;
+pub mod webhook;
 
 /// The brewing calculator reads ingredients by this short path.
 pub use recipe::ingredients;

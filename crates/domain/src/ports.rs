@@ -14,9 +14,11 @@ use crate::DomainResult;
 pub use crate::account::ports::{AccountRepository, PasswordHasher};
 pub use crate::ai::ports::{AiProvider, AiUsageRepository, ChatRepository, CompletionStream};
 pub use crate::brew_session::ports::BrewSessionRepository;
+pub use crate::device::ports::DeviceRepository;
 pub use crate::equipment::ports::EquipmentRepository;
 pub use crate::inventory::ports::InventoryRepository;
 pub use crate::recipe::ports::{IngredientRepository, RecipeRepository};
+pub use crate::webhook::ports::{WebhookRepository, WebhookSender};
 
 /// The time, injectable so tests can move it (sign-in windows, key expiry, the AI day).
 pub trait Clock: Send + Sync {

@@ -35,6 +35,9 @@ pub enum ApiError {
     },
     #[error("Service unavailable")]
     Unavailable,
+    /// The state of things refuses a well-formed request (`409`).
+    #[error("{0}")]
+    Conflict(String),
     /// `POST /v1/chat` with a `message` over 8,000 characters (or a body too large to hold one).
     #[error("Chat message exceeds 8000 characters")]
     ChatMessageTooLong,
@@ -70,6 +73,13 @@ impl From<DomainError> for ApiError {
             },
             DomainError::SignUpThrottled { retry_after_secs } => ApiError::TooManyRequests {
                 message: "Too many sign-ups from this address; try again later".into(),
+                retry_after_secs,
+            },
+            DomainError::Conflict(message) => ApiError::Conflict(message),
+            DomainError::DeviceTooSoon { retry_after_secs } => ApiError::TooManyRequests {
+                message: format!(
+                    "This device stores one reading a minute; try again in {retry_after_secs} s"
+                ),
                 retry_after_secs,
             },
             DomainError::AiNotConfigured => ApiError::AiNotConfigured,
@@ -116,6 +126,7 @@ impl ResponseError for ApiError {
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
             ApiError::Validation(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::NotFound => StatusCode::NOT_FOUND,
+            ApiError::Conflict(_) => StatusCode::CONFLICT,
             ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::PayloadTooLarge | ApiError::ChatMessageTooLong => {
                 StatusCode::PAYLOAD_TOO_LARGE

@@ -38,7 +38,7 @@ pub async fn request_id_and_log(
     let id = request_id(&req);
     let span = tracing::info_span!("request", request_id = %id);
     let method = req.method().clone();
-    let path = req.path().to_owned();
+    let path = loggable_path(req.path());
     let started = Instant::now();
     let result = next.call(req).instrument(span.clone()).await;
     // Handler and extractor errors arrive here already turned into responses; an `Err` is an
@@ -69,6 +69,15 @@ pub async fn request_id_and_log(
     }
     crate::web_app::add_security_headers(response.headers_mut());
     Ok(response)
+}
+
+/// The path as logged: a device's ingest token is its only credential, so it is cut out
+/// (`/ingest/wortd_…` becomes `/ingest/…`).
+fn loggable_path(path: &str) -> String {
+    match path.strip_prefix("/ingest/") {
+        Some(_) => "/ingest/…".to_owned(),
+        None => path.to_owned(),
+    }
 }
 
 /// CORS for the configured origins only. Requests from other origins are served as usual,

@@ -11,7 +11,7 @@ use utoipa::{Modify, OpenApi};
 
 use wort_domain::recipe::IngredientKind;
 use wort_domain::rules::{FieldRules, NumberRule, Rule};
-use wort_domain::{account, ai, brew_session, equipment, inventory, recipe};
+use wort_domain::{account, ai, brew_session, device, equipment, inventory, recipe, webhook};
 
 use crate::routes;
 use crate::routes::ingredients;
@@ -58,6 +58,10 @@ fn bounded_bodies() -> Vec<(&'static str, FieldRules)> {
         ("CreateChatRequest", ai::rules::THREAD_FIELDS),
         ("UpdateChatRequest", ai::rules::THREAD_FIELDS),
         ("ChatTurnRequest", ai::rules::TURN_FIELDS),
+        ("CreateDeviceRequest", device::rules::DEVICE_FIELDS),
+        ("UpdateDeviceRequest", device::rules::DEVICE_FIELDS),
+        ("CreateWebhookRequest", webhook::rules::WEBHOOK_FIELDS),
+        ("UpdateWebhookRequest", webhook::rules::WEBHOOK_FIELDS),
     ];
     for kind in IngredientKind::ALL {
         let fields = recipe::ingredient_fields(kind);
@@ -431,6 +435,12 @@ impl Modify for SecuritySchemes {
         routes::brew_sessions::update_step, routes::brew_sessions::delete_step,
         routes::brew_sessions::list_logs, routes::brew_sessions::create_log, routes::brew_sessions::latest_log,
         routes::brew_sessions::get_log, routes::brew_sessions::update_log, routes::brew_sessions::delete_log,
+        routes::devices::list_devices, routes::devices::create_device, routes::devices::get_device,
+        routes::devices::update_device, routes::devices::delete_device, routes::devices::replace_device_token,
+        routes::devices::ingest,
+        routes::webhooks::list_webhooks, routes::webhooks::create_webhook, routes::webhooks::get_webhook,
+        routes::webhooks::update_webhook, routes::webhooks::delete_webhook,
+        routes::webhooks::list_webhook_deliveries, routes::webhooks::test_webhook,
     ),
     components(schemas(crate::error::ErrorBody, crate::error::ValidationErrorBody,
         crate::error::ValidationIssue, routes::health::Status, crate::sse::ChatStreamEvent,
@@ -452,6 +462,8 @@ impl Modify for SecuritySchemes {
         (name = "chats", description = "Chat threads with the AI assistant"),
         (name = "sessions", description = "Brew sessions and their brew-day checklist"),
         (name = "fermentation logs", description = "Timestamped fermentation readings of a session"),
+        (name = "devices", description = "Hydrometers and controllers that post readings with their own token"),
+        (name = "webhooks", description = "Endpoints told what happened, signed as Standard Webhooks says"),
     )
 )]
 pub struct ApiDoc;

@@ -6,10 +6,12 @@ use std::sync::Arc;
 use wort_domain::account::AccountService;
 use wort_domain::ai::service::AiService;
 use wort_domain::brew_session::BrewSessionService;
+use wort_domain::device::DeviceService;
 use wort_domain::equipment::EquipmentService;
 use wort_domain::inventory::InventoryService;
 use wort_domain::ports::HealthCheck;
 use wort_domain::recipe::RecipeService;
+use wort_domain::webhook::WebhookService;
 
 pub struct AppState {
     pub accounts: AccountService,
@@ -17,6 +19,9 @@ pub struct AppState {
     pub brew_sessions: BrewSessionService,
     pub inventory: InventoryService,
     pub equipment: EquipmentService,
+    pub devices: DeviceService,
+    /// Shared with the delivery workers.
+    pub webhooks: Arc<WebhookService>,
     /// Shared with the tasks that carry analyses and chat turns to their end.
     pub ai: Arc<AiService>,
     pub health: Arc<dyn HealthCheck>,

@@ -181,6 +181,51 @@ impl<'a> Fields<'a> {
         }
     }
 
+    /// An array whose every item is one of `options` (each wrong item reported at its index).
+    pub fn enum_array<T>(
+        &mut self,
+        name: &str,
+        options: &[&str],
+        parse: impl Fn(&str) -> Option<T>,
+    ) -> Sent<Vec<T>> {
+        match self.raw(name) {
+            Sent::Absent => Sent::Absent,
+            Sent::Null => Sent::Null,
+            Sent::Value(Value::Array(items)) => {
+                let mut parsed = Vec::with_capacity(items.len());
+                for (i, item) in items.iter().enumerate() {
+                    let index = i.to_string();
+                    match item {
+                        Value::String(s) => match parse(s) {
+                            Some(t) => parsed.push(t),
+                            None => {
+                                self.report(Violation::invalid_enum(&[name, &index], options, s))
+                            }
+                        },
+                        other => {
+                            let expected =
+                                options.iter().map(|o| format!("'{o}'")).collect::<Vec<_>>();
+                            self.report(invalid_type(
+                                &[name, &index],
+                                &expected.join(" | "),
+                                type_name(other),
+                            ));
+                        }
+                    }
+                }
+                if parsed.len() == items.len() {
+                    Sent::Value(parsed)
+                } else {
+                    Sent::Absent
+                }
+            }
+            Sent::Value(other) => {
+                self.report(invalid_type(&[name], "array", type_name(other)));
+                Sent::Absent
+            }
+        }
+    }
+
     pub fn uuid(&mut self, name: &str) -> Sent<Uuid> {
         self.parsed_string(name, "uuid", |s| Uuid::parse_str(s).ok())
     }
@@ -259,12 +304,12 @@ impl<'a> Fields<'a> {
         }
     }
 
-    /// Whether a failure was already recorded for this field (so "missing" is not added on top
-    /// of "wrong type").
+    /// Whether a failure was already recorded for this field or inside it (so "missing" is not
+    /// added on top of "wrong type", or of a wrong item of an array).
     fn issue_recorded_for(&self, name: &str) -> bool {
         self.issues
             .iter()
-            .any(|i| i.path.len() == 1 && i.path.first().is_some_and(|p| p == name))
+            .any(|i| i.path.first().is_some_and(|p| p == name))
     }
 }
 

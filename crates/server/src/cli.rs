@@ -124,6 +124,8 @@ async fn serve(config: &Config, url: &str) -> Result<(), String> {
         shutdown_grace_secs: 30,
         bench_routes: config.bench_routes,
         metrics_addr: config.metrics_addr,
+        webhooks: config.webhooks.clone(),
+        device_reading_interval: config.device_reading_interval,
     })?;
     tracing::info!(addr = %started.addr, origin = %config.public_origin, "wort is listening");
     // actix stops on SIGTERM/SIGINT, letting in-flight requests finish within the grace period.

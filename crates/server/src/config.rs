@@ -32,6 +32,11 @@ pub struct Config {
     pub bench_routes: bool,
     /// `WORT_METRICS_ADDR`: Prometheus metrics on a second listener; unset, none.
     pub metrics_addr: Option<SocketAddr>,
+    /// `WORT_WEBHOOK_ALLOW_PRIVATE`, `WORT_WEBHOOK_RETRY_BASE_MS`.
+    pub webhooks: crate::WebhookSettings,
+    /// `WORT_DEVICE_READING_INTERVAL_SECS`: one stored reading per device per this many seconds
+    /// (default 60, CONTRACT §11; the benchmark sets 0).
+    pub device_reading_interval: Duration,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -77,6 +82,32 @@ fn account_limits() -> Result<AccountLimits, ConfigError> {
             defaults.failed_sign_ins_per_address,
         )?,
     })
+}
+
+/// `WORT_WEBHOOK_ALLOW_PRIVATE=1` lets webhooks target private, loopback and link-local
+/// addresses (tests, a receiver on the same network); `WORT_WEBHOOK_RETRY_BASE_MS` shortens the
+/// first retry's delay (tests; default 5 s).
+fn webhooks() -> Result<crate::WebhookSettings, ConfigError> {
+    let mut settings = crate::WebhookSettings {
+        allow_private: matches!(
+            var("WORT_WEBHOOK_ALLOW_PRIVATE").as_deref().map(str::trim),
+            Some("1" | "true")
+        ),
+        ..Default::default()
+    };
+    if let Some(ms) = var("WORT_WEBHOOK_RETRY_BASE_MS") {
+        let ms = ms
+            .trim()
+            .parse::<u32>()
+            .ok()
+            .filter(|ms| *ms > 0)
+            .ok_or(ConfigError {
+                name: "WORT_WEBHOOK_RETRY_BASE_MS",
+                problem: format!("{ms:?} is not a positive whole number of milliseconds"),
+            })?;
+        settings.retry.base = time::Duration::milliseconds(i64::from(ms));
+    }
+    Ok(settings)
 }
 
 /// `WORT_CLIENT_IP_HEADER` and `WORT_TRUSTED_PROXIES` (comma-separated CIDRs or addresses).
@@ -173,6 +204,11 @@ impl Config {
                     })
                 })
                 .transpose()?,
+            webhooks: webhooks()?,
+            device_reading_interval: Duration::from_secs(u64::from(count(
+                "WORT_DEVICE_READING_INTERVAL_SECS",
+                60,
+            )?)),
         })
     }
 }

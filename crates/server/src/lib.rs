@@ -8,6 +8,7 @@ pub mod hashing;
 pub mod logging;
 pub mod memory;
 pub mod metrics;
+pub mod webhook_worker;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -19,14 +20,16 @@ use wort_db::pool::{DbPool, PgHealth};
 use wort_db::{
     PgAccounts, PgBrewSessions, PgIngredients, PgInventory, PgRecipes, PoolSettings, build_pool,
 };
-use wort_db::{PgAiUsage, PgChats, PgEquipment};
+use wort_db::{PgAiUsage, PgChats, PgDevices, PgEquipment, PgWebhooks};
 use wort_domain::account::{AccountLimits, AccountService};
 use wort_domain::ai::service::AiService;
 use wort_domain::brew_session::BrewSessionService;
+use wort_domain::device::DeviceService;
 use wort_domain::equipment::EquipmentService;
 use wort_domain::inventory::InventoryService;
 use wort_domain::ports::{AiProvider, Clock, PasswordHasher};
 use wort_domain::recipe::RecipeService;
+use wort_domain::webhook::{RetryPolicy, WebhookService};
 use wort_http::client_address::ClientAddressRule;
 use wort_http::{AppState, Origins};
 
@@ -56,6 +59,30 @@ pub struct ServerSettings {
     pub bench_routes: bool,
     /// `WORT_METRICS_ADDR`: where to serve Prometheus metrics; `None`: nowhere.
     pub metrics_addr: Option<SocketAddr>,
+    pub webhooks: WebhookSettings,
+    /// One stored reading per device per this long (CONTRACT §11: 60 s).
+    pub device_reading_interval: std::time::Duration,
+}
+
+/// How webhooks are delivered.
+#[derive(Debug, Clone)]
+pub struct WebhookSettings {
+    /// `WORT_WEBHOOK_ALLOW_PRIVATE=1`: targets on private addresses are allowed.
+    pub allow_private: bool,
+    pub retry: RetryPolicy,
+    /// Whether this instance runs delivery workers (tests that count deliveries turn them off
+    /// in one instance to prove another delivers).
+    pub deliver: bool,
+}
+
+impl Default for WebhookSettings {
+    fn default() -> Self {
+        WebhookSettings {
+            allow_private: false,
+            retry: RetryPolicy::default(),
+            deliver: true,
+        }
+    }
 }
 
 impl ServerSettings {
@@ -77,6 +104,8 @@ impl ServerSettings {
             bench_routes: false,
             ai: None,
             metrics_addr: None,
+            webhooks: WebhookSettings::default(),
+            device_reading_interval: std::time::Duration::from_secs(60),
         }
     }
 }
@@ -87,20 +116,34 @@ pub struct Started {
     pub addr: SocketAddr,
     pub server: actix_web::dev::Server,
     pub metrics: Option<(SocketAddr, actix_web::dev::Server)>,
+    /// Delivers webhook events from the outbox while the server runs.
+    pub deliveries: Option<webhook_worker::DeliveryWorker>,
 }
 
 impl Started {
     /// Runs until the server stops (SIGTERM, SIGINT, or its handle), then stops the metrics
     /// listener too.
+    ///
+    /// The webhook delivery workers start with it; after the server has stopped they stop
+    /// claiming, and the attempts in flight get the grace period to finish. An attempt cut off
+    /// is not lost: its lease runs out and a worker (here after a restart, or in another
+    /// instance) tries it again.
     pub async fn run(self) -> std::io::Result<()> {
-        let Some((_, metrics)) = self.metrics else {
-            return self.server.await;
+        let deliveries = self.deliveries.map(webhook_worker::DeliveryWorker::spawn);
+        let result = match self.metrics {
+            None => self.server.await,
+            Some((_, metrics)) => {
+                let metrics_handle = metrics.handle();
+                let metrics_task = tokio::spawn(metrics);
+                let result = self.server.await;
+                metrics_handle.stop(true).await;
+                let _ = metrics_task.await;
+                result
+            }
         };
-        let metrics_handle = metrics.handle();
-        let metrics_task = tokio::spawn(metrics);
-        let result = self.server.await;
-        metrics_handle.stop(true).await;
-        let _ = metrics_task.await;
+        if let Some(deliveries) = deliveries {
+            deliveries.stop().await;
+        }
         result
     }
 }
@@ -157,7 +200,30 @@ pub fn start(settings: ServerSettings) -> Result<Started, String> {
     let public_origin = settings
         .public_origin
         .unwrap_or_else(|| format!("http://{addr}"));
+    // Webhooks have a small pool of their own, shared by every worker's handlers and by the
+    // delivery workers: endpoints change rarely, and deliveries must not take the requests'
+    // connections.
+    let webhook_pool = build_pool(
+        &settings.database_url,
+        &PoolSettings {
+            max_size: 4,
+            ..settings.pool.clone()
+        },
+    )?;
+    let sender = wort_webhooks::HttpWebhookSender::new(settings.webhooks.allow_private)?;
+    let webhooks = Arc::new(WebhookService::new(
+        Arc::new(PgWebhooks::new(webhook_pool)),
+        Arc::new(sender),
+        settings.clock.clone(),
+        settings.webhooks.retry,
+    ));
+    let deliveries = settings
+        .webhooks
+        .deliver
+        .then(|| webhook_worker::DeliveryWorker::new(webhooks.clone()));
     let shared = SharedParts {
+        webhooks,
+        device_reading_interval: settings.device_reading_interval,
         hasher: Arc::new(BlockingHasher::new(default_workers())),
         ai_provider,
         clock: settings.clock,
@@ -191,6 +257,7 @@ pub fn start(settings: ServerSettings) -> Result<Started, String> {
         addr,
         server,
         metrics,
+        deliveries,
     })
 }
 
@@ -210,6 +277,8 @@ struct SharedParts {
     client_address: ClientAddressRule,
     account_limits: AccountLimits,
     metrics: Arc<RequestMetrics>,
+    webhooks: Arc<WebhookService>,
+    device_reading_interval: std::time::Duration,
 }
 
 impl SharedParts {
@@ -231,6 +300,12 @@ impl SharedParts {
                 clock.clone(),
             ),
             equipment: EquipmentService::new(equipment, clock.clone()),
+            devices: DeviceService::new(Arc::new(PgDevices::new(pool.clone())), clock.clone())
+                .with_reading_interval(
+                    time::Duration::try_from(self.device_reading_interval)
+                        .unwrap_or(wort_domain::device::rules::READING_INTERVAL),
+                ),
+            webhooks: self.webhooks.clone(),
             brew_sessions: BrewSessionService::new(
                 Arc::new(PgBrewSessions::new(pool.clone())),
                 clock.clone(),

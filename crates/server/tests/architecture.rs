@@ -120,6 +120,29 @@ fn the_ai_adapter_knows_only_the_domain() {
 }
 
 #[test]
+fn the_webhook_sender_knows_only_the_domain() {
+    let sender = reachable_from("wort-webhooks");
+    let forbidden: Vec<_> = sender
+        .iter()
+        .filter(|d| {
+            d.starts_with("diesel")
+                || d.starts_with("actix")
+                || ["wort-db", "wort-http", "wort-ai", "wort-server"].contains(&d.as_str())
+        })
+        .collect();
+    assert!(
+        forbidden.is_empty(),
+        "wort-webhooks must not depend on {forbidden:?}"
+    );
+    for adapter in ["wort-db", "wort-http", "wort-ai"] {
+        assert!(
+            !reachable_from(adapter).contains("wort-webhooks"),
+            "{adapter} must not reach the webhook sender"
+        );
+    }
+}
+
+#[test]
 fn interchange_is_pure_and_knows_only_the_domain() {
     let interchange = reachable_from("wort-interchange");
     let forbidden: Vec<_> = interchange

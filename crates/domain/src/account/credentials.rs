@@ -18,7 +18,7 @@ pub fn digest(secret: &str) -> Vec<u8> {
     Sha256::digest(secret.as_bytes()).to_vec()
 }
 
-fn random_bytes<const N: usize>() -> DomainResult<[u8; N]> {
+pub(crate) fn random_bytes<const N: usize>() -> DomainResult<[u8; N]> {
     let mut buf = [0u8; N];
     getrandom::getrandom(&mut buf)
         .map_err(|e| DomainError::Internal(format!("OS randomness: {e}")))?;
@@ -26,7 +26,7 @@ fn random_bytes<const N: usize>() -> DomainResult<[u8; N]> {
 }
 
 /// `n` base62 characters from the OS CSPRNG, by rejection sampling (no modulo bias).
-fn random_base62(n: usize) -> DomainResult<String> {
+pub(crate) fn random_base62(n: usize) -> DomainResult<String> {
     const ALPHABET: &[u8; 62] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
     let mut out = String::with_capacity(n);
     while out.len() < n {

@@ -371,6 +371,9 @@ pub struct FermentationLog {
     pub temperature_c: Option<f64>,
     pub ph: Option<f64>,
     pub notes: Option<String>,
+    /// The device that posted it; `null` for a reading entered by hand (or once its device
+    /// is deleted).
+    pub device_id: Option<Uuid>,
     #[serde(serialize_with = "crate::timestamp::serialize")]
     #[schema(value_type = String, format = DateTime)]
     pub created_at: OffsetDateTime,

@@ -82,6 +82,13 @@ pub fn abv(og: f64, fg: f64) -> f64 {
     (og - fg) * ABV_FACTOR
 }
 
+/// Specific gravity of a wort measured in degrees Plato, by the usual ASBC approximation
+/// `SG = 1 + P / (258.6 − (P / 258.2 × 227.1))`; it undoes [`super::calories::plato`] to within
+/// 0.0004 SG up to 1.120. Devices and hydrometers may report in °P; readings are stored as SG.
+pub fn sg_from_plato(plato: f64) -> f64 {
+    1.0 + plato / (258.6 - (plato / 258.2 * 227.1))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -176,5 +183,15 @@ mod tests {
         // No yeast: attenuation 0, FG = OG, ABV 0.
         assert_eq!(final_gravity(50.0, 0.0), original_gravity(50.0));
         assert_eq!(abv(1.05, 1.05), 0.0);
+    }
+
+    #[test]
+    fn sg_from_plato_worked_values() {
+        // 10 °P: 1 + 10 / (258.6 − 10/258.2 × 227.1) = 1 + 10 / 249.804493 = 1.0400313
+        assert!(close(sg_from_plato(10.0), 1.0400313, 1e-7));
+        assert_eq!(sg_from_plato(0.0), 1.0, "water is 0 °P");
+        // Round trip through the forward formula (calories.rs): 1.050 → 12.3876 °P → 1.05001.
+        let back = sg_from_plato(crate::brewing::calories::plato(1.05));
+        assert!(close(back, 1.05, 1e-4), "{back}");
     }
 }

@@ -11,6 +11,7 @@
 pub mod bitterness;
 pub mod calories;
 pub mod colour;
+pub mod fermentation;
 pub mod gravity;
 pub mod hop_form;
 pub mod report;

@@ -5,6 +5,7 @@ pub mod auth;
 pub mod bench;
 pub mod brew_sessions;
 pub mod chats;
+pub mod devices;
 pub mod equipment;
 pub mod health;
 pub mod ingredients;
@@ -13,6 +14,7 @@ pub mod inventory;
 pub mod me;
 pub mod recipes;
 pub mod styles;
+pub mod webhooks;
 
 use actix_web::{HttpResponse, Resource, web};
 
@@ -39,6 +41,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     auth::configure(cfg);
     me::configure(cfg);
     ai::configure(cfg); // /v1/ai/usage, /v1/chat
+    devices::configure_ingest(cfg); // /ingest/{token}
     // Paths with ids.
     cfg.service(
         web::scope("/v1/recipes")
@@ -55,7 +58,9 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .service(web::scope("/v1/inventory").configure(inventory::configure))
     .service(web::scope("/v1/equipment").configure(equipment::configure))
     .service(web::scope("/v1/styles").configure(styles::configure))
-    .service(web::scope("/v1/chats").configure(chats::configure));
+    .service(web::scope("/v1/chats").configure(chats::configure))
+    .service(web::scope("/v1/devices").configure(devices::configure))
+    .service(web::scope("/v1/webhooks").configure(webhooks::configure));
 }
 
 /// `201 Created` with a JSON body.

@@ -260,6 +260,8 @@ async fn readyz_is_503_while_the_database_is_unreachable() {
         shutdown_grace_secs: 1,
         bench_routes: false,
         metrics_addr: None,
+        webhooks: Default::default(),
+        device_reading_interval: std::time::Duration::from_secs(60),
     })
     .unwrap();
     let handle = started.server.handle();

@@ -127,6 +127,26 @@ async fn owner_fixture(app: &TestApp, owner: &Account) -> BTreeMap<&'static str,
         )
         .await,
     );
+    ids.insert(
+        "devices",
+        create(
+            app,
+            k,
+            "/v1/devices",
+            json!({"name": "Secret iSpindel", "kind": "ispindel", "session_id": session}),
+        )
+        .await,
+    );
+    ids.insert(
+        "webhooks",
+        create(
+            app,
+            k,
+            "/v1/webhooks",
+            json!({"url": "http://127.0.0.1:9/secret", "events": ["reading.created"]}),
+        )
+        .await,
+    );
     ids.insert("recipes", recipe);
     ids.insert("sessions", session);
     // The styles are one catalogue for every account: the owner reads one like anybody.
@@ -210,6 +230,11 @@ pub(crate) fn example(doc: &Value, schema: &Value) -> Value {
 fn body_override(method: &str, path: &str) -> Option<Value> {
     match (method, path) {
         ("post", "/v1/sessions/{id}/fermentation-logs") => Some(json!({"gravity": 1.05})),
+        // `events` must not be empty, which the generic example (`[]`) would be.
+        ("post", "/v1/webhooks") => {
+            Some(json!({"url": "http://127.0.0.1:9/hook", "events": ["reading.created"]}))
+        }
+        ("patch", "/v1/webhooks/{id}") => Some(json!({"events": ["reading.created"]})),
         ("post", "/v1/recipes/import") => {
             Some(json!({"beerjson": {"version": 1.0, "recipes": []}}))
         }

@@ -96,6 +96,21 @@ pub struct Options {
     pub account_limits: Option<wort_domain::account::AccountLimits>,
     /// Also serve Prometheus metrics (on an ephemeral port: [`TestApp::metrics_url`]).
     pub metrics: bool,
+    /// `None`: webhooks may target private addresses (the test receivers are on 127.0.0.1),
+    /// retries start after 100 ms, and this instance delivers.
+    pub webhooks: Option<wort_server::WebhookSettings>,
+    /// `None`: the contract's one reading per device per 60 s.
+    pub device_reading_interval: Option<std::time::Duration>,
+}
+
+/// The webhook settings tests run with unless they say otherwise.
+pub fn test_webhook_settings() -> wort_server::WebhookSettings {
+    let mut settings = wort_server::WebhookSettings {
+        allow_private: true,
+        ..Default::default()
+    };
+    settings.retry.base = Duration::milliseconds(100);
+    settings
 }
 
 impl TestApp {
@@ -135,6 +150,10 @@ impl TestApp {
             shutdown_grace_secs: 1,
             bench_routes: false,
             metrics_addr: options.metrics.then(|| "127.0.0.1:0".parse().unwrap()),
+            webhooks: options.webhooks.unwrap_or_else(test_webhook_settings),
+            device_reading_interval: options
+                .device_reading_interval
+                .unwrap_or(std::time::Duration::from_secs(60)),
         })
         .expect("server starts");
         let handle = started.server.handle();

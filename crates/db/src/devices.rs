@@ -1,0 +1,334 @@
+//! The device repository (CONTRACT §11): devices, their tokens, and the readings they post.
+
+use async_trait::async_trait;
+use diesel::dsl::sql;
+use diesel::prelude::*;
+use diesel::sql_types::Text;
+use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
+use serde_json::Value;
+use time::OffsetDateTime;
+use uuid::Uuid;
+use wort_domain::brew_session::{FermentationLog, SessionStatus};
+use wort_domain::device::ports::DevicePost;
+use wort_domain::device::rules::{
+    MAX_DEVICES, session_takes_readings, too_many_devices, unknown_session,
+    wait_before_next_reading,
+};
+use wort_domain::device::{Device, DeviceKind, DevicePatch, DeviceRepository, NewDevice};
+use wort_domain::page::{Page, PageRequest};
+use wort_domain::{DomainError, DomainResult, UserId, new_id};
+
+use crate::error::{TxError, db_error, is_foreign_key_violation};
+use crate::pool::{DbPool, checkout};
+use crate::schema::{brew_sessions as sessions, devices};
+
+pub struct PgDevices {
+    pool: DbPool,
+}
+
+impl PgDevices {
+    pub fn new(pool: DbPool) -> Self {
+        PgDevices { pool }
+    }
+}
+
+#[derive(Queryable, Selectable, Insertable, Debug)]
+#[diesel(table_name = devices)]
+struct DeviceRow {
+    id: Uuid,
+    user_id: Uuid,
+    name: String,
+    kind: String,
+    session_id: Option<Uuid>,
+    token_hash: Vec<u8>,
+    last_seen_at: Option<OffsetDateTime>,
+    last_payload: Option<Value>,
+    last_reading_at: Option<OffsetDateTime>,
+    created_at: OffsetDateTime,
+    updated_at: OffsetDateTime,
+}
+
+impl DeviceRow {
+    fn entity(self) -> DomainResult<Device> {
+        let kind = DeviceKind::parse(&self.kind)
+            .ok_or_else(|| DomainError::Internal(format!("unknown device kind {}", self.kind)))?;
+        Ok(Device {
+            id: self.id,
+            name: self.name,
+            kind,
+            session_id: self.session_id,
+            last_seen_at: self.last_seen_at,
+            last_payload: self.last_payload,
+            created_at: self.created_at,
+            updated_at: self.updated_at,
+        })
+    }
+}
+
+#[derive(AsChangeset)]
+#[diesel(table_name = devices)]
+struct DeviceChanges {
+    name: Option<String>,
+    kind: Option<&'static str>,
+    session_id: Option<Option<Uuid>>,
+    updated_at: OffsetDateTime,
+}
+
+/// The foreign key from a device's `(session_id, user_id)` to its account's sessions.
+const SESSION_FKEY: &str = "devices_session_fkey";
+
+/// Naming a session that is not the account's is the caller's mistake (`422` at `session_id`).
+fn device_write_error(e: diesel::result::Error) -> DomainError {
+    if is_foreign_key_violation(&e, SESSION_FKEY) {
+        DomainError::invalid(unknown_session())
+    } else {
+        db_error(e)
+    }
+}
+
+fn mine(user: UserId) -> devices::BoxedQuery<'static, diesel::pg::Pg> {
+    devices::table
+        .filter(devices::user_id.eq(user.0))
+        .into_boxed()
+}
+
+async fn find(conn: &mut AsyncPgConnection, user: UserId, id: Uuid) -> DomainResult<Device> {
+    mine(user)
+        .filter(devices::id.eq(id))
+        .select(DeviceRow::as_select())
+        .first(conn)
+        .await
+        .map_err(db_error)?
+        .entity()
+}
+
+/// How a post ended, decided inside the transaction; the refusals are returned after it
+/// commits, so that `last_seen_at` and the payload are kept even when nothing is stored.
+enum PostOutcome {
+    Stored(FermentationLog),
+    Refused(DomainError),
+}
+
+async fn ingest_in_tx(
+    conn: &mut AsyncPgConnection,
+    post: DevicePost,
+    interval: time::Duration,
+    now: OffsetDateTime,
+) -> Result<PostOutcome, TxError> {
+    // Locked: two posts of one device take turns, so the second sees the first's reading.
+    let device: Option<DeviceRow> = devices::table
+        .filter(devices::token_hash.eq(&post.token_hash))
+        .select(DeviceRow::as_select())
+        .for_update()
+        .first(conn)
+        .await
+        .optional()?;
+    let Some(device) = device else {
+        return Err(TxError(DomainError::Unauthorized));
+    };
+    let user = UserId(device.user_id);
+    diesel::update(devices::table.filter(devices::id.eq(device.id)))
+        .set((
+            devices::last_seen_at.eq(now),
+            devices::last_payload.eq(&post.payload),
+        ))
+        .execute(conn)
+        .await?;
+    let reading = match post.reading {
+        Ok(reading) => reading,
+        Err(e) => return Ok(PostOutcome::Refused(e)),
+    };
+    let Some(session_id) = device.session_id else {
+        return Ok(PostOutcome::Refused(DomainError::Conflict(
+            "No brew session is assigned to this device; assign one in wort first".into(),
+        )));
+    };
+    let status: String = sessions::table
+        .filter(sessions::id.eq(session_id))
+        .filter(sessions::user_id.eq(user.0))
+        .select(sessions::status)
+        .first(conn)
+        .await?;
+    let status = SessionStatus::parse(&status)
+        .ok_or_else(|| DomainError::Internal(format!("unknown status {status}")))?;
+    if !session_takes_readings(status) {
+        return Ok(PostOutcome::Refused(DomainError::Conflict(format!(
+            "The brew session assigned to this device is {}; assign an open one",
+            status.as_str()
+        ))));
+    }
+    if let Some(retry_after_secs) = wait_before_next_reading(device.last_reading_at, interval, now)
+    {
+        return Ok(PostOutcome::Refused(DomainError::DeviceTooSoon {
+            retry_after_secs,
+        }));
+    }
+    let stored = crate::brew_sessions::insert_reading_in_tx(
+        conn,
+        user,
+        session_id,
+        Some(device.id),
+        reading,
+        now,
+    )
+    .await?
+    .ok_or(DomainError::NotFound)?;
+    diesel::update(devices::table.filter(devices::id.eq(device.id)))
+        .set(devices::last_reading_at.eq(now))
+        .execute(conn)
+        .await?;
+    Ok(PostOutcome::Stored(stored))
+}
+
+#[async_trait]
+impl DeviceRepository for PgDevices {
+    async fn list(&self, user: UserId, page: PageRequest) -> DomainResult<Page<Device>> {
+        let conn = checkout(&self.pool).await?;
+        let page_query = mine(user)
+            .order((sql::<Text>("lower(devices.name)").asc(), devices::id.asc()))
+            .select(DeviceRow::as_select())
+            .limit(page.limit)
+            .offset(page.offset);
+        let count_query = mine(user).count();
+        let conn_ref: &AsyncPgConnection = &conn;
+        let (rows, total) = futures_util::try_join!(
+            page_query.load::<DeviceRow>(&mut &*conn_ref),
+            count_query.get_result::<i64>(&mut &*conn_ref),
+        )
+        .map_err(db_error)?;
+        let items = rows
+            .into_iter()
+            .map(DeviceRow::entity)
+            .collect::<DomainResult<_>>()?;
+        Ok(Page { items, total })
+    }
+
+    async fn create(
+        &self,
+        user: UserId,
+        new: NewDevice,
+        token_hash: Vec<u8>,
+        now: OffsetDateTime,
+    ) -> DomainResult<Device> {
+        let mut conn = checkout(&self.pool).await?;
+        let row = DeviceRow {
+            id: new_id(),
+            user_id: user.0,
+            name: new.name,
+            kind: new.kind.as_str().to_owned(),
+            session_id: new.session_id,
+            token_hash,
+            last_seen_at: None,
+            last_payload: None,
+            last_reading_at: None,
+            created_at: now,
+            updated_at: now,
+        };
+        conn.transaction(async |conn| {
+            // The account row is locked so two concurrent creates cannot both pass the count.
+            crate::accounts::lock_account(conn, user).await?;
+            let count: i64 = mine(user).count().get_result(conn).await?;
+            if count >= MAX_DEVICES {
+                return Err(TxError(DomainError::invalid(too_many_devices())));
+            }
+            let saved: DeviceRow = diesel::insert_into(devices::table)
+                .values(&row)
+                .returning(DeviceRow::as_returning())
+                .get_result(conn)
+                .await
+                .map_err(|e| TxError(device_write_error(e)))?;
+            Ok(saved.entity()?)
+        })
+        .await
+        .map_err(|TxError(e)| e)
+    }
+
+    async fn get(&self, user: UserId, id: Uuid) -> DomainResult<Device> {
+        let mut conn = checkout(&self.pool).await?;
+        find(&mut conn, user, id).await
+    }
+
+    async fn update(
+        &self,
+        user: UserId,
+        id: Uuid,
+        patch: DevicePatch,
+        now: OffsetDateTime,
+    ) -> DomainResult<Device> {
+        let mut conn = checkout(&self.pool).await?;
+        let changes = DeviceChanges {
+            name: patch.name,
+            kind: patch.kind.map(|k| k.as_str()),
+            session_id: patch.session_id,
+            updated_at: now,
+        };
+        let saved: DeviceRow = diesel::update(
+            devices::table
+                .filter(devices::id.eq(id))
+                .filter(devices::user_id.eq(user.0)),
+        )
+        .set(&changes)
+        .returning(DeviceRow::as_returning())
+        .get_result(&mut conn)
+        .await
+        .map_err(device_write_error)?;
+        saved.entity()
+    }
+
+    async fn delete(&self, user: UserId, id: Uuid) -> DomainResult<()> {
+        let mut conn = checkout(&self.pool).await?;
+        let deleted = diesel::delete(
+            devices::table
+                .filter(devices::id.eq(id))
+                .filter(devices::user_id.eq(user.0)),
+        )
+        .execute(&mut conn)
+        .await
+        .map_err(db_error)?;
+        if deleted == 0 {
+            return Err(DomainError::NotFound);
+        }
+        Ok(())
+    }
+
+    async fn replace_token(
+        &self,
+        user: UserId,
+        id: Uuid,
+        token_hash: Vec<u8>,
+        now: OffsetDateTime,
+    ) -> DomainResult<Device> {
+        let mut conn = checkout(&self.pool).await?;
+        let saved: DeviceRow = diesel::update(
+            devices::table
+                .filter(devices::id.eq(id))
+                .filter(devices::user_id.eq(user.0)),
+        )
+        .set((
+            devices::token_hash.eq(token_hash),
+            devices::updated_at.eq(now),
+        ))
+        .returning(DeviceRow::as_returning())
+        .get_result(&mut conn)
+        .await
+        .map_err(db_error)?;
+        saved.entity()
+    }
+
+    async fn ingest(
+        &self,
+        post: DevicePost,
+        interval: time::Duration,
+        now: OffsetDateTime,
+    ) -> DomainResult<FermentationLog> {
+        let mut conn = checkout(&self.pool).await?;
+        let outcome = conn
+            .transaction(async |conn| ingest_in_tx(conn, post, interval, now).await)
+            .await
+            .map_err(|TxError(e)| e)?;
+        match outcome {
+            PostOutcome::Stored(reading) => Ok(reading),
+            PostOutcome::Refused(e) => Err(e),
+        }
+    }
+}

@@ -1,0 +1,169 @@
+//! The webhook outbox: events written in the transaction of the change that causes them
+//! (CONTRACT §12), one delivery row per subscribed endpoint, and the `fermentation.stable`
+//! detector's bookkeeping. Delivered later by the workers (`webhooks.rs`).
+
+use diesel::prelude::*;
+use diesel::sql_types::{Text, Timestamptz, Uuid as SqlUuid};
+use diesel_async::{AsyncPgConnection, RunQueryDsl};
+use time::OffsetDateTime;
+use uuid::Uuid;
+use wort_domain::UserId;
+use wort_domain::brew_session::{BrewSession, FermentationLog, SessionStatus};
+use wort_domain::brewing::fermentation::{STABLE_WINDOW, stable};
+use wort_domain::webhook::{Event, EventType};
+
+use crate::error::TxError;
+use crate::schema::{brew_sessions as sessions, fermentation_logs as logs, webhook_endpoints};
+
+/// Readings the detector reads at most (48 hours of a device posting every minute is 2,880).
+const MAX_WINDOW_READINGS: i64 = 20_000;
+
+/// The event types the account's active endpoints subscribe to.
+async fn subscriptions(conn: &mut AsyncPgConnection, user: UserId) -> QueryResult<Vec<EventType>> {
+    let events: Vec<Vec<String>> = webhook_endpoints::table
+        .filter(webhook_endpoints::user_id.eq(user.0))
+        .filter(webhook_endpoints::active.eq(true))
+        .select(webhook_endpoints::events)
+        .load(conn)
+        .await?;
+    let mut types: Vec<EventType> = Vec::new();
+    for t in events.iter().flatten().filter_map(|e| EventType::parse(e)) {
+        if !types.contains(&t) {
+            types.push(t);
+        }
+    }
+    Ok(types)
+}
+
+/// Writes the event with one pending delivery per active endpoint subscribed to its type, in
+/// one statement; nothing at all when no endpoint is subscribed.
+pub(crate) async fn enqueue(
+    conn: &mut AsyncPgConnection,
+    user: UserId,
+    event: &Event,
+) -> QueryResult<()> {
+    diesel::sql_query(
+        "WITH targets AS ( \
+             SELECT id FROM webhook_endpoints \
+             WHERE user_id = $1 AND active AND $3 = ANY (events)), \
+         event AS ( \
+             INSERT INTO webhook_events (id, user_id, type, body, created_at) \
+             SELECT $2, $1, $3, $4, $5 WHERE EXISTS (SELECT 1 FROM targets) RETURNING id) \
+         INSERT INTO webhook_deliveries \
+             (id, event_id, endpoint_id, state, attempts, next_attempt_at, created_at) \
+         SELECT gen_random_uuid(), event.id, targets.id, 'pending', 0, $5, $5 \
+         FROM event CROSS JOIN targets",
+    )
+    .bind::<SqlUuid, _>(user.0)
+    .bind::<SqlUuid, _>(event.id)
+    .bind::<Text, _>(event.event_type.as_str())
+    .bind::<Text, _>(&event.body)
+    .bind::<Timestamptz, _>(event.created_at)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// A brew session changed status (inside the transaction that changed it).
+pub(crate) async fn session_status_changed(
+    conn: &mut AsyncPgConnection,
+    user: UserId,
+    session: &BrewSession,
+    from: SessionStatus,
+    now: OffsetDateTime,
+) -> QueryResult<()> {
+    enqueue(
+        conn,
+        user,
+        &Event::session_status_changed(session, from, now),
+    )
+    .await
+}
+
+/// A reading was stored (inside the transaction that stored it): `reading.created`, and the
+/// stability check when an endpoint listens for `fermentation.stable`. The session row is
+/// already locked by the insert (it bumps `updated_at`), so concurrent readings of one session
+/// take turns here.
+pub(crate) async fn reading_created(
+    conn: &mut AsyncPgConnection,
+    user: UserId,
+    reading: &FermentationLog,
+    now: OffsetDateTime,
+) -> Result<(), TxError> {
+    let wanted = subscriptions(conn, user).await?;
+    if wanted.contains(&EventType::ReadingCreated) {
+        enqueue(conn, user, &Event::reading_created(reading, now)).await?;
+    }
+    if wanted.contains(&EventType::FermentationStable) && reading.gravity.is_some() {
+        check_stability(conn, user, reading.session_id, now).await?;
+    }
+    Ok(())
+}
+
+/// Announces `fermentation.stable` once when the session's gravity has held, and forgets the
+/// announcement when it moves again (so a restarted fermentation is announced anew).
+async fn check_stability(
+    conn: &mut AsyncPgConnection,
+    user: UserId,
+    session_id: Uuid,
+    now: OffsetDateTime,
+) -> Result<(), TxError> {
+    let gravity_readings = || {
+        logs::table
+            .filter(logs::session_id.eq(session_id))
+            .filter(logs::user_id.eq(user.0))
+            .filter(logs::gravity.is_not_null())
+    };
+    let latest: Option<OffsetDateTime> = gravity_readings()
+        .select(diesel::dsl::max(logs::logged_at))
+        .first(conn)
+        .await?;
+    let Some(latest) = latest else {
+        return Ok(());
+    };
+    let start = latest - STABLE_WINDOW;
+    let anchor: Option<(OffsetDateTime, Option<f64>)> = gravity_readings()
+        .filter(logs::logged_at.le(start))
+        .order((logs::logged_at.desc(), logs::id.desc()))
+        .select((logs::logged_at, logs::gravity))
+        .first(conn)
+        .await
+        .optional()?;
+    let window: Vec<(OffsetDateTime, Option<f64>)> = gravity_readings()
+        .filter(logs::logged_at.gt(start))
+        .order((logs::logged_at.asc(), logs::id.asc()))
+        .select((logs::logged_at, logs::gravity))
+        .limit(MAX_WINDOW_READINGS)
+        .load(conn)
+        .await?;
+    let point = |(at, g): (OffsetDateTime, Option<f64>)| g.map(|g| (at, g));
+    let window: Vec<_> = window.into_iter().filter_map(point).collect();
+    let finding = stable(anchor.and_then(point), &window);
+
+    let announced: Option<OffsetDateTime> = sessions::table
+        .filter(sessions::id.eq(session_id))
+        .filter(sessions::user_id.eq(user.0))
+        .select(sessions::stable_announced_at)
+        .first(conn)
+        .await?;
+    let mark = |at: Option<OffsetDateTime>| {
+        diesel::update(sessions::table.filter(sessions::id.eq(session_id)))
+            .set(sessions::stable_announced_at.eq(at))
+    };
+    match (finding, announced) {
+        (Some(finding), None) => {
+            enqueue(
+                conn,
+                user,
+                &Event::fermentation_stable(session_id, &finding, now),
+            )
+            .await?;
+            mark(Some(now)).execute(conn).await?;
+        }
+        (None, Some(_)) => {
+            mark(None).execute(conn).await?;
+        }
+        _ => {}
+    }
+    Ok(())
+}

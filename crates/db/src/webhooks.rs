@@ -1,0 +1,508 @@
+//! The webhook repository (CONTRACT §12): endpoints, and the delivery side of the outbox
+//! (`outbox.rs` writes it): claims with `FOR UPDATE SKIP LOCKED`, leases, the attempts log.
+
+use async_trait::async_trait;
+use diesel::prelude::*;
+use diesel::sql_types::{BigInt, Double, Integer, Text, Timestamptz, Uuid as SqlUuid};
+use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
+use time::OffsetDateTime;
+use uuid::Uuid;
+use wort_domain::page::{Page, PageRequest};
+use wort_domain::webhook::model::{
+    AfterAttempt, AttemptOutcome, ClaimedDelivery, DeliveryAttempt, Event, SendResult,
+};
+use wort_domain::webhook::rules::{MAX_CONSECUTIVE_FAILURES, MAX_WEBHOOKS, too_many_webhooks};
+use wort_domain::webhook::{EventType, NewWebhook, Webhook, WebhookPatch, WebhookRepository};
+use wort_domain::{DomainError, DomainResult, UserId, new_id};
+
+use crate::error::{TxError, db_error};
+use crate::pool::{DbPool, checkout};
+use crate::schema::{
+    webhook_attempts as attempts, webhook_deliveries as deliveries, webhook_endpoints as endpoints,
+    webhook_events as events,
+};
+
+pub struct PgWebhooks {
+    pool: DbPool,
+}
+
+impl PgWebhooks {
+    pub fn new(pool: DbPool) -> Self {
+        PgWebhooks { pool }
+    }
+}
+
+#[derive(Queryable, Selectable, Debug)]
+#[diesel(table_name = endpoints)]
+struct EndpointRow {
+    id: Uuid,
+    url: String,
+    events: Vec<String>,
+    active: bool,
+    consecutive_failures: i32,
+    created_at: OffsetDateTime,
+    updated_at: OffsetDateTime,
+}
+
+fn event_type(s: &str) -> DomainResult<EventType> {
+    EventType::parse(s).ok_or_else(|| DomainError::Internal(format!("unknown event type {s}")))
+}
+
+impl EndpointRow {
+    fn entity(self) -> DomainResult<Webhook> {
+        Ok(Webhook {
+            id: self.id,
+            url: self.url,
+            events: self
+                .events
+                .iter()
+                .map(|e| event_type(e))
+                .collect::<DomainResult<_>>()?,
+            active: self.active,
+            consecutive_failures: self.consecutive_failures,
+            created_at: self.created_at,
+            updated_at: self.updated_at,
+        })
+    }
+}
+
+fn names(events: &[EventType]) -> Vec<String> {
+    events.iter().map(|e| e.as_str().to_owned()).collect()
+}
+
+fn mine(user: UserId) -> endpoints::BoxedQuery<'static, diesel::pg::Pg> {
+    endpoints::table
+        .filter(endpoints::user_id.eq(user.0))
+        .into_boxed()
+}
+
+#[derive(Queryable, Debug)]
+struct AttemptRow {
+    id: Uuid,
+    event_id: Uuid,
+    event_type: String,
+    attempt: i32,
+    outcome: String,
+    response_status: Option<i32>,
+    duration_ms: i32,
+    error: Option<String>,
+    attempted_at: OffsetDateTime,
+}
+
+impl AttemptRow {
+    fn entity(self) -> DomainResult<DeliveryAttempt> {
+        Ok(DeliveryAttempt {
+            id: self.id,
+            event_id: self.event_id,
+            event_type: event_type(&self.event_type)?,
+            attempt: self.attempt,
+            status: AttemptOutcome::parse(&self.outcome).ok_or_else(|| {
+                DomainError::Internal(format!("unknown outcome {}", self.outcome))
+            })?,
+            response_status: self.response_status,
+            duration_ms: self.duration_ms,
+            error: self.error,
+            attempted_at: self.attempted_at,
+        })
+    }
+}
+
+/// A claimed delivery as the claim query returns it.
+#[derive(QueryableByName, Debug)]
+struct ClaimRow {
+    #[diesel(sql_type = SqlUuid)]
+    delivery_id: Uuid,
+    #[diesel(sql_type = SqlUuid)]
+    endpoint_id: Uuid,
+    #[diesel(sql_type = SqlUuid)]
+    event_id: Uuid,
+    #[diesel(sql_type = Text)]
+    event_type: String,
+    #[diesel(sql_type = Timestamptz)]
+    event_created_at: OffsetDateTime,
+    #[diesel(sql_type = Text)]
+    url: String,
+    #[diesel(sql_type = Text)]
+    secret: String,
+    #[diesel(sql_type = Text)]
+    body: String,
+    #[diesel(sql_type = Integer)]
+    attempt: i32,
+}
+
+impl ClaimRow {
+    fn entity(self) -> DomainResult<ClaimedDelivery> {
+        Ok(ClaimedDelivery {
+            delivery_id: self.delivery_id,
+            endpoint_id: self.endpoint_id,
+            event_id: self.event_id,
+            event_type: event_type(&self.event_type)?,
+            event_created_at: self.event_created_at,
+            url: self.url,
+            secret: self.secret,
+            body: self.body,
+            attempt: self.attempt,
+        })
+    }
+}
+
+/// Claims due deliveries of active endpoints. `SKIP LOCKED` lets every instance's workers run
+/// this at once without waiting on or double-claiming each other's rows; the lease then keeps
+/// the delivery theirs after this short transaction ends, while the request is in flight.
+const CLAIM_DUE: &str = "\
+    WITH due AS ( \
+        SELECT d.id FROM webhook_deliveries d \
+        JOIN webhook_endpoints e ON e.id = d.endpoint_id AND e.active \
+        WHERE d.state = 'pending' AND d.next_attempt_at <= now() \
+          AND (d.leased_until IS NULL OR d.leased_until <= now()) \
+        ORDER BY d.next_attempt_at \
+        LIMIT $1 \
+        FOR UPDATE OF d SKIP LOCKED) \
+    UPDATE webhook_deliveries d \
+    SET attempts = d.attempts + 1, leased_until = now() + make_interval(secs => $2) \
+    FROM due, webhook_events ev, webhook_endpoints e \
+    WHERE d.id = due.id AND ev.id = d.event_id AND e.id = d.endpoint_id \
+    RETURNING d.id AS delivery_id, d.endpoint_id, d.event_id, ev.type AS event_type, \
+              ev.created_at AS event_created_at, e.url, e.secret, ev.body, d.attempts AS attempt";
+
+async fn record_in_tx(
+    conn: &mut AsyncPgConnection,
+    delivery: &ClaimedDelivery,
+    result: &SendResult,
+    after: AfterAttempt,
+    now: OffsetDateTime,
+) -> Result<DeliveryAttempt, TxError> {
+    let outcome = after.outcome();
+    let row = (
+        attempts::id.eq(new_id()),
+        attempts::delivery_id.eq(delivery.delivery_id),
+        attempts::endpoint_id.eq(delivery.endpoint_id),
+        attempts::attempt.eq(delivery.attempt),
+        attempts::outcome.eq(outcome.as_str()),
+        attempts::response_status.eq(result.response_status.map(i32::from)),
+        attempts::duration_ms.eq(i32::try_from(result.duration_ms).unwrap_or(i32::MAX)),
+        attempts::error.eq(result.error.as_deref()),
+        attempts::attempted_at.eq(now),
+    );
+    let (id, attempted_at): (Uuid, OffsetDateTime) = diesel::insert_into(attempts::table)
+        .values(row)
+        .returning((attempts::id, attempts::attempted_at))
+        .get_result(conn)
+        .await?;
+    // Only while the claim is still this worker's (same attempt number): a lease that ran out
+    // and was claimed again belongs to the newer attempt.
+    let this = deliveries::table
+        .filter(deliveries::id.eq(delivery.delivery_id))
+        .filter(deliveries::attempts.eq(delivery.attempt));
+    match after {
+        AfterAttempt::Delivered => {
+            diesel::update(this)
+                .set((
+                    deliveries::state.eq("delivered"),
+                    deliveries::leased_until.eq(None::<OffsetDateTime>),
+                ))
+                .execute(conn)
+                .await?;
+        }
+        AfterAttempt::RetryAt(at) => {
+            diesel::update(this)
+                .set((
+                    deliveries::next_attempt_at.eq(at),
+                    deliveries::leased_until.eq(None::<OffsetDateTime>),
+                ))
+                .execute(conn)
+                .await?;
+        }
+        AfterAttempt::GiveUp => {
+            diesel::update(this)
+                .set((
+                    deliveries::state.eq("failed"),
+                    deliveries::leased_until.eq(None::<OffsetDateTime>),
+                ))
+                .execute(conn)
+                .await?;
+        }
+    }
+    // A ping tells the person testing; it neither counts towards nor resets deactivation.
+    if delivery.event_type != EventType::Ping {
+        let endpoint = endpoints::table.filter(endpoints::id.eq(delivery.endpoint_id));
+        if outcome == AttemptOutcome::Delivered {
+            diesel::update(endpoint.filter(endpoints::consecutive_failures.ne(0)))
+                .set(endpoints::consecutive_failures.eq(0))
+                .execute(conn)
+                .await?;
+        } else {
+            diesel::update(endpoint)
+                .set((
+                    endpoints::consecutive_failures.eq(endpoints::consecutive_failures + 1),
+                    endpoints::active.eq(endpoints::active
+                        .and(endpoints::consecutive_failures.lt(MAX_CONSECUTIVE_FAILURES - 1))),
+                ))
+                .execute(conn)
+                .await?;
+        }
+    }
+    Ok(DeliveryAttempt {
+        id,
+        event_id: delivery.event_id,
+        event_type: delivery.event_type,
+        attempt: delivery.attempt,
+        status: outcome,
+        response_status: result.response_status.map(i32::from),
+        duration_ms: i32::try_from(result.duration_ms).unwrap_or(i32::MAX),
+        error: result.error.clone(),
+        attempted_at,
+    })
+}
+
+#[async_trait]
+impl WebhookRepository for PgWebhooks {
+    async fn list(&self, user: UserId, page: PageRequest) -> DomainResult<Page<Webhook>> {
+        let conn = checkout(&self.pool).await?;
+        let page_query = mine(user)
+            .order((endpoints::created_at.asc(), endpoints::id.asc()))
+            .select(EndpointRow::as_select())
+            .limit(page.limit)
+            .offset(page.offset);
+        let count_query = mine(user).count();
+        let conn_ref: &AsyncPgConnection = &conn;
+        let (rows, total) = futures_util::try_join!(
+            page_query.load::<EndpointRow>(&mut &*conn_ref),
+            count_query.get_result::<i64>(&mut &*conn_ref),
+        )
+        .map_err(db_error)?;
+        let items = rows
+            .into_iter()
+            .map(EndpointRow::entity)
+            .collect::<DomainResult<_>>()?;
+        Ok(Page { items, total })
+    }
+
+    async fn create(
+        &self,
+        user: UserId,
+        new: NewWebhook,
+        secret: String,
+        now: OffsetDateTime,
+    ) -> DomainResult<Webhook> {
+        let mut conn = checkout(&self.pool).await?;
+        conn.transaction(async |conn| {
+            crate::accounts::lock_account(conn, user).await?;
+            let count: i64 = mine(user).count().get_result(conn).await?;
+            if count >= MAX_WEBHOOKS {
+                return Err(TxError(DomainError::invalid(too_many_webhooks())));
+            }
+            let saved: EndpointRow = diesel::insert_into(endpoints::table)
+                .values((
+                    endpoints::id.eq(new_id()),
+                    endpoints::user_id.eq(user.0),
+                    endpoints::url.eq(&new.url),
+                    endpoints::events.eq(names(&new.events)),
+                    endpoints::active.eq(new.active),
+                    endpoints::secret.eq(&secret),
+                    endpoints::consecutive_failures.eq(0),
+                    endpoints::created_at.eq(now),
+                    endpoints::updated_at.eq(now),
+                ))
+                .returning(EndpointRow::as_returning())
+                .get_result(conn)
+                .await?;
+            Ok(saved.entity()?)
+        })
+        .await
+        .map_err(|TxError(e)| e)
+    }
+
+    async fn get(&self, user: UserId, id: Uuid) -> DomainResult<Webhook> {
+        let mut conn = checkout(&self.pool).await?;
+        mine(user)
+            .filter(endpoints::id.eq(id))
+            .select(EndpointRow::as_select())
+            .first::<EndpointRow>(&mut conn)
+            .await
+            .map_err(db_error)?
+            .entity()
+    }
+
+    async fn update(
+        &self,
+        user: UserId,
+        id: Uuid,
+        patch: WebhookPatch,
+        now: OffsetDateTime,
+    ) -> DomainResult<Webhook> {
+        #[derive(AsChangeset)]
+        #[diesel(table_name = endpoints)]
+        struct Changes {
+            url: Option<String>,
+            events: Option<Vec<String>>,
+            active: Option<bool>,
+            consecutive_failures: Option<i32>,
+            updated_at: OffsetDateTime,
+        }
+        let changes = Changes {
+            url: patch.url,
+            events: patch.events.as_deref().map(names),
+            active: patch.active,
+            // Switching an endpoint back on gives it a fresh count of 50 failures.
+            consecutive_failures: (patch.active == Some(true)).then_some(0),
+            updated_at: now,
+        };
+        let mut conn = checkout(&self.pool).await?;
+        let saved: EndpointRow = diesel::update(
+            endpoints::table
+                .filter(endpoints::id.eq(id))
+                .filter(endpoints::user_id.eq(user.0)),
+        )
+        .set(&changes)
+        .returning(EndpointRow::as_returning())
+        .get_result(&mut conn)
+        .await
+        .map_err(db_error)?;
+        saved.entity()
+    }
+
+    async fn delete(&self, user: UserId, id: Uuid) -> DomainResult<()> {
+        let mut conn = checkout(&self.pool).await?;
+        let deleted = diesel::delete(
+            endpoints::table
+                .filter(endpoints::id.eq(id))
+                .filter(endpoints::user_id.eq(user.0)),
+        )
+        .execute(&mut conn)
+        .await
+        .map_err(db_error)?;
+        if deleted == 0 {
+            return Err(DomainError::NotFound);
+        }
+        Ok(())
+    }
+
+    async fn list_attempts(
+        &self,
+        user: UserId,
+        id: Uuid,
+        page: PageRequest,
+    ) -> DomainResult<Page<DeliveryAttempt>> {
+        let mut conn = checkout(&self.pool).await?;
+        // Not found for another account's endpoint, never an empty list.
+        mine(user)
+            .filter(endpoints::id.eq(id))
+            .select(endpoints::id)
+            .first::<Uuid>(&mut conn)
+            .await
+            .map_err(db_error)?;
+        let of_endpoint = || attempts::table.filter(attempts::endpoint_id.eq(id));
+        let rows: Vec<AttemptRow> = of_endpoint()
+            .inner_join(deliveries::table.inner_join(events::table))
+            .order((attempts::attempted_at.desc(), attempts::id.desc()))
+            .select((
+                attempts::id,
+                deliveries::event_id,
+                events::event_type,
+                attempts::attempt,
+                attempts::outcome,
+                attempts::response_status,
+                attempts::duration_ms,
+                attempts::error,
+                attempts::attempted_at,
+            ))
+            .limit(page.limit)
+            .offset(page.offset)
+            .load(&mut conn)
+            .await
+            .map_err(db_error)?;
+        let total: i64 = of_endpoint()
+            .count()
+            .get_result(&mut conn)
+            .await
+            .map_err(db_error)?;
+        let items = rows
+            .into_iter()
+            .map(AttemptRow::entity)
+            .collect::<DomainResult<_>>()?;
+        Ok(Page { items, total })
+    }
+
+    async fn claim_ping(
+        &self,
+        user: UserId,
+        id: Uuid,
+        event: Event,
+        lease: time::Duration,
+    ) -> DomainResult<ClaimedDelivery> {
+        let mut conn = checkout(&self.pool).await?;
+        conn.transaction(async |conn| {
+            let (url, secret): (String, String) = mine(user)
+                .filter(endpoints::id.eq(id))
+                .select((endpoints::url, endpoints::secret))
+                .first(conn)
+                .await?;
+            diesel::insert_into(events::table)
+                .values((
+                    events::id.eq(event.id),
+                    events::user_id.eq(user.0),
+                    events::event_type.eq(event.event_type.as_str()),
+                    events::body.eq(&event.body),
+                    events::created_at.eq(event.created_at),
+                ))
+                .execute(conn)
+                .await?;
+            let delivery_id = new_id();
+            diesel::insert_into(deliveries::table)
+                .values((
+                    deliveries::id.eq(delivery_id),
+                    deliveries::event_id.eq(event.id),
+                    deliveries::endpoint_id.eq(id),
+                    deliveries::state.eq("pending"),
+                    deliveries::attempts.eq(1),
+                    deliveries::next_attempt_at.eq(event.created_at),
+                    deliveries::leased_until.eq(event.created_at + lease),
+                    deliveries::created_at.eq(event.created_at),
+                ))
+                .execute(conn)
+                .await?;
+            Ok::<_, TxError>(ClaimedDelivery {
+                delivery_id,
+                endpoint_id: id,
+                event_id: event.id,
+                event_type: event.event_type,
+                event_created_at: event.created_at,
+                url,
+                secret,
+                body: event.body.clone(),
+                attempt: 1,
+            })
+        })
+        .await
+        .map_err(|TxError(e)| e)
+    }
+
+    async fn claim_due(
+        &self,
+        limit: i64,
+        lease: time::Duration,
+    ) -> DomainResult<Vec<ClaimedDelivery>> {
+        let mut conn = checkout(&self.pool).await?;
+        let rows: Vec<ClaimRow> = diesel::sql_query(CLAIM_DUE)
+            .bind::<BigInt, _>(limit)
+            .bind::<Double, _>(lease.as_seconds_f64())
+            .load(&mut conn)
+            .await
+            .map_err(db_error)?;
+        rows.into_iter().map(ClaimRow::entity).collect()
+    }
+
+    async fn record_attempt(
+        &self,
+        delivery: &ClaimedDelivery,
+        result: &SendResult,
+        after: AfterAttempt,
+        now: OffsetDateTime,
+    ) -> DomainResult<DeliveryAttempt> {
+        let mut conn = checkout(&self.pool).await?;
+        conn.transaction(async |conn| record_in_tx(conn, delivery, result, after, now).await)
+            .await
+            .map_err(|TxError(e)| e)
+    }
+}

@@ -1,0 +1,113 @@
+//! The device's rules: bounds, the token's shape, and what a post may store.
+
+use time::{Duration, OffsetDateTime};
+
+use crate::brew_session::model::SessionStatus;
+use crate::error::Violation;
+use crate::rules::{FieldRules, Rule, TextRule, caps};
+
+pub const NAME: TextRule = caps::NAME;
+pub const DEVICE_FIELDS: FieldRules = &[("name", Rule::Text(NAME))];
+
+/// An account holds at most this many devices.
+pub const MAX_DEVICES: i64 = 100;
+
+pub const TOKEN_PREFIX: &str = "wortd_";
+pub(crate) const TOKEN_RANDOM_CHARS: usize = 43;
+
+/// A device stores at most one reading per this interval (CONTRACT §11): hydrometers post every
+/// 15 minutes or so; a misconfigured one posting every second must not bury the session.
+pub const READING_INTERVAL: Duration = Duration::seconds(60);
+
+/// Whether a string has the shape of an ingest token (checked before touching the database).
+pub fn looks_like_device_token(candidate: &str) -> bool {
+    candidate.len() == TOKEN_PREFIX.len() + TOKEN_RANDOM_CHARS
+        && candidate.starts_with(TOKEN_PREFIX)
+        && candidate[TOKEN_PREFIX.len()..]
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric())
+}
+
+/// Seconds to wait before the device may store again, or `None` when it may store now.
+pub fn wait_before_next_reading(
+    last_reading_at: Option<OffsetDateTime>,
+    interval: Duration,
+    now: OffsetDateTime,
+) -> Option<u64> {
+    let next = last_reading_at? + interval;
+    let wait = (next - now).as_seconds_f64().ceil();
+    (wait > 0.0).then_some(wait as u64)
+}
+
+/// Readings go only into a session that is still going: a completed or abandoned one is closed.
+pub fn session_takes_readings(status: SessionStatus) -> bool {
+    !matches!(status, SessionStatus::Completed | SessionStatus::Abandoned)
+}
+
+/// An account may hold [`MAX_DEVICES`].
+pub fn too_many_devices() -> Violation {
+    Violation::too_many(
+        &[],
+        MAX_DEVICES,
+        format!("An account holds at most {MAX_DEVICES} devices; delete one first"),
+    )
+}
+
+/// The session named is not one of the account's.
+pub fn unknown_session() -> Violation {
+    Violation::new("custom", &["session_id"], "No brew session with this id")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use time::macros::datetime;
+
+    #[test]
+    fn one_reading_per_interval() {
+        let now = datetime!(2026-11-24 12:00:00 UTC);
+        assert_eq!(wait_before_next_reading(None, READING_INTERVAL, now), None);
+        let last = now - Duration::seconds(15);
+        assert_eq!(
+            wait_before_next_reading(Some(last), READING_INTERVAL, now),
+            Some(45)
+        );
+        let last = now - Duration::seconds(60);
+        assert_eq!(
+            wait_before_next_reading(Some(last), READING_INTERVAL, now),
+            None
+        );
+        let last = now - Duration::milliseconds(59_500);
+        assert_eq!(
+            wait_before_next_reading(Some(last), READING_INTERVAL, now),
+            Some(1),
+            "a part second rounds up, never to Retry-After: 0"
+        );
+    }
+
+    #[test]
+    fn token_shape() {
+        let token = format!("wortd_{}", "a".repeat(43));
+        assert!(looks_like_device_token(&token));
+        assert!(!looks_like_device_token(&format!(
+            "wort_{}",
+            "a".repeat(44)
+        )));
+        assert!(!looks_like_device_token(&format!(
+            "wortd_{}",
+            "a".repeat(42)
+        )));
+        assert!(!looks_like_device_token(&format!(
+            "wortd_{}-",
+            "a".repeat(42)
+        )));
+    }
+
+    #[test]
+    fn closed_sessions_take_no_readings() {
+        assert!(session_takes_readings(SessionStatus::Fermenting));
+        assert!(session_takes_readings(SessionStatus::Planned));
+        assert!(!session_takes_readings(SessionStatus::Completed));
+        assert!(!session_takes_readings(SessionStatus::Abandoned));
+    }
+}

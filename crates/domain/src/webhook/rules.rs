@@ -1,0 +1,255 @@
+//! The webhook's rules: what a target may be, which addresses are refused, how long and how
+//! often a failing delivery is retried, and when an endpoint is switched off.
+
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
+
+use time::{Duration, OffsetDateTime};
+
+use super::model::{AfterAttempt, EventType};
+use crate::error::Violation;
+use crate::rules::{FieldRules, Rule, TextRule};
+
+/// A URL longer than this is refused (browsers and proxies cap near 2 KB too).
+pub const URL: TextRule = TextRule::new(1, 2_048);
+pub const WEBHOOK_FIELDS: FieldRules = &[("url", Rule::Text(URL))];
+
+/// An account holds at most this many endpoints: each event is one delivery per endpoint.
+pub const MAX_WEBHOOKS: i64 = 25;
+/// After this many failed attempts in a row the endpoint is deactivated (CONTRACT §12).
+pub const MAX_CONSECUTIVE_FAILURES: i32 = 50;
+/// Each attempt waits at most this long for the endpoint's answer.
+pub const ATTEMPT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+/// Failed deliveries are retried for this long after the event, then marked failed.
+pub const RETRY_FOR: Duration = Duration::hours(24);
+/// The first retry waits this long; each following one twice as long as the one before…
+pub const RETRY_BASE: Duration = Duration::seconds(5);
+/// …but never longer than this, so a receiver down for a night hears within the hour it is back.
+pub const RETRY_MAX_DELAY: Duration = Duration::hours(1);
+
+/// Checks a target URL's form (not its address: that needs name resolution, done by the
+/// sender). `http` or `https` with a host, no user name or password in it, no fragment.
+pub fn check_url(raw: &str) -> Result<url::Url, Violation> {
+    let bad = |why: &str| Violation::new("custom", &["url"], why.to_owned());
+    let url = url::Url::parse(raw).map_err(|_| Violation::invalid_string(&["url"], "url"))?;
+    if !matches!(url.scheme(), "http" | "https") {
+        return Err(bad("The URL must start with http:// or https://"));
+    }
+    if url.host_str().is_none_or(str::is_empty) {
+        return Err(bad("The URL must name a host"));
+    }
+    if !url.username().is_empty() || url.password().is_some() {
+        return Err(bad(
+            "The URL must not hold a user name or password (the signature authenticates wort)",
+        ));
+    }
+    if url.fragment().is_some() {
+        return Err(bad("The URL must not hold a #fragment"));
+    }
+    Ok(url)
+}
+
+/// The violation for a target whose address is not public (or cannot be resolved).
+pub fn refused_target(why: impl Into<String>) -> Violation {
+    Violation::new("custom", &["url"], why)
+}
+
+/// `events` must be a non-empty subset of the subscribable events; duplicates are dropped.
+pub fn check_events(events: Vec<EventType>) -> Result<Vec<EventType>, Violation> {
+    let mut unique = Vec::with_capacity(events.len());
+    for e in events {
+        if !unique.contains(&e) {
+            unique.push(e);
+        }
+    }
+    if unique.is_empty() {
+        return Err(Violation::new(
+            "too_small",
+            &["events"],
+            "Array must contain at least 1 element(s)",
+        )
+        .with("minimum", 1)
+        .with("inclusive", true)
+        .with("type", "array"));
+    }
+    Ok(unique)
+}
+
+pub fn too_many_webhooks() -> Violation {
+    Violation::too_many(
+        &[],
+        MAX_WEBHOOKS,
+        format!("An account holds at most {MAX_WEBHOOKS} webhooks; delete one first"),
+    )
+}
+
+/// Whether wort may connect to this address: refused are loopback, private (RFC 1918, unique
+/// local), link-local (cloud metadata lives there), carrier-grade NAT, unspecified, broadcast,
+/// multicast, documentation and reserved ranges, and IPv6 forms that embed such an IPv4 address.
+pub fn is_public_address(ip: IpAddr) -> bool {
+    match ip {
+        IpAddr::V4(v4) => is_public_v4(v4),
+        IpAddr::V6(v6) => is_public_v6(v6),
+    }
+}
+
+fn is_public_v4(ip: Ipv4Addr) -> bool {
+    let [a, b, c, _] = ip.octets();
+    !(ip.is_unspecified()
+        || ip.is_loopback()
+        || ip.is_private()
+        || ip.is_link_local()
+        || ip.is_broadcast()
+        || ip.is_multicast()
+        || ip.is_documentation()
+        || a == 0
+        // 100.64.0.0/10: carrier-grade NAT, shared address space.
+        || (a == 100 && (64..128).contains(&b))
+        // 192.0.0.0/24: IETF protocol assignments.
+        || (a == 192 && b == 0 && c == 0)
+        // 198.18.0.0/15: benchmarking.
+        || (a == 198 && (b == 18 || b == 19))
+        // 240.0.0.0/4: reserved.
+        || a >= 240)
+}
+
+fn is_public_v6(ip: Ipv6Addr) -> bool {
+    if let Some(v4) = ip.to_ipv4_mapped() {
+        return is_public_v4(v4);
+    }
+    let segments = ip.segments();
+    let first = segments.first().copied().unwrap_or(0);
+    !(ip.is_unspecified()
+        || ip.is_loopback()
+        || ip.is_multicast()
+        // fc00::/7: unique local.
+        || (first & 0xfe00) == 0xfc00
+        // fe80::/10: link-local.
+        || (first & 0xffc0) == 0xfe80
+        // 2001:db8::/32: documentation.
+        || (first == 0x2001 && segments.get(1) == Some(&0x0db8))
+        // 64:ff9b::/96 (NAT64) and ::/96 (IPv4-compatible) embed an IPv4 address: refused
+        // rather than decoded, since no webhook receiver needs them.
+        || (first == 0x0064 && segments.get(1) == Some(&0xff9b))
+        || segments.iter().take(6).all(|s| *s == 0))
+}
+
+/// What happens after an attempt: delivered, retried after an exponential delay (`base`, 2 ×
+/// `base`, 4 × `base`… capped at [`RETRY_MAX_DELAY`]), or given up once the next try would fall
+/// after `retry_for` from the event.
+pub fn after_attempt(
+    delivered: bool,
+    attempt: i32,
+    event_at: OffsetDateTime,
+    now: OffsetDateTime,
+    base: Duration,
+    retry_for: Duration,
+) -> AfterAttempt {
+    if delivered {
+        return AfterAttempt::Delivered;
+    }
+    let doublings = u32::try_from(attempt.saturating_sub(1))
+        .unwrap_or(0)
+        .min(30);
+    let delay = base
+        .checked_mul(1_i32 << doublings.min(20))
+        .unwrap_or(RETRY_MAX_DELAY)
+        .min(RETRY_MAX_DELAY.max(base));
+    let next = now + delay;
+    if next > event_at + retry_for {
+        AfterAttempt::GiveUp
+    } else {
+        AfterAttempt::RetryAt(next)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use time::macros::datetime;
+
+    fn ip(s: &str) -> IpAddr {
+        s.parse().unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED))
+    }
+
+    #[test]
+    fn private_loopback_and_link_local_addresses_are_refused() {
+        for refused in [
+            "127.0.0.1",
+            "10.1.2.3",
+            "172.16.0.1",
+            "172.31.255.255",
+            "192.168.1.10",
+            "169.254.169.254",
+            "100.64.0.1",
+            "0.0.0.0",
+            "255.255.255.255",
+            "224.0.0.1",
+            "::1",
+            "::",
+            "fe80::1",
+            "fd00::1",
+            "::ffff:127.0.0.1",
+            "::ffff:10.0.0.1",
+            "::127.0.0.1",
+            "64:ff9b::a00:1",
+            "2001:db8::1",
+        ] {
+            assert!(!is_public_address(ip(refused)), "{refused} must be refused");
+        }
+        for allowed in ["93.184.216.34", "8.8.8.8", "172.32.0.1", "2606:4700::1111"] {
+            assert!(is_public_address(ip(allowed)), "{allowed} must be allowed");
+        }
+    }
+
+    #[test]
+    fn urls_are_http_with_a_host_and_no_credentials() {
+        assert!(check_url("https://example.com/hook?x=1").is_ok());
+        assert!(check_url("http://example.com:8080/").is_ok());
+        for bad in [
+            "ftp://example.com/",
+            "example.com/hook",
+            "https://user:pw@example.com/",
+            "https://example.com/#x",
+            "javascript:alert(1)",
+            "",
+        ] {
+            assert!(check_url(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn retries_back_off_exponentially_for_a_day_then_give_up() {
+        let event = datetime!(2026-11-24 00:00:00 UTC);
+        let at = |attempt, now| after_attempt(false, attempt, event, now, RETRY_BASE, RETRY_FOR);
+        assert_eq!(
+            at(1, event),
+            AfterAttempt::RetryAt(event + Duration::seconds(5))
+        );
+        assert_eq!(
+            at(3, event),
+            AfterAttempt::RetryAt(event + Duration::seconds(20))
+        );
+        assert_eq!(
+            at(40, event + Duration::hours(2)),
+            AfterAttempt::RetryAt(event + Duration::hours(3)),
+            "capped at an hour"
+        );
+        assert_eq!(
+            at(40, event + Duration::hours(23) + Duration::minutes(30)),
+            AfterAttempt::GiveUp
+        );
+        assert_eq!(
+            after_attempt(true, 7, event, event, RETRY_BASE, RETRY_FOR),
+            AfterAttempt::Delivered
+        );
+    }
+
+    #[test]
+    fn events_must_be_a_non_empty_set() {
+        assert!(check_events(vec![]).is_err());
+        assert_eq!(
+            check_events(vec![EventType::ReadingCreated, EventType::ReadingCreated]).ok(),
+            Some(vec![EventType::ReadingCreated])
+        );
+    }
+}

@@ -1,0 +1,273 @@
+//! `/v1/devices` and `POST /ingest/{token}`: hydrometers that post readings (CONTRACT §11).
+
+use actix_web::http::header;
+use actix_web::{HttpRequest, HttpResponse, web};
+use serde_json::{Map, Value, json};
+use utoipa::ToSchema;
+use wort_domain::device::payload::IngestBody;
+use wort_domain::device::rules;
+use wort_domain::device::{Device, DeviceKind, DevicePatch, GeneratedDevice, NewDevice};
+
+use super::{created, page_response, resource};
+use crate::body::JsonBody;
+use crate::credentials::Authenticated;
+use crate::error::{ApiError, ApiResult};
+use crate::params::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Query, path_id};
+use crate::state::AppState;
+use crate::validation::Fields;
+
+/// A device's post is small (an iSpindel's is ~250 bytes); larger is `413`.
+pub const MAX_INGEST_BYTES: usize = 16 * 1024;
+
+/// Inside the `/v1/devices` scope.
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.service(
+        resource("", "GET, POST")
+            .route(web::get().to(list_devices))
+            .route(web::post().to(create_device)),
+    )
+    .service(
+        resource("/{id}", "GET, PATCH, DELETE")
+            .route(web::get().to(get_device))
+            .route(web::patch().to(update_device))
+            .route(web::delete().to(delete_device)),
+    )
+    .service(resource("/{id}/token", "POST").route(web::post().to(replace_device_token)));
+}
+
+/// `POST /ingest/{token}`, outside `/v1` as devices are configured with one URL.
+pub fn configure_ingest(cfg: &mut web::ServiceConfig) {
+    cfg.service(resource("/ingest/{token}", "POST").route(web::post().to(ingest)));
+}
+
+fn kind_names() -> Vec<&'static str> {
+    DeviceKind::ALL.iter().map(DeviceKind::as_str).collect()
+}
+
+/// Request body of `POST /v1/devices`.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct CreateDeviceRequest {
+    name: String,
+    kind: DeviceKind,
+    /// The brew session its readings go to.
+    #[schema(nullable)]
+    session_id: Option<uuid::Uuid>,
+}
+
+/// Request body of `PATCH /v1/devices/{id}`: only the fields sent change.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct UpdateDeviceRequest {
+    #[schema(nullable = false)]
+    name: Option<String>,
+    #[schema(nullable = false)]
+    kind: Option<DeviceKind>,
+    /// `null` unassigns the device: its posts are refused until a session is assigned.
+    #[schema(nullable)]
+    session_id: Option<uuid::Uuid>,
+}
+
+fn read_patch(f: &mut Fields) -> DevicePatch {
+    let name = f.text("name", rules::NAME);
+    let kind = f.enumeration("kind", &kind_names(), DeviceKind::parse);
+    DevicePatch {
+        name: f.optional("name", "string", name),
+        kind: f.optional("kind", "string", kind),
+        session_id: Fields::nullable(f.uuid("session_id")),
+    }
+}
+
+/// The account's devices by name.
+#[utoipa::path(get, path = "/v1/devices", tag = "devices", security(("api_key" = []), ("session_cookie" = [])),
+    params(
+        ("limit" = Option<i64>, Query, description = "Page size (default 50)"),
+        ("offset" = Option<i64>, Query, description = "Items to skip (default 0)"),
+    ),
+    responses((status = 200, body = [Device], headers(("X-Total-Count" = i64), ("Link" = String))),
+        (status = 400, body = crate::error::ErrorBody), (status = 401, body = crate::error::ErrorBody)))]
+pub async fn list_devices(
+    auth: Authenticated,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+) -> ApiResult<HttpResponse> {
+    let query = Query::of(&req)?;
+    let page = query.page(DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE)?;
+    let devices = state.devices.list(auth.0.user.id, page).await?;
+    Ok(page_response(&req, &query, page, &devices))
+}
+
+/// Add a device. The answer holds its ingest `token`, shown this once: the device posts to
+/// `/ingest/{token}`.
+#[utoipa::path(post, path = "/v1/devices", tag = "devices", security(("api_key" = []), ("session_cookie" = [])),
+    request_body = CreateDeviceRequest,
+    responses((status = 201, body = GeneratedDevice), (status = 400, body = crate::error::ErrorBody),
+        (status = 401, body = crate::error::ErrorBody), (status = 413, body = crate::error::ErrorBody),
+        (status = 422, body = crate::error::ValidationErrorBody)))]
+pub async fn create_device(
+    auth: Authenticated,
+    state: web::Data<AppState>,
+    body: JsonBody,
+) -> ApiResult<HttpResponse> {
+    let body = body.json()?;
+    let mut f = Fields::of(&body)?;
+    let patch = read_patch(&mut f);
+    let name = f.required("name", "string", sent(patch.name));
+    let kind = f.required("kind", "string", sent(patch.kind));
+    let new = f.finish(NewDevice {
+        name: name.unwrap_or_default(),
+        kind: kind.unwrap_or(DeviceKind::Generic),
+        session_id: patch.session_id.flatten(),
+    })?;
+    let device = state.devices.create(auth.0.user.id, new).await?;
+    Ok(created(&device))
+}
+
+/// A field read with PATCH semantics, back as "sent or not" for a required check.
+fn sent<T>(v: Option<T>) -> crate::validation::Sent<T> {
+    v.map_or(
+        crate::validation::Sent::Absent,
+        crate::validation::Sent::Value,
+    )
+}
+
+/// One device, with when it last posted and what.
+#[utoipa::path(get, path = "/v1/devices/{id}", tag = "devices", security(("api_key" = []), ("session_cookie" = [])),
+    params(("id" = uuid::Uuid, Path, description = "Device id")),
+    responses((status = 200, body = Device), (status = 400, body = crate::error::ErrorBody),
+        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
+pub async fn get_device(
+    auth: Authenticated,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+) -> ApiResult<HttpResponse> {
+    let id = path_id(&req, "id")?;
+    Ok(HttpResponse::Ok().json(state.devices.get(auth.0.user.id, id).await?))
+}
+
+/// Rename a device, change its kind, or assign it to another brew session (`null`: none).
+#[utoipa::path(patch, path = "/v1/devices/{id}", tag = "devices", security(("api_key" = []), ("session_cookie" = [])),
+    params(("id" = uuid::Uuid, Path, description = "Device id")), request_body = UpdateDeviceRequest,
+    responses((status = 200, body = Device), (status = 400, body = crate::error::ErrorBody),
+        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody),
+        (status = 413, body = crate::error::ErrorBody), (status = 422, body = crate::error::ValidationErrorBody)))]
+pub async fn update_device(
+    auth: Authenticated,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    body: JsonBody,
+) -> ApiResult<HttpResponse> {
+    let id = path_id(&req, "id")?;
+    let body = body.json()?;
+    let mut f = Fields::of(&body)?;
+    let patch = read_patch(&mut f);
+    let patch = f.finish(patch)?;
+    Ok(HttpResponse::Ok().json(state.devices.update(auth.0.user.id, id, patch).await?))
+}
+
+/// Delete a device; the readings it posted stay, with `device_id` null.
+#[utoipa::path(delete, path = "/v1/devices/{id}", tag = "devices", security(("api_key" = []), ("session_cookie" = [])),
+    params(("id" = uuid::Uuid, Path, description = "Device id")),
+    responses((status = 204, description = "Deleted"), (status = 400, body = crate::error::ErrorBody),
+        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
+pub async fn delete_device(
+    auth: Authenticated,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+) -> ApiResult<HttpResponse> {
+    let id = path_id(&req, "id")?;
+    state.devices.delete(auth.0.user.id, id).await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+/// Replace the device's token (lost or leaked): the old one is refused from now on. The new
+/// one is in the answer, shown this once.
+#[utoipa::path(post, path = "/v1/devices/{id}/token", tag = "devices", security(("api_key" = []), ("session_cookie" = [])),
+    params(("id" = uuid::Uuid, Path, description = "Device id")),
+    responses((status = 200, body = GeneratedDevice), (status = 400, body = crate::error::ErrorBody),
+        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
+pub async fn replace_device_token(
+    auth: Authenticated,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+) -> ApiResult<HttpResponse> {
+    let id = path_id(&req, "id")?;
+    Ok(HttpResponse::Ok().json(state.devices.replace_token(auth.0.user.id, id).await?))
+}
+
+/// `{"message":"success"}`, what the devices' firmware expects.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct IngestAnswer {
+    message: String,
+}
+
+/// A device's reading, as iSpindel, GravityMon, Tilt, RAPT, Brewfather's and Brewer's Friend's
+/// streams post it (JSON, or a form post for the Tilt). No other credential: the token in the
+/// path is the device's. One reading is stored in the device's brew session; at most one a
+/// minute per device (`429` with `Retry-After`). See docs/devices.md for each device's setup.
+#[utoipa::path(post, path = "/ingest/{token}", tag = "devices",
+    params(("token" = String, Path, description = "The device's ingest token (`wortd_…`)")),
+    request_body(content((Object = "application/json"), (Object = "application/x-www-form-urlencoded")), description = "The device's payload: iSpindel/GravityMon JSON (`gravity`, `temperature`, `temp_units`, `gravity-unit`…), Brewfather or Brewer's Friend stream JSON (`gravity`, `gravity_unit`, `temp`, `temp_unit`, `ph`, `comment`), or the Tilt's form post (`SG`, `Temp` in °F)"),
+    responses((status = 200, body = IngestAnswer), (status = 400, body = crate::error::ErrorBody),
+        (status = 401, body = crate::error::ErrorBody, description = "Unknown token"),
+        (status = 409, body = crate::error::ErrorBody, description = "No open brew session is assigned to the device; nothing stored"),
+        (status = 413, body = crate::error::ErrorBody),
+        (status = 422, body = crate::error::ValidationErrorBody, description = "No usable value in the payload"),
+        (status = 429, body = crate::error::ErrorBody, description = "The device stored a reading less than a minute ago")))]
+pub async fn ingest(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    body: JsonBody,
+) -> ApiResult<HttpResponse> {
+    let token = req.match_info().get("token").unwrap_or_default();
+    if !rules::looks_like_device_token(token) {
+        return Err(ApiError::Unauthorized);
+    }
+    let bytes = match &body {
+        JsonBody::TooLarge => return Err(ApiError::PayloadTooLarge),
+        JsonBody::Failed(e) => {
+            return Err(ApiError::bad_request(format!("Could not read body: {e}")));
+        }
+        JsonBody::Read { bytes, .. } if bytes.len() > MAX_INGEST_BYTES => {
+            return Err(ApiError::PayloadTooLarge);
+        }
+        JsonBody::Read { bytes, .. } => bytes,
+    };
+    // Devices are sloppy with Content-Type: a form post is read as a form, anything else as JSON.
+    if is_form(&req) {
+        let pairs: Vec<(String, String)> =
+            url::form_urlencoded::parse(bytes).into_owned().collect();
+        let payload: Map<String, Value> = pairs
+            .iter()
+            .map(|(k, v)| (k.clone(), Value::String(v.clone())))
+            .collect();
+        state
+            .devices
+            .ingest(token, Value::Object(payload), IngestBody::Form(&pairs))
+            .await?;
+    } else {
+        let map = match serde_json::from_slice::<Value>(bytes) {
+            Ok(Value::Object(map)) => map,
+            Ok(_) => return Err(ApiError::bad_request("The body must be a JSON object")),
+            Err(e) => return Err(ApiError::bad_request(format!("Malformed JSON: {e}"))),
+        };
+        let body = IngestBody::Json(&map);
+        state
+            .devices
+            .ingest(token, Value::Object(map.clone()), body)
+            .await?;
+    }
+    Ok(HttpResponse::Ok().json(json!({ "message": "success" })))
+}
+
+fn is_form(req: &HttpRequest) -> bool {
+    req.headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|t| {
+            t.trim()
+                .eq_ignore_ascii_case("application/x-www-form-urlencoded")
+        })
+}

@@ -1,0 +1,218 @@
+//! `/v1/webhooks`: endpoints told what happened, their deliveries log and the test ping
+//! (CONTRACT §12).
+
+use actix_web::{HttpRequest, HttpResponse, web};
+use utoipa::ToSchema;
+use wort_domain::webhook::model::{CreatedWebhook, DeliveryAttempt};
+use wort_domain::webhook::rules;
+use wort_domain::webhook::{EventType, NewWebhook, Webhook, WebhookPatch};
+
+use super::{created, page_response, resource};
+use crate::body::JsonBody;
+use crate::credentials::Authenticated;
+use crate::error::ApiResult;
+use crate::params::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Query, path_id};
+use crate::state::AppState;
+use crate::validation::{Fields, Sent};
+
+/// Inside the `/v1/webhooks` scope.
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.service(
+        resource("", "GET, POST")
+            .route(web::get().to(list_webhooks))
+            .route(web::post().to(create_webhook)),
+    )
+    .service(
+        resource("/{id}", "GET, PATCH, DELETE")
+            .route(web::get().to(get_webhook))
+            .route(web::patch().to(update_webhook))
+            .route(web::delete().to(delete_webhook)),
+    )
+    .service(resource("/{id}/deliveries", "GET").route(web::get().to(list_webhook_deliveries)))
+    .service(resource("/{id}/test", "POST").route(web::post().to(test_webhook)));
+}
+
+fn event_names() -> Vec<&'static str> {
+    EventType::SUBSCRIBABLE
+        .iter()
+        .map(EventType::as_str)
+        .collect()
+}
+
+fn parse_subscribable(s: &str) -> Option<EventType> {
+    EventType::parse(s).filter(|e| EventType::SUBSCRIBABLE.contains(e))
+}
+
+/// Request body of `POST /v1/webhooks`.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct CreateWebhookRequest {
+    /// An `http(s)` URL on a public address.
+    url: String,
+    /// A non-empty subset of `session.status_changed`, `reading.created`, `fermentation.stable`.
+    #[schema(min_items = 1, value_type = Vec<String>, example = json!(["session.status_changed", "fermentation.stable"]))]
+    events: Vec<String>,
+    #[schema(default = true, nullable = false)]
+    active: Option<bool>,
+}
+
+/// Request body of `PATCH /v1/webhooks/{id}`: only the fields sent change. `active: true`
+/// re-enables an endpoint switched off after failures, with a fresh count.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct UpdateWebhookRequest {
+    #[schema(nullable = false)]
+    url: Option<String>,
+    #[schema(min_items = 1, nullable = false, value_type = Option<Vec<String>>)]
+    events: Option<Vec<String>>,
+    #[schema(nullable = false)]
+    active: Option<bool>,
+}
+
+fn read_patch(f: &mut Fields) -> WebhookPatch {
+    let url = f.text("url", rules::URL);
+    let events = f.enum_array("events", &event_names(), parse_subscribable);
+    let active = f.boolean("active");
+    WebhookPatch {
+        url: f.optional("url", "string", url),
+        events: f.optional("events", "array", events),
+        active: f.optional("active", "boolean", active),
+    }
+}
+
+/// The account's webhooks, oldest first.
+#[utoipa::path(get, path = "/v1/webhooks", tag = "webhooks", security(("api_key" = []), ("session_cookie" = [])),
+    params(
+        ("limit" = Option<i64>, Query, description = "Page size (default 50)"),
+        ("offset" = Option<i64>, Query, description = "Items to skip (default 0)"),
+    ),
+    responses((status = 200, body = [Webhook], headers(("X-Total-Count" = i64), ("Link" = String))),
+        (status = 400, body = crate::error::ErrorBody), (status = 401, body = crate::error::ErrorBody)))]
+pub async fn list_webhooks(
+    auth: Authenticated,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+) -> ApiResult<HttpResponse> {
+    let query = Query::of(&req)?;
+    let page = query.page(DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE)?;
+    let webhooks = state.webhooks.list(auth.0.user.id, page).await?;
+    Ok(page_response(&req, &query, page, &webhooks))
+}
+
+/// Add a webhook. The answer holds its signing `secret`, shown this once. A URL whose host is
+/// not on a public address (loopback, private, link-local) is refused.
+#[utoipa::path(post, path = "/v1/webhooks", tag = "webhooks", security(("api_key" = []), ("session_cookie" = [])),
+    request_body = CreateWebhookRequest,
+    responses((status = 201, body = CreatedWebhook), (status = 400, body = crate::error::ErrorBody),
+        (status = 401, body = crate::error::ErrorBody), (status = 413, body = crate::error::ErrorBody),
+        (status = 422, body = crate::error::ValidationErrorBody)))]
+pub async fn create_webhook(
+    auth: Authenticated,
+    state: web::Data<AppState>,
+    body: JsonBody,
+) -> ApiResult<HttpResponse> {
+    let body = body.json()?;
+    let mut f = Fields::of(&body)?;
+    let patch = read_patch(&mut f);
+    let url = f.required("url", "string", sent(patch.url));
+    let events = f.required("events", "array", sent(patch.events));
+    let new = f.finish(NewWebhook {
+        url: url.unwrap_or_default(),
+        events: events.unwrap_or_default(),
+        active: patch.active.unwrap_or(true),
+    })?;
+    let webhook = state.webhooks.create(auth.0.user.id, new).await?;
+    Ok(created(&webhook))
+}
+
+fn sent<T>(v: Option<T>) -> Sent<T> {
+    v.map_or(Sent::Absent, Sent::Value)
+}
+
+/// One webhook.
+#[utoipa::path(get, path = "/v1/webhooks/{id}", tag = "webhooks", security(("api_key" = []), ("session_cookie" = [])),
+    params(("id" = uuid::Uuid, Path, description = "Webhook id")),
+    responses((status = 200, body = Webhook), (status = 400, body = crate::error::ErrorBody),
+        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
+pub async fn get_webhook(
+    auth: Authenticated,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+) -> ApiResult<HttpResponse> {
+    let id = path_id(&req, "id")?;
+    Ok(HttpResponse::Ok().json(state.webhooks.get(auth.0.user.id, id).await?))
+}
+
+/// Change a webhook's URL, events or `active`.
+#[utoipa::path(patch, path = "/v1/webhooks/{id}", tag = "webhooks", security(("api_key" = []), ("session_cookie" = [])),
+    params(("id" = uuid::Uuid, Path, description = "Webhook id")), request_body = UpdateWebhookRequest,
+    responses((status = 200, body = Webhook), (status = 400, body = crate::error::ErrorBody),
+        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody),
+        (status = 413, body = crate::error::ErrorBody), (status = 422, body = crate::error::ValidationErrorBody)))]
+pub async fn update_webhook(
+    auth: Authenticated,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    body: JsonBody,
+) -> ApiResult<HttpResponse> {
+    let id = path_id(&req, "id")?;
+    let body = body.json()?;
+    let mut f = Fields::of(&body)?;
+    let patch = read_patch(&mut f);
+    let patch = f.finish(patch)?;
+    Ok(HttpResponse::Ok().json(state.webhooks.update(auth.0.user.id, id, patch).await?))
+}
+
+/// Delete a webhook with its pending deliveries and its log.
+#[utoipa::path(delete, path = "/v1/webhooks/{id}", tag = "webhooks", security(("api_key" = []), ("session_cookie" = [])),
+    params(("id" = uuid::Uuid, Path, description = "Webhook id")),
+    responses((status = 204, description = "Deleted"), (status = 400, body = crate::error::ErrorBody),
+        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
+pub async fn delete_webhook(
+    auth: Authenticated,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+) -> ApiResult<HttpResponse> {
+    let id = path_id(&req, "id")?;
+    state.webhooks.delete(auth.0.user.id, id).await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+/// The webhook's delivery attempts, newest first: outcome, response status, duration, error.
+#[utoipa::path(get, path = "/v1/webhooks/{id}/deliveries", tag = "webhooks", security(("api_key" = []), ("session_cookie" = [])),
+    params(("id" = uuid::Uuid, Path, description = "Webhook id"),
+        ("limit" = Option<i64>, Query, description = "Page size (default 50)"),
+        ("offset" = Option<i64>, Query, description = "Items to skip (default 0)")),
+    responses((status = 200, body = [DeliveryAttempt], headers(("X-Total-Count" = i64), ("Link" = String))),
+        (status = 400, body = crate::error::ErrorBody), (status = 401, body = crate::error::ErrorBody),
+        (status = 404, body = crate::error::ErrorBody)))]
+pub async fn list_webhook_deliveries(
+    auth: Authenticated,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+) -> ApiResult<HttpResponse> {
+    let id = path_id(&req, "id")?;
+    let query = Query::of(&req)?;
+    let page = query.page(DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE)?;
+    let attempts = state
+        .webhooks
+        .list_attempts(auth.0.user.id, id, page)
+        .await?;
+    Ok(page_response(&req, &query, page, &attempts))
+}
+
+/// Send a `ping` event to the webhook now (active or not) and answer with how it went; the
+/// attempt joins the deliveries log. Not retried.
+#[utoipa::path(post, path = "/v1/webhooks/{id}/test", tag = "webhooks", security(("api_key" = []), ("session_cookie" = [])),
+    params(("id" = uuid::Uuid, Path, description = "Webhook id")),
+    responses((status = 200, body = DeliveryAttempt, description = "The attempt, delivered or failed"),
+        (status = 400, body = crate::error::ErrorBody), (status = 401, body = crate::error::ErrorBody),
+        (status = 404, body = crate::error::ErrorBody)))]
+pub async fn test_webhook(
+    auth: Authenticated,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+) -> ApiResult<HttpResponse> {
+    let id = path_id(&req, "id")?;
+    Ok(HttpResponse::Ok().json(state.webhooks.test(auth.0.user.id, id).await?))
+}
