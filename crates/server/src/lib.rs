@@ -34,7 +34,7 @@ use wort_http::client_address::ClientAddressRule;
 use wort_http::{AppState, Origins};
 
 use crate::hashing::BlockingHasher;
-use crate::metrics::{AiCounters, CountingProvider, MetricsSources};
+use crate::metrics::{AiCounters, CountingProvider, DeliveryCounters, MetricsSources};
 use wort_http::metrics::RequestMetrics;
 
 /// Everything needed to run the HTTP service on a database that is already migrated.
@@ -179,6 +179,7 @@ pub fn start(settings: ServerSettings) -> Result<Started, String> {
         None => None,
     };
     let request_metrics = Arc::new(RequestMetrics::default());
+    let delivery_counters = Arc::new(DeliveryCounters::default());
     let metrics = match settings.metrics_addr {
         Some(addr) => {
             let mut pools = vec![first_pool.clone()];
@@ -187,6 +188,7 @@ pub fn start(settings: ServerSettings) -> Result<Started, String> {
                 requests: request_metrics.clone(),
                 pools,
                 ai: ai_counters,
+                deliveries: delivery_counters.clone(),
             };
             let (bound, server) = metrics::start(addr, sources)?;
             tracing::info!(addr = %bound, "metrics at /metrics");
@@ -220,7 +222,7 @@ pub fn start(settings: ServerSettings) -> Result<Started, String> {
     let deliveries = settings
         .webhooks
         .deliver
-        .then(|| webhook_worker::DeliveryWorker::new(webhooks.clone()));
+        .then(|| webhook_worker::DeliveryWorker::new(webhooks.clone(), delivery_counters));
     let shared = SharedParts {
         webhooks,
         device_reading_interval: settings.device_reading_interval,

@@ -3,7 +3,10 @@
 //! * requests by route pattern, method and status, with latency histograms (recorded by the HTTP
 //!   adapter, `wort_http::metrics`);
 //! * each worker's database pool: its size, the connections in use, the requests waiting;
-//! * AI provider calls, errors and tokens (counted by [`CountingProvider`] around the adapter).
+//! * AI provider calls, errors and tokens (counted by [`CountingProvider`] around the adapter);
+//! * webhook delivery attempts by outcome (counted by the delivery workers, [`DeliveryCounters`]);
+//! * device posts: the requests of route `/ingest/{token}`, by status (200 stored, 401, 409, 422,
+//!   429), among the request counts.
 //!
 //! The listener is separate from the API's so that it can stay on a private address; it needs no
 //! credential and serves nothing else.
@@ -40,6 +43,26 @@ impl AiCounters {
 
     fn error(&self) {
         self.errors.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+/// Webhook delivery attempts made by this instance's workers, by outcome.
+#[derive(Default)]
+pub struct DeliveryCounters {
+    delivered: AtomicU64,
+    retrying: AtomicU64,
+    failed: AtomicU64,
+}
+
+impl DeliveryCounters {
+    pub fn count(&self, outcome: wort_domain::webhook::model::AttemptOutcome) {
+        use wort_domain::webhook::model::AttemptOutcome;
+        let counter = match outcome {
+            AttemptOutcome::Delivered => &self.delivered,
+            AttemptOutcome::Retrying => &self.retrying,
+            AttemptOutcome::Failed => &self.failed,
+        };
+        counter.fetch_add(1, Ordering::Relaxed);
     }
 }
 
@@ -113,6 +136,7 @@ pub struct MetricsSources {
     pub requests: Arc<RequestMetrics>,
     pub pools: Vec<DbPool>,
     pub ai: Arc<AiCounters>,
+    pub deliveries: Arc<DeliveryCounters>,
 }
 
 impl MetricsSources {
@@ -177,6 +201,23 @@ impl MetricsSources {
             let _ = writeln!(
                 out,
                 "# HELP {name} {help}\n# TYPE {name} counter\n{name} {}",
+                value.load(Ordering::Relaxed)
+            );
+        }
+        let name = "wort_webhook_deliveries_total";
+        let _ = writeln!(
+            out,
+            "# HELP {name} Webhook delivery attempts by outcome (delivered, retrying: failed and \
+             scheduled again, failed: given up).\n# TYPE {name} counter"
+        );
+        for (outcome, value) in [
+            ("delivered", &self.deliveries.delivered),
+            ("retrying", &self.deliveries.retrying),
+            ("failed", &self.deliveries.failed),
+        ] {
+            let _ = writeln!(
+                out,
+                "{name}{{outcome=\"{outcome}\"}} {}",
                 value.load(Ordering::Relaxed)
             );
         }

@@ -7,6 +7,8 @@ use std::time::Duration;
 use tokio::sync::{Semaphore, watch};
 use wort_domain::webhook::WebhookService;
 
+use crate::metrics::DeliveryCounters;
+
 /// Deliveries claimed per poll.
 const BATCH: i64 = 32;
 /// Attempts in flight at once per instance (each may wait up to 10 s on a slow receiver).
@@ -21,6 +23,7 @@ const GRACE: Duration = Duration::from_secs(11);
 
 pub struct DeliveryWorker {
     webhooks: Arc<WebhookService>,
+    counters: Arc<DeliveryCounters>,
 }
 
 pub struct RunningWorker {
@@ -29,13 +32,13 @@ pub struct RunningWorker {
 }
 
 impl DeliveryWorker {
-    pub fn new(webhooks: Arc<WebhookService>) -> Self {
-        DeliveryWorker { webhooks }
+    pub fn new(webhooks: Arc<WebhookService>, counters: Arc<DeliveryCounters>) -> Self {
+        DeliveryWorker { webhooks, counters }
     }
 
     pub fn spawn(self) -> RunningWorker {
         let (stop, stopped) = watch::channel(false);
-        let task = tokio::spawn(run(self.webhooks, stopped));
+        let task = tokio::spawn(run(self.webhooks, self.counters, stopped));
         RunningWorker { stop, task }
     }
 }
@@ -48,7 +51,11 @@ impl RunningWorker {
     }
 }
 
-async fn run(webhooks: Arc<WebhookService>, mut stopped: watch::Receiver<bool>) {
+async fn run(
+    webhooks: Arc<WebhookService>,
+    counters: Arc<DeliveryCounters>,
+    mut stopped: watch::Receiver<bool>,
+) {
     let slots = Arc::new(Semaphore::new(CONCURRENCY));
     while !*stopped.borrow() {
         // Claim only as many as there are free slots: a claimed delivery waits for no one.
@@ -69,11 +76,12 @@ async fn run(webhooks: Arc<WebhookService>, mut stopped: watch::Receiver<bool>) 
                     let Ok(permit) = slots.clone().acquire_owned().await else {
                         return;
                     };
-                    let webhooks = webhooks.clone();
+                    let (webhooks, counters) = (webhooks.clone(), counters.clone());
                     tokio::spawn(async move {
-                        if let Err(e) = webhooks.deliver(&delivery).await {
-                            tracing::warn!(error = %e, delivery = %delivery.delivery_id,
-                                "could not record a webhook attempt; it is retried when its lease ends");
+                        match webhooks.deliver(&delivery).await {
+                            Ok(attempt) => counters.count(attempt.status),
+                            Err(e) => tracing::warn!(error = %e, delivery = %delivery.delivery_id,
+                                "could not record a webhook attempt; it is retried when its lease ends"),
                         }
                         drop(permit);
                     });

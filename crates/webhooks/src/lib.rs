@@ -32,6 +32,9 @@ impl HttpWebhookSender {
             .timeout(ATTEMPT_TIMEOUT)
             .connect_timeout(ATTEMPT_TIMEOUT)
             .dns_resolver(Arc::new(PublicOnly { allow_private }))
+            // No proxy from the environment (HTTP_PROXY…): through a proxy the address check
+            // would see the proxy's address, not the target's.
+            .no_proxy()
             .build()
             .map_err(|e| format!("webhook HTTP client: {e}"))?;
         Ok(HttpWebhookSender {

@@ -370,6 +370,15 @@ async fn metrics_count_requests_by_route_pattern_on_their_own_listener() {
             call(app.with_key(Method::GET, &format!("/v1/recipes/{id}"), &acct.key)).await;
         assert_eq!(status, 404);
     }
+    // A device post with a token nobody has: counted under the route pattern, token unseen.
+    let token = format!("wortd_{}", "Z".repeat(43));
+    let res = app
+        .request(Method::POST, &format!("/ingest/{token}"))
+        .json(&serde_json::json!({"gravity": 1.05}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 401);
     let url = app.metrics_url.clone().unwrap();
     let res = app.client.get(&url).send().await.unwrap();
     assert_eq!(res.status(), 200);
@@ -390,6 +399,14 @@ async fn metrics_count_requests_by_route_pattern_on_their_own_listener() {
     assert!(text.contains(r#"wort_http_request_duration_seconds_bucket{route="/v1/recipes/{id}",method="GET",status="404",le="+Inf"} 3"#));
     assert!(text.contains("wort_db_pool_size{worker=\"0\"}"), "{text}");
     assert!(text.contains("wort_ai_calls_total 0"), "{text}");
+    assert!(
+        text.contains(
+            r#"wort_http_requests_total{route="/ingest/{token}",method="POST",status="401"} 1"#
+        ),
+        "{text}"
+    );
+    assert!(!text.contains(&token));
+    assert!(text.contains(r#"wort_webhook_deliveries_total{outcome="delivered"} 0"#));
     // The metrics listener serves nothing else, and the API does not serve metrics.
     let other = url.replace("/metrics", "/v1/me");
     assert_eq!(app.client.get(&other).send().await.unwrap().status(), 404);

@@ -296,7 +296,11 @@ async fn private_targets_are_refused_unless_the_operator_allows_them() {
 
 #[tokio::test]
 async fn events_are_delivered_signed_and_logged() {
-    let app = TestApp::spawn().await;
+    let app = TestApp::spawn_with(Options {
+        metrics: true,
+        ..Default::default()
+    })
+    .await;
     let acct = app.account().await;
     let receiver = Receiver::start().await;
     let session = fermenting_session(&app, &acct).await;
