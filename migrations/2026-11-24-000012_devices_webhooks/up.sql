@@ -55,6 +55,9 @@ CREATE TABLE webhook_events (
     body       text NOT NULL,
     created_at timestamptz NOT NULL
 );
+-- Pruning by age, and deleting an account's events with it.
+CREATE INDEX webhook_events_created_idx ON webhook_events (created_at);
+CREATE INDEX webhook_events_user_idx ON webhook_events (user_id);
 
 -- One row per event and endpoint subscribed to it when the event happened.
 CREATE TABLE webhook_deliveries (
@@ -70,6 +73,8 @@ CREATE TABLE webhook_deliveries (
     UNIQUE (event_id, endpoint_id)
 );
 -- What the workers poll: due pending deliveries.
+-- Deleting an endpoint deletes its deliveries.
+CREATE INDEX webhook_deliveries_endpoint_idx ON webhook_deliveries (endpoint_id);
 CREATE INDEX webhook_deliveries_due_idx ON webhook_deliveries (next_attempt_at) WHERE state = 'pending';
 
 -- The deliveries log: one row per attempt.

@@ -24,6 +24,7 @@ mod load;
 mod seed;
 pub mod soak;
 mod sql;
+mod webhooks;
 
 use std::{
     env, fs,
@@ -293,6 +294,8 @@ fn bench_on(
     let measured = measure(options, &server, &pgbench, &work, &targets, &captures)?;
     step("interchange: export 1,000 recipes, import a 100-recipe file");
     let interchange = interchange::measure(server.addr)?;
+    step("webhooks: delivery lag at 100 events/s, and a burst drained");
+    let webhooks = webhooks::measure(server.addr)?;
     let rss = server.peak_rss_kib();
     server.stop()?;
     let machine = format!(
@@ -302,6 +305,7 @@ fn bench_on(
     );
     let mut report = report(options, &targets, &captures, &measured, rss, &machine);
     report.push_str(&interchange);
+    report.push_str(&webhooks);
     let file = results_file();
     if let Some(dir) = file.parent() {
         fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
@@ -390,6 +394,19 @@ fn targets() -> Vec<Target> {
                 ),
                 &heavy,
             ),
+        ),
+        target(
+            "POST /ingest/{token}",
+            Kind::Endpoint,
+            Request {
+                method: "POST",
+                path: format!("/ingest/{}", seed::device_token()),
+                api_key: None,
+                body: Some(
+                    r#"{"name":"iSpindel000","ID":1234567,"angle":22.2,"temperature":19.5,"temp_units":"C","battery":4.08,"gravity":1.0123,"interval":900,"RSSI":-76}"#
+                        .into(),
+                ),
+            },
         ),
         target(
             "GET /v1/ai/usage",
@@ -1057,6 +1074,11 @@ impl Wort {
             .env("WORT_ADDR", addr.to_string())
             .env("WORT_DB_POOL_SIZE", pool.to_string())
             .env("WORT_BENCH_ROUTES", "1")
+            // The hydrometer posts as fast as wrk sends (a real one posts every 15 min; the
+            // contract's one reading a minute would measure the 429 path instead).
+            .env("WORT_DEVICE_READING_INTERVAL_SECS", "0")
+            // The webhook receiver of the delivery benchmark listens on 127.0.0.1.
+            .env("WORT_WEBHOOK_ALLOW_PRIVATE", "1")
             .stdout(log_file)
             .stderr(log_err)
             .spawn()

@@ -493,6 +493,22 @@ impl WebhookRepository for PgWebhooks {
         rows.into_iter().map(ClaimRow::entity).collect()
     }
 
+    async fn prune(&self, before: OffsetDateTime) -> DomainResult<u64> {
+        let mut conn = checkout(&self.pool).await?;
+        let pending = deliveries::table
+            .filter(deliveries::state.eq("pending"))
+            .select(deliveries::event_id);
+        let deleted = diesel::delete(
+            events::table
+                .filter(events::created_at.lt(before))
+                .filter(events::id.ne_all(pending)),
+        )
+        .execute(&mut conn)
+        .await
+        .map_err(db_error)?;
+        Ok(u64::try_from(deleted).unwrap_or(0))
+    }
+
     async fn record_attempt(
         &self,
         delivery: &ClaimedDelivery,

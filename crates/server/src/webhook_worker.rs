@@ -18,6 +18,8 @@ const CONCURRENCY: usize = 32;
 const POLL: Duration = Duration::from_millis(100);
 /// After a database error, wait this long before trying again.
 const BACKOFF: Duration = Duration::from_secs(2);
+/// How often old events and their log are pruned.
+const PRUNE_EVERY: Duration = Duration::from_secs(3_600);
 /// On shutdown, how long attempts in flight may take to finish.
 const GRACE: Duration = Duration::from_secs(11);
 
@@ -57,7 +59,16 @@ async fn run(
     mut stopped: watch::Receiver<bool>,
 ) {
     let slots = Arc::new(Semaphore::new(CONCURRENCY));
+    let mut next_prune = tokio::time::Instant::now();
     while !*stopped.borrow() {
+        if tokio::time::Instant::now() >= next_prune {
+            next_prune += PRUNE_EVERY;
+            match webhooks.prune().await {
+                Ok(0) => {}
+                Ok(n) => tracing::info!(events = n, "pruned old webhook events"),
+                Err(e) => tracing::warn!(error = %e, "could not prune webhook events"),
+            }
+        }
         // Claim only as many as there are free slots: a claimed delivery waits for no one.
         let free = slots
             .available_permits()

@@ -39,6 +39,11 @@ pub fn api_key(account: &str) -> String {
     format!("wort_{account:0<43}")
 }
 
+/// The heavy account's hydrometer token (`wortd_` + 43 base62 characters).
+pub fn device_token() -> String {
+    format!("wortd_{:0<43}", "benchDevice")
+}
+
 pub fn heavy_key() -> String {
     api_key("benchHeavy")
 }
@@ -51,6 +56,7 @@ pub fn light_key() -> String {
 pub fn sql() -> String {
     let heavy_key = heavy_key();
     let light_key = light_key();
+    let device_token = device_token();
     let heavy_recipe_ids = heavy_recipe_id_sql("n");
     format!(
         r#"
@@ -150,6 +156,11 @@ FROM (
   SELECT '{LIGHT_USER}'::uuid, '{LIGHT_SESSION}'::uuid, i, timestamptz '{DAY_FROM}' + i * interval '5 minutes'
   FROM generate_series(0, {READINGS_PER_DAY} - 1) i
 ) s(user_id, id, i, t);
+-- The heavy account's hydrometer, posting into its session (the database keeps SHA-256 of the
+-- token, as of an API key).
+INSERT INTO devices (id, user_id, name, kind, session_id, token_hash, created_at, updated_at)
+VALUES ('b0000000-0000-4000-8000-0000000000d1', '{HEAVY_USER}', 'Bench iSpindel', 'ispindel',
+        '{HEAVY_SESSION}', sha256(convert_to('{device_token}', 'UTF8')), now(), now());
 COMMIT;
 VACUUM ANALYZE;
 "#

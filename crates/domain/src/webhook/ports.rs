@@ -59,6 +59,9 @@ pub trait WebhookRepository: Send + Sync {
         limit: i64,
         lease: time::Duration,
     ) -> DomainResult<Vec<ClaimedDelivery>>;
+    /// Deletes events written before `before` whose deliveries are all finished, with their
+    /// deliveries and attempts; returns how many events went.
+    async fn prune(&self, before: OffsetDateTime) -> DomainResult<u64>;
     /// Logs the attempt and applies `after`; counts the endpoint's consecutive failures (pings
     /// aside) and deactivates it at [`MAX_CONSECUTIVE_FAILURES`](super::rules::MAX_CONSECUTIVE_FAILURES).
     async fn record_attempt(

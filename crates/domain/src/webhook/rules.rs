@@ -26,6 +26,10 @@ pub const RETRY_BASE: Duration = Duration::seconds(5);
 /// …but never longer than this, so a receiver down for a night hears within the hour it is back.
 pub const RETRY_MAX_DELAY: Duration = Duration::hours(1);
 
+/// Events, their deliveries and the attempts log are kept this long, then pruned (a delivery
+/// still pending is kept until it ends).
+pub const KEEP_EVENTS_FOR: Duration = Duration::days(30);
+
 /// Checks a target URL's form (not its address: that needs name resolution, done by the
 /// sender). `http` or `https` with a host, no user name or password in it, no fragment.
 pub fn check_url(raw: &str) -> Result<url::Url, Violation> {

@@ -136,6 +136,13 @@ impl WebhookService {
         self.webhooks.claim_due(limit, LEASE).await
     }
 
+    /// Forgets events older than [`KEEP_EVENTS_FOR`](super::rules::KEEP_EVENTS_FOR) whose
+    /// deliveries have ended, with their log.
+    pub async fn prune(&self) -> DomainResult<u64> {
+        let before = self.clock.now() - super::rules::KEEP_EVENTS_FOR;
+        self.webhooks.prune(before).await
+    }
+
     /// One attempt: sign, send, record what came of it.
     pub async fn deliver(&self, delivery: &ClaimedDelivery) -> DomainResult<DeliveryAttempt> {
         let msg_id = delivery.event_id.to_string();

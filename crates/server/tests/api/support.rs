@@ -101,6 +101,8 @@ pub struct Options {
     pub webhooks: Option<wort_server::WebhookSettings>,
     /// `None`: the contract's one reading per device per 60 s.
     pub device_reading_interval: Option<std::time::Duration>,
+    /// Start the clock this far ahead (what the server does at start sees that time).
+    pub clock_ahead: Option<Duration>,
 }
 
 /// The webhook settings tests run with unless they say otherwise.
@@ -123,7 +125,7 @@ impl TestApp {
         capture_logs();
         let url = database_url();
         let clock = Arc::new(TestClock {
-            offset: Mutex::new(Duration::ZERO),
+            offset: Mutex::new(options.clock_ahead.unwrap_or(Duration::ZERO)),
         });
         let started = start(ServerSettings {
             database_url: url,

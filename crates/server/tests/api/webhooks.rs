@@ -613,3 +613,39 @@ async fn fermentation_stable_is_sent_once_until_gravity_moves_again() {
     receiver.stop().await;
     app.stop().await;
 }
+
+#[tokio::test]
+async fn events_and_their_log_are_pruned_after_thirty_days() {
+    let app = TestApp::spawn().await;
+    let acct = app.account().await;
+    let receiver = Receiver::start().await;
+    let session = fermenting_session(&app, &acct).await;
+    let hook = create_webhook(&app, &acct, &receiver.url(), &["reading.created"]).await;
+    add_reading(&app, &acct, &session, json!({"gravity": 1.040})).await;
+    receiver.wait_for("reading.created", 1).await;
+    for _ in 0..50 {
+        if deliveries(&app, &acct, &hook).await.len() == 1 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(deliveries(&app, &acct, &hook).await.len(), 1);
+    app.stop().await;
+    // A wort whose clock reads 31 days later prunes when its workers start.
+    let later = TestApp::spawn_with(Options {
+        clock_ahead: Some(time::Duration::days(31)),
+        ..Default::default()
+    })
+    .await;
+    let mut log = vec![Value::Null];
+    for _ in 0..50 {
+        log = deliveries(&later, &acct, &hook).await;
+        if log.is_empty() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(log.is_empty(), "{log:?}");
+    receiver.stop().await;
+    later.stop().await;
+}
