@@ -459,7 +459,15 @@ fn capture(
         proxy.dir.display(),
         proxy.port
     );
-    let server = Wort::start(wort_bin, work, &url, 1, &work.join("wort-capture.log"))?;
+    // No webhook delivery workers: their polls would be logged as the endpoints' SQL.
+    let server = Wort::start_with(
+        wort_bin,
+        work,
+        &url,
+        1,
+        &work.join("wort-capture.log"),
+        &[("WORT_WEBHOOK_DELIVERY", "off")],
+    )?;
     set_log_statement(pg, "all")?;
     let log_file = pg.log_file().to_owned();
     let mut captures = Vec::new();
@@ -1064,6 +1072,18 @@ impl Wort {
         pool: usize,
         log: &Path,
     ) -> Result<Wort, String> {
+        Self::start_with(wort_bin, work, database_url, pool, log, &[])
+    }
+
+    /// Like [`start`](Self::start), with extra environment variables.
+    fn start_with(
+        wort_bin: &Path,
+        work: &Path,
+        database_url: &str,
+        pool: usize,
+        log: &Path,
+        env: &[(&str, &str)],
+    ) -> Result<Wort, String> {
         let addr = free_local_addr()?;
         let log_file = fs::File::create(log).map_err(|e| format!("{}: {e}", log.display()))?;
         let log_err = log_file
@@ -1079,6 +1099,7 @@ impl Wort {
             .env("WORT_DEVICE_READING_INTERVAL_SECS", "0")
             // The webhook receiver of the delivery benchmark listens on 127.0.0.1.
             .env("WORT_WEBHOOK_ALLOW_PRIVATE", "1")
+            .envs(env.iter().copied())
             .stdout(log_file)
             .stderr(log_err)
             .spawn()

@@ -36,7 +36,9 @@ async fn subscriptions(conn: &mut AsyncPgConnection, user: UserId) -> QueryResul
 }
 
 /// Writes the event with one pending delivery per active endpoint subscribed to its type, in
-/// one statement; nothing at all when no endpoint is subscribed.
+/// one statement; nothing at all when no endpoint is subscribed. The deliveries are due at the
+/// database's `now()`, the clock the workers' claims compare with (an application host whose
+/// clock runs ahead would otherwise delay them).
 pub(crate) async fn enqueue(
     conn: &mut AsyncPgConnection,
     user: UserId,
@@ -51,7 +53,7 @@ pub(crate) async fn enqueue(
              SELECT $2, $1, $3, $4, $5 WHERE EXISTS (SELECT 1 FROM targets) RETURNING id) \
          INSERT INTO webhook_deliveries \
              (id, event_id, endpoint_id, state, attempts, next_attempt_at, created_at) \
-         SELECT gen_random_uuid(), event.id, targets.id, 'pending', 0, $5, $5 \
+         SELECT gen_random_uuid(), event.id, targets.id, 'pending', 0, now(), $5 \
          FROM event CROSS JOIN targets",
     )
     .bind::<SqlUuid, _>(user.0)

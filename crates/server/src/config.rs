@@ -32,7 +32,7 @@ pub struct Config {
     pub bench_routes: bool,
     /// `WORT_METRICS_ADDR`: Prometheus metrics on a second listener; unset, none.
     pub metrics_addr: Option<SocketAddr>,
-    /// `WORT_WEBHOOK_ALLOW_PRIVATE`, `WORT_WEBHOOK_RETRY_BASE_MS`.
+    /// `WORT_WEBHOOK_ALLOW_PRIVATE`, `WORT_WEBHOOK_RETRY_BASE_MS`, `WORT_WEBHOOK_DELIVERY`.
     pub webhooks: crate::WebhookSettings,
     /// `WORT_DEVICE_READING_INTERVAL_SECS`: one stored reading per device per this many seconds
     /// (default 60, CONTRACT §11; the benchmark sets 0).
@@ -86,7 +86,8 @@ fn account_limits() -> Result<AccountLimits, ConfigError> {
 
 /// `WORT_WEBHOOK_ALLOW_PRIVATE=1` lets webhooks target private, loopback and link-local
 /// addresses (tests, a receiver on the same network); `WORT_WEBHOOK_RETRY_BASE_MS` shortens the
-/// first retry's delay (tests; default 5 s).
+/// first retry's delay (tests; default 5 s); `WORT_WEBHOOK_DELIVERY=off` runs no delivery workers
+/// in this instance (others deliver).
 fn webhooks() -> Result<crate::WebhookSettings, ConfigError> {
     let mut settings = crate::WebhookSettings {
         allow_private: matches!(
@@ -94,6 +95,16 @@ fn webhooks() -> Result<crate::WebhookSettings, ConfigError> {
             Some("1" | "true")
         ),
         ..Default::default()
+    };
+    settings.deliver = match var("WORT_WEBHOOK_DELIVERY").as_deref().map(str::trim) {
+        None | Some("on") => true,
+        Some("off") => false,
+        Some(other) => {
+            return Err(ConfigError {
+                name: "WORT_WEBHOOK_DELIVERY",
+                problem: format!("{other:?} is neither on nor off"),
+            });
+        }
     };
     if let Some(ms) = var("WORT_WEBHOOK_RETRY_BASE_MS") {
         let ms = ms

@@ -34,8 +34,13 @@ pub fn wait_before_next_reading(
     interval: Duration,
     now: OffsetDateTime,
 ) -> Option<u64> {
+    if interval <= Duration::ZERO {
+        return None;
+    }
     let next = last_reading_at? + interval;
-    let wait = (next - now).as_seconds_f64().ceil();
+    // `now` was read before the device's row lock was taken: a post that waited for another
+    // may find that one's reading slightly "after" it. Never ask for more than the interval.
+    let wait = (next - now).min(interval).as_seconds_f64().ceil();
     (wait > 0.0).then_some(wait as u64)
 }
 
@@ -76,6 +81,17 @@ mod tests {
         assert_eq!(
             wait_before_next_reading(Some(last), READING_INTERVAL, now),
             None
+        );
+        let later = now + Duration::milliseconds(3);
+        assert_eq!(
+            wait_before_next_reading(Some(later), READING_INTERVAL, now),
+            Some(60),
+            "a reading stored while this post waited for the lock"
+        );
+        assert_eq!(
+            wait_before_next_reading(Some(later), Duration::ZERO, now),
+            None,
+            "no interval, no wait"
         );
         let last = now - Duration::milliseconds(59_500);
         assert_eq!(
