@@ -46,6 +46,10 @@ pub enum DomainError {
     /// A device posted again before its interval was over (CONTRACT §11).
     #[error("device posted too soon")]
     DeviceTooSoon { retry_after_secs: u64 },
+    /// A call to the AI provider was cut short because the server is shutting down (a streamed
+    /// answer is stored as far as it got, marked as interrupted).
+    #[error("interrupted by shutdown")]
+    Interrupted,
     /// The database is unreachable or the pool is exhausted: retry later.
     #[error("service unavailable: {0}")]
     Unavailable(String),

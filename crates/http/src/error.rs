@@ -35,6 +35,11 @@ pub enum ApiError {
     },
     #[error("Service unavailable")]
     Unavailable,
+    /// The server is shutting down; an AI answer was cut short (`503`).
+    #[error(
+        "The server is restarting; the answer was cut short and what had arrived is saved. Try again in a moment"
+    )]
+    Interrupted,
     /// The state of things refuses a well-formed request (`409`).
     #[error("{0}")]
     Conflict(String),
@@ -76,6 +81,7 @@ impl From<DomainError> for ApiError {
                 retry_after_secs,
             },
             DomainError::Conflict(message) => ApiError::Conflict(message),
+            DomainError::Interrupted => ApiError::Interrupted,
             DomainError::DeviceTooSoon { retry_after_secs } => ApiError::TooManyRequests {
                 message: format!(
                     "This device stores one reading a minute; try again in {retry_after_secs} s"
@@ -132,7 +138,9 @@ impl ResponseError for ApiError {
                 StatusCode::PAYLOAD_TOO_LARGE
             }
             ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
-            ApiError::Unavailable | ApiError::AiNotConfigured => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Unavailable | ApiError::AiNotConfigured | ApiError::Interrupted => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
             ApiError::AiProvider => StatusCode::BAD_GATEWAY,
             ApiError::Internal => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -149,7 +157,7 @@ impl ResponseError for ApiError {
             } => {
                 response.insert_header((header::RETRY_AFTER, retry_after_secs.to_string()));
             }
-            ApiError::Unavailable => {
+            ApiError::Unavailable | ApiError::Interrupted => {
                 response.insert_header((header::RETRY_AFTER, "5"));
             }
             _ => {}

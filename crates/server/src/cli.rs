@@ -121,7 +121,7 @@ async fn serve(config: &Config, url: &str) -> Result<(), String> {
         clock: Arc::new(SystemClock),
         ai: config.ai.clone(),
         workers: None,
-        shutdown_grace_secs: 30,
+        shutdown_grace_secs: config.shutdown_grace_secs,
         bench_routes: config.bench_routes,
         metrics_addr: config.metrics_addr,
         webhooks: config.webhooks.clone(),

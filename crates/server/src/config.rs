@@ -34,6 +34,8 @@ pub struct Config {
     pub metrics_addr: Option<SocketAddr>,
     /// `WORT_WEBHOOK_ALLOW_PRIVATE`, `WORT_WEBHOOK_RETRY_BASE_MS`, `WORT_WEBHOOK_DELIVERY`.
     pub webhooks: crate::WebhookSettings,
+    /// `WORT_SHUTDOWN_GRACE_SECS` (default 30): how long requests in flight may take after SIGTERM.
+    pub shutdown_grace_secs: u64,
     /// `WORT_DEVICE_READING_INTERVAL_SECS`: one stored reading per device per this many seconds
     /// (default 60, CONTRACT §11; the benchmark sets 0).
     pub device_reading_interval: Duration,
@@ -216,6 +218,7 @@ impl Config {
                 })
                 .transpose()?,
             webhooks: webhooks()?,
+            shutdown_grace_secs: u64::from(count("WORT_SHUTDOWN_GRACE_SECS", 30)?),
             device_reading_interval: Duration::from_secs(u64::from(count(
                 "WORT_DEVICE_READING_INTERVAL_SECS",
                 60,

@@ -8,6 +8,7 @@ pub mod hashing;
 pub mod logging;
 pub mod memory;
 pub mod metrics;
+pub mod shutdown;
 pub mod webhook_worker;
 
 use std::net::SocketAddr;
@@ -118,6 +119,9 @@ pub struct Started {
     pub metrics: Option<(SocketAddr, actix_web::dev::Server)>,
     /// Delivers webhook events from the outbox while the server runs.
     pub deliveries: Option<webhook_worker::DeliveryWorker>,
+    /// Interrupts streamed AI answers near the end of the grace period (`shutdown`).
+    pub interrupt: shutdown::Interrupt,
+    pub grace: std::time::Duration,
 }
 
 impl Started {
@@ -130,6 +134,7 @@ impl Started {
     /// instance) tries it again.
     pub async fn run(self) -> std::io::Result<()> {
         let deliveries = self.deliveries.map(webhook_worker::DeliveryWorker::spawn);
+        let signals = tokio::spawn(self.interrupt.clone().on_signal(self.grace));
         let result = match self.metrics {
             None => self.server.await,
             Some((_, metrics)) => {
@@ -141,6 +146,8 @@ impl Started {
                 result
             }
         };
+        signals.abort();
+        self.interrupt.fire();
         if let Some(deliveries) = deliveries {
             deliveries.stop().await;
         }
@@ -167,13 +174,18 @@ pub fn start(settings: ServerSettings) -> Result<Started, String> {
         .map(|_| build_pool(&settings.database_url, &worker_pool))
         .collect::<Result<Vec<DbPool>, String>>()?;
     let ai_counters = Arc::new(AiCounters::default());
+    let interrupt = shutdown::Interrupt::default();
     let ai_provider = match &settings.ai {
         Some(ai) => {
             let provider = OpenAiCompatible::new(ai)?;
             tracing::info!(endpoint = provider.endpoint(), model = %ai.model, "AI assistant enabled");
-            Some(Arc::new(CountingProvider {
+            let counted = Arc::new(CountingProvider {
                 inner: Arc::new(provider),
                 counters: ai_counters.clone(),
+            });
+            Some(Arc::new(shutdown::Interruptible {
+                inner: counted,
+                interrupt: interrupt.clone(),
             }) as Arc<dyn AiProvider>)
         }
         None => None,
@@ -260,6 +272,8 @@ pub fn start(settings: ServerSettings) -> Result<Started, String> {
         server,
         metrics,
         deliveries,
+        interrupt,
+        grace: std::time::Duration::from_secs(settings.shutdown_grace_secs),
     })
 }
 

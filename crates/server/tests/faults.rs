@@ -508,3 +508,136 @@ async fn sigterm_under_load_lets_in_flight_requests_finish() {
         "no longer listening"
     );
 }
+
+/// A provider that streams a piece every 200 ms for a minute: an answer longer than any grace.
+async fn slow_provider() -> (String, actix_web::dev::ServerHandle) {
+    use actix_web::{App, HttpResponse, HttpServer, web};
+    async fn completions() -> HttpResponse {
+        let chunk = |content: &str| {
+            web::Bytes::from(format!(
+                "data: {}\n\n",
+                json!({"id": "c", "object": "chat.completion.chunk", "model": "slow",
+                       "choices": [{"index": 0, "delta": {"content": content}}]})
+            ))
+        };
+        let stream = futures_util::stream::unfold(0u32, move |i| async move {
+            if i >= 300 {
+                return None;
+            }
+            if i > 0 {
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            }
+            Some((
+                Ok::<_, actix_web::Error>(chunk(&format!("word{i} "))),
+                i + 1,
+            ))
+        });
+        HttpResponse::Ok()
+            .content_type("text/event-stream")
+            .streaming(stream)
+    }
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    let server =
+        HttpServer::new(|| App::new().route("/v1/chat/completions", web::post().to(completions)))
+            .workers(1)
+            .shutdown_timeout(0)
+            .listen(listener)
+            .unwrap()
+            .run();
+    let handle = server.handle();
+    tokio::spawn(server);
+    (format!("http://{addr}/v1"), handle)
+}
+
+/// CONTRACT §13: a chat answer still streaming when the grace period ends is cut short, stored
+/// as far as it got with a mark, and its client told: never lost silently.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_interrupts_a_streaming_answer_and_keeps_what_arrived() {
+    let fx = Fixture::new().await;
+    let (ai_url, ai) = slow_provider().await;
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let mut wort = Command::new(env!("CARGO_BIN_EXE_wort"))
+        .args(["serve", "--no-migrate"])
+        .env("DATABASE_URL", &fx.url)
+        .env("WORT_ADDR", format!("127.0.0.1:{port}"))
+        .env("WORT_AI_BASE_URL", &ai_url)
+        .env("WORT_AI_MODEL", "slow")
+        .env("WORT_SHUTDOWN_GRACE_SECS", "4")
+        .env("RUST_LOG", "warn")
+        .spawn()
+        .unwrap();
+    let base = format!("http://127.0.0.1:{port}");
+    let client = reqwest::Client::new();
+    let began = Instant::now();
+    while client
+        .get(format!("{base}/readyz"))
+        .send()
+        .await
+        .map(|r| r.status() != 200)
+        .unwrap_or(true)
+    {
+        assert!(
+            began.elapsed() < Duration::from_secs(30),
+            "wort did not start"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let key = api_key(&client, &base).await;
+    let mut res = client
+        .post(format!("{base}/v1/chat"))
+        .header("X-API-Key", &key)
+        .json(&json!({"message": "Tell me everything about mashing."}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 200);
+    // A few pieces arrive, then SIGTERM.
+    let mut received = String::new();
+    while received.matches("event: delta").count() < 3 {
+        received.push_str(&String::from_utf8_lossy(
+            &res.chunk().await.unwrap().unwrap(),
+        ));
+    }
+    let signalled = Instant::now();
+    assert!(
+        Command::new("kill")
+            .args(["-TERM", &wort.id().to_string()])
+            .status()
+            .unwrap()
+            .success()
+    );
+    while let Ok(Some(chunk)) = res.chunk().await {
+        received.push_str(&String::from_utf8_lossy(&chunk));
+    }
+    let cut_after = signalled.elapsed();
+    assert!(
+        received.contains("event: error") && received.contains("restarting"),
+        "{received}"
+    );
+    assert!(!received.contains("event: done"));
+    assert!(
+        cut_after >= Duration::from_secs(1) && cut_after < Duration::from_secs(4),
+        "cut short 2 s before the 4 s grace ends: {cut_after:?}"
+    );
+    let status = wort.wait().unwrap();
+    assert!(status.success(), "{status}");
+    // The question and the answer so far are in the thread, the answer marked.
+    let stored =
+        fx.psql("SELECT string_agg(role || ':' || content, '|' ORDER BY seq) FROM chat_messages");
+    assert!(
+        stored.starts_with("user:Tell me everything about mashing.|assistant:word0 word1 word2"),
+        "{stored}"
+    );
+    assert!(
+        stored.ends_with("[Interrupted: wort restarted before this answer was complete.]"),
+        "{stored}"
+    );
+    let charged = fx.psql("SELECT messages FROM ai_usage");
+    assert_eq!(charged, "1", "the turn counts like any answered one");
+    ai.stop(false).await;
+}

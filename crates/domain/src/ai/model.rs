@@ -184,7 +184,8 @@ pub enum StreamPiece {
     Usage(TokenUsage),
 }
 
-/// Why a provider call failed. Every kind is a `502` to the client; the detail goes to the log.
+/// Why a provider call failed. Every kind is a `502` to the client (the detail goes to the log),
+/// but `Interrupted`, which is wort shutting down: `503`.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum AiError {
     #[error("the provider did not answer in time")]
@@ -195,6 +196,10 @@ pub enum AiError {
     Status { status: u16, detail: String },
     #[error("the provider's answer could not be understood: {0}")]
     Protocol(String),
+    /// The server is shutting down and its grace period is nearly over: the call was cut short
+    /// by wort itself, not by the provider.
+    #[error("the server is shutting down")]
+    Interrupted,
 }
 
 /// Characters per token of the estimate: the usual rule of thumb for English text with

@@ -40,3 +40,7 @@ pub const TITLE: TextRule = TextRule::new(1, super::chat::TITLE_MAX_CHARS);
 
 pub const THREAD_FIELDS: FieldRules = &[("title", Rule::Text(TITLE))];
 pub const TURN_FIELDS: FieldRules = &[("message", Rule::Text(MESSAGE))];
+
+/// Appended to an answer cut short by a shutdown, so the thread shows it was not complete.
+pub const INTERRUPTED_MARK: &str =
+    "\n\n[Interrupted: wort restarted before this answer was complete.]";

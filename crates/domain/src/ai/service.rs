@@ -183,6 +183,7 @@ impl AiService {
     /// The provider failed: give the message back and describe the failure for the log.
     async fn provider_failed(&self, reservation: Reservation, error: AiError) -> DomainError {
         match self.usage.release(reservation.user, reservation.day).await {
+            Ok(()) if error == AiError::Interrupted => DomainError::Interrupted,
             Ok(()) => DomainError::AiProvider(error.to_string()),
             Err(release) => DomainError::AiProvider(format!(
                 "{error}; releasing the reservation failed too: {release}"
@@ -357,6 +358,7 @@ impl StartedTurn {
         let mut answer = String::new();
         let mut answer_chars = 0;
         let mut client_gone = false;
+        let mut interrupted = false;
         if let Some(text) = self.first_text.take() {
             answer.push_str(&text);
             answer_chars += text.chars().count();
@@ -376,6 +378,13 @@ impl StartedTurn {
                         client_gone = !sink.text(&text).await;
                     }
                     Some(Ok(StreamPiece::Usage(u))) => self.usage = Some(u),
+                    // The server is stopping: keep what was answered, marked as cut short, and
+                    // tell the client (CONTRACT §13: recorded as interrupted, never lost).
+                    Some(Err(AiError::Interrupted)) => {
+                        answer.push_str(super::rules::INTERRUPTED_MARK);
+                        interrupted = true;
+                        break;
+                    }
                     Some(Err(e)) => return self.failed(e).await,
                 }
             }
@@ -406,6 +415,7 @@ impl StartedTurn {
         match (settled.and(stored), client_gone) {
             (Err(e), _) => TurnOutcome::Failed(e),
             (Ok(()), true) => TurnOutcome::ClientGone,
+            (Ok(()), false) if interrupted => TurnOutcome::Failed(DomainError::Interrupted),
             (Ok(()), false) => TurnOutcome::Done(usage),
         }
     }
