@@ -315,6 +315,16 @@ impl DeviceRepository for PgDevices {
         saved.entity()
     }
 
+    async fn token_exists(&self, token_hash: &[u8]) -> DomainResult<bool> {
+        let mut conn = checkout(&self.pool).await?;
+        diesel::select(diesel::dsl::exists(
+            devices::table.filter(devices::token_hash.eq(token_hash)),
+        ))
+        .get_result(&mut conn)
+        .await
+        .map_err(db_error)
+    }
+
     async fn ingest(
         &self,
         post: DevicePost,

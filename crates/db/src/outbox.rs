@@ -9,7 +9,7 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 use wort_domain::UserId;
 use wort_domain::brew_session::{BrewSession, FermentationLog, SessionStatus};
-use wort_domain::brewing::fermentation::{STABLE_WINDOW, stable};
+use wort_domain::brewing::fermentation::{STABLE_WINDOW, Stability, stability};
 use wort_domain::webhook::{Event, EventType};
 
 use crate::error::TxError;
@@ -103,7 +103,8 @@ pub(crate) async fn reading_created(
 }
 
 /// Announces `fermentation.stable` once when the session's gravity has held, and forgets the
-/// announcement when it moves again (so a restarted fermentation is announced anew).
+/// announcement only when it moves again (so a restarted fermentation is announced anew, and a
+/// silent hydrometer's gap announces nothing twice).
 async fn check_stability(
     conn: &mut AsyncPgConnection,
     user: UserId,
@@ -140,7 +141,7 @@ async fn check_stability(
         .await?;
     let point = |(at, g): (OffsetDateTime, Option<f64>)| g.map(|g| (at, g));
     let window: Vec<_> = window.into_iter().filter_map(point).collect();
-    let finding = stable(anchor.and_then(point), &window);
+    let finding = stability(anchor.and_then(point), &window);
 
     let announced: Option<OffsetDateTime> = sessions::table
         .filter(sessions::id.eq(session_id))
@@ -153,7 +154,7 @@ async fn check_stability(
             .set(sessions::stable_announced_at.eq(at))
     };
     match (finding, announced) {
-        (Some(finding), None) => {
+        (Stability::Stable(finding), None) => {
             enqueue(
                 conn,
                 user,
@@ -162,7 +163,8 @@ async fn check_stability(
             .await?;
             mark(Some(now)).execute(conn).await?;
         }
-        (None, Some(_)) => {
+        // Only a gravity that moved is forgotten; too few readings (a gap) decide nothing.
+        (Stability::Moving, Some(_)) => {
             mark(None).execute(conn).await?;
         }
         _ => {}

@@ -84,7 +84,7 @@ impl From<DomainError> for ApiError {
             DomainError::Interrupted => ApiError::Interrupted,
             DomainError::DeviceTooSoon { retry_after_secs } => ApiError::TooManyRequests {
                 message: format!(
-                    "This device stores one reading a minute; try again in {retry_after_secs} s"
+                    "This device stored a reading moments ago; try again in {retry_after_secs} s"
                 ),
                 retry_after_secs,
             },

@@ -29,27 +29,54 @@ pub struct Stable {
     pub readings: usize,
 }
 
+/// What the readings say.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Stability {
+    /// Held still over the whole window: announce (once).
+    Stable(Stable),
+    /// Moved by more than the tolerance within the window: fermenting (again).
+    Moving,
+    /// Too few readings to tell (a silent hydrometer, sparse readings by hand): neither
+    /// announce nor forget an announcement.
+    Unknown,
+}
+
 /// `anchor`: the newest reading at or before `latest − 48 h`; `window`: every reading after it
 /// up to the latest, oldest first.
-pub fn stable(anchor: Option<GravityPoint>, window: &[GravityPoint]) -> Option<Stable> {
-    let (since, anchor_gravity) = anchor?;
-    let &(latest_at, gravity) = window.last()?;
-    if window.len() < STABLE_MIN_READINGS || latest_at - since < STABLE_WINDOW {
-        return None;
-    }
+pub fn stability(anchor: Option<GravityPoint>, window: &[GravityPoint]) -> Stability {
+    let Some(&(latest_at, gravity)) = window.last() else {
+        return Stability::Unknown;
+    };
     let (low, high) = window
         .iter()
+        .chain(anchor.as_ref())
         .map(|&(_, g)| g)
-        .fold((anchor_gravity, anchor_gravity), |(lo, hi), g| {
-            (lo.min(g), hi.max(g))
-        });
+        .fold((gravity, gravity), |(lo, hi), g| (lo.min(g), hi.max(g)));
     // A hair of slack so that 1.011 and 1.012, whose difference is 0.00099999… or 0.00100000…1
     // in binary floating point, count as 0.001 apart.
-    (high - low <= STABLE_TOLERANCE + 1e-9).then_some(Stable {
-        gravity,
-        since,
-        readings: window.len(),
-    })
+    if high - low > STABLE_TOLERANCE + 1e-9 {
+        return Stability::Moving;
+    }
+    match anchor {
+        Some((since, _))
+            if window.len() >= STABLE_MIN_READINGS && latest_at - since >= STABLE_WINDOW =>
+        {
+            Stability::Stable(Stable {
+                gravity,
+                since,
+                readings: window.len(),
+            })
+        }
+        _ => Stability::Unknown,
+    }
+}
+
+/// The finding when the gravity held, else `None`.
+pub fn stable(anchor: Option<GravityPoint>, window: &[GravityPoint]) -> Option<Stable> {
+    match stability(anchor, window) {
+        Stability::Stable(found) => Some(found),
+        Stability::Moving | Stability::Unknown => None,
+    }
 }
 
 #[cfg(test)]
@@ -76,6 +103,19 @@ mod tests {
                 since: T0,
                 readings: 3
             })
+        );
+    }
+
+    #[test]
+    fn a_gap_in_the_readings_is_unknown_not_moving() {
+        // Announced, then the hydrometer fell silent for two days: one reading in the window.
+        assert_eq!(
+            stability(Some(at(0, 1.011)), &[at(60, 1.011)]),
+            Stability::Unknown
+        );
+        assert_eq!(
+            stability(Some(at(0, 1.011)), &[at(30, 1.011), at(60, 1.016)]),
+            Stability::Moving
         );
     }
 

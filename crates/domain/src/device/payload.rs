@@ -190,8 +190,11 @@ impl<'a> IngestBody<'a> {
     /// The Tilt's vocabulary: a form post, or JSON carrying the Tilt's `SG`. Its temperature is
     /// in °F unless the payload says otherwise; everyone else defaults to °C (iSpindel's and
     /// Brewfather's documented default).
+    /// A form post, or JSON with the Tilt's own upper-case `SG` (spelt exactly: a script's
+    /// lower-case `sg` says nothing about Fahrenheit).
     fn is_tilt(self) -> bool {
-        matches!(self, IngestBody::Form(_)) || self.field(&["SG"]).is_some()
+        matches!(self, IngestBody::Form(_))
+            || self.fields().any(|f| f.name == "SG" && !f.value.is_blank())
     }
 }
 
@@ -558,6 +561,12 @@ mod tests {
         // Tilt fields posted as JSON are still the Tilt's: °F.
         let log = json(json!({"SG": 1.05, "Temp": 68, "Color": "RED"})).unwrap();
         assert!(close(log.temperature_c, 20.0), "{log:?}");
+        // A script's lower-case `sg` is a gravity, not a Tilt: its temperature stays °C.
+        let log = json(json!({"sg": 1.05, "temperature": 20})).unwrap();
+        assert!(
+            close(log.gravity, 1.05) && close(log.temperature_c, 20.0),
+            "{log:?}"
+        );
     }
 
     #[test]

@@ -51,6 +51,8 @@ pub trait DeviceRepository: Send + Sync {
         token_hash: Vec<u8>,
         now: OffsetDateTime,
     ) -> DomainResult<Device>;
+    /// Whether a device has this token digest (to answer `401` before a body error).
+    async fn token_exists(&self, token_hash: &[u8]) -> DomainResult<bool>;
     /// In one transaction: finds the device by its token (`Unauthorized` when none), records
     /// `last_seen_at` and the payload (kept even when the post is refused below), then refuses
     /// an unusable reading (`Invalid`), a device without an open session (`Conflict`) or one

@@ -83,6 +83,16 @@ impl DeviceService {
         Ok(GeneratedDevice { device, token })
     }
 
+    /// `Unauthorized` unless `token` is a device's: a post whose body cannot be read is refused
+    /// for its token first (CONTRACT §1: the credential before the body).
+    pub async fn check_token(&self, token: &str) -> DomainResult<()> {
+        if looks_like_device_token(token) && self.devices.token_exists(&digest(token)).await? {
+            Ok(())
+        } else {
+            Err(DomainError::Unauthorized)
+        }
+    }
+
     /// One post from a device: `payload` is what is kept as `last_payload`, `body` what the
     /// reading is read from.
     pub async fn ingest(

@@ -23,7 +23,8 @@ pub const ATTEMPT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(
 pub const RETRY_FOR: Duration = Duration::hours(24);
 /// The first retry waits this long; each following one twice as long as the one before…
 pub const RETRY_BASE: Duration = Duration::seconds(5);
-/// …but never longer than this, so a receiver down for a night hears within the hour it is back.
+/// …but never longer than this, so a receiver that was down hears within the hour it is back
+/// (unless 50 failed attempts in a row, over all its events, switched the endpoint off).
 pub const RETRY_MAX_DELAY: Duration = Duration::hours(1);
 
 /// Events, their deliveries and the attempts log are kept this long, then pruned (a delivery

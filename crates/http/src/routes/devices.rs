@@ -224,7 +224,43 @@ pub async fn ingest(
     if !rules::looks_like_device_token(token) {
         return Err(ApiError::Unauthorized);
     }
-    let bytes = match &body {
+    match read_ingest_body(&req, &body) {
+        Ok(IngestPayload::Form(pairs)) => {
+            let payload: Map<String, Value> = pairs
+                .iter()
+                .map(|(k, v)| (k.clone(), Value::String(v.clone())))
+                .collect();
+            state
+                .devices
+                .ingest(token, Value::Object(payload), IngestBody::Form(&pairs))
+                .await?;
+        }
+        Ok(IngestPayload::Json(map)) => {
+            let body = IngestBody::Json(&map);
+            state
+                .devices
+                .ingest(token, Value::Object(map.clone()), body)
+                .await?;
+        }
+        Err(e) => {
+            // The credential before the body (CONTRACT §1): an unknown token is 401 whatever
+            // was sent.
+            state.devices.check_token(token).await?;
+            return Err(e);
+        }
+    }
+    Ok(HttpResponse::Ok().json(json!({ "message": "success" })))
+}
+
+/// A device's body, read.
+enum IngestPayload {
+    Form(Vec<(String, String)>),
+    Json(Map<String, Value>),
+}
+
+/// Devices are sloppy with `Content-Type`: a form post is read as a form, anything else as JSON.
+fn read_ingest_body(req: &HttpRequest, body: &JsonBody) -> ApiResult<IngestPayload> {
+    let bytes = match body {
         JsonBody::TooLarge => return Err(ApiError::PayloadTooLarge),
         JsonBody::Failed(e) => {
             return Err(ApiError::bad_request(format!("Could not read body: {e}")));
@@ -234,31 +270,16 @@ pub async fn ingest(
         }
         JsonBody::Read { bytes, .. } => bytes,
     };
-    // Devices are sloppy with Content-Type: a form post is read as a form, anything else as JSON.
-    if is_form(&req) {
-        let pairs: Vec<(String, String)> =
-            url::form_urlencoded::parse(bytes).into_owned().collect();
-        let payload: Map<String, Value> = pairs
-            .iter()
-            .map(|(k, v)| (k.clone(), Value::String(v.clone())))
-            .collect();
-        state
-            .devices
-            .ingest(token, Value::Object(payload), IngestBody::Form(&pairs))
-            .await?;
-    } else {
-        let map = match serde_json::from_slice::<Value>(bytes) {
-            Ok(Value::Object(map)) => map,
-            Ok(_) => return Err(ApiError::bad_request("The body must be a JSON object")),
-            Err(e) => return Err(ApiError::bad_request(format!("Malformed JSON: {e}"))),
-        };
-        let body = IngestBody::Json(&map);
-        state
-            .devices
-            .ingest(token, Value::Object(map.clone()), body)
-            .await?;
+    if is_form(req) {
+        return Ok(IngestPayload::Form(
+            url::form_urlencoded::parse(bytes).into_owned().collect(),
+        ));
     }
-    Ok(HttpResponse::Ok().json(json!({ "message": "success" })))
+    match serde_json::from_slice::<Value>(bytes) {
+        Ok(Value::Object(map)) => Ok(IngestPayload::Json(map)),
+        Ok(_) => Err(ApiError::bad_request("The body must be a JSON object")),
+        Err(e) => Err(ApiError::bad_request(format!("Malformed JSON: {e}"))),
+    }
 }
 
 fn is_form(req: &HttpRequest) -> bool {

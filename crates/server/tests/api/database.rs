@@ -46,6 +46,32 @@ pub fn own_database_url() -> String {
     .clone()
 }
 
+/// A further database of this process, `tag` naming it, for tests whose servers must not share
+/// a database with other tests' servers. Webhook workers claim any account's due deliveries, and
+/// when a test ends its runtime drops its server's attempts in flight, which then wait for their
+/// lease to end (60 s) before another worker retries them: right in production (at least once,
+/// never lost), but a delay another test would wait for in vain. Under nextest each test has a
+/// database of its own anyway; this keeps `cargo test` (one database per binary) reliable.
+pub fn isolated_database_url(tag: &str) -> String {
+    own_database_url(); // the template exists from here on
+    let admin = admin_url();
+    let template = match migrations_fingerprint() {
+        Ok(f) => format!("wort_template_{f:016x}"),
+        Err(e) => panic!("{e}"),
+    };
+    let name = format!("{CLONE_PREFIX}{}_{}_{tag}", run_tag(), std::process::id());
+    let made = Psql::start(&admin).and_then(|mut psql| {
+        psql.run(&format!(
+            "CREATE DATABASE \"{name}\" TEMPLATE \"{template}\""
+        ))?;
+        psql.finish()
+    });
+    if let Err(e) = made {
+        panic!("could not make {name}: {e}");
+    }
+    with_database(&admin, &name)
+}
+
 /// The administration URL from the environment.
 pub fn admin_url() -> String {
     std::env::var("WORT_TEST_DATABASE_URL").expect(

@@ -327,6 +327,14 @@ async fn ingest_refusals_401_409_422_429_store_nothing() {
     )
     .await;
     assert_eq!(status, 400);
+    // The credential before the body: an unknown token with bad JSON is 401.
+    let (status, _) = call(
+        app.request(Method::POST, &format!("/ingest/wortd_{}", "Q".repeat(43)))
+            .header("content-type", "application/json")
+            .body("{not json"),
+    )
+    .await;
+    assert_eq!(status, 401);
     assert!(readings(&app, &acct, &session).await.is_empty());
     let (_, seen) = call(app.with_key(
         Method::GET,

@@ -101,8 +101,8 @@ pub struct Options {
     pub webhooks: Option<wort_server::WebhookSettings>,
     /// `None`: the contract's one reading per device per 60 s.
     pub device_reading_interval: Option<std::time::Duration>,
-    /// Start the clock this far ahead (what the server does at start sees that time).
-    pub clock_ahead: Option<Duration>,
+    /// Another database than the process's shared one (`database::isolated_database_url`).
+    pub database: Option<String>,
 }
 
 /// The webhook settings tests run with unless they say otherwise.
@@ -123,9 +123,9 @@ impl TestApp {
     /// Like [`spawn`](Self::spawn), with the given options (an AI provider, say).
     pub async fn spawn_with(options: Options) -> TestApp {
         capture_logs();
-        let url = database_url();
+        let url = options.database.clone().unwrap_or_else(database_url);
         let clock = Arc::new(TestClock {
-            offset: Mutex::new(options.clock_ahead.unwrap_or(Duration::ZERO)),
+            offset: Mutex::new(Duration::ZERO),
         });
         let started = start(ServerSettings {
             database_url: url,

@@ -10,6 +10,7 @@ use actix_web::{App, HttpRequest, HttpResponse, HttpServer, web};
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
+use crate::database::isolated_database_url;
 use crate::devices::fermenting_session;
 use crate::support::{Account, Options, TestApp, call, issue_codes, test_webhook_settings};
 
@@ -111,6 +112,26 @@ impl Receiver {
     }
 }
 
+/// A server on `database` (a database of the test's own: see `isolated_database_url`).
+fn on(database: &str) -> Options {
+    Options {
+        database: Some(database.to_owned()),
+        ..Default::default()
+    }
+}
+
+fn psql_on(database: &str, sql: &str) {
+    let out = std::process::Command::new("psql")
+        .args([database, "-X", "-q", "-v", "ON_ERROR_STOP=1", "-c", sql])
+        .output()
+        .expect("psql runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 /// A port nothing listens on (yet): a receiver that is down.
 fn free_port() -> TcpListener {
     TcpListener::bind("127.0.0.1:0").unwrap()
@@ -180,7 +201,7 @@ fn python_verifies(secret: &str, r: &Received) -> bool {
 
 #[tokio::test]
 async fn webhooks_are_managed_and_the_secret_is_shown_once() {
-    let app = TestApp::spawn().await;
+    let app = TestApp::spawn_with(on(&isolated_database_url("managed"))).await;
     let acct = app.account().await;
     let receiver = Receiver::start().await;
     let hook = create_webhook(&app, &acct, &receiver.url(), &["reading.created"]).await;
@@ -259,8 +280,10 @@ async fn webhooks_are_managed_and_the_secret_is_shown_once() {
 
 #[tokio::test]
 async fn private_targets_are_refused_unless_the_operator_allows_them() {
+    // It delivers nothing: its workers would refuse the other tests' receivers on 127.0.0.1.
     let strict = wort_server::WebhookSettings {
         allow_private: false,
+        deliver: false,
         ..test_webhook_settings()
     };
     let app = TestApp::spawn_with(Options {
@@ -298,6 +321,7 @@ async fn private_targets_are_refused_unless_the_operator_allows_them() {
 async fn events_are_delivered_signed_and_logged() {
     let app = TestApp::spawn_with(Options {
         metrics: true,
+        database: Some(isolated_database_url("delivered")),
         ..Default::default()
     })
     .await;
@@ -358,7 +382,14 @@ async fn events_are_delivered_signed_and_logged() {
     tokio::time::sleep(Duration::from_millis(500)).await;
     assert_eq!(receiver.of_type("session.status_changed").len(), 1);
 
-    let log = deliveries(&app, &acct, &hook).await;
+    let mut log = Vec::new();
+    for _ in 0..50 {
+        log = deliveries(&app, &acct, &hook).await;
+        if log.len() == 2 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
     assert_eq!(log.len(), 2, "{log:?}");
     assert!(
         log.iter()
@@ -393,8 +424,9 @@ async fn events_are_delivered_signed_and_logged() {
 
 #[tokio::test]
 async fn two_instances_deliver_each_event_exactly_once() {
-    let first = TestApp::spawn().await;
-    let second = TestApp::spawn().await;
+    let db = isolated_database_url("two");
+    let first = TestApp::spawn_with(on(&db)).await;
+    let second = TestApp::spawn_with(on(&db)).await;
     let acct = first.account().await;
     let receiver = Receiver::start().await;
     let session = fermenting_session(&first, &acct).await;
@@ -432,7 +464,8 @@ async fn two_instances_deliver_each_event_exactly_once() {
 
 #[tokio::test]
 async fn a_receiver_that_is_down_gets_every_event_when_it_is_back_even_after_a_restart() {
-    let app = TestApp::spawn().await;
+    let db = isolated_database_url("restart");
+    let app = TestApp::spawn_with(on(&db)).await;
     let acct = app.account().await;
     let session = fermenting_session(&app, &acct).await;
     let reserved = free_port();
@@ -467,15 +500,24 @@ async fn a_receiver_that_is_down_gets_every_event_when_it_is_back_even_after_a_r
 
     // wort restarts mid-retry: the retries are in the database, not in the process.
     app.stop().await;
-    let restarted = TestApp::spawn().await;
+    let restarted = TestApp::spawn_with(on(&db)).await;
     let receiver = Receiver::on(TcpListener::bind(("127.0.0.1", port)).unwrap()).await;
     let got = receiver.wait_for("reading.created", 5).await;
     let mut ids: Vec<_> = got.iter().map(|r| r.id.clone()).collect();
     ids.sort();
     ids.dedup();
     assert_eq!(ids.len(), 5, "every event, once each");
-    let log = deliveries(&restarted, &acct, &hook).await;
-    assert_eq!(log.iter().filter(|a| a["status"] == "delivered").count(), 5);
+    // Each attempt is recorded just after its answer arrives: poll briefly.
+    let mut log = Vec::new();
+    for _ in 0..100 {
+        log = deliveries(&restarted, &acct, &hook).await;
+        if log.iter().filter(|a| a["status"] == "delivered").count() == 5 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let delivered = log.iter().filter(|a| a["status"] == "delivered").count();
+    assert_eq!(delivered, 5, "{log:#?}");
     receiver.stop().await;
     restarted.stop().await;
 }
@@ -484,8 +526,10 @@ async fn a_receiver_that_is_down_gets_every_event_when_it_is_back_even_after_a_r
 async fn failures_back_off_give_up_after_the_window_and_deactivate_after_fifty() {
     let mut settings = test_webhook_settings();
     settings.retry.retry_for = time::Duration::seconds(1);
+    // A database of its own: its workers would give up on other tests' deliveries after 1 s.
     let app = TestApp::spawn_with(Options {
         webhooks: Some(settings),
+        database: Some(isolated_database_url("giveup")),
         ..Default::default()
     })
     .await;
@@ -553,7 +597,7 @@ async fn failures_back_off_give_up_after_the_window_and_deactivate_after_fifty()
 
 #[tokio::test]
 async fn fermentation_stable_is_sent_once_until_gravity_moves_again() {
-    let app = TestApp::spawn().await;
+    let app = TestApp::spawn_with(on(&isolated_database_url("stable"))).await;
     let acct = app.account().await;
     let session = fermenting_session(&app, &acct).await;
     let receiver = Receiver::start().await;
@@ -616,7 +660,8 @@ async fn fermentation_stable_is_sent_once_until_gravity_moves_again() {
 
 #[tokio::test]
 async fn events_and_their_log_are_pruned_after_thirty_days() {
-    let app = TestApp::spawn().await;
+    let db = isolated_database_url("prune");
+    let app = TestApp::spawn_with(on(&db)).await;
     let acct = app.account().await;
     let receiver = Receiver::start().await;
     let session = fermenting_session(&app, &acct).await;
@@ -631,12 +676,17 @@ async fn events_and_their_log_are_pruned_after_thirty_days() {
     }
     assert_eq!(deliveries(&app, &acct, &hook).await.len(), 1);
     app.stop().await;
-    // A wort whose clock reads 31 days later prunes when its workers start.
-    let later = TestApp::spawn_with(Options {
-        clock_ahead: Some(time::Duration::days(31)),
-        ..Default::default()
-    })
-    .await;
+    // This account's event is made 31 days old (only its own: tests may share the database),
+    // and a wort starting now prunes when its workers start.
+    psql_on(
+        &db,
+        &format!(
+            "UPDATE webhook_events SET created_at = created_at - interval '31 days' \
+             WHERE user_id = '{}'",
+            acct.id
+        ),
+    );
+    let later = TestApp::spawn_with(on(&db)).await;
     let mut log = vec![Value::Null];
     for _ in 0..50 {
         log = deliveries(&later, &acct, &hook).await;
