@@ -32,6 +32,11 @@ const EVENT_BUFFER: usize = 32;
 /// closing a quiet connection (CONTRACT §13: at least every 15 s).
 const KEEPALIVE: std::time::Duration = std::time::Duration::from_secs(15);
 
+/// How long the provider may take to its first piece before the stream starts without it
+/// (`event: chat`, then keepalives): under [`KEEPALIVE`], so that a quiet connection hears from
+/// wort at least that often from the request on.
+const FIRST_PIECE_PATIENCE: std::time::Duration = std::time::Duration::from_secs(10);
+
 /// An SSE comment: clients ignore it; it only proves the connection alive.
 const KEEPALIVE_COMMENT: &[u8] = b": keepalive\n\n";
 
@@ -61,7 +66,8 @@ impl TurnSink for ChannelSink {
 }
 
 /// Starts the turn; answers with the contract's JSON error when it cannot start (404, 503, 429,
-/// or 502 when the provider fails before answering), otherwise with the event stream.
+/// or 502 when the provider fails before answering within [`FIRST_PIECE_PATIENCE`]), otherwise
+/// with the event stream.
 pub async fn chat_turn(
     ai: std::sync::Arc<AiService>,
     user: UserId,
@@ -89,17 +95,43 @@ async fn run_turn(
     started: oneshot::Sender<DomainResult<(Uuid, Uuid)>>,
     events: mpsc::Sender<Bytes>,
 ) {
-    let turn = match ai.start_turn(user, request).await {
-        Ok(turn) => turn,
+    let prepared = match ai.prepare_turn(user, request).await {
+        Ok(prepared) => prepared,
         Err(e) => {
             let _ = started.send(Err(e));
             return;
         }
     };
-    let chat_id = turn.chat_id();
+    let (chat_id, answer_id) = (prepared.chat_id(), prepared.answer_id());
+    let mut starting = Box::pin(prepared.start());
+    // A provider that answers (or fails) quickly: a plain error before any event, as the
+    // contract says. One slow to answer: the stream starts anyway, so that keepalives flow
+    // while it thinks, and a failure then arrives as `event: error`.
+    let turn = tokio::select! {
+        result = &mut starting => match result {
+            Ok(turn) => {
+                let _ = started.send(Ok((chat_id, answer_id)));
+                turn
+            }
+            Err(unstarted) => {
+                let _ = started.send(Err(unstarted.error));
+                return;
+            }
+        },
+        () = tokio::time::sleep(FIRST_PIECE_PATIENCE) => {
+            let _ = started.send(Ok((chat_id, answer_id)));
+            match starting.await {
+                Ok(turn) => turn,
+                Err(unstarted) => {
+                    let error = ApiError::from(unstarted.keep_announced_thread().await);
+                    let _ = events.send(event("error", &json!({ "error": error.to_string() }))).await;
+                    return;
+                }
+            }
+        }
+    };
     // When the client has already gone, the event receiver is gone with it: `finish` notices at
     // the first piece and ends the turn as abandoned.
-    let _ = started.send(Ok((chat_id, turn.answer_id())));
     let last = match turn.finish(&mut ChannelSink(events.clone())).await {
         TurnOutcome::Done(usage) => event("done", &Done { usage }),
         TurnOutcome::ClientGone => {

@@ -226,6 +226,22 @@ impl AiService {
         user: UserId,
         request: TurnRequest,
     ) -> DomainResult<StartedTurn> {
+        self.prepare_turn(user, request)
+            .await?
+            .start()
+            .await
+            .map_err(|unstarted| unstarted.error)
+    }
+
+    /// [`start_turn`](Self::start_turn) in two steps, for a caller that must answer its client
+    /// before the provider does (the HTTP adapter announces the turn when the first piece is
+    /// slow to come, to keep the connection alive): every check and the reservation, with the
+    /// thread's and the answer's ids decided; then [`PreparedTurn::start`] calls the provider.
+    pub async fn prepare_turn(
+        &self,
+        user: UserId,
+        request: TurnRequest,
+    ) -> DomainResult<PreparedTurn> {
         let asked_at = self.clock.now();
         let thread = match request.chat_id {
             Some(id) => Some(self.chats.get(user, id).await?),
@@ -258,25 +274,6 @@ impl AiService {
         );
 
         let reservation = self.reserve(user).await?;
-        let mut stream = match provider.stream(&messages).await {
-            Ok(stream) => stream,
-            Err(e) => return Err(self.provider_failed(reservation, e).await),
-        };
-        let mut usage = None;
-        let mut first_text = None;
-        let mut ended = true;
-        while let Some(piece) = stream.next().await {
-            match piece {
-                Ok(StreamPiece::Usage(u)) => usage = Some(u),
-                Ok(StreamPiece::Text(text)) => {
-                    first_text = Some(text);
-                    ended = false;
-                    break;
-                }
-                Err(e) => return Err(self.provider_failed(reservation, e).await),
-            }
-        }
-
         let (chat_id, new_thread) = match &thread {
             Some(t) => (t.thread.id, None),
             None => (
@@ -293,18 +290,109 @@ impl AiService {
             content: request.message,
             created_at: asked_at,
         };
-        Ok(StartedTurn {
+        Ok(PreparedTurn {
             service: self.clone(),
+            provider,
             reservation,
             chat_id,
             new_thread,
             question,
             answer_id: new_id(),
             prompt: messages,
+        })
+    }
+}
+
+/// A chat turn checked and reserved, its provider not yet called.
+pub struct PreparedTurn {
+    service: AiService,
+    provider: Arc<dyn AiProvider>,
+    reservation: Reservation,
+    chat_id: Uuid,
+    new_thread: Option<NewThread>,
+    question: NewMessage,
+    answer_id: Uuid,
+    prompt: Vec<PromptMessage>,
+}
+
+/// A turn whose provider failed before answering: the reservation is released, nothing stored.
+pub struct UnstartedTurn {
+    pub error: DomainError,
+    service: AiService,
+    user: UserId,
+    chat_id: Uuid,
+    new_thread: Option<NewThread>,
+}
+
+impl UnstartedTurn {
+    /// For a caller that already gave the client the thread's id: a new thread is created,
+    /// empty, so that the id it holds is a thread (as after a failure mid-answer). Best effort:
+    /// the error is returned either way.
+    pub async fn keep_announced_thread(self) -> DomainError {
+        if let Some(new) = self.new_thread {
+            let now = self.service.clock.now();
+            let _ = self
+                .service
+                .chats
+                .create(self.user, self.chat_id, new, now)
+                .await;
+        }
+        self.error
+    }
+}
+
+impl PreparedTurn {
+    pub fn chat_id(&self) -> Uuid {
+        self.chat_id
+    }
+
+    pub fn answer_id(&self) -> Uuid {
+        self.answer_id
+    }
+
+    /// Calls the provider and waits for the first piece of the answer.
+    pub async fn start(self) -> Result<StartedTurn, UnstartedTurn> {
+        let mut stream = match self.provider.stream(&self.prompt).await {
+            Ok(stream) => stream,
+            Err(e) => return Err(self.failed(e).await),
+        };
+        let mut usage = None;
+        let mut first_text = None;
+        let mut ended = true;
+        while let Some(piece) = stream.next().await {
+            match piece {
+                Ok(StreamPiece::Usage(u)) => usage = Some(u),
+                Ok(StreamPiece::Text(text)) => {
+                    first_text = Some(text);
+                    ended = false;
+                    break;
+                }
+                Err(e) => return Err(self.failed(e).await),
+            }
+        }
+        Ok(StartedTurn {
+            service: self.service,
+            reservation: self.reservation,
+            chat_id: self.chat_id,
+            new_thread: self.new_thread,
+            question: self.question,
+            answer_id: self.answer_id,
+            prompt: self.prompt,
             stream: (!ended).then_some(stream),
             first_text,
             usage,
         })
+    }
+
+    async fn failed(self, e: AiError) -> UnstartedTurn {
+        let error = self.service.provider_failed(self.reservation, e).await;
+        UnstartedTurn {
+            error,
+            service: self.service,
+            user: self.reservation.user,
+            chat_id: self.chat_id,
+            new_thread: self.new_thread,
+        }
     }
 }
 

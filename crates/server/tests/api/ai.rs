@@ -983,6 +983,58 @@ async fn a_provider_that_does_not_answer_in_time_is_502() {
     fake.stop().await;
 }
 
+/// CONTRACT §13: keepalives at least every 15 s while waiting, the wait for the first piece
+/// included. A provider that has not begun after 10 s: the stream starts (`event: chat`, then
+/// keepalives), and its failure arrives as `event: error` on a thread that exists, empty.
+#[tokio::test]
+async fn a_provider_slow_to_begin_gets_the_stream_started_and_its_failure_as_an_event() {
+    let fake = FakeProvider::start().await;
+    let app = fake.app_with_timeout(StdDuration::from_secs(12)).await;
+    let acct = app.account().await;
+    fake.set_mode(Mode::Hang);
+    let began = std::time::Instant::now();
+    let mut res = chat(&app, &acct.key, json!({"message": "Anyone there?"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 200);
+    let first = res.chunk().await.unwrap().unwrap();
+    let waited = began.elapsed();
+    assert!(
+        waited >= StdDuration::from_secs(9) && waited < StdDuration::from_secs(12),
+        "the stream starts after 10 s of silence: {waited:?}"
+    );
+    let first = String::from_utf8_lossy(&first).into_owned();
+    assert!(first.starts_with("event: chat\n"), "{first}");
+    let mut rest = String::new();
+    while let Some(chunk) = res.chunk().await.unwrap() {
+        rest.push_str(&String::from_utf8_lossy(&chunk));
+    }
+    assert!(
+        rest.contains("event: error") && rest.contains(PROVIDER_ERROR),
+        "{rest}"
+    );
+    let data: Value = serde_json::from_str(
+        first
+            .lines()
+            .find_map(|l| l.strip_prefix("data: "))
+            .unwrap(),
+    )
+    .unwrap();
+    let chat_id = data["chat_id"].as_str().unwrap();
+    let (status, thread) =
+        call(app.with_key(Method::GET, &format!("/v1/chats/{chat_id}"), &acct.key)).await;
+    assert_eq!(status, 200, "{thread}");
+    assert_eq!(thread["messages"], json!([]));
+    assert_eq!(
+        used(&app, &acct.key).await,
+        (0, 0),
+        "the message is given back"
+    );
+    app.stop().await;
+    fake.stop().await;
+}
+
 #[tokio::test]
 async fn a_client_leaving_mid_answer_leaves_a_consistent_thread() {
     let fake = FakeProvider::start().await;
