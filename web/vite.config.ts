@@ -29,6 +29,7 @@ export default defineConfig({
     proxy: {
       '/v1': { target: api, changeOrigin: false },
       '/api': { target: api, changeOrigin: false },
+      '/ingest': { target: api, changeOrigin: false },
     },
   },
   preview: {
@@ -39,6 +40,7 @@ export default defineConfig({
     proxy: {
       '/v1': { target: api, changeOrigin: false },
       '/api': { target: api, changeOrigin: false },
+      '/ingest': { target: api, changeOrigin: false },
     },
   },
   test: {

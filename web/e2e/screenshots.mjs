@@ -87,6 +87,25 @@ for (const item of [
 ])
   await call('POST', '/v1/inventory', item);
 await call('POST', '/api/auth/api-key/create', { name: 'iSpindel in the cellar' });
+// A device that has posted (a reading in line with the curve above) and one without a session.
+const device = await call('POST', '/v1/devices', { name: 'iSpindel in the cellar', kind: 'ispindel', session_id: session.id });
+const posted = await page.request.post(`/ingest/${device.token}`, {
+  data: { name: 'iSpindel001', ID: 1234567, angle: 26.4, temperature: 19.8, temp_units: 'C', battery: 4.02, gravity: 1.011, interval: 900, RSSI: -71 },
+});
+if (!posted.ok()) throw new Error(`POST /ingest: ${posted.status()} ${await posted.text()}`);
+await call('POST', '/v1/devices', { name: 'Tilt (red)', kind: 'tilt' });
+// A webhook whose test ping fails (nothing listens on port 9): only where the server allows
+// private targets (WORT_WEBHOOK_ALLOW_PRIVATE=1); otherwise no webhook screenshots.
+let hook = null;
+const created = await page.request.fetch('/v1/webhooks', {
+  method: 'POST',
+  headers,
+  data: { url: 'http://127.0.0.1:9/wort-events', events: ['session.status_changed', 'reading.created', 'fermentation.stable'] },
+});
+if (created.ok()) {
+  hook = await created.json();
+  await call('POST', `/v1/webhooks/${hook.id}/test`);
+} else console.log(`no webhook screenshots: the server refused a private target (${created.status()}); set WORT_WEBHOOK_ALLOW_PRIVATE=1`);
 const usage = await call('GET', '/v1/ai/usage');
 if (usage.configured) {
   // One streamed turn, read to the end, so the assistant page shows a conversation.
@@ -103,6 +122,14 @@ const shots = [
   ['equipment', '/equipment', 'New equipment profile'],
   ['equipment-profile', `/equipment/${kettle.id}`, 'Saved as you type'],
   ['account', '/account', 'API keys'],
+  ['devices', '/devices', 'New device'],
+  ['device', `/devices/${device.id}`, 'Last payload'],
+  ...(hook
+    ? [
+        ['webhooks', '/webhooks', 'New webhook'],
+        ['webhook', `/webhooks/${hook.id}`, 'Delivery attempts'],
+      ]
+    : []),
   ['assistant', chats.length ? `/assistant/${chats[0].id}` : '/assistant', 'Today’s usage'],
 ];
 for (const [size, viewport] of [

@@ -14,6 +14,10 @@ const pages = {
   inventory: () => import('./pages/Inventory'),
   equipment: () => import('./pages/Equipment'),
   equipmentProfile: () => import('./pages/EquipmentProfile'),
+  devices: () => import('./pages/Devices'),
+  device: () => import('./pages/Device'),
+  webhooks: () => import('./pages/Webhooks'),
+  webhook: () => import('./pages/Webhook'),
   assistant: () => import('./pages/Assistant'),
   account: () => import('./pages/Account'),
 };
@@ -24,6 +28,10 @@ const SessionPage = lazy(pages.session);
 const Inventory = lazy(pages.inventory);
 const Equipment = lazy(pages.equipment);
 const EquipmentProfile = lazy(pages.equipmentProfile);
+const Devices = lazy(pages.devices);
+const DevicePage = lazy(pages.device);
+const Webhooks = lazy(pages.webhooks);
+const WebhookPage = lazy(pages.webhook);
 const Assistant = lazy(pages.assistant);
 const Account = lazy(pages.account);
 
@@ -35,6 +43,8 @@ export function preloadPage(path: string) {
     recipes: ['recipes', 'recipe'],
     sessions: ['sessions', 'session'],
     equipment: ['equipment', 'equipmentProfile'],
+    devices: ['devices', 'device'],
+    webhooks: ['webhooks', 'webhook'],
   };
   const pair = first ? items[first] : undefined;
   const load = pair ? pages[second ? pair[1] : pair[0]] : first && first in pages ? pages[first as keyof typeof pages] : null;
@@ -73,6 +83,10 @@ export function App() {
       <Route path="/inventory" element={page(<Inventory />)} />
       <Route path="/equipment" element={page(<Equipment />)} />
       <Route path="/equipment/:id" element={page(<EquipmentProfile />)} />
+      <Route path="/devices" element={page(<Devices />)} />
+      <Route path="/devices/:id" element={page(<DevicePage />)} />
+      <Route path="/webhooks" element={page(<Webhooks />)} />
+      <Route path="/webhooks/:id" element={page(<WebhookPage />)} />
       <Route path="/assistant" element={page(<Assistant />)} />
       <Route path="/assistant/:chatId" element={page(<Assistant />)} />
       <Route path="/account" element={page(<Account />)} />

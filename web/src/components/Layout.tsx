@@ -7,6 +7,8 @@ const links = [
   ['/sessions', 'Brew sessions'],
   ['/inventory', 'Inventory'],
   ['/equipment', 'Equipment'],
+  ['/devices', 'Devices'],
+  ['/webhooks', 'Webhooks'],
   ['/assistant', 'Assistant'],
   ['/account', 'Account'],
 ] as const;

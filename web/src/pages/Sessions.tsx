@@ -1,16 +1,13 @@
 import { Link } from 'react-router-dom';
 import { useQuery } from '@tanstack/react-query';
-import { client, unwrapPage } from '../api/client';
+import { sessionListQuery } from '../queries';
 import { Empty, ErrorBox, Loading } from '../components/States';
 import { forward, statusLabel, type Status } from './sessionStatus';
 
 const order: Status[] = ['brewing', 'fermenting', 'conditioning', 'planned', 'completed', 'abandoned'];
 
 export default function Sessions() {
-  const list = useQuery({
-    queryKey: ['sessions'],
-    queryFn: () => unwrapPage(client.GET('/v1/sessions', { params: { query: { limit: 200 } } })),
-  });
+  const list = useQuery(sessionListQuery);
   return (
     <>
       <div className="page-head">
