@@ -21,6 +21,14 @@ pub enum Sent<T> {
     Value(T),
 }
 
+impl<T> Sent<T> {
+    /// A field read with PATCH semantics (`None`: not sent) back as "sent or not", for the
+    /// required check of a create that shares the PATCH reader.
+    pub fn from_patch(value: Option<T>) -> Sent<T> {
+        value.map_or(Sent::Absent, Sent::Value)
+    }
+}
+
 /// The JSON type name Zod reports in `received`.
 pub fn type_name(v: &Value) -> &'static str {
     match v {

@@ -14,7 +14,7 @@ use crate::credentials::Authenticated;
 use crate::error::{ApiError, ApiResult};
 use crate::params::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Query, path_id};
 use crate::state::AppState;
-use crate::validation::Fields;
+use crate::validation::{Fields, Sent};
 
 /// A device's post is small (an iSpindel's is ~250 bytes); larger is `413`.
 pub const MAX_INGEST_BYTES: usize = 16 * 1024;
@@ -112,8 +112,8 @@ pub async fn create_device(
     let body = body.json()?;
     let mut f = Fields::of(&body)?;
     let patch = read_patch(&mut f);
-    let name = f.required("name", "string", sent(patch.name));
-    let kind = f.required("kind", "string", sent(patch.kind));
+    let name = f.required("name", "string", Sent::from_patch(patch.name));
+    let kind = f.required("kind", "string", Sent::from_patch(patch.kind));
     let new = f.finish(NewDevice {
         name: name.unwrap_or_default(),
         kind: kind.unwrap_or(DeviceKind::Generic),
@@ -121,14 +121,6 @@ pub async fn create_device(
     })?;
     let device = state.devices.create(auth.0.user.id, new).await?;
     Ok(created(&device))
-}
-
-/// A field read with PATCH semantics, back as "sent or not" for a required check.
-fn sent<T>(v: Option<T>) -> crate::validation::Sent<T> {
-    v.map_or(
-        crate::validation::Sent::Absent,
-        crate::validation::Sent::Value,
-    )
 }
 
 /// One device, with when it last posted and what.

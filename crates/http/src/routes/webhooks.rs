@@ -114,8 +114,8 @@ pub async fn create_webhook(
     let body = body.json()?;
     let mut f = Fields::of(&body)?;
     let patch = read_patch(&mut f);
-    let url = f.required("url", "string", sent(patch.url));
-    let events = f.required("events", "array", sent(patch.events));
+    let url = f.required("url", "string", Sent::from_patch(patch.url));
+    let events = f.required("events", "array", Sent::from_patch(patch.events));
     let new = f.finish(NewWebhook {
         url: url.unwrap_or_default(),
         events: events.unwrap_or_default(),
@@ -123,10 +123,6 @@ pub async fn create_webhook(
     })?;
     let webhook = state.webhooks.create(auth.0.user.id, new).await?;
     Ok(created(&webhook))
-}
-
-fn sent<T>(v: Option<T>) -> Sent<T> {
-    v.map_or(Sent::Absent, Sent::Value)
 }
 
 /// One webhook.
