@@ -413,14 +413,17 @@ impl diesel::query_builder::Query for AddLogTouchingSession {
     );
 }
 
-/// Stores a reading (by hand, or from `device_id`) with its webhook events, inside the caller's
-/// transaction; `None` when the session is not the caller's.
-pub(crate) async fn insert_reading_in_tx(
+/// Stores a reading (by hand, or from `device_id`) with the webhook events `subscribed` asks
+/// for, on the caller's connection: inside its transaction when there are events to write, on
+/// its own (one atomic statement) when there are none. `None` when the session is not the
+/// caller's.
+pub(crate) async fn insert_reading(
     conn: &mut AsyncPgConnection,
     user: UserId,
     session_id: Uuid,
     device_id: Option<Uuid>,
     new: NewLog,
+    subscribed: &[wort_domain::webhook::EventType],
     now: OffsetDateTime,
 ) -> Result<Option<FermentationLog>, TxError> {
     let statement = AddLogTouchingSession(LogRow {
@@ -440,7 +443,7 @@ pub(crate) async fn insert_reading_in_tx(
         return Ok(None);
     };
     let reading = row.entity()?;
-    crate::outbox::reading_created(conn, user, &reading, now).await?;
+    crate::outbox::reading_created(conn, user, &reading, subscribed, now).await?;
     Ok(Some(reading))
 }
 
@@ -828,12 +831,24 @@ impl BrewSessionRepository for PgBrewSessions {
         now: OffsetDateTime,
     ) -> DomainResult<FermentationLog> {
         let mut conn = checkout(&self.pool).await?;
-        let inserted = unwrap_tx(
-            conn.transaction(async |conn| {
-                insert_reading_in_tx(conn, user, session_id, None, new, now).await
-            })
-            .await,
-        )?;
+        // Which events to write is read first, outside any transaction. Under READ COMMITTED a
+        // transaction would not see a webhook created after this read either, so it adds no
+        // guarantee; without events the insert is one statement, and the session's row is
+        // locked only for that statement (readings are the write devices make all day:
+        // docs/benchmarks.md).
+        let subscribed = crate::outbox::subscriptions(&mut conn, user)
+            .await
+            .map_err(db_error)?;
+        let inserted = if subscribed.is_empty() {
+            unwrap_tx(insert_reading(&mut conn, user, session_id, None, new, &[], now).await)?
+        } else {
+            unwrap_tx(
+                conn.transaction(async |conn| {
+                    insert_reading(conn, user, session_id, None, new, &subscribed, now).await
+                })
+                .await,
+            )?
+        };
         inserted.ok_or(DomainError::NotFound)
     }
 

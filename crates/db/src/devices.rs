@@ -163,20 +163,23 @@ async fn ingest_in_tx(
             retry_after_secs,
         }));
     }
-    let stored = crate::brew_sessions::insert_reading_in_tx(
+    diesel::update(devices::table.filter(devices::id.eq(device.id)))
+        .set(devices::last_reading_at.eq(now))
+        .execute(conn)
+        .await?;
+    // Everything before the insert, which locks the session's row until the commit.
+    let subscribed = crate::outbox::subscriptions(conn, user).await?;
+    let stored = crate::brew_sessions::insert_reading(
         conn,
         user,
         session_id,
         Some(device.id),
         reading,
+        &subscribed,
         now,
     )
     .await?
     .ok_or(DomainError::NotFound)?;
-    diesel::update(devices::table.filter(devices::id.eq(device.id)))
-        .set(devices::last_reading_at.eq(now))
-        .execute(conn)
-        .await?;
     Ok(PostOutcome::Stored(stored))
 }
 

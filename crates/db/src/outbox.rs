@@ -19,7 +19,10 @@ use crate::schema::{brew_sessions as sessions, fermentation_logs as logs, webhoo
 const MAX_WINDOW_READINGS: i64 = 20_000;
 
 /// The event types the account's active endpoints subscribe to.
-async fn subscriptions(conn: &mut AsyncPgConnection, user: UserId) -> QueryResult<Vec<EventType>> {
+pub(crate) async fn subscriptions(
+    conn: &mut AsyncPgConnection,
+    user: UserId,
+) -> QueryResult<Vec<EventType>> {
     let events: Vec<Vec<String>> = webhook_endpoints::table
         .filter(webhook_endpoints::user_id.eq(user.0))
         .filter(webhook_endpoints::active.eq(true))
@@ -83,16 +86,16 @@ pub(crate) async fn session_status_changed(
 }
 
 /// A reading was stored (inside the transaction that stored it): `reading.created`, and the
-/// stability check when an endpoint listens for `fermentation.stable`. The session row is
+/// stability check, as far as `wanted` (the account's [`subscriptions`]) asks for them. The session row is
 /// already locked by the insert (it bumps `updated_at`), so concurrent readings of one session
 /// take turns here.
 pub(crate) async fn reading_created(
     conn: &mut AsyncPgConnection,
     user: UserId,
     reading: &FermentationLog,
+    wanted: &[EventType],
     now: OffsetDateTime,
 ) -> Result<(), TxError> {
-    let wanted = subscriptions(conn, user).await?;
     if wanted.contains(&EventType::ReadingCreated) {
         enqueue(conn, user, &Event::reading_created(reading, now)).await?;
     }
