@@ -80,14 +80,28 @@ pub(crate) fn parse(text: &str) -> Result<Node, ImportError> {
                 attach(&mut stack, &mut root, node);
             }
             Event::Text(t) => {
-                let unescaped = t.unescape().map_err(|e| {
+                // quick-xml hands references (`&amp;`, `&#32;`) over as events of their own.
+                let text = t.xml10_content().map_err(|e| {
                     ImportError::Unparseable(format!(
                         "malformed XML near byte {}: {e}",
                         reader.buffer_position()
                     ))
                 })?;
                 if let Some(top) = stack.last_mut() {
-                    top.text.push_str(&unescaped);
+                    top.text.push_str(&text);
+                }
+            }
+            Event::GeneralRef(r) => {
+                let resolved = resolve_reference(&r).ok_or_else(|| {
+                    ImportError::Unparseable(format!(
+                        "an undefined or invalid reference &{}; near byte {} (only XML's five \
+                         entities and character references are read)",
+                        String::from_utf8_lossy(&r),
+                        reader.buffer_position()
+                    ))
+                })?;
+                if let Some(top) = stack.last_mut() {
+                    top.text.push_str(&resolved);
                 }
             }
             Event::CData(c) => {
@@ -110,6 +124,16 @@ pub(crate) fn parse(text: &str) -> Result<Node, ImportError> {
         ));
     }
     root.ok_or_else(|| ImportError::Unparseable("no root element".into()))
+}
+
+/// A character reference (`&#32;`, `&#x20;`) or one of XML's five predefined entities; any
+/// other entity is `None` (no DTD is ever read, so none can be defined).
+fn resolve_reference(r: &quick_xml::events::BytesRef<'_>) -> Option<String> {
+    if r.is_char_ref() {
+        return r.resolve_char_ref().ok().flatten().map(String::from);
+    }
+    let name = r.decode().ok()?;
+    quick_xml::escape::resolve_xml_entity(&name).map(str::to_owned)
 }
 
 fn name_of(raw: &[u8]) -> String {
