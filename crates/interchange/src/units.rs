@@ -79,10 +79,8 @@ pub(crate) fn specific_gravity(value: f64, unit: &str) -> Option<f64> {
     })
 }
 
-/// The ASBC approximation: SG = 1 + P / (258.6 − 227.1 × P / 258.2).
-pub(crate) fn sg_from_plato(plato: f64) -> f64 {
-    1.0 + plato / (258.6 - (plato / 258.2) * 227.1)
-}
+/// The ASBC approximation, written once in the domain.
+pub(crate) use wort_domain::brewing::gravity::sg_from_plato;
 
 /// Points per pound per gallon of pure sucrose, the 100 % of BeerXML's `YIELD`.
 pub(crate) const SUCROSE_PPG: f64 = 46.21;

@@ -7,6 +7,7 @@ import { ConfirmDialog } from '../components/ConfirmDialog';
 import { SelectField, TextField } from '../components/Field';
 import { ErrorBox, Loading } from '../components/States';
 import { usePrefsQuery } from '../prefs';
+import { absoluteTime } from '../time';
 
 export default function Account() {
   return (
@@ -181,7 +182,7 @@ function ApiKeys() {
     },
   });
   const api = create.error instanceof ApiError ? create.error : null;
-  const when = (t: string | null | undefined) => (t ? new Date(t).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : 'Never');
+  const when = (t: string | null | undefined) => (t ? absoluteTime(t) : 'Never');
   return (
     <section className="panel span-2" aria-labelledby="h-keys">
       <h2 id="h-keys">API keys</h2>

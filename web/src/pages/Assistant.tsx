@@ -6,6 +6,7 @@ import { ConfirmDialog } from '../components/ConfirmDialog';
 import { SelectField, TextField } from '../components/Field';
 import { ErrorBox, Loading } from '../components/States';
 import { SseParser } from '../sse';
+import { absoluteTime } from '../time';
 
 type Message = Schemas['ChatMessage'];
 
@@ -34,7 +35,7 @@ export default function Assistant() {
             <p>
               {usage.data.messages.used} of {usage.data.messages.limit} messages and {usage.data.tokens.used.toLocaleString()} of{' '}
               {usage.data.tokens.limit.toLocaleString()} tokens used today; the limits reset at{' '}
-              {new Date(usage.data.resets_at).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}.
+              {absoluteTime(usage.data.resets_at)}.
             </p>
             <progress max={usage.data.messages.limit} value={usage.data.messages.used} aria-label="Daily AI allowance used" />
           </>

@@ -10,6 +10,7 @@ import { usePrefs } from '../prefs';
 import { display, formatNumber, fromInput, symbolFor } from '../units';
 import { NotFound } from './NotFound';
 import { nextStates, statusLabel, type Status } from './sessionStatus';
+import { absoluteTime } from '../time';
 
 const FermentationChart = lazy(() => import('./FermentationChart'));
 
@@ -473,7 +474,7 @@ function Fermentation({ session, snapshot }: { session: Session; snapshot: Snaps
             <tbody role="rowgroup">
               {shown.map((l) => (
                 <tr role="row" key={l.id}>
-                  <td role="cell" data-label="Time">{new Date(l.logged_at).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}</td>
+                  <td role="cell" data-label="Time">{absoluteTime(l.logged_at)}</td>
                   <td role="cell" data-label="Gravity">{display(l.gravity, 'gravity', prefs)}</td>
                   <td role="cell" data-label="Temperature">{display(l.temperature_c, 'temperature', prefs)}</td>
                   <td role="cell" data-label="pH">{l.ph == null ? '—' : formatNumber(l.ph, 2)}</td>

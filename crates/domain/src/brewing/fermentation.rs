@@ -71,18 +71,18 @@ pub fn stability(anchor: Option<GravityPoint>, window: &[GravityPoint]) -> Stabi
     }
 }
 
-/// The finding when the gravity held, else `None`.
-pub fn stable(anchor: Option<GravityPoint>, window: &[GravityPoint]) -> Option<Stable> {
-    match stability(anchor, window) {
-        Stability::Stable(found) => Some(found),
-        Stability::Moving | Stability::Unknown => None,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use time::macros::datetime;
+
+    /// The finding when the gravity held, else `None`.
+    fn stable(anchor: Option<GravityPoint>, window: &[GravityPoint]) -> Option<Stable> {
+        match stability(anchor, window) {
+            Stability::Stable(found) => Some(found),
+            Stability::Moving | Stability::Unknown => None,
+        }
+    }
 
     const T0: OffsetDateTime = datetime!(2026-11-01 12:00 UTC);
 

@@ -9,6 +9,9 @@ use crate::rules::{FieldRules, Rule, TextRule, caps};
 pub const NAME: TextRule = caps::NAME;
 pub const DEVICE_FIELDS: FieldRules = &[("name", Rule::Text(NAME))];
 
+/// A device's post is small (an iSpindel's is about 250 bytes); a larger one is `413`.
+pub const MAX_PAYLOAD_BYTES: usize = 16 * 1024;
+
 /// An account holds at most this many devices.
 pub const MAX_DEVICES: i64 = 100;
 

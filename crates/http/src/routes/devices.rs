@@ -16,9 +16,6 @@ use crate::params::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Query, path_id};
 use crate::state::AppState;
 use crate::validation::{Fields, Sent};
 
-/// A device's post is small (an iSpindel's is ~250 bytes); larger is `413`.
-pub const MAX_INGEST_BYTES: usize = 16 * 1024;
-
 /// Inside the `/v1/devices` scope.
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.service(
@@ -257,7 +254,7 @@ fn read_ingest_body(req: &HttpRequest, body: &JsonBody) -> ApiResult<IngestPaylo
         JsonBody::Failed(e) => {
             return Err(ApiError::bad_request(format!("Could not read body: {e}")));
         }
-        JsonBody::Read { bytes, .. } if bytes.len() > MAX_INGEST_BYTES => {
+        JsonBody::Read { bytes, .. } if bytes.len() > rules::MAX_PAYLOAD_BYTES => {
             return Err(ApiError::PayloadTooLarge);
         }
         JsonBody::Read { bytes, .. } => bytes,

@@ -310,6 +310,16 @@ async fn ingest_refusals_401_409_422_429_store_nothing() {
     assert_eq!(ingest_json(&app, "nonsense", &reading).await.0, 401);
     // An API key is no device token.
     assert_eq!(ingest_json(&app, &acct.key, &reading).await.0, 401);
+    // And a device token opens nothing else (CONTRACT §11: it can only post readings).
+    let (_, token_only) = device(&app, &acct, "ispindel", None).await;
+    for path in ["/v1/me", "/v1/devices", &format!("/v1/sessions/{session}")] {
+        let (status, _) = call(
+            app.request(Method::GET, path)
+                .header("X-API-Key", &token_only),
+        )
+        .await;
+        assert_eq!(status, 401, "{path}");
+    }
 
     let (d, token) = device(&app, &acct, "ispindel", Some(&session)).await;
     // 422: nothing usable (the device is still seen, its payload kept for the brewer to read).
