@@ -4,8 +4,8 @@
 FROM node:20-bookworm-slim AS web
 WORKDIR /src/web
 COPY web/package.json web/package-lock.json ./
-# npm install, not npm ci: the lock lists this platform's optional binaries only (docs/decisions.md).
-RUN PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --no-audit --no-fund
+# npm ci: exactly the locked versions; the lock names every platform's optional binaries.
+RUN PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund
 COPY web/ ./
 RUN npm run build
 

@@ -1,4 +1,4 @@
-//! The web app in `web/`: `build_if_changed` (npm install from the lock file when `node_modules`
+//! The web app in `web/`: `build_if_changed` (`npm ci` from the lock file when `node_modules`
 //! is missing or older than `package-lock.json`, then `npm run build` when a source is newer than `web/dist`), and `check`
 //! (type check, lint, Vitest, then the Playwright suite against a running wort).
 //!
@@ -77,24 +77,32 @@ fn newest(path: &Path) -> Option<SystemTime> {
 
 /// Installs `node_modules` from the lock file when it is missing or older than `package-lock.json`.
 ///
-/// `npm install`, not `npm ci`: the registry reachable here serves only this platform's optional
-/// packages (rollup's and esbuild's per-platform binaries), so the lock file cannot list the other
-/// platforms' ones and `npm ci` refuses it as "out of sync" (docs/decisions.md). The lock file must
-/// come out byte for byte as it went in, so nothing is resolved anew behind the lock's back.
+/// `npm ci`: it installs exactly what the lock file names and never rewrites it, so the install
+/// does not depend on what the registry lists today. The lock file is complete: it names every
+/// platform's optional binaries (rollup's and esbuild's), of which npm fetches only this
+/// platform's. When `package.json` and the lock disagree, `npm ci` refuses; the fix is a
+/// deliberate `npm install` in `web/` and a reviewed commit of the lock file (docs/decisions.md).
 pub fn install_if_needed() -> Result<(), String> {
     let web = web_dir();
     let lock_path = web.join("package-lock.json");
     let lock = modified(&lock_path);
     let installed = modified(&web.join("node_modules").join(".package-lock.json"));
     if installed.is_none() || installed < lock {
-        eprintln!("xtask: npm install (web/node_modules missing or out of date)");
+        eprintln!("xtask: npm ci (web/node_modules missing or older than the lock file)");
         let before = fs::read(&lock_path).map_err(|e| format!("{}: {e}", lock_path.display()))?;
-        run_npm(&["install", "--no-audit", "--no-fund"], &[])?;
+        run_npm(&["ci", "--no-audit", "--no-fund"], &[]).map_err(|e| {
+            format!(
+                "{e}: if npm said the lock file is out of sync, web/package-lock.json does not \
+                 match web/package.json; run `npm install` in web/, review the new lock file \
+                 and commit it"
+            )
+        })?;
         let after = fs::read(&lock_path).map_err(|e| format!("{}: {e}", lock_path.display()))?;
         if before != after {
             return Err(
-                "web/package-lock.json did not match web/package.json: npm rewrote it; \
-                 review and commit the new lock file"
+                "npm rewrote web/package-lock.json during `npm ci`; restore it with \
+                 `git checkout web/package-lock.json`, then run `npm install` in web/, review \
+                 the new lock file and commit it"
                     .to_owned(),
             );
         }
