@@ -17,30 +17,78 @@ pub fn vendored(name: &str) -> Vec<u8> {
     std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
 
-/// A file of the project's corpus read in place (`../shared` beside the repository): files whose
-/// licence does not allow copying them into the repository.
-pub fn corpus(name: &str) -> Vec<u8> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/data/interchange/files")
-        .join(name);
-    std::fs::read(&p).unwrap_or_else(|e| {
-        panic!(
-            "{}: {e} (the corpus lives in shared/ beside the repository)",
-            p.display()
-        )
-    })
+/// Real exports whose licence does not allow copying them into the repository
+/// (`tests/data/SOURCES.md`): tests on them run only where the corpus is present.
+pub const CORPUS_ONLY: &[&str] = &[
+    "bx_brewfather_philter_xpa.xml",
+    "bx_brewtarget_smash_vienna_amarillo.xml",
+    "bx_brewtarget_encoding_system.xml",
+    "bx_grainfather_rose_ipa.xml",
+    "enc_windows1252_zatec.xml",
+    "bx_brewtlery_uneticky_vzor.xml",
+    "enc_utf16_bom_uneticky_vzor.xml",
+    "bj_linusu_bjornen.json",
+    "bj_linusu_svartan.json",
+];
+
+/// Where the optional corpus is: `WORT_INTERCHANGE_CORPUS` when set (it must then exist: asking
+/// for the corpus and silently not getting it would hide a mistake), else
+/// `../shared/data/interchange/files` beside the repository when that exists, else nowhere.
+pub fn corpus_dir() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("WORT_INTERCHANGE_CORPUS").filter(|d| !d.is_empty()) {
+        let dir = PathBuf::from(dir);
+        assert!(
+            dir.is_dir(),
+            "WORT_INTERCHANGE_CORPUS={} is not a directory",
+            dir.display()
+        );
+        return Some(dir);
+    }
+    let beside =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/interchange/files");
+    beside.is_dir().then_some(beside)
 }
 
-/// Vendored when it is, else from the corpus.
-pub fn file(name: &str) -> Vec<u8> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/files")
-        .join(name);
-    if p.exists() {
-        vendored(name)
-    } else {
-        corpus(name)
+/// Records that `test` ran (or skipped) its checks on a corpus-only `file`, as an empty marker
+/// file under the target directory; `cargo xtask test` counts them and prints one line.
+fn record(outcome: &str, test: &str, file: &str) {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join("interchange-corpus")
+        .join(outcome);
+    // Best effort: the count is a report, never a reason to fail a test.
+    let _ = std::fs::create_dir_all(&dir);
+    let _ = std::fs::write(dir.join(format!("{test}--{file}")), b"");
+}
+
+/// Whether `test` can use `name`: always for a vendored file; for a corpus-only one, when the
+/// corpus is present. Each corpus-only answer is recorded (see `record`).
+pub fn available(test: &str, name: &str) -> bool {
+    if !CORPUS_ONLY.contains(&name) {
+        return true;
     }
+    let present = corpus_dir().is_some_and(|d| d.join(name).is_file());
+    record(if present { "run" } else { "skipped" }, test, name);
+    present
+}
+
+/// The files of `names` that `test` can use (see `available`).
+pub fn usable<'a>(test: &str, names: &[&'a str]) -> Vec<&'a str> {
+    names
+        .iter()
+        .copied()
+        .filter(|n| available(test, n))
+        .collect()
+}
+
+/// A test file's bytes: vendored when it is, else from the corpus. Callers check `available`
+/// first for corpus-only files.
+pub fn file(name: &str) -> Vec<u8> {
+    if !CORPUS_ONLY.contains(&name) {
+        return vendored(name);
+    }
+    let dir = corpus_dir().unwrap_or_else(|| panic!("{name} is corpus-only: check `available`"));
+    let p = dir.join(name);
+    std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
 
 pub fn format_of(name: &str) -> Format {
