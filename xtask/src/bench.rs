@@ -40,7 +40,7 @@ use wort_pgcluster::{ClusterOptions, PgBinaries, RunningCluster};
 
 use crate::cluster::TestCluster;
 use crate::process::{Process, free_local_addr, wort_command, wort_migrate};
-use crate::{cargo, workspace_root};
+use crate::{cargo, target_dir};
 use load::Request;
 
 /// Bench clusters live in `$TMPDIR/wort-bench-<pid>-<nanos>`.
@@ -170,19 +170,6 @@ fn step(what: &str) {
 /// `target/bench/results.md` (under `CARGO_TARGET_DIR` when set).
 fn results_file() -> PathBuf {
     target_dir().join("bench").join("results.md")
-}
-
-fn target_dir() -> PathBuf {
-    env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .map(|dir| {
-            if dir.is_absolute() {
-                dir
-            } else {
-                workspace_root().join(dir)
-            }
-        })
-        .unwrap_or_else(|| workspace_root().join("target"))
 }
 
 /// The whole run; the cluster and the servers are stopped on every way out (guards).

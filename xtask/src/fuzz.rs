@@ -28,7 +28,7 @@ use wort_pgcluster::ClusterOptions;
 
 use crate::cluster::TestCluster;
 use crate::process::{Process, free_local_addr, wait_until_ready, wort_command, wort_migrate};
-use crate::{cargo, workspace_root};
+use crate::{cargo, target_dir, workspace_root};
 
 /// The Schemathesis release the run is pinned to (its CLI and checks change between releases).
 pub const SCHEMATHESIS_VERSION: &str = "4.32.5";
@@ -145,21 +145,6 @@ pub fn run(args: &[String]) -> ExitCode {
 
 fn step(what: &str) {
     eprintln!("==> fuzz-api: {what}");
-}
-
-/// `target/` (or `CARGO_TARGET_DIR`).
-fn target_dir() -> PathBuf {
-    let root = workspace_root();
-    env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .map(|dir| {
-            if dir.is_absolute() {
-                dir
-            } else {
-                root.join(dir)
-            }
-        })
-        .unwrap_or_else(|| root.join("target"))
 }
 
 /// Logs and reports of the last run.

@@ -7,6 +7,7 @@ mod cluster;
 mod dev;
 mod fuzz;
 mod process;
+mod self_contained;
 mod steps;
 mod test;
 mod web;
@@ -59,6 +60,21 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// `target/` (or `CARGO_TARGET_DIR`, relative to the workspace root when relative).
+fn target_dir() -> PathBuf {
+    let root = workspace_root();
+    env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .map(|dir| {
+            if dir.is_absolute() {
+                dir
+            } else {
+                root.join(dir)
+            }
+        })
+        .unwrap_or_else(|| root.join("target"))
 }
 
 /// The workspace root (xtask lives one level below it).

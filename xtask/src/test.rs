@@ -1,4 +1,6 @@
-//! `cargo xtask test`: the web app's build, fmt check, clippy, the compose file's check (where
+//! `cargo xtask test`: the web app's build, the check that nothing tracked needs the
+//! project's `shared/` folder,
+//! fmt check, clippy, the compose file's check (where
 //! Docker is), then every test against a private, throwaway PostgreSQL, then the bounded API
 //! fuzzing run (`cargo xtask fuzz-api --quick`) and the web app's checks and browser tests
 //! (`cargo xtask web-check`).
@@ -29,6 +31,8 @@ pub fn run(runner_args: &[String]) -> ExitCode {
     let mut steps = Steps::default();
     // First, so that everything compiled after it embeds the app as it is now.
     steps.timed("web-build", crate::web::build_if_changed);
+    // Nothing tracked may need the project's shared/ folder (a user's clone has none).
+    steps.timed("self-contained", crate::self_contained::check);
     steps.command("fmt", cargo().args(["fmt", "--all", "--", "--check"]));
     steps.command(
         "clippy",
@@ -92,7 +96,9 @@ fn run_tests(steps: &mut Steps, database_url: &str, runner_args: &[String]) {
     tests
         .args(runner_args)
         .env("WORT_TEST_DATABASE_URL", database_url);
+    crate::self_contained::reset_corpus_report();
     steps.command("tests", &mut tests);
+    eprintln!("{}", crate::self_contained::corpus_report());
     // nextest does not run doctests; with a filter given, the caller wants only what matches.
     if nextest && runner_args.is_empty() {
         let mut doctests = cargo();
