@@ -50,9 +50,12 @@ pub(crate) fn xml(bytes: &[u8]) -> Result<Decoded, ImportError> {
             }),
             None => {
                 let mut decoded = utf8_or_windows_1252(bytes, "UTF-8");
-                decoded
-                    .warning
-                    .get_or_insert_with(|| format!("unknown encoding \"{label}\": read as UTF-8"));
+                decoded.warning.get_or_insert_with(|| {
+                    format!(
+                        "unknown encoding {}: read as UTF-8",
+                        crate::report::quoted(&label)
+                    )
+                });
                 Ok(decoded)
             }
         },

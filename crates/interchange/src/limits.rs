@@ -13,6 +13,15 @@ pub const MAX_XML_DEPTH: usize = 32;
 /// Most elements in one XML document: a 5 MiB file of real BeerXML holds about this many; the
 /// cap keeps a file of empty elements from costing more memory than a real one.
 pub const MAX_XML_ELEMENTS: usize = 200_000;
+/// Most warnings one import reports. A file can give a warning for nearly every value it holds
+/// (a few hundred thousand); the answer to it stays small, and when more were found the last
+/// warning says how many more there were, counted within this cap.
+pub const MAX_WARNINGS: usize = 100;
+/// Longest message of a warning or violation, in characters (cut with an ellipsis).
+pub const MESSAGE_MAX_CHARS: usize = 500;
+/// Longest piece of the file's own text (a word, a unit, an encoding's label) quoted in a
+/// message, in characters (cut with an ellipsis).
+pub const QUOTE_MAX_CHARS: usize = 80;
 
 // The bounds of CONTRACT §1.2, as the domain writes them once (`wort_domain::recipe::rules`).
 use wort_domain::recipe::rules;

@@ -2,7 +2,7 @@
 //! each with its path into the file, and the shared rules for bounded numbers and capped text.
 
 use crate::domain::Violation;
-use crate::limits::Bound;
+use crate::limits::{Bound, MAX_WARNINGS, MESSAGE_MAX_CHARS, QUOTE_MAX_CHARS};
 use crate::{ImportError, Warning};
 
 /// A path into the file, as the contract's `path` arrays show it.
@@ -15,20 +15,53 @@ pub(crate) fn at(path: &[String], segment: impl ToString) -> Path {
     p
 }
 
+/// `text` cut to at most `max` characters, the last of them an ellipsis when it was longer.
+pub(crate) fn shortened(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        None => text.to_owned(),
+        Some(_) => {
+            let mut cut: String = text.chars().take(max.saturating_sub(1)).collect();
+            cut.push('…');
+            cut
+        }
+    }
+}
+
+/// A piece of the file's text in double quotes, for a message, cut to
+/// [`QUOTE_MAX_CHARS`]: a word the file spells however it likes must not make every message
+/// about it as long as itself.
+pub(crate) fn quoted(text: &str) -> String {
+    format!("\"{}\"", shortened(text, QUOTE_MAX_CHARS))
+}
+
 #[derive(Debug, Default)]
 pub(crate) struct Report {
-    /// The name of the recipe being read, for the warnings.
-    pub recipe: String,
-    pub warnings: Vec<Warning>,
-    pub violations: Vec<Violation>,
+    /// The name of the recipe being read, for the warnings: the name as it is created, so at
+    /// most the name's own bound (see [`Report::reading`]).
+    recipe: String,
+    /// At most [`MAX_WARNINGS`]; past them only [`Report::omitted`] grows.
+    warnings: Vec<Warning>,
+    /// Warnings found after the cap was reached.
+    omitted: usize,
+    violations: Vec<Violation>,
 }
 
 impl Report {
+    /// The warnings that follow are about the recipe named `name` in the file. Each warning
+    /// carries the name, so it is cut as the recipe's own name is ([`crate::limits::NAME_MAX`]).
+    pub fn reading(&mut self, name: &str) {
+        self.recipe = name.chars().take(crate::limits::NAME_MAX).collect();
+    }
+
     pub fn warn(&mut self, path: &[String], message: impl Into<String>) {
+        if self.warnings.len() >= MAX_WARNINGS {
+            self.omitted += 1;
+            return;
+        }
         self.warnings.push(Warning {
             recipe: self.recipe.clone(),
             path: path.to_vec(),
-            message: message.into(),
+            message: shortened(&message.into(), MESSAGE_MAX_CHARS),
         });
     }
 
@@ -95,7 +128,7 @@ impl Report {
             Some(w) => map(w).unwrap_or_else(|| {
                 self.warn(
                     path,
-                    format!("unknown {field} \"{w}\": {default_name} assumed"),
+                    format!("unknown {field} {}: {default_name} assumed", quoted(w)),
                 );
                 default
             }),
@@ -128,13 +161,21 @@ impl Report {
         text.chars().take(max).collect()
     }
 
-    /// Refusal when any violation was recorded.
-    pub fn into_result<T>(self, value: T) -> Result<(T, Vec<Warning>), ImportError> {
-        if self.violations.is_empty() {
-            Ok((value, self.warnings))
-        } else {
-            Err(ImportError::Invalid(self.violations))
+    /// Refusal when any violation was recorded. Past [`MAX_WARNINGS`], the last warning kept
+    /// gives way to one that says how many more were found.
+    pub fn into_result<T>(mut self, value: T) -> Result<(T, Vec<Warning>), ImportError> {
+        if !self.violations.is_empty() {
+            return Err(ImportError::Invalid(self.violations));
         }
+        if self.omitted > 0 && self.warnings.pop().is_some() {
+            let more = self.omitted + 1;
+            self.warnings.push(Warning {
+                recipe: String::new(),
+                path: Vec::new(),
+                message: format!("{more} more warnings not shown"),
+            });
+        }
+        Ok((value, self.warnings))
     }
 }
 
@@ -143,7 +184,7 @@ pub(crate) fn violation(
     path: &[String],
     message: impl Into<String>,
 ) -> Violation {
-    let mut v = Violation::new(code, &[], message);
+    let mut v = Violation::new(code, &[], shortened(&message.into(), MESSAGE_MAX_CHARS));
     v.path = path.to_vec();
     v
 }
@@ -184,5 +225,38 @@ pub(crate) fn check_children(report: &mut Report, path: &[String], count: usize)
             .with("inclusive", true)
             .with("type", "array"),
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shortened_cuts_on_a_character_with_an_ellipsis() {
+        assert_eq!(shortened("abc", 3), "abc");
+        assert_eq!(shortened("abcd", 3), "ab…");
+        assert_eq!(shortened("ééééé", 4), "ééé…");
+        assert_eq!(shortened("", 0), "");
+        assert_eq!(quoted(&"ß".repeat(81)), format!("\"{}…\"", "ß".repeat(79)));
+        assert_eq!(quoted(&"ß".repeat(80)), format!("\"{}\"", "ß".repeat(80)));
+    }
+
+    #[test]
+    fn past_the_cap_the_last_warning_counts_the_rest() {
+        let mut r = Report::default();
+        r.reading(&"n".repeat(1_000));
+        for i in 0..250 {
+            r.warn(&[], format!("w{i}{}", "m".repeat(1_000)));
+        }
+        let Ok(((), warnings)) = r.into_result(()) else {
+            panic!("no violation was recorded");
+        };
+        assert_eq!(warnings.len(), MAX_WARNINGS);
+        assert!(warnings[98].message.starts_with("w98"));
+        assert_eq!(warnings[99].message, "151 more warnings not shown");
+        assert_eq!(warnings[0].recipe.chars().count(), crate::limits::NAME_MAX);
+        assert_eq!(warnings[0].message.chars().count(), MESSAGE_MAX_CHARS);
+        assert!(warnings[0].message.ends_with('…'));
     }
 }

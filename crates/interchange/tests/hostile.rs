@@ -277,3 +277,129 @@ fn nul_characters_are_refused_like_the_api_refuses_them() {
         [path(&["beerjson", "recipes", "0", "notes"])]
     );
 }
+
+/// What the answer to an import carries of its warnings, in bytes, about as the API writes it.
+fn report_bytes(i: &wort_interchange::Import) -> usize {
+    i.warnings
+        .iter()
+        .map(|w| w.recipe.len() + w.message.len() + w.path.iter().map(String::len).sum::<usize>())
+        .sum()
+}
+
+/// Every warning within the caps: at most 100, each message at most 500 characters, each
+/// recipe name at most the name's own bound; the last says how many more were not shown.
+fn assert_bounded_report(i: &wort_interchange::Import, found: usize) {
+    use wort_interchange::limits::{MAX_WARNINGS, MESSAGE_MAX_CHARS, NAME_MAX};
+    assert_eq!(i.warnings.len(), MAX_WARNINGS);
+    for w in &i.warnings {
+        assert!(
+            w.message.chars().count() <= MESSAGE_MAX_CHARS,
+            "{}",
+            w.message.len()
+        );
+        assert!(w.recipe.chars().count() <= NAME_MAX, "{}", w.recipe.len());
+    }
+    let last = i.warnings.last().unwrap();
+    assert_eq!(
+        last.message,
+        format!("{} more warnings not shown", found - (MAX_WARNINGS - 1))
+    );
+    assert!(report_bytes(i) < 100_000, "{} bytes", report_bytes(i));
+}
+
+/// A name of 4 MB: every warning once copied it whole, and 200 hops with three values out of
+/// range each made an answer of gigabytes.
+const HUGE_NAME_CHARS: usize = 2_000_000;
+
+#[test]
+fn a_huge_name_and_hundreds_of_warnings_give_a_small_report_beerxml() {
+    let hops: String = (0..200)
+        .map(|_| {
+            format!(
+                "<HOP><NAME>H</NAME><ALPHA>150</ALPHA><AMOUNT>1000</AMOUNT><TIME>1e9</TIME>\
+                 <USE>Boil</USE><FORM>{}</FORM></HOP>",
+                "x".repeat(2_000)
+            )
+        })
+        .collect();
+    let doc = minimal_xml_recipe(0)
+        .replace(
+            "<NAME>R0</NAME>",
+            &format!("<NAME>{}</NAME>", "é".repeat(HUGE_NAME_CHARS)),
+        )
+        .replace("</RECIPE>", &format!("<HOPS>{hops}</HOPS></RECIPE>"));
+    let doc = format!("<RECIPES>{doc}</RECIPES>");
+    assert!(doc.len() <= MAX_FILE_BYTES);
+    let i = import(doc.as_bytes(), Format::BeerXml).unwrap();
+    assert_eq!(i.recipes[0].recipe.name.chars().count(), 200);
+    assert_eq!(i.recipes[0].hops.len(), 200);
+    // The name cut, no BOIL_TIME, no EFFICIENCY, and four per hop (alpha, amount, time, form).
+    assert_bounded_report(&i, 3 + 4 * 200);
+    let name_cut = &i.warnings[0];
+    assert_eq!(name_cut.path, path(&["RECIPES", "RECIPE", "0", "NAME"]));
+    assert_eq!(name_cut.recipe, i.recipes[0].recipe.name);
+    let form = i
+        .warnings
+        .iter()
+        .find(|w| w.message.starts_with("unknown FORM"))
+        .unwrap();
+    assert_eq!(
+        form.message,
+        format!("unknown FORM \"{}…\": not kept", "x".repeat(79))
+    );
+}
+
+#[test]
+fn a_huge_name_and_hundreds_of_warnings_give_a_small_report_beerjson() {
+    let hop = serde_json::json!({
+        "name": "H", "alpha_acid": {"unit": "%", "value": 150},
+        "amount": {"unit": "kg", "value": 1000},
+        "timing": {"use": "add_to_boil", "time": {"unit": "min", "value": 1e9}},
+        "form": "y".repeat(2_000)
+    });
+    let mut v = minimal_json_recipe(0);
+    v["name"] = serde_json::json!("é".repeat(HUGE_NAME_CHARS));
+    v["ingredients"]["hop_additions"] = serde_json::json!(vec![hop; 200]);
+    let doc = serde_json::json!({"beerjson": {"version": 1.0, "recipes": [v]}}).to_string();
+    assert!(doc.len() <= MAX_FILE_BYTES);
+    let i = import(doc.as_bytes(), Format::BeerJson).unwrap();
+    assert_eq!(i.recipes[0].recipe.name.chars().count(), 200);
+    // The name cut, no boil time, and four per hop (alpha, amount, time, form).
+    assert_bounded_report(&i, 2 + 4 * 200);
+}
+
+#[test]
+fn a_hundred_warnings_are_all_shown() {
+    let hops: String = (0..49)
+        .map(|_| {
+            "<HOP><NAME>H</NAME><ALPHA>150</ALPHA><AMOUNT>1000</AMOUNT><TIME>5</TIME>\
+             <USE>Boil</USE></HOP>"
+        })
+        .collect();
+    let doc = minimal_xml_recipe(0).replace("</RECIPE>", &format!("<HOPS>{hops}</HOPS></RECIPE>"));
+    let i = import(doc.as_bytes(), Format::BeerXml).unwrap();
+    // No BOIL_TIME, no EFFICIENCY, two per hop: exactly the cap, none given way.
+    assert_eq!(i.warnings.len(), 100);
+    assert!(
+        i.warnings.iter().all(|w| !w.message.contains("not shown")),
+        "{:?}",
+        i.warnings
+    );
+}
+
+#[test]
+fn an_unknown_unit_is_quoted_short_in_its_violation() {
+    let mut v = minimal_json_recipe(0);
+    let unit = "z".repeat(100_000);
+    v["batch_size"] = serde_json::json!({"unit": unit, "value": 20});
+    let doc = serde_json::json!({"beerjson": {"version": 1.0, "recipes": [v]}}).to_string();
+    let Err(ImportError::Invalid(violations)) = import(doc.as_bytes(), Format::BeerJson) else {
+        panic!("expected 422");
+    };
+    let quoted = format!("{}…", "z".repeat(79));
+    assert_eq!(
+        violations[0].message,
+        format!("\"{quoted}\" is not a volume unit of BeerJSON 1.0")
+    );
+    assert_eq!(violations[0].extra["received"], serde_json::json!(quoted));
+}

@@ -8,8 +8,12 @@ use crate::domain::{
     MiscType, MiscUse, NewFermentable, NewHop, NewMashStep, NewMisc, NewRecipe, NewYeast,
     RecipeType, YeastType,
 };
-use crate::limits::{self, Bound, MAX_RECIPES, NAME_MAX, NOTES_MAX, SHORT_TEXT_MAX};
-use crate::report::{Path, Report, at, check_children, invalid_file, too_many_recipes, violation};
+use crate::limits::{
+    self, Bound, MAX_RECIPES, NAME_MAX, NOTES_MAX, QUOTE_MAX_CHARS, SHORT_TEXT_MAX,
+};
+use crate::report::{
+    Path, Report, at, check_children, invalid_file, quoted, shortened, too_many_recipes, violation,
+};
 use crate::{Estimates, Import, ImportError, ImportedRecipe, Warning, decode, enums, units};
 
 pub(crate) fn import(bytes: &[u8]) -> Result<Import, ImportError> {
@@ -133,9 +137,9 @@ impl<'a> Obj<'a> {
                 violation(
                     "invalid_enum_value",
                     &at(&path, "unit"),
-                    format!("\"{unit}\" is not a {kind} unit of BeerJSON 1.0"),
+                    format!("{} is not a {kind} unit of BeerJSON 1.0", quoted(unit)),
                 )
-                .with("received", unit),
+                .with("received", shortened(unit, QUOTE_MAX_CHARS)),
             );
         }
         converted
@@ -200,11 +204,7 @@ impl<'a> Obj<'a> {
 }
 
 fn recipe(rec: &Obj<'_>, r: &mut Report) -> ImportedRecipe {
-    r.recipe = rec
-        .get("name")
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-        .to_owned();
+    r.reading(rec.get("name").and_then(Value::as_str).unwrap_or_default());
     let name = rec.required_text(r, "name", NAME_MAX).unwrap_or_default();
     let kind = rec.word(
         r,
@@ -402,7 +402,7 @@ fn hop(h: &Obj<'_>, r: &mut Report, sort_order: Option<i32>) -> NewHop {
             if form.is_none() {
                 r.warn(
                     &h.path("form"),
-                    format!("unknown form \"{word}\": not kept"),
+                    format!("unknown form {}: not kept", quoted(word)),
                 );
             }
             form
@@ -433,7 +433,7 @@ fn culture(c: &Obj<'_>, r: &mut Report, sort_order: Option<i32>) -> NewYeast {
         if form.is_none() {
             r.warn(
                 &c.path("form"),
-                format!("unknown form \"{word}\": not kept"),
+                format!("unknown form {}: not kept", quoted(word)),
             );
         }
         form

@@ -9,7 +9,7 @@ use crate::domain::{
 };
 use crate::enums;
 use crate::limits::{self, MAX_RECIPES, NAME_MAX, NOTES_MAX, SHORT_TEXT_MAX};
-use crate::report::{Path, Report, at, check_children, invalid_file, too_many_recipes};
+use crate::report::{Path, Report, at, check_children, invalid_file, quoted, too_many_recipes};
 use crate::{Estimates, Import, ImportError, ImportedRecipe, Warning, decode};
 
 pub(crate) fn import(bytes: &[u8]) -> Result<Import, ImportError> {
@@ -129,7 +129,7 @@ impl Record<'_> {
             _ => {
                 r.warn(
                     &self.path(field),
-                    format!("\"{t}\" is not TRUE or FALSE: ignored"),
+                    format!("{} is not TRUE or FALSE: ignored", quoted(t)),
                 );
                 None
             }
@@ -152,7 +152,7 @@ impl Record<'_> {
 
 fn recipe(node: &Node, path: &[String], r: &mut Report) -> ImportedRecipe {
     let rec = Record { node, path };
-    r.recipe = node.text_of("NAME").unwrap_or_default().to_owned();
+    r.reading(node.text_of("NAME").unwrap_or_default());
     let name = rec.required_text(r, "NAME", NAME_MAX).unwrap_or_default();
     let kind = rec.word(
         r,
@@ -298,7 +298,7 @@ fn hop(rec: &Record<'_>, r: &mut Report, order: i32) -> NewHop {
             if form.is_none() {
                 r.warn(
                     &rec.path("FORM"),
-                    format!("unknown FORM \"{word}\": not kept"),
+                    format!("unknown FORM {}: not kept", quoted(word)),
                 );
             }
             form
@@ -313,7 +313,7 @@ fn yeast(rec: &Record<'_>, r: &mut Report, order: i32) -> NewYeast {
         if form.is_none() {
             r.warn(
                 &rec.path("FORM"),
-                format!("unknown FORM \"{word}\": not kept"),
+                format!("unknown FORM {}: not kept", quoted(word)),
             );
         }
         form
