@@ -3,6 +3,7 @@
 
 pub mod cli;
 pub mod config;
+pub mod cpu;
 pub mod database;
 pub mod hashing;
 pub mod logging;
@@ -239,6 +240,7 @@ pub fn start(settings: ServerSettings) -> Result<Started, String> {
         webhooks,
         device_reading_interval: settings.device_reading_interval,
         hasher: Arc::new(BlockingHasher::new(default_workers())),
+        cpu: Arc::new(cpu::BoundedCpu::new(default_workers(), cpu::DEFAULT_WAIT)),
         ai_provider,
         clock: settings.clock,
         origins: Origins::new(&public_origin, &settings.cors_origins),
@@ -287,6 +289,8 @@ fn default_workers() -> usize {
 struct SharedParts {
     /// One for the process, so the bound on concurrent hashes holds across workers.
     hasher: Arc<dyn PasswordHasher>,
+    /// One for the process too: at most one imported file read per core at a time.
+    cpu: Arc<dyn wort_domain::recipe::ports::CpuWork>,
     ai_provider: Option<Arc<dyn AiProvider>>,
     clock: Arc<dyn Clock>,
     origins: Origins,
@@ -314,6 +318,7 @@ impl SharedParts {
                 Arc::new(PgIngredients::new(pool.clone())),
                 equipment.clone(),
                 clock.clone(),
+                self.cpu.clone(),
             ),
             equipment: EquipmentService::new(equipment, clock.clone()),
             devices: DeviceService::new(Arc::new(PgDevices::new(pool.clone())), clock.clone())

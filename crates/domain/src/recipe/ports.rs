@@ -96,3 +96,31 @@ pub trait IngredientRepository: Send + Sync {
         now: OffsetDateTime,
     ) -> DomainResult<()>;
 }
+
+/// CPU-heavy work of the recipe use cases (reading an imported file: up to 5 MiB of XML or JSON
+/// turned into trees and recipes) run off the async workers, a bounded number at a time, so a
+/// burst of imports can neither starve the other requests nor hold a parse tree per request.
+#[async_trait]
+pub trait CpuWork: Send + Sync {
+    /// Runs `job` on a blocking thread once one of the slots is free. When none frees up within
+    /// the adapter's wait, the job is never run and the answer is
+    /// [`DomainError::Unavailable`](crate::DomainError): the server is busy, try again shortly.
+    async fn run(&self, job: Box<dyn FnOnce() + Send>) -> DomainResult<()>;
+}
+
+/// `job`'s result, computed through `work` (the port takes jobs without results, so it can be
+/// a trait object).
+pub async fn run_cpu<T: Send + 'static>(
+    work: &dyn CpuWork,
+    job: impl FnOnce() -> T + Send + 'static,
+) -> DomainResult<T> {
+    let (sender, result) = std::sync::mpsc::sync_channel(1);
+    work.run(Box::new(move || {
+        // The receiver outlives the job: `run` returns only after the job is done.
+        let _ = sender.send(job());
+    }))
+    .await?;
+    result
+        .try_recv()
+        .map_err(|e| crate::DomainError::Internal(format!("a blocking job gave no result: {e}")))
+}

@@ -8,7 +8,7 @@ use super::model::{
     Ingredient, IngredientKind, IngredientPatch, NewIngredient, NewRecipe,
     NewRecipeWithIngredients, Recipe, RecipeDetail, RecipeFilter, RecipePatch,
 };
-use super::ports::{IngredientRepository, RecipeRepository};
+use super::ports::{CpuWork, IngredientRepository, RecipeRepository, run_cpu};
 use super::rules::{MAX_INGREDIENTS_PER_KIND, NAME, check_style_id, too_many_ingredients};
 use crate::brewing::round_to;
 use crate::brewing::scaling::{ScaleTarget, Scaled, scale};
@@ -25,6 +25,8 @@ pub struct RecipeService {
     ingredients: Arc<dyn IngredientRepository>,
     equipment: Arc<dyn EquipmentRepository>,
     clock: Arc<dyn Clock>,
+    /// Where imported files are read: shared by every worker, so its bound holds per process.
+    cpu: Arc<dyn CpuWork>,
 }
 
 impl RecipeService {
@@ -33,12 +35,14 @@ impl RecipeService {
         ingredients: Arc<dyn IngredientRepository>,
         equipment: Arc<dyn EquipmentRepository>,
         clock: Arc<dyn Clock>,
+        cpu: Arc<dyn CpuWork>,
     ) -> Self {
         RecipeService {
             recipes,
             ingredients,
             equipment,
             clock,
+            cpu,
         }
     }
 
@@ -73,6 +77,23 @@ impl RecipeService {
         self.recipes
             .create_with_ingredients(user, recipes, self.clock.now())
             .await
+    }
+
+    /// An import: `read` turns the file into recipes (and whatever else the reader reports, `R`)
+    /// on the bounded [`CpuWork`] port, never on an async worker; then every recipe is created
+    /// as [`Self::create_many`] does. The reader's own refusals (`E`) come back as they are.
+    pub async fn import<R, E>(
+        &self,
+        user: UserId,
+        read: impl FnOnce() -> Result<(Vec<NewRecipeWithIngredients>, R), E> + Send + 'static,
+    ) -> Result<(Vec<RecipeDetail>, R), E>
+    where
+        R: Send + 'static,
+        E: From<DomainError> + Send + 'static,
+    {
+        let (recipes, report) = run_cpu(&*self.cpu, read).await??;
+        let created = self.create_many(user, recipes).await?;
+        Ok((created, report))
     }
 
     /// A page of the account's recipes with all their ingredients (an export of everything).

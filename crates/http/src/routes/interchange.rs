@@ -91,15 +91,18 @@ pub async fn import_recipes(
                 "Content-Type must be application/xml, text/xml (BeerXML) or application/json (BeerJSON)",
             )
         })?;
-    // Parsing a 5 MiB file is CPU work: off the async workers.
-    let file = web::block(move || wort_interchange::import(&bytes, format))
-        .await?
-        .map_err(import_error)?;
-    let new = file.recipes.into_iter().map(Into::into).collect();
-    let recipes = state.recipes.create_many(auth.0.user.id, new).await?;
+    // Reading the file is CPU work: the service runs it off the async workers, a few at a time.
+    let read = move || -> ApiResult<_> {
+        let file = wort_interchange::import(&bytes, format).map_err(import_error)?;
+        Ok((
+            file.recipes.into_iter().map(Into::into).collect(),
+            file.warnings,
+        ))
+    };
+    let (recipes, warnings) = state.recipes.import(auth.0.user.id, read).await?;
     Ok(created(&ImportResponse {
         recipes,
-        warnings: file.warnings.into_iter().map(Into::into).collect(),
+        warnings: warnings.into_iter().map(Into::into).collect(),
     }))
 }
 
