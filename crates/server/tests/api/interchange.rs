@@ -165,6 +165,52 @@ async fn a_file_with_one_invalid_recipe_creates_nothing() {
     app.stop().await;
 }
 
+/// Every warning once copied the recipe's name whole: a long name and a few hundred values out of
+/// range made an answer of hundreds of megabytes. The answer stays within the report's caps.
+#[tokio::test]
+async fn the_answer_to_an_import_stays_small_whatever_the_file_warns() {
+    let app = TestApp::spawn().await;
+    let acct = app.account().await;
+    let hops: String = (0..200)
+        .map(|_| {
+            "<HOP><NAME>Saaz</NAME><ALPHA>150</ALPHA><AMOUNT>1000</AMOUNT><USE>Boil</USE>\
+             <TIME>1e9</TIME></HOP>"
+        })
+        .collect();
+    let name = "é".repeat(20_000);
+    let recipe = xml_recipe(&name, "20").replace(
+        "<HOPS><HOP><NAME>Saaz</NAME><ALPHA>3.5</ALPHA><AMOUNT>0.03</AMOUNT><USE>Boil</USE>\
+         <TIME>60</TIME></HOP></HOPS>",
+        &format!("<HOPS>{hops}</HOPS>"),
+    );
+    let res = app
+        .with_key(Method::POST, "/v1/recipes/import", &acct.key)
+        .header("Content-Type", "application/xml")
+        .body(xml_file(&[recipe]))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let text = res.text().await.unwrap();
+    // 200 hops of the recipe itself take about 60 kB; the 100 warnings at most a few more.
+    assert!(text.len() < 150_000, "{} bytes", text.len());
+    let body: Value = serde_json::from_str(&text).unwrap();
+    let recipe = &body["recipes"][0];
+    assert_eq!(recipe["name"].as_str().unwrap().chars().count(), 200);
+    assert_eq!(recipe["hops"].as_array().unwrap().len(), 200);
+    let warnings = body["warnings"].as_array().unwrap();
+    assert_eq!(warnings.len(), 100);
+    // The name cut, then three per hop (alpha, amount, time): 601, of which 99 are shown.
+    assert_eq!(warnings[99]["message"], "502 more warnings not shown");
+    assert_eq!(warnings[0]["recipe"], recipe["name"]);
+    assert!(
+        warnings
+            .iter()
+            .all(|w| w["message"].as_str().unwrap().chars().count() <= 500)
+    );
+    app.stop().await;
+}
+
 #[tokio::test]
 async fn more_than_a_hundred_recipes_is_422() {
     let app = TestApp::spawn().await;
