@@ -361,6 +361,21 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    /// `Idempotency-Key`s: one per account and key, with the first answer once there is one.
+    idempotency_keys (user_id, key) {
+        user_id -> Uuid,
+        key -> Text,
+        fingerprint -> Bytea,
+        token -> Uuid,
+        reserved_at -> Timestamptz,
+        status -> Nullable<SmallInt>,
+        content_type -> Nullable<Text>,
+        location -> Nullable<Text>,
+        body -> Nullable<Bytea>,
+    }
+}
+
 diesel::joinable!(auth_sessions -> users (user_id));
 diesel::joinable!(api_keys -> users (user_id));
 diesel::joinable!(recipes -> users (user_id));
@@ -392,4 +407,5 @@ diesel::allow_tables_to_appear_in_same_query!(
     webhook_events,
     webhook_deliveries,
     webhook_attempts,
+    idempotency_keys,
 );

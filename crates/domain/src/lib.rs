@@ -11,6 +11,7 @@
 //! * [`equipment`]: equipment profiles (the kettle's losses and utilisation).
 //! * [`device`]: hydrometers that post readings by themselves, with their ingest tokens.
 //! * [`webhook`]: webhook endpoints, the events they receive, signing and the retry policy.
+//! * [`idempotency`]: `Idempotency-Key`: a write retried with its key is applied once.
 //! * [`ai`]: the AI assistant: daily limits and metering, prompts, chat threads.
 //! * [`brewing`]: pure brewing calculations (OG, FG, ABV, IBU, colour, calories…).
 //! * [`rules`]: the bound types every `rules.rs` is written with; [`error`]: the errors every use
@@ -24,6 +25,7 @@ pub mod brewing;
 pub mod device;
 pub mod equipment;
 pub mod error;
+pub mod idempotency;
 pub mod inventory;
 pub mod page;
 pub mod ports;

@@ -16,6 +16,7 @@ pub use crate::ai::ports::{AiProvider, AiUsageRepository, ChatRepository, Comple
 pub use crate::brew_session::ports::BrewSessionRepository;
 pub use crate::device::ports::DeviceRepository;
 pub use crate::equipment::ports::EquipmentRepository;
+pub use crate::idempotency::ports::IdempotencyStore;
 pub use crate::inventory::ports::InventoryRepository;
 pub use crate::recipe::ports::{IngredientRepository, RecipeRepository};
 pub use crate::webhook::ports::{WebhookRepository, WebhookSender};

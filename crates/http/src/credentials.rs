@@ -131,3 +131,13 @@ impl FromRequest for SignedIn {
         })
     }
 }
+
+/// The identity behind any valid credential on the request, by [`Authenticated`]'s rules;
+/// `None` without one. For middleware that acts for an account before the handler runs.
+pub async fn identify(req: &HttpRequest) -> ApiResult<Option<Identity>> {
+    match Authenticated::from_request(req, &mut Payload::None).await {
+        Ok(Authenticated(identity)) => Ok(Some(identity)),
+        Err(ApiError::Unauthorized) => Ok(None),
+        Err(e) => Err(e),
+    }
+}

@@ -4,6 +4,7 @@
 //! * [`credentials`]: API key and session-cookie authentication, with the CSRF rule.
 //! * [`body`], [`params`], [`validation`]: reading requests, in the contract's order of checks.
 //! * [`error`]: every failure mapped to its status and JSON body, in one place.
+//! * [`idempotency`]: `Idempotency-Key` on writes under `/v1`: retried, applied once.
 //! * [`middleware`]: request ids, access log, CORS.
 //! * [`openapi`]: the generated OpenAPI 3.1 document; [`docs`] serves it and the interactive
 //!   docs. Routes never refer to the document, the document refers to the routes.
@@ -15,6 +16,7 @@ pub mod client_address;
 pub mod credentials;
 pub mod docs;
 pub mod error;
+pub mod idempotency;
 pub mod metrics;
 pub mod middleware;
 pub mod openapi;
@@ -49,6 +51,8 @@ pub fn app(
         .configure(docs::configure)
         .configure(routes::configure)
         .default_service(web::to(web_app::fallback))
+        // Innermost: its body read keeps the read deadline; replays get CORS, ids and the log.
+        .wrap(from_fn(idempotency::idempotency))
         .wrap(from_fn(middleware::cors))
         .wrap(from_fn(middleware::request_id_and_log))
 }

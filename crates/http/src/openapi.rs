@@ -373,6 +373,84 @@ impl Modify for CommonResponses {
     }
 }
 
+/// `Idempotency-Key` on every `POST` and `PATCH` under `/v1` (`crate::idempotency`), with the
+/// answers it adds: `409` while the first request with the key runs, `422` for the key sent with
+/// a different request.
+struct IdempotencyKeys;
+
+impl Modify for IdempotencyKeys {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::path::{ParameterBuilder, ParameterIn};
+        use utoipa::openapi::{ResponseBuilder, content::ContentBuilder};
+        use wort_domain::idempotency::rules::{KEY_HEADER, MAX_KEY_LENGTH};
+        let parameter = ParameterBuilder::new()
+            .name(KEY_HEADER)
+            .parameter_in(ParameterIn::Header)
+            .required(Required::False)
+            .description(Some(
+                "A key of the client's choosing (a UUID, say) that makes a retry of this write \
+                 safe: the first answer to the key is kept 24 h for the account and sent again, \
+                 with `Idempotent-Replayed: true`, to a retry of the same request. A malformed key \
+                 is `400`. A streamed answer (`text/event-stream`) is not kept: the key guards the \
+                 request until its stream starts.",
+            ))
+            .schema(Some(
+                ObjectBuilder::new()
+                    .schema_type(Type::String)
+                    .min_length(Some(1))
+                    .max_length(Some(MAX_KEY_LENGTH))
+                    .pattern(Some("^[!-~]+$")),
+            ))
+            .build();
+        let body = |schema: &str| {
+            ContentBuilder::new()
+                .schema(Some(RefOr::Ref(utoipa::openapi::Ref::from_schema_name(
+                    schema,
+                ))))
+                .build()
+        };
+        let added = [
+            (
+                "409",
+                "A request with this `Idempotency-Key` is still running (retry after \
+                 `Retry-After` seconds), or was applied with an answer too large to keep",
+                "ErrorBody",
+            ),
+            (
+                "422",
+                "Validation failed, or (`idempotency_key_reused`) the `Idempotency-Key` was used \
+                 for a different request",
+                "ValidationErrorBody",
+            ),
+        ];
+        for (path, item) in &mut openapi.paths.paths {
+            if !path.starts_with("/v1/") {
+                continue;
+            }
+            for operation in [&mut item.post, &mut item.patch].into_iter().flatten() {
+                operation
+                    .parameters
+                    .get_or_insert_with(Vec::new)
+                    .push(parameter.clone());
+                for (status, description, schema) in added {
+                    operation
+                        .responses
+                        .responses
+                        .entry(status.to_owned())
+                        .or_insert_with(|| {
+                            RefOr::T(
+                                ResponseBuilder::new()
+                                    .description(description)
+                                    .content("application/json", body(schema))
+                                    .build(),
+                            )
+                        });
+                }
+            }
+        }
+    }
+}
+
 impl Modify for SecuritySchemes {
     fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
         let components = openapi.components.get_or_insert_with(Default::default);
@@ -398,7 +476,7 @@ impl Modify for SecuritySchemes {
     info(title = "wort", version = "1.0.0",
         description = "Homebrewing data: recipes and their statistics, equipment profiles and styles, brew sessions, fermentation logs, inventory and an AI assistant."),
     modifiers(&FieldBounds, &PageBounds, &SecuritySchemes, &CommonResponses, &OptionalBodies, &ReadingNeedsAMeasurement,
-        &LinkFieldNames, &StyleIdPattern, &PublicOperations),
+        &LinkFieldNames, &StyleIdPattern, &PublicOperations, &IdempotencyKeys),
     servers((url = "/", description = "This wort: every path is relative to the service's origin")),
     paths(
         routes::health::healthz, routes::health::readyz,

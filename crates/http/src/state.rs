@@ -24,6 +24,8 @@ pub struct AppState {
     pub webhooks: Arc<WebhookService>,
     /// Shared with the tasks that carry analyses and chat turns to their end.
     pub ai: Arc<AiService>,
+    /// `Idempotency-Key`s of writes (`crate::idempotency`).
+    pub idempotency: wort_domain::idempotency::IdempotencyService,
     pub health: Arc<dyn HealthCheck>,
     pub origins: Origins,
     /// Request counts and latencies by route pattern, shared by every worker (`crate::metrics`).

@@ -6,6 +6,7 @@ pub mod config;
 pub mod cpu;
 pub mod database;
 pub mod hashing;
+pub mod key_pruner;
 pub mod logging;
 pub mod memory;
 pub mod metrics;
@@ -22,12 +23,13 @@ use wort_db::pool::{DbPool, PgHealth};
 use wort_db::{
     PgAccounts, PgBrewSessions, PgIngredients, PgInventory, PgRecipes, PoolSettings, build_pool,
 };
-use wort_db::{PgAiUsage, PgChats, PgDevices, PgEquipment, PgWebhooks};
+use wort_db::{PgAiUsage, PgChats, PgDevices, PgEquipment, PgIdempotency, PgWebhooks};
 use wort_domain::account::{AccountLimits, AccountService};
 use wort_domain::ai::service::AiService;
 use wort_domain::brew_session::BrewSessionService;
 use wort_domain::device::DeviceService;
 use wort_domain::equipment::EquipmentService;
+use wort_domain::idempotency::IdempotencyService;
 use wort_domain::inventory::InventoryService;
 use wort_domain::ports::{AiProvider, Clock, PasswordHasher};
 use wort_domain::recipe::RecipeService;
@@ -123,6 +125,8 @@ pub struct Started {
     /// Interrupts streamed AI answers near the end of the grace period (`shutdown`).
     pub interrupt: shutdown::Interrupt,
     pub grace: std::time::Duration,
+    /// Prunes expired idempotency keys while the server runs (`key_pruner`).
+    pub idempotency_keys: Arc<IdempotencyService>,
 }
 
 impl Started {
@@ -136,6 +140,7 @@ impl Started {
     pub async fn run(self) -> std::io::Result<()> {
         let deliveries = self.deliveries.map(webhook_worker::DeliveryWorker::spawn);
         let signals = tokio::spawn(self.interrupt.clone().on_signal(self.grace));
+        let key_pruner = tokio::spawn(key_pruner::run(self.idempotency_keys.clone()));
         let result = match self.metrics {
             None => self.server.await,
             Some((_, metrics)) => {
@@ -148,6 +153,7 @@ impl Started {
             }
         };
         signals.abort();
+        key_pruner.abort();
         self.interrupt.fire();
         if let Some(deliveries) = deliveries {
             deliveries.stop().await;
@@ -174,6 +180,10 @@ pub fn start(settings: ServerSettings) -> Result<Started, String> {
     let other_pools = (1..workers)
         .map(|_| build_pool(&settings.database_url, &worker_pool))
         .collect::<Result<Vec<DbPool>, String>>()?;
+    let idempotency_keys = Arc::new(IdempotencyService::new(
+        Arc::new(PgIdempotency::new(first_pool.clone())),
+        settings.clock.clone(),
+    ));
     let ai_counters = Arc::new(AiCounters::default());
     let interrupt = shutdown::Interrupt::default();
     let ai_provider = match &settings.ai {
@@ -276,6 +286,7 @@ pub fn start(settings: ServerSettings) -> Result<Started, String> {
         deliveries,
         interrupt,
         grace: std::time::Duration::from_secs(settings.shutdown_grace_secs),
+        idempotency_keys,
     })
 }
 
@@ -342,6 +353,10 @@ impl SharedParts {
                 provider: self.ai_provider.clone(),
                 clock,
             }),
+            idempotency: IdempotencyService::new(
+                Arc::new(PgIdempotency::new(pool.clone())),
+                self.clock.clone(),
+            ),
             health: Arc::new(PgHealth(pool)),
             origins: self.origins.clone(),
             client_address: self.client_address.clone(),

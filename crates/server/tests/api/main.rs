@@ -20,6 +20,7 @@ mod devices;
 mod embedded;
 mod errors;
 mod hardening;
+mod idempotency;
 mod ingredients;
 mod interchange;
 mod inventory;

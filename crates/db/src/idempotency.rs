@@ -1,0 +1,215 @@
+//! `Idempotency-Key`s: one row per account and key.
+//!
+//! Every call is one statement, committed on its own: the reservation is visible to every wort
+//! instance before the request it guards runs, and the primary key `(user_id, key)` lets exactly
+//! one of two racing reservations in. Which stored keys a new try may take over is the domain's
+//! decision (`wort_domain::idempotency::rules`); the take-over here only makes sure it replaces
+//! the reservation that was looked at and not a newer one.
+
+use async_trait::async_trait;
+use diesel::prelude::*;
+use diesel::upsert::on_constraint;
+use diesel_async::RunQueryDsl;
+use time::OffsetDateTime;
+use uuid::Uuid;
+use wort_domain::idempotency::{Answer, Fingerprint, IdempotencyKey, StoredKey};
+use wort_domain::ports::IdempotencyStore;
+use wort_domain::{DomainError, DomainResult, UserId};
+
+use crate::error::db_error;
+use crate::pool::{DbPool, checkout};
+use crate::schema::idempotency_keys as keys;
+
+pub struct PgIdempotency {
+    pool: DbPool,
+}
+
+impl PgIdempotency {
+    pub fn new(pool: DbPool) -> Self {
+        PgIdempotency { pool }
+    }
+}
+
+#[derive(Queryable)]
+struct KeyRow {
+    fingerprint: Vec<u8>,
+    token: Uuid,
+    reserved_at: OffsetDateTime,
+    status: Option<i16>,
+    content_type: Option<String>,
+    location: Option<String>,
+    body: Option<Vec<u8>>,
+}
+
+impl KeyRow {
+    fn entity(self) -> DomainResult<StoredKey> {
+        let fingerprint = <[u8; 32]>::try_from(self.fingerprint.as_slice())
+            .map_err(|_| DomainError::Internal("idempotency fingerprint is not 32 bytes".into()))?;
+        let answer = match self.status {
+            Some(status) => Some(Answer {
+                status: u16::try_from(status)
+                    .map_err(|_| DomainError::Internal("idempotency status out of range".into()))?,
+                content_type: self.content_type,
+                location: self.location,
+                body: self.body,
+            }),
+            None => None,
+        };
+        Ok(StoredKey {
+            fingerprint: Fingerprint(fingerprint),
+            token: self.token,
+            reserved_at: self.reserved_at,
+            answer,
+        })
+    }
+}
+
+type KeyColumns = (
+    keys::fingerprint,
+    keys::token,
+    keys::reserved_at,
+    keys::status,
+    keys::content_type,
+    keys::location,
+    keys::body,
+);
+
+const KEY_COLUMNS: KeyColumns = (
+    keys::fingerprint,
+    keys::token,
+    keys::reserved_at,
+    keys::status,
+    keys::content_type,
+    keys::location,
+    keys::body,
+);
+
+#[async_trait]
+impl IdempotencyStore for PgIdempotency {
+    async fn reserve(
+        &self,
+        user: UserId,
+        key: &IdempotencyKey,
+        fingerprint: Fingerprint,
+        token: Uuid,
+        now: OffsetDateTime,
+    ) -> DomainResult<Option<StoredKey>> {
+        let mut conn = checkout(&self.pool).await?;
+        // A key released or pruned between the insert and the read is free again: try again.
+        for _ in 0..3 {
+            let inserted = diesel::insert_into(keys::table)
+                .values((
+                    keys::user_id.eq(user.0),
+                    keys::key.eq(key.as_str()),
+                    keys::fingerprint.eq(fingerprint.0.as_slice()),
+                    keys::token.eq(token),
+                    keys::reserved_at.eq(now),
+                ))
+                .on_conflict(on_constraint("idempotency_keys_pkey"))
+                .do_nothing()
+                .execute(&mut conn)
+                .await
+                .map_err(db_error)?;
+            if inserted == 1 {
+                return Ok(None);
+            }
+            let row: Option<KeyRow> = keys::table
+                .filter(keys::user_id.eq(user.0))
+                .filter(keys::key.eq(key.as_str()))
+                .select(KEY_COLUMNS)
+                .first(&mut conn)
+                .await
+                .optional()
+                .map_err(db_error)?;
+            if let Some(row) = row {
+                return row.entity().map(Some);
+            }
+        }
+        Err(DomainError::Unavailable(
+            "idempotency key kept changing under its reservation".into(),
+        ))
+    }
+
+    async fn take_over(
+        &self,
+        user: UserId,
+        key: &IdempotencyKey,
+        seen_token: Uuid,
+        fingerprint: Fingerprint,
+        token: Uuid,
+        now: OffsetDateTime,
+    ) -> DomainResult<bool> {
+        let mut conn = checkout(&self.pool).await?;
+        let updated = diesel::update(
+            keys::table
+                .filter(keys::user_id.eq(user.0))
+                .filter(keys::key.eq(key.as_str()))
+                .filter(keys::token.eq(seen_token)),
+        )
+        .set((
+            keys::fingerprint.eq(fingerprint.0.as_slice()),
+            keys::token.eq(token),
+            keys::reserved_at.eq(now),
+            keys::status.eq(None::<i16>),
+            keys::content_type.eq(None::<String>),
+            keys::location.eq(None::<String>),
+            keys::body.eq(None::<Vec<u8>>),
+        ))
+        .execute(&mut conn)
+        .await
+        .map_err(db_error)?;
+        Ok(updated == 1)
+    }
+
+    async fn complete(
+        &self,
+        user: UserId,
+        key: &IdempotencyKey,
+        token: Uuid,
+        answer: &Answer,
+    ) -> DomainResult<()> {
+        let status = i16::try_from(answer.status)
+            .map_err(|_| DomainError::Internal("HTTP status out of range".into()))?;
+        let mut conn = checkout(&self.pool).await?;
+        diesel::update(
+            keys::table
+                .filter(keys::user_id.eq(user.0))
+                .filter(keys::key.eq(key.as_str()))
+                .filter(keys::token.eq(token)),
+        )
+        .set((
+            keys::status.eq(Some(status)),
+            keys::content_type.eq(answer.content_type.as_deref()),
+            keys::location.eq(answer.location.as_deref()),
+            keys::body.eq(answer.body.as_deref()),
+        ))
+        .execute(&mut conn)
+        .await
+        .map_err(db_error)?;
+        Ok(())
+    }
+
+    async fn release(&self, user: UserId, key: &IdempotencyKey, token: Uuid) -> DomainResult<()> {
+        let mut conn = checkout(&self.pool).await?;
+        diesel::delete(
+            keys::table
+                .filter(keys::user_id.eq(user.0))
+                .filter(keys::key.eq(key.as_str()))
+                .filter(keys::token.eq(token))
+                .filter(keys::status.is_null()),
+        )
+        .execute(&mut conn)
+        .await
+        .map_err(db_error)?;
+        Ok(())
+    }
+
+    async fn prune(&self, before: OffsetDateTime) -> DomainResult<u64> {
+        let mut conn = checkout(&self.pool).await?;
+        let deleted = diesel::delete(keys::table.filter(keys::reserved_at.lt(before)))
+            .execute(&mut conn)
+            .await
+            .map_err(db_error)?;
+        Ok(u64::try_from(deleted).unwrap_or(0))
+    }
+}
