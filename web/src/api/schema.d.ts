@@ -1838,14 +1838,22 @@ export interface components {
         ImportResponse: {
             /** @description Every recipe of the file, as `GET /v1/recipes/{id}` returns it, in file order. */
             recipes: components["schemas"]["RecipeDetail"][];
+            /**
+             * @description At most 100, in file order. When the file gave more, the 100th says how many more were not
+             *     shown (`"<n> more warnings not shown"`, with `recipe` `""` and `path` `[]`).
+             */
             warnings: components["schemas"]["ImportWarning"][];
         };
         /** @description Something read from the file but not kept as it was. */
         ImportWarning: {
+            /** @description At most 500 characters; text quoted from the file is cut to 80 (with an ellipsis). */
             message: string;
             /** @description Where in the file (array indices as decimal strings). */
             path: string[];
-            /** @description The recipe's name as read from the file. */
+            /**
+             * @description The recipe's name as read from the file, cut to 200 characters as the created recipe's
+             *     name is; `""` for a warning about the whole file.
+             */
             recipe: string;
         };
         /** @description `{"message":"success"}`, what the devices' firmware expects. */
@@ -6522,9 +6530,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            /** @description Too many files being read at once (no free slot within 5 s), or the database unavailable; retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

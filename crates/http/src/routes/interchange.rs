@@ -28,16 +28,22 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
 pub struct ImportResponse {
     /// Every recipe of the file, as `GET /v1/recipes/{id}` returns it, in file order.
     recipes: Vec<RecipeDetail>,
+    /// At most 100, in file order. When the file gave more, the 100th says how many more were not
+    /// shown (`"<n> more warnings not shown"`, with `recipe` `""` and `path` `[]`).
+    #[schema(max_items = 100)]
     warnings: Vec<ImportWarning>,
 }
 
 /// Something read from the file but not kept as it was.
 #[derive(Serialize, ToSchema)]
 pub struct ImportWarning {
-    /// The recipe's name as read from the file.
+    /// The recipe's name as read from the file, cut to 200 characters as the created recipe's
+    /// name is; `""` for a warning about the whole file.
     recipe: String,
     /// Where in the file (array indices as decimal strings).
     path: Vec<String>,
+    /// At most 500 characters; text quoted from the file is cut to 80 (with an ellipsis).
+    #[schema(max_length = 500)]
     message: String,
 }
 
@@ -70,6 +76,8 @@ fn import_error(e: ImportError) -> ApiError {
         (status = 400, description = "Another content type, or not parseable as the declared one", body = crate::error::ErrorBody),
         (status = 401, body = crate::error::ErrorBody),
         (status = 413, description = "Larger than 5 MiB", body = crate::error::ErrorBody),
+        (status = 503, description = "Too many files being read at once (no free slot within 5 s), or the database unavailable; retry after `Retry-After` seconds",
+            body = crate::error::ErrorBody, headers(("Retry-After" = u64))),
         (status = 422, description = "Not a usable recipe file; each path points into the file", body = crate::error::ValidationErrorBody)))]
 pub async fn import_recipes(
     auth: Authenticated,
