@@ -7,9 +7,9 @@ use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 use time::OffsetDateTime;
 use uuid::Uuid;
 use wort_domain::account::{
-    self, AmountUnits, ApiKey, ColorDisplay, GravityDisplay, KEY_TOUCH_INTERVAL, MAX_API_KEYS,
-    NewApiKey, NewUser, Preferences, PreferencesPatch, SignInSession, SignInSubject,
-    TemperatureDisplay, Throttle, User, UserCredentials,
+    self, AmountUnits, ApiKey, AttemptCount, ColorDisplay, GravityDisplay, KEY_TOUCH_INTERVAL,
+    MAX_API_KEYS, NewApiKey, NewUser, Preferences, PreferencesPatch, SignInSession, SignInSubject,
+    TemperatureDisplay, User, UserCredentials,
 };
 use wort_domain::ports::AccountRepository;
 use wort_domain::{DomainError, DomainResult, UserId, new_id};
@@ -70,6 +70,13 @@ impl TryFrom<PreferencesRow> for Preferences {
                 .ok_or_else(|| bad("temperature"))?,
         })
     }
+}
+
+#[derive(QueryableByName)]
+#[diesel(table_name = sign_in_failures)]
+struct AttemptRow {
+    failures: i32,
+    window_start: OffsetDateTime,
 }
 
 #[derive(Queryable, Selectable)]
@@ -374,48 +381,55 @@ impl AccountRepository for PgAccounts {
         Ok(Some(user.into()))
     }
 
-    async fn retry_after(
-        &self,
-        subject: &SignInSubject,
-        throttle: Throttle,
-        now: OffsetDateTime,
-    ) -> DomainResult<Option<u64>> {
-        let mut conn = checkout(&self.pool).await?;
-        let row: Option<(i32, OffsetDateTime)> = sign_in_failures::table
-            .filter(sign_in_failures::subject.eq(subject.key()))
-            .select((sign_in_failures::failures, sign_in_failures::window_start))
-            .first(&mut conn)
-            .await
-            .optional()
-            .map_err(db_error)?;
-        Ok(row.and_then(|(attempts, window_start)| {
-            let window_end = window_start + throttle.window;
-            (i64::from(attempts) >= i64::from(throttle.limit) && now < window_end)
-                .then(|| (window_end - now).whole_seconds().max(0).unsigned_abs() + 1)
-        }))
-    }
-
-    async fn record_attempt(
+    async fn reserve_attempt(
         &self,
         subject: &SignInSubject,
         window: time::Duration,
         now: OffsetDateTime,
-    ) -> DomainResult<()> {
+    ) -> DomainResult<AttemptCount> {
         let mut conn = checkout(&self.pool).await?;
         let window_open_since = now - window;
-        // One statement, so concurrent attempts are all counted; a window that has passed starts
-        // again at 1.
-        diesel::sql_query(
+        // One statement: the upsert holds the subject's row from the increment to RETURNING, so
+        // simultaneous attempts (from any instance on this database) are counted one after the
+        // other and each reads its own count. A window that has passed starts again at 1. The
+        // `failures` column counts every attempt not given back: failed sign-ins, sign-ups, and
+        // attempts still being checked.
+        let counted: AttemptRow = diesel::sql_query(
             "INSERT INTO sign_in_failures (subject, failures, window_start) VALUES ($1, 1, $2) \
              ON CONFLICT (subject) DO UPDATE SET \
                failures = CASE WHEN sign_in_failures.window_start <= $3 THEN 1 \
                                ELSE sign_in_failures.failures + 1 END, \
                window_start = CASE WHEN sign_in_failures.window_start <= $3 THEN $2 \
-                                   ELSE sign_in_failures.window_start END",
+                                   ELSE sign_in_failures.window_start END \
+             RETURNING failures, window_start",
         )
         .bind::<Text, _>(subject.key())
         .bind::<Timestamptz, _>(now)
         .bind::<Timestamptz, _>(window_open_since)
+        .get_result(&mut conn)
+        .await
+        .map_err(db_error)?;
+        Ok(AttemptCount {
+            attempts: i64::from(counted.failures),
+            window_start: counted.window_start,
+        })
+    }
+
+    async fn release_attempt(
+        &self,
+        subject: &SignInSubject,
+        window_start: OffsetDateTime,
+    ) -> DomainResult<()> {
+        let mut conn = checkout(&self.pool).await?;
+        // Only within the window the attempt was counted in: once a new window has begun, its
+        // count holds none of the old window's attempts.
+        diesel::update(
+            sign_in_failures::table
+                .filter(sign_in_failures::subject.eq(subject.key()))
+                .filter(sign_in_failures::window_start.eq(window_start))
+                .filter(sign_in_failures::failures.gt(0)),
+        )
+        .set(sign_in_failures::failures.eq(sign_in_failures::failures - 1))
         .execute(&mut conn)
         .await
         .map_err(db_error)?;

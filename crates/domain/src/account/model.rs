@@ -39,6 +39,14 @@ pub struct Throttle {
     pub window: time::Duration,
 }
 
+/// A subject's attempts in its current window, as counted by the attempt just reserved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AttemptCount {
+    /// Attempts counted in the window, this one included.
+    pub attempts: i64,
+    pub window_start: OffsetDateTime,
+}
+
 /// The account limits an operator sets (CONTRACT §13); a limit of 0 means unlimited.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct AccountLimits {

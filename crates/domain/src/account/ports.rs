@@ -6,8 +6,8 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 use super::model::{
-    ApiKey, NewApiKey, NewUser, Preferences, PreferencesPatch, SignInSession, SignInSubject,
-    Throttle, User, UserCredentials,
+    ApiKey, AttemptCount, NewApiKey, NewUser, Preferences, PreferencesPatch, SignInSession,
+    SignInSubject, User, UserCredentials,
 };
 use crate::{DomainResult, UserId};
 
@@ -73,22 +73,24 @@ pub trait AccountRepository: Send + Sync {
         patch: PreferencesPatch,
     ) -> DomainResult<Preferences>;
 
-    /// Seconds until this subject may try again, when its attempts of the current window have
-    /// reached the throttle's limit at `now`.
-    async fn retry_after(
-        &self,
-        subject: &SignInSubject,
-        throttle: Throttle,
-        now: OffsetDateTime,
-    ) -> DomainResult<Option<u64>>;
-    /// Counts one attempt (a failed sign-in, a sign-up) in the subject's window, which starts
-    /// again at 1 once `window` has passed.
-    async fn record_attempt(
+    /// Counts one attempt (a sign-in, a sign-up) in the subject's window, which starts again at
+    /// 1 once `window` has passed, and answers the count with this attempt in it. Counting and
+    /// reading are one atomic step, so simultaneous attempts (in this process or in another
+    /// instance on the same database) each see a different count.
+    async fn reserve_attempt(
         &self,
         subject: &SignInSubject,
         window: time::Duration,
         now: OffsetDateTime,
+    ) -> DomainResult<AttemptCount>;
+    /// Takes back one attempt counted in the window that started at `window_start`; nothing when
+    /// that window has since been replaced or cleared.
+    async fn release_attempt(
+        &self,
+        subject: &SignInSubject,
+        window_start: OffsetDateTime,
     ) -> DomainResult<()>;
+    /// Forgets every attempt of the subject.
     async fn clear_attempts(&self, subject: &SignInSubject) -> DomainResult<()>;
 }
 

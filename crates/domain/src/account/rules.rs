@@ -1,8 +1,8 @@
 //! The account's bounds and limits (CONTRACT §2, §8), and the violations they produce.
 
-use time::Duration;
+use time::{Duration, OffsetDateTime};
 
-use super::model::SignUp;
+use super::model::{AttemptCount, SignUp, Throttle};
 use crate::error::Violation;
 use crate::rules::{FieldRules, NumberRule, Rule, TextRule, caps};
 
@@ -27,6 +27,19 @@ pub const API_KEY_PREFIX: &str = "wort_";
 pub(crate) const API_KEY_RANDOM_CHARS: usize = 43;
 /// `start` shown in key lists: enough to recognise a key, far too little to use it.
 pub(crate) const API_KEY_START_CHARS: usize = 9;
+
+/// Seconds until a subject may try again when the attempt that made `counted` is past the
+/// throttle's limit at `now`; `None` when it may go ahead. Every attempt is counted before it is
+/// decided, so of any number of simultaneous attempts at most `limit` go ahead in a window.
+pub fn attempt_refused(
+    throttle: Throttle,
+    counted: AttemptCount,
+    now: OffsetDateTime,
+) -> Option<u64> {
+    let window_end = counted.window_start + throttle.window;
+    (counted.attempts > i64::from(throttle.limit) && now < window_end)
+        .then(|| (window_end - now).whole_seconds().max(0).unsigned_abs() + 1)
+}
 
 /// A person's name.
 pub const USER_NAME: TextRule = caps::NAME;
@@ -156,6 +169,27 @@ mod tests {
             normalize_email("\u{212a}elvin@example.com"),
             "kelvin@example.com"
         );
+    }
+
+    #[test]
+    fn attempts_past_the_limit_wait_until_the_window_ends() {
+        let throttle = Throttle {
+            limit: 10,
+            window: Duration::minutes(15),
+        };
+        let start = time::macros::datetime!(2026-11-25 12:00 UTC);
+        let counted = |attempts| AttemptCount {
+            attempts,
+            window_start: start,
+        };
+        let now = start + Duration::minutes(5);
+        assert_eq!(attempt_refused(throttle, counted(1), now), None);
+        assert_eq!(attempt_refused(throttle, counted(10), now), None);
+        // Ten minutes left, rounded up so a client that waits that long is let through.
+        assert_eq!(attempt_refused(throttle, counted(11), now), Some(601));
+        assert_eq!(attempt_refused(throttle, counted(500), now), Some(601));
+        let window_end = start + Duration::minutes(15);
+        assert_eq!(attempt_refused(throttle, counted(11), window_end), None);
     }
 
     #[test]
