@@ -560,3 +560,141 @@ async fn an_account_holds_at_most_100_api_keys() {
     assert_eq!(list.as_array().unwrap().len(), 100);
     app.stop().await;
 }
+
+/// Sends every request at once and answers each status as it comes back, in that order.
+fn burst(
+    requests: Vec<reqwest::RequestBuilder>,
+) -> tokio::sync::mpsc::UnboundedReceiver<StatusCode> {
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+    for req in requests {
+        let tx = tx.clone();
+        tokio::spawn(async move {
+            let status = req.send().await.unwrap().status();
+            tx.send(status).unwrap();
+        });
+    }
+    rx
+}
+
+fn count(statuses: &[StatusCode], wanted: u16) -> usize {
+    statuses.iter().filter(|s| s.as_u16() == wanted).count()
+}
+
+/// Simultaneous wrong passwords for one email get exactly the limit's ten guesses: each attempt
+/// is counted before its password is checked, so the other fifty wait, and the right password,
+/// sent while the ten guesses are still being checked, waits too.
+#[tokio::test]
+async fn a_burst_of_sign_ins_for_one_email_gets_ten_guesses_and_no_more() {
+    let app = TestApp::spawn().await;
+    let acct = app.account().await;
+    let attempt = |password: &str| {
+        app.request(Method::POST, "/api/auth/sign-in/email")
+            .json(&json!({"email": acct.email, "password": password}))
+    };
+    let mut answers = burst((0..60).map(|_| attempt("nope nope")).collect());
+    let mut statuses = Vec::new();
+    let mut right_password = None;
+    while let Some(status) = answers.recv().await {
+        statuses.push(status);
+        // A refusal means ten wrong guesses hold the email's count, finished or not.
+        if status == 429 && right_password.is_none() {
+            right_password = Some(call(attempt(&acct.password)).await.0);
+        }
+    }
+    assert_eq!(count(&statuses, 401), 10, "{statuses:?}");
+    assert_eq!(count(&statuses, 429), 50, "{statuses:?}");
+    assert_eq!(right_password, Some(StatusCode::TOO_MANY_REQUESTS));
+    app.stop().await;
+}
+
+/// Simultaneous wrong sign-ins from one address, each for another email, get exactly the
+/// address's limit of guesses; the rest wait, and so does a right password from that address.
+#[tokio::test]
+async fn a_burst_of_sign_ins_from_one_address_gets_its_limit_and_no_more() {
+    let app = TestApp::spawn_with(crate::support::Options {
+        account_limits: Some(wort_domain::account::AccountLimits {
+            failed_sign_ins_per_address: 5,
+            sign_ups_per_address: 0,
+            ..Default::default()
+        }),
+        ..Default::default()
+    })
+    .await;
+    let acct = app.account().await;
+    let sprayer = format!("sprayer-{}", uuid::Uuid::new_v4().simple());
+    let from_sprayer = |email: &str, password: &str| {
+        app.request(Method::POST, "/api/auth/sign-in/email")
+            .header("X-Test-Client-Ip", &sprayer)
+            .json(&json!({"email": email, "password": password}))
+    };
+    let guesses = (0..40)
+        .map(|i| from_sprayer(&format!("guess-{i}@example.com"), "password1"))
+        .collect();
+    let mut answers = burst(guesses);
+    let mut statuses = Vec::new();
+    while let Some(status) = answers.recv().await {
+        statuses.push(status);
+    }
+    assert_eq!(count(&statuses, 401), 5, "{statuses:?}");
+    assert_eq!(count(&statuses, 429), 35, "{statuses:?}");
+    assert_eq!(
+        call(from_sprayer(&acct.email, &acct.password)).await.0,
+        429,
+        "the address waits, even with a right password"
+    );
+    app.stop().await;
+}
+
+/// A right password is not a failure: it gives back the address's count it took, so someone
+/// who signs in again and again from one address is never throttled for it.
+#[tokio::test]
+async fn right_passwords_do_not_use_up_the_address_limit() {
+    let app = TestApp::spawn_with(crate::support::Options {
+        account_limits: Some(wort_domain::account::AccountLimits {
+            failed_sign_ins_per_address: 2,
+            sign_ups_per_address: 0,
+            ..Default::default()
+        }),
+        ..Default::default()
+    })
+    .await;
+    let acct = app.account().await;
+    let sign_in = |password: &str| {
+        app.request(Method::POST, "/api/auth/sign-in/email")
+            .json(&json!({"email": acct.email, "password": password}))
+    };
+    assert_eq!(call(sign_in("nope nope")).await.0, 401);
+    for _ in 0..4 {
+        assert_eq!(call(sign_in(&acct.password)).await.0, 200);
+    }
+    // The one failure is still counted (a success clears only the email's count, never the
+    // address's): one more failure reaches the limit of two.
+    assert_eq!(call(sign_in("nope nope")).await.0, 401);
+    assert_eq!(call(sign_in(&acct.password)).await.0, 429);
+    app.stop().await;
+}
+
+/// Two instances of wort on one database share the count: a burst split between them still gets
+/// ten guesses at an email, not ten per instance.
+#[tokio::test]
+async fn two_instances_on_one_database_share_the_email_limit() {
+    let first = TestApp::spawn().await;
+    let second = TestApp::spawn().await;
+    let acct = first.account().await;
+    let guess = |app: &TestApp| {
+        app.request(Method::POST, "/api/auth/sign-in/email")
+            .json(&json!({"email": acct.email, "password": "nope nope"}))
+    };
+    let guesses = (0..60)
+        .map(|i| guess(if i % 2 == 0 { &first } else { &second }))
+        .collect();
+    let mut answers = burst(guesses);
+    let mut statuses = Vec::new();
+    while let Some(status) = answers.recv().await {
+        statuses.push(status);
+    }
+    assert_eq!(count(&statuses, 401), 10, "{statuses:?}");
+    assert_eq!(count(&statuses, 429), 50, "{statuses:?}");
+    first.stop().await;
+    second.stop().await;
+}

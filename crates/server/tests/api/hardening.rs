@@ -290,6 +290,34 @@ async fn sign_ups_are_limited_per_client_address() {
     app.stop().await;
 }
 
+/// Simultaneous sign-ups from one address create exactly `WORT_SIGNUP_PER_HOUR` accounts: each
+/// is counted before its password is hashed, so the rest wait (`429`) together.
+#[tokio::test]
+async fn a_burst_of_sign_ups_from_one_address_never_passes_the_limit() {
+    let app = TestApp::spawn_with(Options {
+        account_limits: Some(AccountLimits {
+            sign_ups_per_address: 3,
+            ..AccountLimits::default()
+        }),
+        ..Options::default()
+    })
+    .await;
+    let sign_ups = (0..30).map(|_| {
+        app.request(Method::POST, "/api/auth/sign-up/email")
+            .json(&sign_up_body())
+            .send()
+    });
+    let statuses: Vec<u16> = futures_util::future::join_all(sign_ups)
+        .await
+        .into_iter()
+        .map(|res| res.unwrap().status().as_u16())
+        .collect();
+    let created = statuses.iter().filter(|s| **s == 200).count();
+    let waited = statuses.iter().filter(|s| **s == 429).count();
+    assert_eq!((created, waited), (3, 27), "{statuses:?}");
+    app.stop().await;
+}
+
 /// `WORT_SIGNUP=closed`: the route is not there; sign-in of existing accounts still works.
 #[tokio::test]
 async fn closed_sign_up_is_404_and_sign_in_still_works() {
