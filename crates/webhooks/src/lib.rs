@@ -168,6 +168,12 @@ mod tests {
             "http://10.0.0.1/",
             "http://169.254.169.254/latest/meta-data",
             "http://localhost:8080/",
+            "http://[2002:7f00:1::]/",
+            "http://[2001::1]/",
+            "http://[fec0::1]/",
+            "http://[100::1]/",
+            "http://[64:ff9b::7f00:1]/",
+            "http://[::ffff:169.254.169.254]/",
         ] {
             let url = url::Url::parse(url).unwrap();
             assert!(strict.check_target(&url).await.is_err(), "{url}");

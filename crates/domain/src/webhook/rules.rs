@@ -89,7 +89,9 @@ pub fn too_many_webhooks() -> Violation {
 
 /// Whether wort may connect to this address: refused are loopback, private (RFC 1918, unique
 /// local), link-local (cloud metadata lives there), carrier-grade NAT, unspecified, broadcast,
-/// multicast, documentation and reserved ranges, and IPv6 forms that embed such an IPv4 address.
+/// multicast, documentation and reserved ranges; in IPv6 everything outside global unicast,
+/// the tunnels and translations that lead to an IPv4 address (6to4, Teredo, NAT64's local-use
+/// prefix), and IPv4-mapped or NAT64 addresses whose IPv4 address is refused.
 pub fn is_public_address(ip: IpAddr) -> bool {
     match ip {
         IpAddr::V4(v4) => is_public_v4(v4),
@@ -118,24 +120,33 @@ fn is_public_v4(ip: Ipv4Addr) -> bool {
 }
 
 fn is_public_v6(ip: Ipv6Addr) -> bool {
-    if let Some(v4) = ip.to_ipv4_mapped() {
-        return is_public_v4(v4);
-    }
     let segments = ip.segments();
-    let first = segments.first().copied().unwrap_or(0);
-    !(ip.is_unspecified()
-        || ip.is_loopback()
-        || ip.is_multicast()
-        // fc00::/7: unique local.
-        || (first & 0xfe00) == 0xfc00
-        // fe80::/10: link-local.
-        || (first & 0xffc0) == 0xfe80
-        // 2001:db8::/32: documentation.
-        || (first == 0x2001 && segments.get(1) == Some(&0x0db8))
-        // 64:ff9b::/96 (NAT64) and ::/96 (IPv4-compatible) embed an IPv4 address: refused
-        // rather than decoded, since no webhook receiver needs them.
-        || (first == 0x0064 && segments.get(1) == Some(&0xff9b))
-        || segments.iter().take(6).all(|s| *s == 0))
+    let [s0, s1, s2, s3, s4, s5, ..] = segments;
+    // ::ffff:0:0/96 (IPv4-mapped) and 64:ff9b::/96 (NAT64's well-known prefix, which DNS64
+    // gives an IPv4-only host on an IPv6-only network) reach the IPv4 address inside: it decides.
+    let [.., a, b, c, d] = ip.octets();
+    let inner = Ipv4Addr::new(a, b, c, d);
+    if (s0, s1, s2, s3, s4, s5) == (0, 0, 0, 0, 0, 0xffff)
+        || (s0, s1, s2, s3, s4, s5) == (0x64, 0xff9b, 0, 0, 0, 0)
+    {
+        return is_public_v4(inner);
+    }
+    // Only global unicast (2000::/3) is routed on the internet. Outside it lie loopback,
+    // unspecified, IPv4-compatible and -translated (::/8), discard-only (100::/64), NAT64's
+    // local-use prefix (64:ff9b:1::/48, whose embedding depends on the operator's prefix),
+    // unique local (fc00::/7), link-local (fe80::/10), site-local (fec0::/10), multicast and
+    // reserved space. An allow-list also covers ranges assigned after this was written.
+    (s0 & 0xe000) == 0x2000
+        // 2001::/23: IETF protocol assignments. Teredo (2001::/32) tunnels to an IPv4 address
+        // hidden in it; the rest are anycast, benchmarking and ORCHID identifiers.
+        && !(s0 == 0x2001 && s1 < 0x0200)
+        // 2001:db8::/32 and 3fff::/20: documentation.
+        && !(s0 == 0x2001 && s1 == 0x0db8)
+        && !(s0 == 0x3fff && s1 < 0x1000)
+        // 2002::/16: 6to4, deprecated, routed through relays to the IPv4 address in bits
+        // 16–48. All of it is refused rather than decoded: no receiver needs 6to4 today, and a
+        // relay's reach is the operator's network, not the internet's.
+        && s0 != 0x2002
 }
 
 /// What happens after an attempt: delivered, retried after an exponential delay (`base`, 2 ×
@@ -200,6 +211,66 @@ mod tests {
             "2001:db8::1",
         ] {
             assert!(!is_public_address(ip(refused)), "{refused} must be refused");
+        }
+    }
+
+    #[test]
+    fn every_ipv6_form_that_reaches_a_private_address_is_refused() {
+        for refused in [
+            // 6to4 (2002::/16), whatever IPv4 address it embeds: 127.0.0.1, 10.0.0.1, a
+            // public one, none.
+            "2002:7f00:1::",
+            "2002:7f00:0001::1",
+            "2002:a00:1::1",
+            "2002:5db8:d822::1",
+            "2002::",
+            // Teredo (2001::/32): the client's address is hidden in it.
+            "2001::1",
+            "2001:0:4136:e378:8000:63bf:3fff:fdd2",
+            // Site-local (fec0::/10, deprecated, still routed privately by some networks).
+            "fec0::1",
+            "feff:ffff::1",
+            // Discard-only (100::/64).
+            "100::1",
+            "100::ffff:ffff:ffff:ffff",
+            // NAT64's well-known prefix (64:ff9b::/96) with a private IPv4 address inside, and
+            // the local-use prefix (64:ff9b:1::/48) with any.
+            "64:ff9b::7f00:1",
+            "64:ff9b::a9fe:a9fe",
+            "64:ff9b::c0a8:101",
+            "64:ff9b:1::a00:1",
+            "64:ff9b:1::808:808",
+            "64:ff9b:1:ffff::c0a8:101",
+            // The rest of the IETF's protocol assignments (2001::/23: anycast, benchmarking,
+            // ORCHID), documentation (3fff::/20), and everything outside global unicast.
+            "2001:1::1",
+            "2001:2::1",
+            "2001:1ff::1",
+            "3fff::1",
+            "fe00::1",
+            "5f00::1",
+            "100:0:0:1::1",
+            "4000::1",
+            // IPv4-mapped and IPv4-compatible.
+            "::ffff:169.254.169.254",
+            "::ffff:192.168.0.1",
+            "::10.0.0.1",
+            "::ffff:0:127.0.0.1",
+        ] {
+            assert!(!is_public_address(ip(refused)), "{refused} must be refused");
+        }
+        for allowed in [
+            // Global unicast next to the refused ranges.
+            "2003::1",
+            "2001:200::1",
+            "2001:4860:4860::8888",
+            "2a00:1450:4001::200e",
+            // The well-known NAT64 prefix with a public IPv4 address inside: an IPv4-only
+            // receiver as an IPv6-only host with DNS64 reaches it.
+            "64:ff9b::5db8:d822",
+            "64:ff9b::808:808",
+        ] {
+            assert!(is_public_address(ip(allowed)), "{allowed} must be allowed");
         }
         for allowed in ["93.184.216.34", "8.8.8.8", "172.32.0.1", "2606:4700::1111"] {
             assert!(is_public_address(ip(allowed)), "{allowed} must be allowed");
