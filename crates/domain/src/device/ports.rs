@@ -14,7 +14,8 @@ use crate::{DomainResult, UserId};
 #[derive(Debug)]
 pub struct DevicePost {
     pub token_hash: Vec<u8>,
-    /// The body as received, kept as the device's `last_payload`.
+    /// The body as received, kept as the device's `last_payload` (less any NUL character:
+    /// [`storable_payload`](super::rules::storable_payload)).
     pub payload: Value,
     /// The reading read from it, or why none could be (a `422` after the post is recorded).
     pub reading: DomainResult<NewLog>,

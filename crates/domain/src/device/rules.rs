@@ -1,5 +1,6 @@
 //! The device's rules: bounds, the token's shape, and what a post may store.
 
+use serde_json::Value;
 use time::{Duration, OffsetDateTime};
 
 use crate::brew_session::model::SessionStatus;
@@ -29,6 +30,31 @@ pub fn looks_like_device_token(candidate: &str) -> bool {
         && candidate[TOKEN_PREFIX.len()..]
             .bytes()
             .all(|b| b.is_ascii_alphanumeric())
+}
+
+/// The post as kept for the brewer to read (`last_payload`): as sent, less every NUL character
+/// (U+0000) in its names and values, which PostgreSQL cannot store. The post is then always
+/// recorded as seen; a NUL in a field that becomes part of the reading (the note) is still
+/// refused by that field's rule, as everywhere in the API.
+pub fn storable_payload(payload: Value) -> Value {
+    let clean = |s: String| {
+        if s.contains('\0') {
+            s.replace('\0', "")
+        } else {
+            s
+        }
+    };
+    match payload {
+        Value::String(s) => Value::String(clean(s)),
+        Value::Array(items) => Value::Array(items.into_iter().map(storable_payload).collect()),
+        Value::Object(fields) => Value::Object(
+            fields
+                .into_iter()
+                .map(|(name, value)| (clean(name), storable_payload(value)))
+                .collect(),
+        ),
+        other => other,
+    }
 }
 
 /// Seconds to wait before the device may store again, or `None` when it may store now.
@@ -101,6 +127,21 @@ mod tests {
             wait_before_next_reading(Some(last), READING_INTERVAL, now),
             Some(1),
             "a part second rounds up, never to Retry-After: 0"
+        );
+    }
+
+    #[test]
+    fn nul_characters_are_dropped_from_the_kept_payload() {
+        let sent = serde_json::json!({
+            "name": "iSpindel\u{0}", "ba\u{0}ttery": 4.1, "gravity": 1.042,
+            "nested": {"list": ["a\u{0}b", 1, null, {"k\u{0}": "\u{0}"}]}
+        });
+        assert_eq!(
+            storable_payload(sent),
+            serde_json::json!({
+                "name": "iSpindel", "battery": 4.1, "gravity": 1.042,
+                "nested": {"list": ["ab", 1, null, {"k": ""}]}
+            })
         );
     }
 

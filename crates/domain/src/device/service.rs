@@ -8,7 +8,9 @@ use uuid::Uuid;
 use super::model::{Device, DevicePatch, GeneratedDevice, NewDevice};
 use super::payload::{IngestBody, read_payload};
 use super::ports::{DevicePost, DeviceRepository};
-use super::rules::{READING_INTERVAL, TOKEN_PREFIX, TOKEN_RANDOM_CHARS, looks_like_device_token};
+use super::rules::{
+    READING_INTERVAL, TOKEN_PREFIX, TOKEN_RANDOM_CHARS, looks_like_device_token, storable_payload,
+};
 use crate::account::credentials::{digest, random_base62};
 use crate::brew_session::model::FermentationLog;
 use crate::page::{Page, PageRequest};
@@ -107,7 +109,7 @@ impl DeviceService {
         }
         let post = DevicePost {
             token_hash: digest(token),
-            payload,
+            payload: storable_payload(payload),
             reading: read_payload(body),
         };
         self.devices

@@ -422,3 +422,90 @@ async fn two_posts_at_once_from_one_device_store_one_reading() {
     let _ = random_id();
     app.stop().await;
 }
+
+/// The device's page after a post: when it was last seen, and what it sent.
+async fn seen(app: &TestApp, acct: &Account, device: &Value) -> Value {
+    let (status, v) = call(app.with_key(
+        Method::GET,
+        &format!("/v1/devices/{}", device["id"].as_str().unwrap()),
+        &acct.key,
+    ))
+    .await;
+    assert_eq!(status, 200);
+    v
+}
+
+#[tokio::test]
+async fn a_nul_character_in_a_post_is_never_a_500_and_the_device_is_seen() {
+    let app = TestApp::spawn().await;
+    let acct = app.account().await;
+    let session = fermenting_session(&app, &acct).await;
+
+    // JSON: a NUL in a field wort does not read (in its name and in its value) is dropped from
+    // the last payload; the reading is stored.
+    let (d, token) = device(&app, &acct, "ispindel", Some(&session)).await;
+    let body = r#"{"name":"iSpindel\u0000","ba\u0000ttery":4.1,"gravity":1.042,"temperature":20.5,"temp_units":"C"}"#;
+    let (status, v) = call(
+        app.request(Method::POST, &format!("/ingest/{token}"))
+            .header("content-type", "application/json")
+            .body(body),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    let page = seen(&app, &acct, &d).await;
+    assert!(page["last_seen_at"].is_string(), "{page}");
+    assert_eq!(
+        page["last_payload"],
+        json!({"name": "iSpindel", "battery": 4.1, "gravity": 1.042, "temperature": 20.5, "temp_units": "C"})
+    );
+    assert_eq!(readings(&app, &acct, &session).await.len(), 1);
+
+    // A NUL in a field that would be stored (the note) is refused at that field, as everywhere
+    // in the API; the post is still seen.
+    let (d, token) = device(&app, &acct, "stream", Some(&session)).await;
+    let (status, v) = call(
+        app.request(Method::POST, &format!("/ingest/{token}"))
+            .header("content-type", "application/json")
+            .body(r#"{"gravity":1.041,"comment":"dry hopped\u0000"}"#),
+    )
+    .await;
+    assert_eq!(status, 422, "{v}");
+    assert_eq!(
+        issue_codes(&v),
+        [("invalid_string".to_owned(), "comment".to_owned())]
+    );
+    let page = seen(&app, &acct, &d).await;
+    assert!(page["last_seen_at"].is_string(), "{page}");
+    assert_eq!(
+        page["last_payload"],
+        json!({"gravity": 1.041, "comment": "dry hopped"})
+    );
+
+    // A form post (the Tilt's): the same.
+    let (d, token) = device(&app, &acct, "tilt", Some(&session)).await;
+    let (status, v) = call(
+        app.request(Method::POST, &format!("/ingest/{token}"))
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body("SG=1.040&Temp=68&Beer=Pale%00Ale&Co%00lor=RED"),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    let page = seen(&app, &acct, &d).await;
+    assert!(page["last_seen_at"].is_string(), "{page}");
+    assert_eq!(
+        page["last_payload"],
+        json!({"SG": "1.040", "Temp": "68", "Beer": "PaleAle", "Color": "RED"})
+    );
+    assert_eq!(readings(&app, &acct, &session).await.len(), 2);
+    let (d, token) = device(&app, &acct, "tilt", Some(&session)).await;
+    let (status, v) = call(
+        app.request(Method::POST, &format!("/ingest/{token}"))
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body("SG=1.040&Temp=68&Comment=%00"),
+    )
+    .await;
+    assert_eq!(status, 422, "{v}");
+    assert!(seen(&app, &acct, &d).await["last_seen_at"].is_string());
+    assert_eq!(readings(&app, &acct, &session).await.len(), 2);
+    app.stop().await;
+}
