@@ -288,6 +288,7 @@ diesel::table! {
         consecutive_failures -> Integer,
         created_at -> Timestamptz,
         updated_at -> Timestamptz,
+        last_test_at -> Nullable<Timestamptz>,
     }
 }
 

@@ -1,7 +1,9 @@
 //! The webhook repository (CONTRACT §12): endpoints, and the delivery side of the outbox
-//! (`outbox.rs` writes it): claims with `FOR UPDATE SKIP LOCKED`, leases, the attempts log.
+//! (`outbox.rs` writes it): claims with `FOR UPDATE SKIP LOCKED`, fair between accounts,
+//! leases, the attempts log, and the test ping's limit.
 
 use async_trait::async_trait;
+use diesel::dsl::sql;
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Double, Integer, Text, Timestamptz, Uuid as SqlUuid};
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
@@ -11,7 +13,9 @@ use wort_domain::page::{Page, PageRequest};
 use wort_domain::webhook::model::{
     AfterAttempt, AttemptOutcome, ClaimedDelivery, DeliveryAttempt, Event, SendResult,
 };
-use wort_domain::webhook::rules::{MAX_CONSECUTIVE_FAILURES, MAX_WEBHOOKS, too_many_webhooks};
+use wort_domain::webhook::rules::{
+    MAX_CONSECUTIVE_FAILURES, MAX_WEBHOOKS, too_many_webhooks, wait_before_next_test,
+};
 use wort_domain::webhook::{EventType, NewWebhook, Webhook, WebhookPatch, WebhookRepository};
 use wort_domain::{DomainError, DomainResult, UserId, new_id};
 
@@ -146,16 +150,52 @@ impl ClaimRow {
     }
 }
 
-/// Claims due deliveries of active endpoints. `SKIP LOCKED` lets every instance's workers run
-/// this at once without waiting on or double-claiming each other's rows; the lease then keeps
-/// the delivery theirs after this short transaction ends, while the request is in flight.
+/// Claims due deliveries of active endpoints, fairly between accounts (the domain's
+/// `claim_turn`): an account's `n`th oldest due delivery gets turn "its attempts in flight + n",
+/// none past `$3`, and lower turns are claimed first. Within an account the endpoints take turns
+/// too (each one's oldest first, then each one's second…).
+///
+/// `waiting` is a skip scan over the pending index: one probe per endpoint with pending
+/// deliveries, however long its backlog, so the claim costs the same with 10 or 100,000 due.
+/// `heads` takes at most `$3` due deliveries per active endpoint (an account never gets more
+/// turns than that). `SKIP LOCKED` lets every instance's workers run this at once without
+/// waiting on or double-claiming each other's rows, and the conditions on `d` are checked again
+/// on the locked row; the lease then keeps the delivery theirs after this short transaction
+/// ends, while the request is in flight.
 const CLAIM_DUE: &str = "\
-    WITH due AS ( \
-        SELECT d.id FROM webhook_deliveries d \
-        JOIN webhook_endpoints e ON e.id = d.endpoint_id AND e.active \
-        WHERE d.state = 'pending' AND d.next_attempt_at <= now() \
+    WITH RECURSIVE waiting (endpoint_id) AS ( \
+        (SELECT endpoint_id FROM webhook_deliveries WHERE state = 'pending' \
+         ORDER BY endpoint_id LIMIT 1) \
+        UNION ALL \
+        SELECT (SELECT d.endpoint_id FROM webhook_deliveries d \
+                WHERE d.state = 'pending' AND d.endpoint_id > w.endpoint_id \
+                ORDER BY d.endpoint_id LIMIT 1) \
+        FROM waiting w WHERE w.endpoint_id IS NOT NULL), \
+    in_flight AS ( \
+        SELECT e.user_id, count(*) AS n \
+        FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id \
+        WHERE d.state = 'pending' AND d.leased_until IS NOT NULL AND d.leased_until > now() \
+        GROUP BY e.user_id), \
+    heads AS ( \
+        SELECT e.user_id, h.id, h.next_attempt_at, \
+               row_number() OVER (PARTITION BY e.id ORDER BY h.next_attempt_at, h.id) AS nth \
+        FROM waiting w \
+        JOIN webhook_endpoints e ON e.id = w.endpoint_id AND e.active \
+        CROSS JOIN LATERAL ( \
+            SELECT d.id, d.next_attempt_at FROM webhook_deliveries d \
+            WHERE d.endpoint_id = e.id AND d.state = 'pending' AND d.next_attempt_at <= now() \
+              AND (d.leased_until IS NULL OR d.leased_until <= now()) \
+            ORDER BY d.next_attempt_at \
+            LIMIT $3) h), \
+    turns AS MATERIALIZED ( \
+        SELECT h.id, h.next_attempt_at, coalesce(f.n, 0) + row_number() OVER ( \
+                   PARTITION BY h.user_id ORDER BY h.nth, h.next_attempt_at, h.id) AS turn \
+        FROM heads h LEFT JOIN in_flight f ON f.user_id = h.user_id), \
+    due AS ( \
+        SELECT d.id FROM turns t JOIN webhook_deliveries d ON d.id = t.id \
+        WHERE t.turn <= $3 AND d.state = 'pending' \
           AND (d.leased_until IS NULL OR d.leased_until <= now()) \
-        ORDER BY d.next_attempt_at \
+        ORDER BY t.turn, t.next_attempt_at, t.id \
         LIMIT $1 \
         FOR UPDATE OF d SKIP LOCKED) \
     UPDATE webhook_deliveries d \
@@ -164,6 +204,23 @@ const CLAIM_DUE: &str = "\
     WHERE d.id = due.id AND ev.id = d.event_id AND e.id = d.endpoint_id \
     RETURNING d.id AS delivery_id, d.endpoint_id, d.event_id, ev.type AS event_type, \
               ev.created_at AS event_created_at, e.url, e.secret, ev.body, d.attempts AS attempt";
+
+/// Stamps the endpoint's test time unless it was tested less than `$3` seconds ago, by any
+/// instance: of two tests at once, the second waits for the first's row lock and then finds its
+/// time. The database's clock, so that instances whose clocks differ agree.
+const STAMP_TEST: &str = "\
+    UPDATE webhook_endpoints SET last_test_at = now() \
+    WHERE id = $1 AND user_id = $2 \
+      AND (last_test_at IS NULL OR last_test_at <= now() - make_interval(secs => $3)) \
+    RETURNING url, secret";
+
+#[derive(QueryableByName, Debug)]
+struct TestTarget {
+    #[diesel(sql_type = Text)]
+    url: String,
+    #[diesel(sql_type = Text)]
+    secret: String,
+}
 
 async fn record_in_tx(
     conn: &mut AsyncPgConnection,
@@ -430,14 +487,29 @@ impl WebhookRepository for PgWebhooks {
         id: Uuid,
         event: Event,
         lease: time::Duration,
+        interval: time::Duration,
     ) -> DomainResult<ClaimedDelivery> {
         let mut conn = checkout(&self.pool).await?;
         conn.transaction(async |conn| {
-            let (url, secret): (String, String) = mine(user)
-                .filter(endpoints::id.eq(id))
-                .select((endpoints::url, endpoints::secret))
-                .first(conn)
-                .await?;
+            let stamped: Option<TestTarget> = diesel::sql_query(STAMP_TEST)
+                .bind::<SqlUuid, _>(id)
+                .bind::<SqlUuid, _>(user.0)
+                .bind::<Double, _>(interval.as_seconds_f64())
+                .get_result(conn)
+                .await
+                .optional()?;
+            let Some(TestTarget { url, secret }) = stamped else {
+                // Not this account's endpoint (404), or tested moments ago (429).
+                let (last, now): (Option<OffsetDateTime>, OffsetDateTime) = mine(user)
+                    .filter(endpoints::id.eq(id))
+                    .select((endpoints::last_test_at, sql::<Timestamptz>("now()")))
+                    .first(conn)
+                    .await?;
+                let retry_after_secs = last.map_or(1, |last| wait_before_next_test(last, now));
+                return Err(TxError(DomainError::WebhookTestTooSoon {
+                    retry_after_secs,
+                }));
+            };
             diesel::insert_into(events::table)
                 .values((
                     events::id.eq(event.id),
@@ -481,12 +553,14 @@ impl WebhookRepository for PgWebhooks {
     async fn claim_due(
         &self,
         limit: i64,
+        per_account: i64,
         lease: time::Duration,
     ) -> DomainResult<Vec<ClaimedDelivery>> {
         let mut conn = checkout(&self.pool).await?;
         let rows: Vec<ClaimRow> = diesel::sql_query(CLAIM_DUE)
             .bind::<BigInt, _>(limit)
             .bind::<Double, _>(lease.as_seconds_f64())
+            .bind::<BigInt, _>(per_account)
             .load(&mut conn)
             .await
             .map_err(db_error)?;

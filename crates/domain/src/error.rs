@@ -46,6 +46,9 @@ pub enum DomainError {
     /// A device posted again before its interval was over (CONTRACT §11).
     #[error("device posted too soon")]
     DeviceTooSoon { retry_after_secs: u64 },
+    /// A webhook's test ping was sent moments ago; the next may go after this many seconds.
+    #[error("webhook tested too soon")]
+    WebhookTestTooSoon { retry_after_secs: u64 },
     /// A call to the AI provider was cut short because the server is shutting down (a streamed
     /// answer is stored as far as it got, marked as interrupted).
     #[error("interrupted by shutdown")]

@@ -88,6 +88,12 @@ impl From<DomainError> for ApiError {
                 ),
                 retry_after_secs,
             },
+            DomainError::WebhookTestTooSoon { retry_after_secs } => ApiError::TooManyRequests {
+                message: format!(
+                    "This webhook was sent a test moments ago; try again in {retry_after_secs} s"
+                ),
+                retry_after_secs,
+            },
             DomainError::AiNotConfigured => ApiError::AiNotConfigured,
             DomainError::AiLimitReached {
                 limit,

@@ -1,10 +1,13 @@
 //! The webhook delivery workers: every instance runs them; the outbox's claims
-//! (`FOR UPDATE SKIP LOCKED` and a lease) make sure two instances never send one delivery at once.
+//! (`FOR UPDATE SKIP LOCKED` and a lease) make sure two instances never send one delivery at once,
+//! and share the slots fairly between accounts (at most a few of one account's attempts in
+//! flight, and the next free slot to the account with the fewest), so one account's endpoints
+//! that never answer cannot hold up another account's deliveries.
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use tokio::sync::{Semaphore, watch};
+use tokio::sync::{Notify, Semaphore, watch};
 use wort_domain::webhook::WebhookService;
 
 use crate::metrics::DeliveryCounters;
@@ -59,6 +62,10 @@ async fn run(
     mut stopped: watch::Receiver<bool>,
 ) {
     let slots = Arc::new(Semaphore::new(CONCURRENCY));
+    // Told when an attempt ends. A claim can come back empty while deliveries are due (their
+    // accounts have as many in flight as they may): the end of an attempt gives one its turn
+    // again, sooner than the next poll.
+    let finished = Arc::new(Notify::new());
     let mut next_prune = tokio::time::Instant::now();
     while !*stopped.borrow() {
         if tokio::time::Instant::now() >= next_prune {
@@ -88,6 +95,7 @@ async fn run(
                         return;
                     };
                     let (webhooks, counters) = (webhooks.clone(), counters.clone());
+                    let finished = finished.clone();
                     tokio::spawn(async move {
                         match webhooks.deliver(&delivery).await {
                             Ok(attempt) => counters.count(attempt.status),
@@ -95,6 +103,7 @@ async fn run(
                                 "could not record a webhook attempt; it is retried when its lease ends"),
                         }
                         drop(permit);
+                        finished.notify_one();
                     });
                 }
                 Duration::ZERO
@@ -107,6 +116,7 @@ async fn run(
         if !pause.is_zero() {
             tokio::select! {
                 () = tokio::time::sleep(pause) => {}
+                () = finished.notified(), if pause == POLL => {}
                 _ = stopped.changed() => {}
             }
         }

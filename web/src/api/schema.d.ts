@@ -1066,7 +1066,7 @@ export interface paths {
         put?: never;
         /**
          * Send a `ping` event to the webhook now (active or not) and answer with how it went; the
-         *     attempt joins the deliveries log. Not retried.
+         *     attempt joins the deliveries log. Not retried. At most one per webhook per 10 seconds.
          */
         post: operations["test_webhook"];
         delete?: never;
@@ -9863,6 +9863,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description The webhook was sent a test less than 10 s ago; nothing sent */
+            429: {
+                headers: {
+                    /** @description Whole seconds until the next test may be sent */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Internal server error; safe to retry with backoff */

@@ -43,20 +43,28 @@ pub trait WebhookRepository: Send + Sync {
         page: PageRequest,
     ) -> DomainResult<Page<DeliveryAttempt>>;
 
-    /// Writes a `ping` event for this one endpoint (active or not) and claims its delivery.
+    /// Writes a `ping` event for this one endpoint (active or not) and claims its delivery,
+    /// unless the endpoint was tested less than `interval` ago by any instance:
+    /// `WebhookTestTooSoon` then, with the wait from
+    /// [`wait_before_next_test`](super::rules::wait_before_next_test). The check and the new
+    /// test's time are one atomic write, on the database's clock.
     async fn claim_ping(
         &self,
         user: UserId,
         id: Uuid,
         event: Event,
         lease: time::Duration,
+        interval: time::Duration,
     ) -> DomainResult<ClaimedDelivery>;
     /// Claims up to `limit` due deliveries of active endpoints with `FOR UPDATE SKIP LOCKED`
     /// (no two workers, in this instance or another, claim the same one) and leases them for
     /// `lease`: a worker that dies mid-attempt leaves it to be retried when the lease ends.
+    /// Fair between accounts: in the order of [`claim_turn`](super::rules::claim_turn), and
+    /// never more than `per_account` of one account's attempts leased at once.
     async fn claim_due(
         &self,
         limit: i64,
+        per_account: i64,
         lease: time::Duration,
     ) -> DomainResult<Vec<ClaimedDelivery>>;
     /// Deletes events written before `before` whose deliveries are all finished, with their

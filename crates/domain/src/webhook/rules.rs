@@ -27,6 +27,40 @@ pub const RETRY_BASE: Duration = Duration::seconds(5);
 /// (unless 50 failed attempts in a row, over all its events, switched the endpoint off).
 pub const RETRY_MAX_DELAY: Duration = Duration::hours(1);
 
+/// One account's attempts in flight at once, over every instance. An instance runs 32 at once,
+/// each waiting up to [`ATTEMPT_TIMEOUT`]: without a cap, one account's endpoints that never
+/// answer would hold every slot and every other account's deliveries would wait behind them.
+/// With it, an account holds at most a quarter of an instance's slots, and among the deliveries
+/// due the next free slot goes to the account with the fewest in flight ([`claim_turn`]). Eight
+/// in flight still deliver dozens of events a second to receivers that answer in a few hundred
+/// milliseconds.
+pub const MAX_IN_FLIGHT_PER_ACCOUNT: i64 = 8;
+
+/// The claim order, fair between accounts: an account with `in_flight` attempts running gets
+/// turn `in_flight + n` for its `n`th due delivery (oldest first, `n` from 1), and no turn past
+/// [`MAX_IN_FLIGHT_PER_ACCOUNT`]. Lower turns are claimed first, ties by due time. An account
+/// whose endpoints are slow therefore waits behind every account with fewer attempts running,
+/// and a delivery of an account with none running is claimed as soon as a slot is free: within
+/// one attempt's timeout, when every slot is busy.
+pub fn claim_turn(in_flight: i64, nth_due: i64) -> Option<i64> {
+    let turn = in_flight.max(0).saturating_add(nth_due.max(1));
+    (turn <= MAX_IN_FLIGHT_PER_ACCOUNT).then_some(turn)
+}
+
+/// `POST /v1/webhooks/{id}/test` sends at most one ping per endpoint per this long: each call is
+/// a request to the endpoint's host, which must not become a way to flood it.
+pub const TEST_INTERVAL: Duration = Duration::seconds(10);
+
+/// Whole seconds (at least 1) until the endpoint may be tested again, after a test at
+/// `last_test_at`.
+pub fn wait_before_next_test(last_test_at: OffsetDateTime, now: OffsetDateTime) -> u64 {
+    let wait = (last_test_at + TEST_INTERVAL - now)
+        .min(TEST_INTERVAL)
+        .as_seconds_f64()
+        .ceil();
+    if wait >= 1.0 { wait as u64 } else { 1 }
+}
+
 /// Events, their deliveries and the attempts log are kept this long, then pruned (a delivery
 /// still pending is kept until it ends).
 pub const KEEP_EVENTS_FOR: Duration = Duration::days(30);
@@ -275,6 +309,45 @@ mod tests {
         for allowed in ["93.184.216.34", "8.8.8.8", "172.32.0.1", "2606:4700::1111"] {
             assert!(is_public_address(ip(allowed)), "{allowed} must be allowed");
         }
+    }
+
+    #[test]
+    fn claims_take_turns_between_accounts_and_cap_each_one() {
+        // An account with nothing in flight goes before one with attempts running…
+        assert_eq!(claim_turn(0, 1), Some(1));
+        assert!(claim_turn(0, 1) < claim_turn(3, 1));
+        // …and its second delivery goes after every other idle account's first.
+        assert!(claim_turn(0, 1) < claim_turn(0, 2));
+        // An account at the cap gets no turn, whatever its backlog.
+        assert_eq!(
+            claim_turn(0, MAX_IN_FLIGHT_PER_ACCOUNT),
+            Some(MAX_IN_FLIGHT_PER_ACCOUNT)
+        );
+        assert_eq!(claim_turn(0, MAX_IN_FLIGHT_PER_ACCOUNT + 1), None);
+        assert_eq!(claim_turn(MAX_IN_FLIGHT_PER_ACCOUNT, 1), None);
+        assert_eq!(
+            claim_turn(MAX_IN_FLIGHT_PER_ACCOUNT - 1, 1),
+            Some(MAX_IN_FLIGHT_PER_ACCOUNT)
+        );
+        // A quarter of an instance's 32 slots: three more accounts like it are needed to fill them.
+        assert_eq!(MAX_IN_FLIGHT_PER_ACCOUNT * 4, 32);
+    }
+
+    #[test]
+    fn a_test_ping_waits_ten_seconds_rounded_up() {
+        let at = datetime!(2026-11-24 12:00:00 UTC);
+        assert_eq!(wait_before_next_test(at, at), 10);
+        assert_eq!(
+            wait_before_next_test(at, at + Duration::milliseconds(9_100)),
+            1
+        );
+        assert_eq!(wait_before_next_test(at, at + Duration::seconds(3)), 7);
+        assert_eq!(wait_before_next_test(at, at + Duration::seconds(30)), 1);
+        assert_eq!(
+            wait_before_next_test(at + Duration::seconds(1), at),
+            10,
+            "a test stamped by a clock slightly ahead asks for no more than the interval"
+        );
     }
 
     #[test]

@@ -11,7 +11,8 @@ use super::model::{
 };
 use super::ports::{WebhookRepository, WebhookSender};
 use super::rules::{
-    ATTEMPT_TIMEOUT, RETRY_BASE, RETRY_FOR, after_attempt, check_events, check_url, refused_target,
+    ATTEMPT_TIMEOUT, MAX_IN_FLIGHT_PER_ACCOUNT, RETRY_BASE, RETRY_FOR, TEST_INTERVAL,
+    after_attempt, check_events, check_url, refused_target,
 };
 use super::signing::{generate_secret, sign};
 use crate::page::{Page, PageRequest};
@@ -123,17 +124,24 @@ impl WebhookService {
     }
 
     /// Sends a `ping` to the endpoint now and answers with the attempt, which also joins its
-    /// log. Not retried, and not counted towards deactivation.
+    /// log. Not retried, and not counted towards deactivation. At most one per endpoint per
+    /// [`TEST_INTERVAL`], over every instance (`WebhookTestTooSoon` otherwise).
     pub async fn test(&self, user: UserId, id: Uuid) -> DomainResult<DeliveryAttempt> {
         let event = Event::ping(id, self.clock.now());
-        let claimed = self.webhooks.claim_ping(user, id, event, LEASE).await?;
+        let claimed = self
+            .webhooks
+            .claim_ping(user, id, event, LEASE, TEST_INTERVAL)
+            .await?;
         self.deliver(&claimed).await
     }
 
-    /// Claims up to `limit` due deliveries; the worker then calls [`deliver`](Self::deliver)
-    /// on each.
+    /// Claims up to `limit` due deliveries, fairly between accounts (at most
+    /// [`MAX_IN_FLIGHT_PER_ACCOUNT`] of one account's in flight); the worker then calls
+    /// [`deliver`](Self::deliver) on each.
     pub async fn claim_due(&self, limit: i64) -> DomainResult<Vec<ClaimedDelivery>> {
-        self.webhooks.claim_due(limit, LEASE).await
+        self.webhooks
+            .claim_due(limit, MAX_IN_FLIGHT_PER_ACCOUNT, LEASE)
+            .await
     }
 
     /// Forgets events older than [`KEEP_EVENTS_FOR`](super::rules::KEEP_EVENTS_FOR) whose

@@ -198,12 +198,14 @@ pub async fn list_webhook_deliveries(
 }
 
 /// Send a `ping` event to the webhook now (active or not) and answer with how it went; the
-/// attempt joins the deliveries log. Not retried.
+/// attempt joins the deliveries log. Not retried. At most one per webhook per 10 seconds.
 #[utoipa::path(post, path = "/v1/webhooks/{id}/test", tag = "webhooks", security(("api_key" = []), ("session_cookie" = [])),
     params(("id" = uuid::Uuid, Path, description = "Webhook id")),
     responses((status = 200, body = DeliveryAttempt, description = "The attempt, delivered or failed"),
         (status = 400, body = crate::error::ErrorBody), (status = 401, body = crate::error::ErrorBody),
-        (status = 404, body = crate::error::ErrorBody)))]
+        (status = 404, body = crate::error::ErrorBody),
+        (status = 429, body = crate::error::ErrorBody, description = "The webhook was sent a test less than 10 s ago; nothing sent",
+            headers(("Retry-After" = u64, description = "Whole seconds until the next test may be sent")))))]
 pub async fn test_webhook(
     auth: Authenticated,
     req: HttpRequest,

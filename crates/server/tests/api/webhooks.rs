@@ -10,6 +10,8 @@ use actix_web::{App, HttpRequest, HttpResponse, HttpServer, web};
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
+use wort_domain::webhook::rules::MAX_IN_FLIGHT_PER_ACCOUNT;
+
 use crate::database::isolated_database_url;
 use crate::devices::fermenting_session;
 use crate::support::{Account, Options, TestApp, call, issue_codes, test_webhook_settings};
@@ -698,4 +700,116 @@ async fn events_and_their_log_are_pruned_after_thirty_days() {
     assert!(log.is_empty(), "{log:?}");
     receiver.stop().await;
     later.stop().await;
+}
+
+#[tokio::test]
+async fn the_test_ping_is_sent_at_most_once_per_ten_seconds_even_across_instances() {
+    let db = isolated_database_url("pinglimit");
+    let first = TestApp::spawn_with(on(&db)).await;
+    let second = TestApp::spawn_with(on(&db)).await;
+    let acct = first.account().await;
+    let receiver = Receiver::start().await;
+    let hook = create_webhook(&first, &acct, &receiver.url(), &["reading.created"]).await;
+    let other = create_webhook(&first, &acct, &receiver.url(), &["reading.created"]).await;
+    let test = |app: &TestApp, hook: &Value| {
+        app.with_key(
+            Method::POST,
+            &format!("/v1/webhooks/{}/test", hook["id"].as_str().unwrap()),
+            &acct.key,
+        )
+        .send()
+    };
+    assert_eq!(test(&first, &hook).await.unwrap().status(), 200);
+    // Again at once, on this instance and on the other one: refused, and nothing is sent.
+    for app in [&first, &second] {
+        let res = test(app, &hook).await.unwrap();
+        assert_eq!(res.status(), StatusCode::TOO_MANY_REQUESTS);
+        let retry: u64 = res.headers()["retry-after"]
+            .to_str()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!((1..=10).contains(&retry), "Retry-After: {retry}");
+        let body: Value = res.json().await.unwrap();
+        assert!(body["error"].as_str().unwrap().contains("test"), "{body}");
+    }
+    // A burst at once: still nothing more sent.
+    let burst = (0..20).map(|_| test(&second, &hook));
+    for res in futures_util::future::join_all(burst).await {
+        assert_eq!(res.unwrap().status(), 429);
+    }
+    // The limit is the endpoint's: another endpoint of the account may be tested.
+    assert_eq!(test(&second, &other).await.unwrap().status(), 200);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(receiver.of_type("ping").len(), 2);
+    receiver.stop().await;
+    first.stop().await;
+    second.stop().await;
+}
+
+/// A receiver that accepts connections and never answers: every attempt to it waits for the
+/// attempt's timeout. Returns its URL and how many connections it has accepted.
+async fn silent_receiver() -> (
+    String,
+    Arc<std::sync::atomic::AtomicUsize>,
+    tokio::task::JoinHandle<()>,
+) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/hook", listener.local_addr().unwrap());
+    let accepted = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let count = accepted.clone();
+    let task = tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((socket, _)) = listener.accept().await {
+            count.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            held.push(socket);
+        }
+    });
+    (url, accepted, task)
+}
+
+#[tokio::test]
+async fn one_accounts_dead_endpoints_do_not_delay_another_accounts_deliveries() {
+    let app = TestApp::spawn_with(on(&isolated_database_url("fairness"))).await;
+    // Account A: 25 endpoints that never answer, and 50 deliveries due to them at once, more
+    // than an instance's attempts in flight.
+    let a = app.account().await;
+    let (silent, accepted, silent_task) = silent_receiver().await;
+    for _ in 0..25 {
+        create_webhook(&app, &a, &silent, &["reading.created"]).await;
+    }
+    let a_session = fermenting_session(&app, &a).await;
+    add_reading(&app, &a, &a_session, json!({"gravity": 1.050})).await;
+    add_reading(&app, &a, &a_session, json!({"gravity": 1.049})).await;
+    for _ in 0..100 {
+        if accepted.load(std::sync::atomic::Ordering::SeqCst) >= 8 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    // A's attempts in flight are capped, whatever its backlog.
+    let in_flight = accepted.load(std::sync::atomic::Ordering::SeqCst);
+    assert!(
+        (1..=MAX_IN_FLIGHT_PER_ACCOUNT as usize).contains(&in_flight),
+        "{in_flight} attempts of one account in flight"
+    );
+
+    // Account B's delivery arrives long before A's attempts time out (10 s).
+    let b = app.account().await;
+    let receiver = Receiver::start().await;
+    create_webhook(&app, &b, &receiver.url(), &["reading.created"]).await;
+    let b_session = fermenting_session(&app, &b).await;
+    let started = std::time::Instant::now();
+    add_reading(&app, &b, &b_session, json!({"gravity": 1.040})).await;
+    receiver.wait_for("reading.created", 1).await;
+    let waited = started.elapsed();
+    assert!(
+        waited < Duration::from_secs(3),
+        "B waited {waited:?} behind A's dead endpoints"
+    );
+    // Dropping the silent receiver's connections ends A's attempts before the server stops.
+    silent_task.abort();
+    receiver.stop().await;
+    app.stop().await;
 }
