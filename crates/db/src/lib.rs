@@ -1,6 +1,7 @@
 //! wort's PostgreSQL adapter: implements the domain's repository ports with diesel-async.
 //!
-//! * [`pool`]: the connection pool (timeouts, `statement_timeout`, lazy connect).
+//! * [`pool`]: the connection pool (timeouts, `statement_timeout`, lazy connect, multi-host URLs)
+//!   over sockets that enforce a client-side deadline on every answer (`deadline`).
 //! * [`migrate`]: embedded migrations, applied under an advisory lock.
 //! * [`accounts`], [`recipes`], [`equipment`], [`inventory`], [`brew_sessions`]: the repositories.
 //! * [`ai`], [`chats`]: AI metering (one guarded upsert per reservation) and chat threads.
@@ -10,6 +11,7 @@ pub mod accounts;
 pub mod ai;
 pub mod brew_sessions;
 pub mod chats;
+mod deadline;
 pub mod devices;
 pub mod equipment;
 mod error;

@@ -6,13 +6,19 @@
 
 use std::time::Duration;
 
+use diesel::{ConnectionError, ConnectionResult};
 use diesel_async::AsyncPgConnection;
+use diesel_async::RunQueryDsl;
 use diesel_async::pooled_connection::{
     AsyncDieselConnectionManager, ManagerConfig, PoolableConnection, RecyclingMethod,
 };
-use diesel_async::{AsyncConnection, RunQueryDsl};
 use futures_util::FutureExt;
 use futures_util::future::BoxFuture;
+use tokio::net::{TcpStream, UnixStream};
+use tokio_postgres::config::{Host, TargetSessionAttrs};
+use tokio_postgres::{NoTls, SimpleQueryMessage};
+
+use crate::deadline::{Arming, DeadlineStream};
 
 pub type DbPool = diesel_async::pooled_connection::deadpool::Pool<AsyncPgConnection>;
 /// A pool's size, idle connections and waiting requests (`DbPool::status`), for metrics.
@@ -66,6 +72,9 @@ impl Drop for PooledConn {
     }
 }
 
+/// `WORT_DB_DEADLINE_MS`'s default.
+pub const DEFAULT_DEADLINE: Duration = Duration::from_secs(5);
+
 #[derive(Debug, Clone)]
 pub struct PoolSettings {
     pub max_size: usize,
@@ -77,6 +86,10 @@ pub struct PoolSettings {
     pub recycle_timeout: Duration,
     /// Server-side cap on any one statement.
     pub statement_timeout: Duration,
+    /// Client-side cap on waiting for an answer the server owes: past it the connection is
+    /// failed and discarded and the request answered 503 (holds even when the server is frozen
+    /// and so cannot enforce `statement_timeout` itself; see `deadline.rs`).
+    pub deadline: Duration,
 }
 
 impl Default for PoolSettings {
@@ -87,6 +100,7 @@ impl Default for PoolSettings {
             create_timeout: Duration::from_secs(5),
             recycle_timeout: Duration::from_secs(5),
             statement_timeout: Duration::from_secs(30),
+            deadline: DEFAULT_DEADLINE,
         }
     }
 }
@@ -94,8 +108,9 @@ impl Default for PoolSettings {
 /// Builds the pool without connecting: the first checkout makes the first connection.
 pub fn build_pool(database_url: &str, settings: &PoolSettings) -> Result<DbPool, String> {
     let statement_timeout_ms = settings.statement_timeout.as_millis();
+    let deadline = settings.deadline;
     let mut config = ManagerConfig::default();
-    config.custom_setup = Box::new(move |url| connect(url, statement_timeout_ms));
+    config.custom_setup = Box::new(move |url| connect(url, statement_timeout_ms, deadline));
     // Checkouts only check the connection's own broken flag (set when its socket dies or a
     // transaction was left open) instead of a `SELECT 1` round trip per request.
     config.recycling_method = RecyclingMethod::Fast;
@@ -115,13 +130,14 @@ pub fn build_pool(database_url: &str, settings: &PoolSettings) -> Result<DbPool,
 fn connect(
     url: &str,
     statement_timeout_ms: u128,
-) -> BoxFuture<'_, diesel::ConnectionResult<AsyncPgConnection>> {
+    deadline: Duration,
+) -> BoxFuture<'_, ConnectionResult<AsyncPgConnection>> {
     async move {
-        let mut conn = AsyncPgConnection::establish(url).await?;
+        let mut conn = open(url, deadline).await?;
         diesel::sql_query(format!("SET statement_timeout = {statement_timeout_ms}"))
             .execute(&mut conn)
             .await
-            .map_err(|e| diesel::ConnectionError::BadConnection(e.to_string()))?;
+            .map_err(|e| ConnectionError::BadConnection(e.to_string()))?;
         // Plan each cached prepared statement once. Left to itself (`auto`), PostgreSQL
         // re-plans a statement on every execution when its generic plan merely *looks* dearer:
         // `recipe_id = ANY($1)` (the child lists, priced for a many-element array) and
@@ -131,10 +147,114 @@ fn connect(
         diesel::sql_query("SET plan_cache_mode = force_generic_plan")
             .execute(&mut conn)
             .await
-            .map_err(|e| diesel::ConnectionError::BadConnection(e.to_string()))?;
+            .map_err(|e| ConnectionError::BadConnection(e.to_string()))?;
         Ok(conn)
     }
     .boxed()
+}
+
+/// Connects to the first host of `url` that answers (and, with
+/// `target_session_attrs=read-write`, accepts writes), over a socket that enforces `deadline`.
+///
+/// This is what `AsyncPgConnection::establish` does through tokio-postgres' own `connect`,
+/// which gives no way to wrap the socket; so the hosts of a multi-host URL
+/// (`postgres://h1,h2/db?target_session_attrs=read-write`) are tried here, in order, like libpq.
+async fn open(url: &str, deadline: Duration) -> ConnectionResult<AsyncPgConnection> {
+    let config: tokio_postgres::Config = url
+        .parse()
+        .map_err(|e: tokio_postgres::Error| ConnectionError::BadConnection(e.to_string()))?;
+    let hosts = config.get_hosts();
+    let ports = config.get_ports();
+    let mut last_error = ConnectionError::BadConnection("the URL names no host".to_owned());
+    for (i, host) in hosts.iter().enumerate() {
+        // One port for every host, or one per host; PostgreSQL's default otherwise.
+        let port = ports.get(i).or(ports.first()).copied().unwrap_or(5432);
+        match open_host(&config, host, port, deadline).await {
+            Ok(conn) => return Ok(conn),
+            Err(e) => {
+                tracing::debug!(error = %e, "database host refused or unsuitable; trying the next");
+                last_error = e;
+            }
+        }
+    }
+    Err(last_error)
+}
+
+async fn open_host(
+    config: &tokio_postgres::Config,
+    host: &Host,
+    port: u16,
+    deadline: Duration,
+) -> ConnectionResult<AsyncPgConnection> {
+    let arming = Arming::default();
+    let io_error = |e: std::io::Error| ConnectionError::BadConnection(e.to_string());
+    let pg_error = |e: tokio_postgres::Error| ConnectionError::BadConnection(e.to_string());
+    let client = match host {
+        Host::Tcp(name) => {
+            let socket = TcpStream::connect((name.as_str(), port))
+                .await
+                .map_err(io_error)?;
+            socket.set_nodelay(true).map_err(io_error)?;
+            let socket = DeadlineStream::new(socket, deadline, arming.clone());
+            let (client, connection) = config.connect_raw(socket, NoTls).await.map_err(pg_error)?;
+            drive(connection);
+            client
+        }
+        Host::Unix(dir) => {
+            let socket = UnixStream::connect(dir.join(format!(".s.PGSQL.{port}")))
+                .await
+                .map_err(io_error)?;
+            let socket = DeadlineStream::new(socket, deadline, arming.clone());
+            let (client, connection) = config.connect_raw(socket, NoTls).await.map_err(pg_error)?;
+            drive(connection);
+            client
+        }
+    };
+    // The start-up exchange is over (and bounded by the pool's create timeout): from here on
+    // every request the server owes an answer to is under the deadline.
+    arming.arm();
+    check_session_attrs(&client, config.get_target_session_attrs()).await?;
+    AsyncPgConnection::try_from(client).await
+}
+
+/// Runs the connection's I/O until the client is dropped or the socket fails (the deadline's
+/// `TimedOut` among others); the client then reports itself closed and the pool discards it.
+fn drive<S, T>(connection: tokio_postgres::Connection<S, T>)
+where
+    S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
+    T: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
+{
+    tokio::spawn(async move {
+        if let Err(error) = connection.await {
+            tracing::warn!(%error, "database connection ended");
+        }
+    });
+}
+
+/// `target_session_attrs`: after a failover the old primary may come back as a standby; a
+/// connection that must write refuses a server in recovery, and the next host is tried.
+async fn check_session_attrs(
+    client: &tokio_postgres::Client,
+    wanted: TargetSessionAttrs,
+) -> ConnectionResult<()> {
+    if wanted == TargetSessionAttrs::Any {
+        return Ok(());
+    }
+    let rows = client
+        .simple_query("SHOW transaction_read_only")
+        .await
+        .map_err(|e| ConnectionError::BadConnection(e.to_string()))?;
+    let read_only = rows.iter().find_map(|m| match m {
+        SimpleQueryMessage::Row(row) => row.get(0).map(|v| v == "on"),
+        _ => None,
+    });
+    match (wanted, read_only) {
+        (TargetSessionAttrs::ReadWrite, Some(false))
+        | (TargetSessionAttrs::ReadOnly, Some(true)) => Ok(()),
+        _ => Err(ConnectionError::BadConnection(format!(
+            "the server does not suit target_session_attrs={wanted:?}"
+        ))),
+    }
 }
 
 pub(crate) async fn checkout(pool: &DbPool) -> Result<PooledConn, wort_domain::DomainError> {

@@ -1,5 +1,6 @@
 //! Fault tests: the database restarted (fast and immediate) under load, down at start, a
-//! statement past `statement_timeout`, clients disconnecting mid-transaction, SIGTERM under load.
+//! statement past `statement_timeout`, the database frozen (the client-side deadline), clients
+//! disconnecting mid-transaction, SIGTERM under load.
 //! Each test runs its own private PostgreSQL cluster (wort-pgcluster), which it stops and starts.
 
 #![allow(
@@ -74,6 +75,32 @@ impl Fixture {
         self.cluster = Some(start_cluster(&self.dir));
     }
 
+    /// SIGSTOP to the postmaster and every backend: to the kernel the server is alive
+    /// (connections accepted, packets acknowledged) but it answers nothing, and it cannot enforce
+    /// its own `statement_timeout`. Thawed when the guard drops, panics included.
+    fn freeze(&self) -> Frozen {
+        let pid_file = std::fs::read_to_string(
+            self.cluster
+                .as_ref()
+                .unwrap()
+                .data_dir()
+                .join("postmaster.pid"),
+        )
+        .unwrap();
+        let postmaster = pid_file.lines().next().unwrap().trim().to_owned();
+        let children = Command::new("pgrep")
+            .args(["-P", &postmaster])
+            .output()
+            .unwrap();
+        let mut pids: Vec<String> = String::from_utf8_lossy(&children.stdout)
+            .split_whitespace()
+            .map(str::to_owned)
+            .collect();
+        pids.push(postmaster);
+        signal("-STOP", &pids);
+        Frozen(pids)
+    }
+
     fn psql(&self, sql: &str) -> String {
         let out = self
             .cluster
@@ -111,6 +138,19 @@ impl Drop for Fixture {
     }
 }
 
+struct Frozen(Vec<String>);
+
+impl Drop for Frozen {
+    fn drop(&mut self) {
+        signal("-CONT", &self.0);
+    }
+}
+
+fn signal(which: &str, pids: &[String]) {
+    let status = Command::new("kill").arg(which).args(pids).status().unwrap();
+    assert!(status.success(), "kill {which} {pids:?}");
+}
+
 fn start_cluster(dir: &Path) -> RunningCluster {
     Cluster::start(
         dir,
@@ -130,6 +170,7 @@ async fn api_key(client: &reqwest::Client, base: &str) -> String {
         .send()
         .await
         .unwrap();
+    assert_eq!(res.status(), 200, "sign-up");
     let cookie = res.headers()["set-cookie"]
         .to_str()
         .unwrap()
@@ -338,6 +379,106 @@ async fn a_statement_past_the_timeout_is_503_and_frees_its_connection() {
             .unwrap();
         assert_eq!(res.status(), 200);
     }
+    handle.stop(true).await;
+}
+
+/// The client-side deadline (`WORT_DB_DEADLINE_MS`): a frozen server never answers, so only the
+/// client can end the wait. Without it these requests would hang for as long as the freeze.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_frozen_database_is_503_within_the_deadline_and_the_pool_recovers() {
+    let fx = Fixture::new().await;
+    let mut settings = fx.server_settings();
+    settings.pool.deadline = Duration::from_millis(500);
+    let started = start(settings).unwrap();
+    let handle = started.server.handle();
+    tokio::spawn(started.server);
+    let base = format!("http://{}", started.addr);
+    // Bounded so that a regression fails the test instead of hanging it.
+    let client = reqwest::Client::builder()
+        .timeout(Duration::from_secs(20))
+        .build()
+        .unwrap();
+    let key = api_key(&client, &base).await;
+    // Warm every worker's pool, so that requests meet open connections to the frozen server.
+    for _ in 0..10 {
+        let res = client
+            .get(format!("{base}/v1/recipes"))
+            .header("X-API-Key", &key)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), 200);
+    }
+
+    let frozen = tokio::task::block_in_place(|| fx.freeze());
+    let read = client
+        .get(format!("{base}/v1/recipes"))
+        .header("X-API-Key", &key)
+        .send()
+        .await
+        .expect("answered while the database is frozen");
+    assert_eq!(read.status(), 503);
+    assert!(read.headers().contains_key("retry-after"));
+    let write = client
+        .post(format!("{base}/v1/recipes"))
+        .header("X-API-Key", &key)
+        .json(&json!({"name": "Frozen"}))
+        .send()
+        .await
+        .expect("answered while the database is frozen");
+    assert_eq!(write.status(), 503);
+    drop(frozen);
+
+    // The failed connections were discarded: fresh ones serve again, without a restart.
+    let mut recovered = false;
+    for _ in 0..50 {
+        let res = client
+            .get(format!("{base}/v1/recipes"))
+            .header("X-API-Key", &key)
+            .send()
+            .await
+            .unwrap();
+        if res.status() == 200 {
+            recovered = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    assert!(recovered, "the pool recovers after the freeze");
+    handle.stop(true).await;
+}
+
+/// A multi-host `DATABASE_URL` (how wort follows a failover): hosts are tried in order, and with
+/// `target_session_attrs=read-write` only one that accepts writes is kept.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_multi_host_url_skips_a_host_that_does_not_answer() {
+    let fx = Fixture::new().await;
+    let dead =
+        std::env::temp_dir().join(format!("wort-no-server-{}", uuid::Uuid::new_v4().simple()));
+    let cluster = fx.cluster.as_ref().unwrap();
+    // The key=value form: several socket directories (the URL form names several TCP hosts).
+    let url = format!(
+        "user=postgres dbname={DB} host={},{} port={} target_session_attrs=read-write",
+        dead.display(),
+        cluster.socket_dir().display(),
+        cluster.port()
+    );
+    let mut settings = fx.server_settings();
+    settings.database_url = url;
+    let started = start(settings).unwrap();
+    let handle = started.server.handle();
+    tokio::spawn(started.server);
+    let base = format!("http://{}", started.addr);
+    let client = reqwest::Client::new();
+    let key = api_key(&client, &base).await;
+    let res = client
+        .post(format!("{base}/v1/recipes"))
+        .header("X-API-Key", &key)
+        .json(&json!({"name": "Two hosts"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 201);
     handle.stop(true).await;
 }
 
