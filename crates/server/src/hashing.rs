@@ -26,14 +26,20 @@ impl BlockingHasher {
         &self,
         work: impl FnOnce() -> T + Send + 'static,
     ) -> DomainResult<T> {
-        let _permit = self
+        let permit = self
             .permits
-            .acquire()
+            .clone()
+            .acquire_owned()
             .await
             .map_err(|e| DomainError::Internal(format!("hashing permits: {e}")))?;
-        tokio::task::spawn_blocking(work)
-            .await
-            .map_err(|e| DomainError::Internal(format!("hashing task: {e}")))
+        // The permit goes with the job: a blocking job cannot be stopped, so when the client
+        // hangs up (and this future is dropped) the hash still runs, and must still count.
+        tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            work()
+        })
+        .await
+        .map_err(|e| DomainError::Internal(format!("hashing task: {e}")))
     }
 }
 
@@ -52,5 +58,47 @@ impl PasswordHasher for BlockingHasher {
             }
         })
         .await
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use std::sync::mpsc;
+    use std::time::Duration;
+
+    use super::*;
+
+    /// A request dropped while its hash runs (the client hung up) must not free the slot: the
+    /// hash goes on, and without the bound a flood of hang-ups would run unbounded hashes.
+    #[tokio::test]
+    async fn a_dropped_request_keeps_its_slot_until_the_hash_ends() {
+        let hasher = Arc::new(BlockingHasher::new(1));
+        let (release, held) = mpsc::channel::<()>();
+        let (started_tx, started) = tokio::sync::oneshot::channel::<()>();
+        let request = tokio::spawn({
+            let hasher = hasher.clone();
+            async move {
+                hasher
+                    .run(move || {
+                        let _ = started_tx.send(());
+                        let _ = held.recv();
+                    })
+                    .await
+            }
+        });
+        started.await.unwrap();
+        request.abort();
+        let _ = request.await;
+        // The job still runs: the slot is still taken.
+        assert_eq!(hasher.permits.available_permits(), 0);
+        release.send(()).unwrap();
+        for _ in 0..200 {
+            if hasher.permits.available_permits() == 1 {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        panic!("the slot was never given back");
     }
 }
