@@ -21,10 +21,30 @@ const BUCKETS: [f64; 11] = [
 /// series for all of them.
 pub const UNMATCHED: &str = "unmatched";
 
+/// The label of every request method outside [`KNOWN_METHODS`].
+pub const OTHER_METHOD: &str = "other";
+
+/// The methods that get a label of their own. Every label value comes from a fixed set: a label
+/// copied from the request would let any client create series (and memory) without bound.
+const KNOWN_METHODS: [&str; 9] = [
+    "GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "CONNECT", "TRACE",
+];
+
+/// The method as labelled: itself when it is a standard one, else [`OTHER_METHOD`].
+pub fn method_label(method: &str) -> &'static str {
+    KNOWN_METHODS
+        .into_iter()
+        .find(|known| *known == method)
+        .unwrap_or(OTHER_METHOD)
+}
+
+/// A series' labels. `route` is a pattern of the route table or [`UNMATCHED`], `method` one of
+/// [`KNOWN_METHODS`] or [`OTHER_METHOD`], `status` a three-digit status: the number of series
+/// is bounded by the route table, whatever clients send.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 struct Key {
     route: String,
-    method: String,
+    method: &'static str,
     status: u16,
 }
 
@@ -44,10 +64,12 @@ pub struct RequestMetrics {
 }
 
 impl RequestMetrics {
+    /// Counts one answered request. `route` must be a pattern of the route table or
+    /// [`UNMATCHED`], never a raw path; the method is reduced to its label here.
     pub fn observe(&self, route: &str, method: &str, status: u16, elapsed: Duration) {
         let key = Key {
             route: route.to_owned(),
-            method: method.to_owned(),
+            method: method_label(method),
             status,
         };
         let found = self
@@ -132,7 +154,7 @@ fn labels(key: &Key) -> String {
     format!(
         "route=\"{}\",method=\"{}\",status=\"{}\"",
         escape(&key.route),
-        escape(&key.method),
+        escape(key.method),
         key.status
     )
 }
@@ -182,6 +204,34 @@ mod tests {
         assert!(out.contains(&format!(
             "wort_http_request_duration_seconds_bucket{{{slow},le=\"+Inf\"}} 1\n"
         )));
+    }
+
+    #[test]
+    fn unknown_methods_share_one_label() {
+        let m = RequestMetrics::default();
+        for i in 0..1_000 {
+            m.observe(
+                UNMATCHED,
+                &format!("X{i}{}", "A".repeat(2_000)),
+                400,
+                Duration::ZERO,
+            );
+        }
+        m.observe(UNMATCHED, "get", 404, Duration::ZERO);
+        m.observe(UNMATCHED, "PATCH", 404, Duration::ZERO);
+        let mut out = String::new();
+        m.render(&mut out);
+        assert!(
+            out.contains(
+                r#"wort_http_requests_total{route="unmatched",method="other",status="400"} 1000"#
+            ),
+            "{out}"
+        );
+        // Methods are case-sensitive: `get` is not `GET`.
+        assert!(out.contains(r#"{route="unmatched",method="other",status="404"} 1"#));
+        assert!(out.contains(r#"{route="unmatched",method="PATCH",status="404"} 1"#));
+        assert!(!out.contains("AAAA"));
+        assert_eq!(out.matches("wort_http_requests_total{").count(), 3);
     }
 
     #[test]
