@@ -118,7 +118,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** End the browser session (also fine when not signed in). */
+        /**
+         * End the browser session (also fine when not signed in).
+         * @description A session cookie sent from a page of another origin (or without `Origin` and `Referer`)
+         *     cannot act, so the sign-out is refused and nothing changes: clearing the cookie while the
+         *     session lives on would leave a session the browser can no longer end.
+         */
         post: operations["sign_out"];
         delete?: never;
         options?: never;
@@ -2989,6 +2994,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Success"];
+                };
+            };
+            /** @description `Origin not allowed`: a session cookie from another origin; the session and the cookie are kept */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Internal server error; safe to retry with backoff */

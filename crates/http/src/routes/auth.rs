@@ -307,11 +307,22 @@ fn client_address(req: &HttpRequest, state: &AppState) -> String {
 }
 
 /// End the browser session (also fine when not signed in).
+///
+/// A session cookie sent from a page of another origin (or without `Origin` and `Referer`)
+/// cannot act, so the sign-out is refused and nothing changes: clearing the cookie while the
+/// session lives on would leave a session the browser can no longer end.
 #[utoipa::path(post, path = "/api/auth/sign-out", tag = "auth",
-    responses((status = 200, body = Success, description = "Signed out; the cookie is cleared")))]
+    responses((status = 200, body = Success, description = "Signed out; the cookie is cleared"),
+        (status = 400, body = crate::error::ErrorBody,
+            description = "`Origin not allowed`: a session cookie from another origin; the session and the cookie are kept")))]
 pub async fn sign_out(req: HttpRequest, state: web::Data<AppState>) -> ApiResult<HttpResponse> {
-    if let Some(token) = session_token(&req, &state.origins) {
-        state.accounts.sign_out(&token).await?;
+    let cookie_sent = req
+        .cookie(SESSION_COOKIE)
+        .is_some_and(|c| !c.value().is_empty());
+    match session_token(&req, &state.origins) {
+        Some(token) => state.accounts.sign_out(&token).await?,
+        None if cookie_sent => return Err(ApiError::bad_request("Origin not allowed")),
+        None => {}
     }
     Ok(HttpResponse::Ok()
         .cookie(session_cookie(&state, String::new(), Duration::ZERO))

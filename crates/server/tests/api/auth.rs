@@ -354,7 +354,7 @@ async fn cookie_writes_need_an_allowed_origin() {
         .0,
         200
     );
-    // Sign-out from a foreign origin does not end the session.
+    // Sign-out from a foreign origin is refused: it ends nothing and clears nothing.
     let res = app
         .request(Method::POST, "/api/auth/sign-out")
         .header("Cookie", &acct.cookie)
@@ -362,7 +362,8 @@ async fn cookie_writes_need_an_allowed_origin() {
         .send()
         .await
         .unwrap();
-    assert_eq!(res.status(), 200);
+    assert_eq!(res.status(), 400);
+    assert!(res.headers().get("set-cookie").is_none());
     assert_eq!(
         call(app.with_cookie(Method::GET, "/v1/me", &acct.cookie))
             .await
