@@ -3,6 +3,9 @@
 //! The extractor never fails by itself: it only records what it found, and the handler asks for
 //! the body after the credential and the path have been checked, so errors come in the
 //! contract's order (401, then 400 for the path, then 413/400/422 for the body).
+//!
+//! Every read stops at the body read deadline (`middleware::body_deadline`): a body still
+//! arriving then is `408`.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -24,6 +27,8 @@ pub enum JsonBody {
         bytes: Vec<u8>,
     },
     TooLarge,
+    /// The body read deadline passed before the body was complete.
+    TimedOut,
     Failed(String),
 }
 
@@ -40,6 +45,7 @@ impl JsonBody {
     pub fn optional_json(&self) -> ApiResult<Option<Value>> {
         match self {
             JsonBody::TooLarge => Err(ApiError::PayloadTooLarge),
+            JsonBody::TimedOut => Err(ApiError::BodyTimeout),
             JsonBody::Failed(e) => Err(ApiError::bad_request(format!("Could not read body: {e}"))),
             JsonBody::Read { bytes, .. } if bytes.is_empty() => Ok(None),
             JsonBody::Read {
@@ -79,6 +85,7 @@ impl JsonBody {
                     bytes,
                 },
                 RawBody::TooLarge => JsonBody::TooLarge,
+                RawBody::TimedOut => JsonBody::TimedOut,
                 RawBody::Failed(e) => JsonBody::Failed(e),
             }
         }
@@ -90,6 +97,8 @@ impl JsonBody {
 pub enum RawBody {
     Read(Vec<u8>),
     TooLarge,
+    /// The body read deadline passed before the body was complete.
+    TimedOut,
     Failed(String),
 }
 
@@ -116,6 +125,7 @@ impl RawBody {
                         return RawBody::TooLarge;
                     }
                     Ok(chunk) => bytes.extend_from_slice(&chunk),
+                    Err(e) if crate::middleware::is_body_timeout(&e) => return RawBody::TimedOut,
                     Err(e) => return RawBody::Failed(e.to_string()),
                 }
             }
@@ -123,11 +133,13 @@ impl RawBody {
         }
     }
 
-    /// The bytes: `413` over the cap, `400` when the body could not be read.
+    /// The bytes: `413` over the cap, `408` past the deadline, `400` when the body could not be
+    /// read.
     pub fn bytes(self) -> ApiResult<Vec<u8>> {
         match self {
             RawBody::Read(bytes) => Ok(bytes),
             RawBody::TooLarge => Err(ApiError::PayloadTooLarge),
+            RawBody::TimedOut => Err(ApiError::BodyTimeout),
             RawBody::Failed(e) => Err(ApiError::bad_request(format!("Could not read body: {e}"))),
         }
     }

@@ -23,6 +23,12 @@ pub enum ApiError {
     MethodNotAllowed { allow: &'static str },
     #[error("Payload too large")]
     PayloadTooLarge,
+    /// The request body did not arrive within the body read deadline (`408`).
+    #[error("Request body not received in time")]
+    BodyTimeout,
+    /// Too many header fields, or too many bytes of them (`431`).
+    #[error("Request header fields too large")]
+    HeadersTooLarge,
     #[error("Invalid email or password")]
     InvalidCredentials,
     /// A password change with the wrong current password.
@@ -144,6 +150,8 @@ impl ResponseError for ApiError {
                 StatusCode::PAYLOAD_TOO_LARGE
             }
             ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::BodyTimeout => StatusCode::REQUEST_TIMEOUT,
+            ApiError::HeadersTooLarge => StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
             ApiError::Unavailable | ApiError::AiNotConfigured | ApiError::Interrupted => {
                 StatusCode::SERVICE_UNAVAILABLE
             }
@@ -165,6 +173,10 @@ impl ResponseError for ApiError {
             }
             ApiError::Unavailable | ApiError::Interrupted => {
                 response.insert_header((header::RETRY_AFTER, "5"));
+            }
+            // The rest of the body may still be on its way: the connection is not reusable.
+            ApiError::BodyTimeout => {
+                response.force_close();
             }
             _ => {}
         }

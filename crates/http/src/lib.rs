@@ -5,7 +5,8 @@
 //! * [`body`], [`params`], [`validation`]: reading requests, in the contract's order of checks.
 //! * [`error`]: every failure mapped to its status and JSON body, in one place.
 //! * [`idempotency`]: `Idempotency-Key` on writes under `/v1`: retried, applied once.
-//! * [`middleware`]: request ids, access log, CORS.
+//! * [`middleware`]: request ids, access log, CORS, `HEAD` as `GET`, head limits, the body read
+//!   deadline.
 //! * [`openapi`]: the generated OpenAPI 3.1 document; [`docs`] serves it and the interactive
 //!   docs. Routes never refer to the document, the document refers to the routes.
 //! * [`sse`]: the server-sent events of a streamed chat turn.
@@ -34,9 +35,11 @@ use actix_web::{App, web};
 
 pub use state::{AppState, Origins};
 
-/// The whole application: routes, JSON 404s, CORS, request ids and access logs.
+/// The whole application: routes, JSON 404s, CORS, request ids and access logs, and the limits
+/// on request heads and body reads.
 pub fn app(
     state: web::Data<AppState>,
+    body_read_timeout: middleware::BodyReadTimeout,
 ) -> App<
     impl ServiceFactory<
         ServiceRequest,
@@ -46,13 +49,19 @@ pub fn app(
         InitError = (),
     >,
 > {
+    // The last `wrap` runs first: the access log and request id see every answer, the 431 of an
+    // oversized head included; `HEAD` is turned into `GET` just before routing.
     App::new()
         .app_data(state)
+        .app_data(web::Data::new(body_read_timeout))
         .configure(docs::configure)
         .configure(routes::configure)
         .default_service(web::to(web_app::fallback))
         // Innermost: its body read keeps the read deadline; replays get CORS, ids and the log.
         .wrap(from_fn(idempotency::idempotency))
+        .wrap(from_fn(middleware::head_as_get))
+        .wrap(from_fn(middleware::body_deadline))
+        .wrap(from_fn(middleware::head_limits))
         .wrap(from_fn(middleware::cors))
         .wrap(from_fn(middleware::request_id_and_log))
 }

@@ -1,14 +1,22 @@
-//! Cross-cutting request handling: request ids and access logs, and CORS.
+//! Cross-cutting request handling: request ids and access logs, CORS, `HEAD` on `GET` routes,
+//! the limits on request heads, and the deadline on reading request bodies.
 
-use std::time::Instant;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+use std::time::{Duration, Instant};
 
 use actix_web::body::{BoxBody, MessageBody};
-use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::dev::{Payload, ServiceRequest, ServiceResponse};
+use actix_web::error::PayloadError;
 use actix_web::http::header::{self, HeaderName, HeaderValue};
 use actix_web::http::{Method, StatusCode};
 use actix_web::middleware::Next;
-use actix_web::{HttpResponse, web};
+use actix_web::web::Bytes;
+use actix_web::{HttpMessage, HttpResponse, ResponseError, web};
+use futures_util::Stream;
 use tracing::Instrument;
+
+use crate::error::ApiError;
 
 use crate::state::AppState;
 
@@ -57,7 +65,7 @@ pub async fn request_id_and_log(
     }
     span.in_scope(|| {
         tracing::info!(
-            %method,
+            method = crate::metrics::method_label(method.as_str()),
             %path,
             status = status.as_u16(),
             ms = started.elapsed().as_secs_f64() * 1000.0,
@@ -71,12 +79,139 @@ pub async fn request_id_and_log(
     Ok(response)
 }
 
+/// The longest path logged whole: a request head may hold 100 KiB of path, and one request
+/// must not be able to write that much into the log.
+const MAX_LOGGED_PATH_CHARS: usize = 256;
+
 /// The path as logged: a device's ingest token is its only credential, so it is cut out
-/// (`/ingest/wortd_…` becomes `/ingest/…`).
+/// (`/ingest/wortd_…` becomes `/ingest/…`); a very long path is cut short.
 fn loggable_path(path: &str) -> String {
     match path.strip_prefix("/ingest/") {
         Some(_) => "/ingest/…".to_owned(),
+        None if path.chars().count() > MAX_LOGGED_PATH_CHARS => {
+            let cut: String = path.chars().take(MAX_LOGGED_PATH_CHARS).collect();
+            format!("{cut}…")
+        }
         None => path.to_owned(),
+    }
+}
+
+/// `HEAD` is `GET` without the body (RFC 9110 §9.3.2): the request is routed as a `GET`, so
+/// every `GET` route answers `HEAD` with the same status and headers. The connection still knows
+/// the request was a `HEAD` (actix's HTTP/1 codec records it while parsing), and writes the
+/// headers, `Content-Length` included, and no body. Runs inside the access log, which records
+/// the method as sent.
+pub async fn head_as_get(
+    mut req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
+    if req.method() == Method::HEAD {
+        req.head_mut().method = Method::GET;
+    }
+    next.call(req).await
+}
+
+/// Request heads the app answers `431` itself, with the JSON error body and the usual headers.
+/// actix-http refuses heads over 96 header fields or 128 KiB on its own, with a bare `431`
+/// written before any application code runs; these limits sit below that, so that almost every
+/// oversized head is refused by the app instead.
+pub const MAX_HEADER_FIELDS: usize = 64;
+/// The sum of the header fields' names and values, in bytes.
+pub const MAX_HEADER_BYTES: usize = 32 * 1024;
+
+/// `431` for a request whose head passes actix's limits but not [`MAX_HEADER_FIELDS`] or
+/// [`MAX_HEADER_BYTES`].
+pub async fn head_limits(
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+    let headers = req.headers();
+    let bytes: usize = headers
+        .iter()
+        .map(|(name, value)| name.as_str().len() + value.len())
+        .sum();
+    if headers.len() > MAX_HEADER_FIELDS || bytes > MAX_HEADER_BYTES {
+        let response = ApiError::HeadersTooLarge.error_response();
+        return Ok(req.into_response(response));
+    }
+    Ok(next.call(req).await?.map_into_boxed_body())
+}
+
+/// How long reading one request body may take, from its first byte asked for to its last
+/// (`WORT_BODY_READ_TIMEOUT_SECS`). actix cuts a slow request *head* (5 s) but not a slow body:
+/// without this a client trickling bodies holds a connection, a file descriptor and a buffer
+/// for as long as it likes.
+#[derive(Debug, Clone, Copy)]
+pub struct BodyReadTimeout(pub Duration);
+
+impl Default for BodyReadTimeout {
+    fn default() -> Self {
+        BodyReadTimeout(Duration::from_secs(30))
+    }
+}
+
+/// Puts the [`BodyReadTimeout`] on the request's payload, so every reader of the body (the
+/// JSON and raw extractors in `body`, and anything added later) stops at the same deadline.
+/// What the reader then sees is a [`body_timed_out`] error, which `body` answers with `408`.
+pub async fn body_deadline(
+    mut req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
+    let limit = req
+        .app_data::<web::Data<BodyReadTimeout>>()
+        .map_or_else(BodyReadTimeout::default, |t| *t.get_ref());
+    let payload = req.take_payload();
+    let deadline = Deadline {
+        inner: payload,
+        limit: limit.0,
+        timer: None,
+        expired: false,
+    };
+    req.set_payload(Payload::Stream {
+        payload: Box::pin(deadline),
+    });
+    next.call(req).await
+}
+
+/// The error a body read gets once its deadline has passed.
+fn body_timed_out() -> PayloadError {
+    PayloadError::Io(std::io::Error::new(
+        std::io::ErrorKind::TimedOut,
+        "request body not received in time",
+    ))
+}
+
+/// Whether a body read failed because its deadline passed.
+pub fn is_body_timeout(error: &PayloadError) -> bool {
+    matches!(error, PayloadError::Io(e) if e.kind() == std::io::ErrorKind::TimedOut)
+}
+
+/// A payload that fails once `limit` has passed since it was first polled.
+struct Deadline {
+    inner: Payload,
+    limit: Duration,
+    /// Started on the first poll: the time counted is the time spent reading the body.
+    timer: Option<Pin<Box<tokio::time::Sleep>>>,
+    expired: bool,
+}
+
+impl Stream for Deadline {
+    type Item = Result<Bytes, PayloadError>;
+
+    fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        let this = self.get_mut();
+        if this.expired {
+            return Poll::Ready(None);
+        }
+        let limit = this.limit;
+        let timer = this
+            .timer
+            .get_or_insert_with(|| Box::pin(tokio::time::sleep(limit)));
+        if timer.as_mut().poll(cx).is_ready() {
+            this.expired = true;
+            return Poll::Ready(Some(Err(body_timed_out())));
+        }
+        Pin::new(&mut this.inner).poll_next(cx)
     }
 }
 

@@ -334,7 +334,8 @@ impl Modify for PublicOperations {
 }
 
 /// Statuses every operation can answer, added to each one here rather than in every annotation:
-/// an unexpected failure (500) and an unreachable database or exhausted pool (503).
+/// an unexpected failure (500) and an unreachable database or exhausted pool (503); and for
+/// every operation that takes a body, a body not received within the body read deadline (408).
 struct CommonResponses;
 
 impl Modify for CommonResponses {
@@ -354,8 +355,13 @@ impl Modify for CommonResponses {
                 "Database unavailable or overloaded; retry after `Retry-After` seconds",
             ),
         ];
+        let body_timeout = (
+            "408",
+            "The request body did not arrive within the body read deadline (30 s by default)",
+        );
         for operation in operations_mut(openapi) {
-            for (status, description) in common {
+            let with_body = operation.request_body.is_some().then_some(body_timeout);
+            for (status, description) in common.into_iter().chain(with_body) {
                 operation
                     .responses
                     .responses

@@ -126,6 +126,7 @@ async fn serve(config: &Config, url: &str) -> Result<(), String> {
         metrics_addr: config.metrics_addr,
         webhooks: config.webhooks.clone(),
         device_reading_interval: config.device_reading_interval,
+        body_read_timeout: config.body_read_timeout,
     })?;
     tracing::info!(addr = %started.addr, origin = %config.public_origin, "wort is listening");
     // actix stops on SIGTERM/SIGINT, letting in-flight requests finish within the grace period.

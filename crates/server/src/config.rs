@@ -39,6 +39,9 @@ pub struct Config {
     /// `WORT_DEVICE_READING_INTERVAL_SECS`: one stored reading per device per this many seconds
     /// (default 60, CONTRACT §11; the benchmark sets 0).
     pub device_reading_interval: Duration,
+    /// `WORT_BODY_READ_TIMEOUT_SECS` (default 30): how long reading one request body may take
+    /// before the request is answered `408`.
+    pub body_read_timeout: Duration,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -146,6 +149,25 @@ fn client_address() -> Result<ClientAddressRule, ConfigError> {
     })
 }
 
+/// `WORT_BODY_READ_TIMEOUT_SECS`: a positive whole number of seconds (default 30). Zero is
+/// refused: a body with no deadline is what the setting exists to prevent.
+fn body_read_timeout() -> Result<Duration, ConfigError> {
+    let name = "WORT_BODY_READ_TIMEOUT_SECS";
+    match var(name) {
+        None => Ok(wort_http::middleware::BodyReadTimeout::default().0),
+        Some(v) => v
+            .trim()
+            .parse::<u32>()
+            .ok()
+            .filter(|secs| *secs > 0)
+            .map(|secs| Duration::from_secs(u64::from(secs)))
+            .ok_or(ConfigError {
+                name,
+                problem: format!("{v:?} is not a positive whole number of seconds"),
+            }),
+    }
+}
+
 impl Config {
     pub fn from_env() -> Result<Config, ConfigError> {
         let addr_text = var("WORT_ADDR").unwrap_or_else(|| "127.0.0.1:8080".to_owned());
@@ -223,6 +245,7 @@ impl Config {
                 "WORT_DEVICE_READING_INTERVAL_SECS",
                 60,
             )?)),
+            body_read_timeout: body_read_timeout()?,
         })
     }
 }

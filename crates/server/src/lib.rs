@@ -66,6 +66,8 @@ pub struct ServerSettings {
     pub webhooks: WebhookSettings,
     /// One stored reading per device per this long (CONTRACT §11: 60 s).
     pub device_reading_interval: std::time::Duration,
+    /// `WORT_BODY_READ_TIMEOUT_SECS`: how long reading one request body may take (`408` after).
+    pub body_read_timeout: std::time::Duration,
 }
 
 /// How webhooks are delivered.
@@ -110,6 +112,7 @@ impl ServerSettings {
             metrics_addr: None,
             webhooks: WebhookSettings::default(),
             device_reading_interval: std::time::Duration::from_secs(60),
+            body_read_timeout: wort_http::middleware::BodyReadTimeout::default().0,
         }
     }
 }
@@ -259,6 +262,7 @@ pub fn start(settings: ServerSettings) -> Result<Started, String> {
         metrics: request_metrics,
     };
     let bench_routes = settings.bench_routes;
+    let body_read_timeout = wort_http::middleware::BodyReadTimeout(settings.body_read_timeout);
     // actix calls the factory once per worker, on that worker's thread (and again for a worker
     // it restarts, which then takes over the pool of the one it replaces).
     let next_pool = Arc::new(AtomicUsize::new(0));
@@ -268,7 +272,7 @@ pub fn start(settings: ServerSettings) -> Result<Started, String> {
             Some(other) => other_pools.get(other).unwrap_or(&first_pool).clone(),
             None => first_pool.clone(),
         };
-        wort_http::app(shared.state(pool)).configure(|cfg| {
+        wort_http::app(shared.state(pool), body_read_timeout).configure(|cfg| {
             if bench_routes {
                 wort_http::routes::bench::configure(cfg);
             }

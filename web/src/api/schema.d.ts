@@ -2620,6 +2620,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body did not arrive within the body read deadline (30 s by default) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -2695,6 +2704,15 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body did not arrive within the body read deadline (30 s by default) */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2806,6 +2824,15 @@ export interface operations {
             };
             /** @description Not signed in, or `Invalid password` */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body did not arrive within the body read deadline (30 s by default) */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2941,6 +2968,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body did not arrive within the body read deadline (30 s by default) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3064,6 +3100,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body did not arrive within the body read deadline (30 s by default) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3140,6 +3185,15 @@ export interface operations {
                 };
             };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body did not arrive within the body read deadline (30 s by default) */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3257,6 +3311,15 @@ export interface operations {
             };
             /** @description Unknown token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body did not arrive within the body read deadline (30 s by default) */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3452,6 +3515,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body did not arrive within the body read deadline (30 s by default) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description A request with this `Idempotency-Key` is still running (retry after `Retry-After` seconds), or was applied with an answer too large to keep */
             409: {
                 headers: {
@@ -3620,6 +3692,15 @@ export interface operations {
             };
             /** @description Unknown or another account's recipe_id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body did not arrive within the body read deadline (30 s by default) */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3850,6 +3931,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body did not arrive within the body read deadline (30 s by default) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description A request with this `Idempotency-Key` is still running (retry after `Retry-After` seconds), or was applied with an answer too large to keep */
             409: {
                 headers: {
@@ -3988,6 +4078,15 @@ export interface operations {
                 };
             };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body did not arrive within the body read deadline (30 s by default) */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4218,6 +4317,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body did not arrive within the body read deadline (30 s by default) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description A request with this `Idempotency-Key` is still running (retry after `Retry-After` seconds), or was applied with an answer too large to keep */
             409: {
                 headers: {
@@ -4441,6 +4549,15 @@ export interface operations {
                 };
             };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body did not arrive within the body read deadline (30 s by default) */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4680,6 +4797,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body did not arrive within the body read deadline (30 s by default) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description A request with this `Idempotency-Key` is still running (retry after `Retry-After` seconds), or was applied with an answer too large to keep */
             409: {
                 headers: {
@@ -4896,6 +5022,15 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body did not arrive within the body read deadline (30 s by default) */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5126,6 +5261,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body did not arrive within the body read deadline (30 s by default) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description A request with this `Idempotency-Key` is still running (retry after `Retry-After` seconds), or was applied with an answer too large to keep */
             409: {
                 headers: {
@@ -5349,6 +5493,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body did not arrive within the body read deadline (30 s by default) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description A request with this `Idempotency-Key` is still running (retry after `Retry-After` seconds), or was applied with an answer too large to keep */
             409: {
                 headers: {
@@ -5491,6 +5644,15 @@ export interface operations {
                 };
             };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body did not arrive within the body read deadline (30 s by default) */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5721,6 +5883,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body did not arrive within the body read deadline (30 s by default) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description A request with this `Idempotency-Key` is still running (retry after `Retry-After` seconds), or was applied with an answer too large to keep */
             409: {
                 headers: {
@@ -5810,6 +5981,15 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body did not arrive within the body read deadline (30 s by default) */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6041,6 +6221,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body did not arrive within the body read deadline (30 s by default) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description A request with this `Idempotency-Key` is still running (retry after `Retry-After` seconds), or was applied with an answer too large to keep */
             409: {
                 headers: {
@@ -6209,6 +6398,15 @@ export interface operations {
                 };
             };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body did not arrive within the body read deadline (30 s by default) */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6439,6 +6637,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body did not arrive within the body read deadline (30 s by default) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description A request with this `Idempotency-Key` is still running (retry after `Retry-After` seconds), or was applied with an answer too large to keep */
             409: {
                 headers: {
@@ -6583,6 +6790,15 @@ export interface operations {
                 };
             };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body did not arrive within the body read deadline (30 s by default) */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6738,6 +6954,15 @@ export interface operations {
                 };
             };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body did not arrive within the body read deadline (30 s by default) */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6971,6 +7196,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body did not arrive within the body read deadline (30 s by default) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description A request with this `Idempotency-Key` is still running (retry after `Retry-After` seconds), or was applied with an answer too large to keep */
             409: {
                 headers: {
@@ -7061,6 +7295,15 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body did not arrive within the body read deadline (30 s by default) */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7176,6 +7419,15 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body did not arrive within the body read deadline (30 s by default) */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7343,6 +7595,15 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body did not arrive within the body read deadline (30 s by default) */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7575,6 +7836,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body did not arrive within the body read deadline (30 s by default) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description A request with this `Idempotency-Key` is still running (retry after `Retry-After` seconds), or was applied with an answer too large to keep */
             409: {
                 headers: {
@@ -7729,6 +7999,15 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body did not arrive within the body read deadline (30 s by default) */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7897,6 +8176,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body did not arrive within the body read deadline (30 s by default) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description A request with this `Idempotency-Key` is still running (retry after `Retry-After` seconds), or was applied with an answer too large to keep */
             409: {
                 headers: {
@@ -8051,6 +8339,15 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body did not arrive within the body read deadline (30 s by default) */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8219,6 +8516,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body did not arrive within the body read deadline (30 s by default) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description A request with this `Idempotency-Key` is still running (retry after `Retry-After` seconds), or was applied with an answer too large to keep */
             409: {
                 headers: {
@@ -8371,6 +8677,15 @@ export interface operations {
             };
             /** @description No such recipe */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body did not arrive within the body read deadline (30 s by default) */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8601,6 +8916,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body did not arrive within the body read deadline (30 s by default) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description A request with this `Idempotency-Key` is still running (retry after `Retry-After` seconds), or was applied with an answer too large to keep */
             409: {
                 headers: {
@@ -8766,6 +9090,15 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body did not arrive within the body read deadline (30 s by default) */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8997,6 +9330,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body did not arrive within the body read deadline (30 s by default) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description A request with this `Idempotency-Key` is still running (retry after `Retry-After` seconds), or was applied with an answer too large to keep */
             409: {
                 headers: {
@@ -9213,6 +9555,15 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body did not arrive within the body read deadline (30 s by default) */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9474,6 +9825,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body did not arrive within the body read deadline (30 s by default) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description A request with this `Idempotency-Key` is still running (retry after `Retry-After` seconds), or was applied with an answer too large to keep */
             409: {
                 headers: {
@@ -9690,6 +10050,15 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body did not arrive within the body read deadline (30 s by default) */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10081,6 +10450,15 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body did not arrive within the body read deadline (30 s by default) */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -251,6 +251,7 @@ enum IngestPayload {
 fn read_ingest_body(req: &HttpRequest, body: &JsonBody) -> ApiResult<IngestPayload> {
     let bytes = match body {
         JsonBody::TooLarge => return Err(ApiError::PayloadTooLarge),
+        JsonBody::TimedOut => return Err(ApiError::BodyTimeout),
         JsonBody::Failed(e) => {
             return Err(ApiError::bad_request(format!("Could not read body: {e}")));
         }

@@ -262,6 +262,7 @@ async fn readyz_is_503_while_the_database_is_unreachable() {
         metrics_addr: None,
         webhooks: Default::default(),
         device_reading_interval: std::time::Duration::from_secs(60),
+        body_read_timeout: std::time::Duration::from_secs(30),
     })
     .unwrap();
     let handle = started.server.handle();

@@ -20,6 +20,7 @@ mod devices;
 mod embedded;
 mod errors;
 mod hardening;
+mod http_edges;
 mod idempotency;
 mod ingredients;
 mod interchange;

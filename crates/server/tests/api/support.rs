@@ -103,6 +103,8 @@ pub struct Options {
     pub device_reading_interval: Option<std::time::Duration>,
     /// Another database than the process's shared one (`database::isolated_database_url`).
     pub database: Option<String>,
+    /// `None`: the default body read deadline (30 s).
+    pub body_read_timeout: Option<std::time::Duration>,
 }
 
 /// The webhook settings tests run with unless they say otherwise.
@@ -156,6 +158,9 @@ impl TestApp {
             device_reading_interval: options
                 .device_reading_interval
                 .unwrap_or(std::time::Duration::from_secs(60)),
+            body_read_timeout: options
+                .body_read_timeout
+                .unwrap_or(std::time::Duration::from_secs(30)),
         })
         .expect("server starts");
         let handle = started.server.handle();
