@@ -8,7 +8,7 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 use wort_domain::account::{
     self, AmountUnits, ApiKey, AttemptCount, ColorDisplay, GravityDisplay, KEY_TOUCH_INTERVAL,
-    MAX_API_KEYS, NewApiKey, NewUser, Preferences, PreferencesPatch, SignInSession, SignInSubject,
+    NewApiKey, NewUser, Preferences, PreferencesPatch, SignInSession, SignInSubject,
     TemperatureDisplay, User, UserCredentials,
 };
 use wort_domain::ports::AccountRepository;
@@ -461,8 +461,8 @@ pub(crate) async fn lock_account(
     Ok(())
 }
 
-/// Inserts a key unless the account already holds [`MAX_API_KEYS`]; the user row is locked so
-/// concurrent creates cannot pass the cap together.
+/// Inserts a key if [`account::check_key_room`] finds room; the user row is locked so concurrent
+/// creates cannot pass the cap together.
 async fn create_key_in_tx(
     conn: &mut AsyncPgConnection,
     user: UserId,
@@ -475,9 +475,7 @@ async fn create_key_in_tx(
         .count()
         .get_result(conn)
         .await?;
-    if held >= MAX_API_KEYS {
-        return Err(TxError(DomainError::invalid(account::too_many_keys())));
-    }
+    account::check_key_room(held).map_err(TxError)?;
     let key: ApiKeyRow = diesel::insert_into(api_keys::table)
         .values((
             api_keys::id.eq(new_id()),

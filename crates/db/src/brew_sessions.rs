@@ -8,12 +8,12 @@ use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 use serde_json::Value;
 use time::{Date, OffsetDateTime};
 use uuid::Uuid;
+use wort_domain::brew_session::check_step_room;
 use wort_domain::brew_session::ports::SessionPlanner;
 use wort_domain::brew_session::{
     BrewSession, BrewSessionFilter, BrewSessionPatch, BrewStep, FermentationLog, GravityUnit,
     LogPatch, LogRange, NewBrewSession, NewLog, NewStep, SessionStatus, StepPatch, measured_abv,
 };
-use wort_domain::brew_session::{MAX_STEPS, too_many_steps};
 use wort_domain::page::{Page, PageRequest};
 use wort_domain::ports::BrewSessionRepository;
 use wort_domain::{DomainError, DomainResult, UserId, new_id};
@@ -547,9 +547,7 @@ async fn add_step_in_tx(
         ))
         .first(conn)
         .await?;
-    if count >= MAX_STEPS {
-        return Err(TxError(DomainError::invalid(too_many_steps())));
-    }
+    check_step_room(count).map_err(TxError)?;
     let row = StepRow::new(
         user,
         session_id,

@@ -11,8 +11,7 @@ use uuid::Uuid;
 use wort_domain::brew_session::{FermentationLog, SessionStatus};
 use wort_domain::device::ports::DevicePost;
 use wort_domain::device::rules::{
-    MAX_DEVICES, session_takes_readings, too_many_devices, unknown_session,
-    wait_before_next_reading,
+    check_device_room, session_takes_readings, unknown_session, wait_before_next_reading,
 };
 use wort_domain::device::{Device, DeviceKind, DevicePatch, DeviceRepository, NewDevice};
 use wort_domain::page::{Page, PageRequest};
@@ -231,9 +230,7 @@ impl DeviceRepository for PgDevices {
             // The account row is locked so two concurrent creates cannot both pass the count.
             crate::accounts::lock_account(conn, user).await?;
             let count: i64 = mine(user).count().get_result(conn).await?;
-            if count >= MAX_DEVICES {
-                return Err(TxError(DomainError::invalid(too_many_devices())));
-            }
+            check_device_room(count).map_err(TxError)?;
             let saved: DeviceRow = diesel::insert_into(devices::table)
                 .values(&row)
                 .returning(DeviceRow::as_returning())

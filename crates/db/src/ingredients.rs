@@ -18,8 +18,8 @@ use wort_domain::ingredients::{
 };
 use wort_domain::ports::IngredientRepository;
 use wort_domain::recipe::{
-    Ingredient, IngredientKind, IngredientPatch, MAX_INGREDIENTS_PER_KIND, NewIngredient,
-    NewRecipeWithIngredients,
+    Ingredient, IngredientKind, IngredientPatch, NewIngredient, NewRecipeWithIngredients,
+    check_ingredient_room,
 };
 use wort_domain::{DomainError, DomainResult, UserId, new_id};
 
@@ -851,10 +851,6 @@ async fn touch_recipe(
     }
 }
 
-fn too_many(kind: IngredientKind) -> DomainError {
-    DomainError::invalid(wort_domain::recipe::too_many_ingredients(kind))
-}
-
 async fn add_in_tx(
     conn: &mut AsyncPgConnection,
     user: UserId,
@@ -870,9 +866,7 @@ async fn add_in_tx(
         IngredientKind::Misc => misc_q::count_and_last(conn, user, recipe_id).await?,
         IngredientKind::MashStep => mash_step_q::count_and_last(conn, user, recipe_id).await?,
     };
-    if count >= MAX_INGREDIENTS_PER_KIND {
-        return Err(TxError(too_many(new.kind())));
-    }
+    check_ingredient_room(new.kind(), count).map_err(TxError)?;
     let append_at = last.map_or(0, |l| l.saturating_add(1));
     let at = RowPlace {
         id: new_id(),

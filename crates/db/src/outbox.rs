@@ -9,7 +9,8 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 use wort_domain::UserId;
 use wort_domain::brew_session::{BrewSession, FermentationLog, SessionStatus};
-use wort_domain::brewing::fermentation::{STABLE_WINDOW, Stability, stability};
+use wort_domain::brewing::fermentation::{STABLE_WINDOW, stability};
+use wort_domain::webhook::rules::{StableAnnouncement, stable_announcement};
 use wort_domain::webhook::{Event, EventType};
 
 use crate::error::TxError;
@@ -105,9 +106,8 @@ pub(crate) async fn reading_created(
     Ok(())
 }
 
-/// Announces `fermentation.stable` once when the session's gravity has held, and forgets the
-/// announcement only when it moves again (so a restarted fermentation is announced anew, and a
-/// silent hydrometer's gap announces nothing twice).
+/// Reads what the detector needs and the session's announcement, and runs the writes
+/// [`stable_announcement`] asks for.
 async fn check_stability(
     conn: &mut AsyncPgConnection,
     user: UserId,
@@ -156,8 +156,8 @@ async fn check_stability(
         diesel::update(sessions::table.filter(sessions::id.eq(session_id)))
             .set(sessions::stable_announced_at.eq(at))
     };
-    match (finding, announced) {
-        (Stability::Stable(finding), None) => {
+    match stable_announcement(finding, announced.is_some()) {
+        StableAnnouncement::Announce(finding) => {
             enqueue(
                 conn,
                 user,
@@ -166,11 +166,10 @@ async fn check_stability(
             .await?;
             mark(Some(now)).execute(conn).await?;
         }
-        // Only a gravity that moved is forgotten; too few readings (a gap) decide nothing.
-        (Stability::Moving, Some(_)) => {
+        StableAnnouncement::Forget => {
             mark(None).execute(conn).await?;
         }
-        _ => {}
+        StableAnnouncement::Keep => {}
     }
     Ok(())
 }

@@ -14,7 +14,8 @@ use wort_domain::webhook::model::{
     AfterAttempt, AttemptOutcome, ClaimedDelivery, DeliveryAttempt, Event, SendResult,
 };
 use wort_domain::webhook::rules::{
-    MAX_CONSECUTIVE_FAILURES, MAX_WEBHOOKS, too_many_webhooks, wait_before_next_test,
+    MAX_CONSECUTIVE_FAILURES, check_webhook_room, counts_towards_deactivation,
+    failures_after_update, wait_before_next_test,
 };
 use wort_domain::webhook::{EventType, NewWebhook, Webhook, WebhookPatch, WebhookRepository};
 use wort_domain::{DomainError, DomainResult, UserId, new_id};
@@ -280,8 +281,7 @@ async fn record_in_tx(
                 .await?;
         }
     }
-    // A ping tells the person testing; it neither counts towards nor resets deactivation.
-    if delivery.event_type != EventType::Ping {
+    if counts_towards_deactivation(delivery.event_type) {
         let endpoint = endpoints::table.filter(endpoints::id.eq(delivery.endpoint_id));
         if outcome == AttemptOutcome::Delivered {
             diesel::update(endpoint.filter(endpoints::consecutive_failures.ne(0)))
@@ -346,9 +346,7 @@ impl WebhookRepository for PgWebhooks {
         conn.transaction(async |conn| {
             crate::accounts::lock_account(conn, user).await?;
             let count: i64 = mine(user).count().get_result(conn).await?;
-            if count >= MAX_WEBHOOKS {
-                return Err(TxError(DomainError::invalid(too_many_webhooks())));
-            }
+            check_webhook_room(count).map_err(TxError)?;
             let saved: EndpointRow = diesel::insert_into(endpoints::table)
                 .values((
                     endpoints::id.eq(new_id()),
@@ -401,8 +399,7 @@ impl WebhookRepository for PgWebhooks {
             url: patch.url,
             events: patch.events.as_deref().map(names),
             active: patch.active,
-            // Switching an endpoint back on gives it a fresh count of 50 failures.
-            consecutive_failures: (patch.active == Some(true)).then_some(0),
+            consecutive_failures: failures_after_update(patch.active),
             updated_at: now,
         };
         let mut conn = checkout(&self.pool).await?;

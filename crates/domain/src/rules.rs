@@ -5,7 +5,7 @@
 //! request fields with it, the OpenAPI document shows it (the adapter reads the aggregate's
 //! [`FieldRules`] table), and the CLI checks its arguments with it: three readers, one number.
 
-use crate::error::Violation;
+use crate::error::{DomainError, Violation};
 
 /// Length bounds of a string, in Unicode scalar values (CONTRACT §1: lengths count chars).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -111,6 +111,23 @@ pub enum Rule {
 /// `minLength`/`maxLength`/`minimum`/`exclusiveMinimum`/`maximum`.
 pub type FieldRules = &'static [(&'static str, Rule)];
 
+/// Whether a capped collection that holds `count` items may take one more: refused with the
+/// aggregate's `full` violation once it holds `max`, so the cap is reached and never passed.
+///
+/// The caller counts inside the transaction that inserts, with the owner's row locked, so two
+/// concurrent requests cannot both see room for the last item.
+pub fn check_room(
+    count: i64,
+    max: i64,
+    full: impl FnOnce() -> Violation,
+) -> Result<(), DomainError> {
+    if count < max {
+        Ok(())
+    } else {
+        Err(DomainError::invalid(full()))
+    }
+}
+
 /// Caps shared by every aggregate (CONTRACT §1.2).
 pub mod caps {
     use super::{NumberRule, TextRule};
@@ -146,6 +163,19 @@ mod tests {
             rule.check(&["n"], "a\0").unwrap_err().code,
             "invalid_string"
         );
+    }
+
+    #[test]
+    fn a_cap_allows_up_to_max_and_refuses_at_it() {
+        let full = || Violation::too_many(&["things"], 3, "at most 3");
+        assert!(check_room(0, 3, full).is_ok());
+        assert!(check_room(2, 3, full).is_ok());
+        for held in [3, 4, i64::MAX] {
+            match check_room(held, 3, full) {
+                Err(DomainError::Invalid(v)) => assert_eq!(v[0].path, ["things"]),
+                other => panic!("{held} held: {other:?}"),
+            }
+        }
     }
 
     #[test]

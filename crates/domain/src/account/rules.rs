@@ -3,8 +3,9 @@
 use time::{Duration, OffsetDateTime};
 
 use super::model::{AttemptCount, SignUp, Throttle};
+use crate::DomainError;
 use crate::error::Violation;
-use crate::rules::{FieldRules, NumberRule, Rule, TextRule, caps};
+use crate::rules::{FieldRules, NumberRule, Rule, TextRule, caps, check_room};
 
 /// Sign-in sessions (the browser cookie) last this long.
 pub const SIGN_IN_LIFETIME: Duration = Duration::days(30);
@@ -140,6 +141,11 @@ pub fn too_many_keys() -> Violation {
     )
 }
 
+/// An account holding `held` keys may create one more only below [`MAX_API_KEYS`].
+pub fn check_key_room(held: i64) -> Result<(), DomainError> {
+    check_room(held, MAX_API_KEYS, too_many_keys)
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
@@ -190,6 +196,16 @@ mod tests {
         assert_eq!(attempt_refused(throttle, counted(500), now), Some(601));
         let window_end = start + Duration::minutes(15);
         assert_eq!(attempt_refused(throttle, counted(11), window_end), None);
+    }
+
+    #[test]
+    fn the_key_cap_refuses_the_one_past_it() {
+        assert!(check_key_room(MAX_API_KEYS - 1).is_ok());
+        let refused = check_key_room(MAX_API_KEYS).unwrap_err();
+        assert!(
+            matches!(&refused, DomainError::Invalid(v) if v[0] == too_many_keys()),
+            "{refused:?}"
+        );
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use super::model::SessionStatus;
 use crate::error::Violation;
-use crate::rules::{FieldRules, NumberRule, Rule, TextRule, caps};
+use crate::rules::{FieldRules, NumberRule, Rule, TextRule, caps, check_room};
 use crate::{DomainError, DomainResult};
 
 /// A session holds at most this many steps added by hand (the generated checklist is not capped).
@@ -153,4 +153,25 @@ pub fn too_many_steps() -> Violation {
         MAX_STEPS,
         format!("A session holds at most {MAX_STEPS} steps"),
     )
+}
+
+/// A session holding `count` checklist steps may take one more only below [`MAX_STEPS`].
+pub fn check_step_room(count: i64) -> Result<(), DomainError> {
+    check_room(count, MAX_STEPS, too_many_steps)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+    use super::*;
+
+    #[test]
+    fn the_step_cap_refuses_the_one_past_it() {
+        assert!(check_step_room(MAX_STEPS - 1).is_ok());
+        let refused = check_step_room(MAX_STEPS).unwrap_err();
+        assert!(
+            matches!(&refused, DomainError::Invalid(v) if v[0] == too_many_steps()),
+            "{refused:?}"
+        );
+    }
 }

@@ -3,9 +3,10 @@
 use serde_json::Value;
 use time::{Duration, OffsetDateTime};
 
+use crate::DomainError;
 use crate::brew_session::model::SessionStatus;
 use crate::error::Violation;
-use crate::rules::{FieldRules, Rule, TextRule, caps};
+use crate::rules::{FieldRules, Rule, TextRule, caps, check_room};
 
 pub const NAME: TextRule = caps::NAME;
 pub const DEVICE_FIELDS: FieldRules = &[("name", Rule::Text(NAME))];
@@ -87,6 +88,11 @@ pub fn too_many_devices() -> Violation {
     )
 }
 
+/// An account holding `count` devices may register one more only below [`MAX_DEVICES`].
+pub fn check_device_room(count: i64) -> Result<(), DomainError> {
+    check_room(count, MAX_DEVICES, too_many_devices)
+}
+
 /// The session named is not one of the account's.
 pub fn unknown_session() -> Violation {
     Violation::new("custom", &["session_id"], "No brew session with this id")
@@ -96,6 +102,16 @@ pub fn unknown_session() -> Violation {
 mod tests {
     use super::*;
     use time::macros::datetime;
+
+    #[test]
+    fn the_device_cap_refuses_the_one_past_it() {
+        assert!(check_device_room(MAX_DEVICES - 1).is_ok());
+        let refused = check_device_room(MAX_DEVICES).unwrap_err();
+        assert!(
+            matches!(&refused, DomainError::Invalid(v) if v.first() == Some(&too_many_devices())),
+            "{refused:?}"
+        );
+    }
 
     #[test]
     fn one_reading_per_interval() {

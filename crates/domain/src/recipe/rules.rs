@@ -1,8 +1,9 @@
 //! The recipe's bounds, defaults and limits (CONTRACT §1.2, §3), and the violations they produce.
 
 use super::model::IngredientKind;
+use crate::DomainError;
 use crate::error::Violation;
-use crate::rules::{FieldRules, NumberRule, Rule, TextRule, caps};
+use crate::rules::{FieldRules, NumberRule, Rule, TextRule, caps, check_room};
 
 pub const DEFAULT_BATCH_SIZE_LITERS: f64 = 20.0;
 pub const DEFAULT_BOIL_TIME_MINUTES: f64 = 60.0;
@@ -134,4 +135,29 @@ pub fn too_many_ingredients(kind: IngredientKind) -> Violation {
             kind.array_name()
         ),
     )
+}
+
+/// A recipe holding `count` children of `kind` may take one more only below
+/// [`MAX_INGREDIENTS_PER_KIND`]; each kind is capped on its own.
+pub fn check_ingredient_room(kind: IngredientKind, count: i64) -> Result<(), DomainError> {
+    check_room(count, MAX_INGREDIENTS_PER_KIND, || {
+        too_many_ingredients(kind)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+    use super::*;
+
+    #[test]
+    fn each_kind_is_capped_on_its_own() {
+        assert!(check_ingredient_room(IngredientKind::Hop, MAX_INGREDIENTS_PER_KIND - 1).is_ok());
+        let refused =
+            check_ingredient_room(IngredientKind::Hop, MAX_INGREDIENTS_PER_KIND).unwrap_err();
+        assert!(
+            matches!(&refused, DomainError::Invalid(v) if v[0].path == ["hops"]),
+            "{refused:?}"
+        );
+    }
 }

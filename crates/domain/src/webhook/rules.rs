@@ -1,13 +1,16 @@
 //! The webhook's rules: what a target may be, which addresses are refused, how long and how
-//! often a failing delivery is retried, and when an endpoint is switched off.
+//! often a failing delivery is retried, when an endpoint is switched off, and when a session's
+//! `fermentation.stable` is announced.
 
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
 use time::{Duration, OffsetDateTime};
 
 use super::model::{AfterAttempt, EventType};
+use crate::DomainError;
+use crate::brewing::fermentation::{Stability, Stable};
 use crate::error::Violation;
-use crate::rules::{FieldRules, Rule, TextRule};
+use crate::rules::{FieldRules, Rule, TextRule, check_room};
 
 /// A URL longer than this is refused (browsers and proxies cap near 2 KB too).
 pub const URL: TextRule = TextRule::new(1, 2_048);
@@ -119,6 +122,47 @@ pub fn too_many_webhooks() -> Violation {
         MAX_WEBHOOKS,
         format!("An account holds at most {MAX_WEBHOOKS} webhooks; delete one first"),
     )
+}
+
+/// An account holding `count` endpoints may create one more only below [`MAX_WEBHOOKS`].
+pub fn check_webhook_room(count: i64) -> Result<(), DomainError> {
+    check_room(count, MAX_WEBHOOKS, too_many_webhooks)
+}
+
+/// Switching an endpoint on (again) gives it a fresh count, so it has
+/// [`MAX_CONSECUTIVE_FAILURES`] attempts before it is switched off again; any other update keeps
+/// the count it has. `Some(n)`: the count the update sets.
+pub fn failures_after_update(active: Option<bool>) -> Option<i32> {
+    (active == Some(true)).then_some(0)
+}
+
+/// A ping tells the person testing how the endpoint answers: it neither counts towards
+/// deactivation nor resets the count, so testing a failing endpoint cannot keep it switched on.
+pub fn counts_towards_deactivation(event: EventType) -> bool {
+    event != EventType::Ping
+}
+
+/// What a new gravity reading does to a session's `fermentation.stable` announcement.
+#[derive(Debug, Clone, PartialEq)]
+pub enum StableAnnouncement {
+    /// Send the event and remember that it was sent.
+    Announce(Stable),
+    /// Forget the announcement: the gravity moved, so a restarted fermentation that settles
+    /// again is announced anew.
+    Forget,
+    /// Change nothing.
+    Keep,
+}
+
+/// Announced once per settling: a stable finding announces only when nothing is announced yet,
+/// and only a gravity that moved forgets an announcement. Too few readings (a silent
+/// hydrometer's gap) decide nothing, so a gap neither repeats nor forgets the announcement.
+pub fn stable_announcement(finding: Stability, announced: bool) -> StableAnnouncement {
+    match (finding, announced) {
+        (Stability::Stable(found), false) => StableAnnouncement::Announce(found),
+        (Stability::Moving, true) => StableAnnouncement::Forget,
+        _ => StableAnnouncement::Keep,
+    }
 }
 
 /// Whether wort may connect to this address: refused are loopback, private (RFC 1918, unique
@@ -391,6 +435,63 @@ mod tests {
             after_attempt(true, 7, event, event, RETRY_BASE, RETRY_FOR),
             AfterAttempt::Delivered
         );
+    }
+
+    #[test]
+    fn the_webhook_cap_refuses_the_one_past_it() {
+        assert!(check_webhook_room(MAX_WEBHOOKS - 1).is_ok());
+        let refused = check_webhook_room(MAX_WEBHOOKS).unwrap_err();
+        assert!(
+            matches!(&refused, DomainError::Invalid(v) if v.first() == Some(&too_many_webhooks())),
+            "{refused:?}"
+        );
+    }
+
+    #[test]
+    fn stability_is_announced_once_and_forgotten_only_when_gravity_moves() {
+        let found = Stable {
+            gravity: 1.010,
+            since: datetime!(2026-11-24 00:00:00 UTC),
+            readings: 3,
+        };
+        assert_eq!(
+            stable_announcement(Stability::Stable(found.clone()), false),
+            StableAnnouncement::Announce(found.clone())
+        );
+        assert_eq!(
+            stable_announcement(Stability::Stable(found), true),
+            StableAnnouncement::Keep,
+            "announced already"
+        );
+        assert_eq!(
+            stable_announcement(Stability::Moving, true),
+            StableAnnouncement::Forget
+        );
+        assert_eq!(
+            stable_announcement(Stability::Moving, false),
+            StableAnnouncement::Keep
+        );
+        for announced in [false, true] {
+            assert_eq!(
+                stable_announcement(Stability::Unknown, announced),
+                StableAnnouncement::Keep,
+                "a gap decides nothing"
+            );
+        }
+    }
+
+    #[test]
+    fn switching_an_endpoint_on_resets_its_failures() {
+        assert_eq!(failures_after_update(Some(true)), Some(0));
+        assert_eq!(failures_after_update(Some(false)), None);
+        assert_eq!(failures_after_update(None), None);
+    }
+
+    #[test]
+    fn pings_do_not_count_towards_deactivation() {
+        assert!(!counts_towards_deactivation(EventType::Ping));
+        assert!(counts_towards_deactivation(EventType::ReadingCreated));
+        assert!(counts_towards_deactivation(EventType::FermentationStable));
     }
 
     #[test]
