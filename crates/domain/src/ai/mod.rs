@@ -3,7 +3,9 @@
 //!
 //! * [`chat`]: chat threads and their stored messages.
 //! * [`prompt`]: exactly what is sent to the provider (recipe analysis, chat context).
-//! * [`service`]: recipe analysis and the streamed chat turn, in the contract's order of checks.
+//! * [`service`]: recipe analysis and the chat turn's checks and reservation, in the contract's
+//!   order of checks. [`turn`]: the chat turn's state machine, from the provider's first piece
+//!   to the stored answer.
 //! * [`model`]: the allowance, the metering day, provider messages. [`rules`]: bounds.
 //! * [`ports`]: metering and chat storage, the provider.
 
@@ -13,6 +15,7 @@ pub mod ports;
 pub mod prompt;
 pub mod rules;
 pub mod service;
+pub mod turn;
 
 pub use model::*;
 pub use rules::{DAILY_LIMITS, DAILY_MESSAGE_LIMIT, DAILY_TOKEN_LIMIT, MAX_CHAT_MESSAGE_CHARS};
