@@ -28,6 +28,9 @@ pub fn wort_command(wort_bin: &Path, work: &Path, database_url: &str) -> Command
         .env("RUST_LOG", "warn")
         // The tools sign up many accounts from one address (the fuzzer, the browser tests).
         .env("WORT_SIGNUP_PER_HOUR", "0")
+        // and open many connections from it (the benchmarks' clients, the flood); a run that
+        // measures the cap sets it again.
+        .env("WORT_MAX_CONNECTIONS_PER_ADDRESS", "0")
         .stdin(Stdio::null());
     command
 }

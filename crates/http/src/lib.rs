@@ -14,6 +14,7 @@
 
 pub mod body;
 pub mod client_address;
+pub mod connections;
 pub mod credentials;
 pub mod docs;
 pub mod error;

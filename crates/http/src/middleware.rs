@@ -244,7 +244,7 @@ pub async fn cors(
                 ))
                 .insert_header((
                     header::ACCESS_CONTROL_ALLOW_HEADERS,
-                    "Content-Type, X-API-Key",
+                    "Content-Type, X-API-Key, Idempotency-Key",
                 ))
                 .insert_header((header::ACCESS_CONTROL_MAX_AGE, "600"));
         }
@@ -269,10 +269,13 @@ fn add_allow_origin(headers: &mut actix_web::http::header::HeaderMap, origin: &s
             HeaderValue::from_static("true"),
         );
         headers.append(header::VARY, HeaderValue::from_static("Origin"));
-        // Without this a cross-origin caller cannot read paging, retry and request-id headers.
+        // Without this a cross-origin caller cannot read paging, retry, request-id and replay
+        // headers.
         headers.insert(
             header::ACCESS_CONTROL_EXPOSE_HEADERS,
-            HeaderValue::from_static("X-Total-Count, Link, Retry-After, X-Request-Id"),
+            HeaderValue::from_static(
+                "X-Total-Count, Link, Retry-After, X-Request-Id, Idempotent-Replayed",
+            ),
         );
     }
 }

@@ -42,6 +42,8 @@ pub struct Config {
     /// `WORT_BODY_READ_TIMEOUT_SECS` (default 30): how long reading one request body may take
     /// before the request is answered `408`.
     pub body_read_timeout: Duration,
+    /// `WORT_MAX_CONNECTIONS_PER_ADDRESS` (default 256, `0` = no cap).
+    pub max_connections_per_address: usize,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -53,6 +55,26 @@ pub struct ConfigError {
 
 fn var(name: &'static str) -> Option<String> {
     std::env::var(name).ok().filter(|v| !v.trim().is_empty())
+}
+
+/// `WORT_DB_DEADLINE_MS`: how long a database call may go unanswered before its connection is
+/// failed and the request answered 503 (a client-side deadline that holds when the server is
+/// frozen; `statement_timeout` is the server's own).
+fn db_deadline() -> Result<Duration, ConfigError> {
+    let name = "WORT_DB_DEADLINE_MS";
+    match var(name) {
+        None => Ok(wort_db::pool::DEFAULT_DEADLINE),
+        Some(v) => v
+            .trim()
+            .parse::<u32>()
+            .ok()
+            .filter(|ms| *ms > 0)
+            .map(|ms| Duration::from_millis(u64::from(ms)))
+            .ok_or(ConfigError {
+                name,
+                problem: format!("{v:?} is not a positive whole number of milliseconds"),
+            }),
+    }
 }
 
 /// A whole number of `name`, or `default` when unset.
@@ -225,6 +247,7 @@ impl Config {
             pool: PoolSettings {
                 max_size: pool_size,
                 wait_timeout: Duration::from_secs(5),
+                deadline: db_deadline()?,
                 ..PoolSettings::default()
             },
             log_json,
@@ -246,6 +269,10 @@ impl Config {
                 60,
             )?)),
             body_read_timeout: body_read_timeout()?,
+            max_connections_per_address: match var("WORT_MAX_CONNECTIONS_PER_ADDRESS") {
+                None => wort_http::connections::DEFAULT_LIMIT,
+                Some(_) => count("WORT_MAX_CONNECTIONS_PER_ADDRESS", 0)? as usize,
+            },
         })
     }
 }

@@ -68,6 +68,9 @@ pub struct ServerSettings {
     pub device_reading_interval: std::time::Duration,
     /// `WORT_BODY_READ_TIMEOUT_SECS`: how long reading one request body may take (`408` after).
     pub body_read_timeout: std::time::Duration,
+    /// `WORT_MAX_CONNECTIONS_PER_ADDRESS`: open connections one peer address may hold (`0`: no
+    /// cap; trusted proxies are never capped).
+    pub max_connections_per_address: usize,
 }
 
 /// How webhooks are delivered.
@@ -113,6 +116,7 @@ impl ServerSettings {
             webhooks: WebhookSettings::default(),
             device_reading_interval: std::time::Duration::from_secs(60),
             body_read_timeout: wort_http::middleware::BodyReadTimeout::default().0,
+            max_connections_per_address: wort_http::connections::DEFAULT_LIMIT,
         }
     }
 }
@@ -249,6 +253,10 @@ pub fn start(settings: ServerSettings) -> Result<Started, String> {
         .webhooks
         .deliver
         .then(|| webhook_worker::DeliveryWorker::new(webhooks.clone(), delivery_counters));
+    let connection_cap = wort_http::connections::ConnectionCap::new(
+        settings.max_connections_per_address,
+        settings.client_address.clone(),
+    );
     let shared = SharedParts {
         webhooks,
         device_reading_interval: settings.device_reading_interval,
@@ -278,6 +286,7 @@ pub fn start(settings: ServerSettings) -> Result<Started, String> {
             }
         })
     })
+    .on_connect(move |connection, extensions| connection_cap.on_connect(connection, extensions))
     .workers(workers)
     .shutdown_timeout(settings.shutdown_grace_secs)
     .listen(listener)

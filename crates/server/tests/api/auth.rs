@@ -452,7 +452,10 @@ async fn cors_headers_only_for_allowed_origins() {
         h["access-control-allow-methods"],
         "GET, POST, PATCH, DELETE, OPTIONS"
     );
-    assert_eq!(h["access-control-allow-headers"], "Content-Type, X-API-Key");
+    assert_eq!(
+        h["access-control-allow-headers"],
+        "Content-Type, X-API-Key, Idempotency-Key"
+    );
     assert_eq!(h["access-control-max-age"], "600");
 
     let res = app

@@ -263,6 +263,7 @@ async fn readyz_is_503_while_the_database_is_unreachable() {
         webhooks: Default::default(),
         device_reading_interval: std::time::Duration::from_secs(60),
         body_read_timeout: std::time::Duration::from_secs(30),
+        max_connections_per_address: wort_http::connections::DEFAULT_LIMIT,
     })
     .unwrap();
     let handle = started.server.handle();

@@ -18,7 +18,7 @@ async fn allowed_origins_can_read_the_paging_retry_and_request_id_headers() {
         .unwrap();
     assert_eq!(
         res.headers()["access-control-expose-headers"],
-        "X-Total-Count, Link, Retry-After, X-Request-Id"
+        "X-Total-Count, Link, Retry-After, X-Request-Id, Idempotent-Replayed"
     );
     app.stop().await;
 }

@@ -414,3 +414,55 @@ async fn a_refused_sign_out_keeps_the_cookie_and_the_session() {
     );
     app.stop().await;
 }
+
+/// A burst of connections from one address cannot use up the server's file descriptors: past the
+/// cap each new one is closed at once, the ones held keep working, and a place comes back when
+/// one of them closes.
+#[tokio::test]
+async fn one_address_holds_at_most_its_connection_cap() {
+    let app = TestApp::spawn_with(Options {
+        max_connections_per_address: Some(4),
+        peer_is_client: true,
+        ..Options::default()
+    })
+    .await;
+    let addr = app.base.trim_start_matches("http://").to_owned();
+    tokio::task::spawn_blocking(move || {
+        let healthz = "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n";
+        let ask = |stream: &mut TcpStream| -> Option<u16> {
+            stream
+                .set_read_timeout(Some(Duration::from_secs(5)))
+                .unwrap();
+            stream.write_all(healthz.as_bytes()).ok()?;
+            let mut buf = [0u8; 4096];
+            match stream.read(&mut buf) {
+                Ok(0) | Err(_) => None,
+                Ok(n) => Some(parse(&buf[..n]).status),
+            }
+        };
+        let mut held: Vec<TcpStream> = (0..4).map(|_| TcpStream::connect(&addr).unwrap()).collect();
+        for stream in &mut held {
+            assert_eq!(ask(stream), Some(200), "within the cap");
+        }
+        for _ in 0..3 {
+            let mut over = TcpStream::connect(&addr).unwrap();
+            assert_eq!(ask(&mut over), None, "past the cap: closed unanswered");
+        }
+        // Those held still work (keep-alive), and closing one gives its place back.
+        assert_eq!(ask(&mut held[0]), Some(200));
+        drop(held.pop());
+        let mut answered = false;
+        for _ in 0..50 {
+            let mut next = TcpStream::connect(&addr).unwrap();
+            if ask(&mut next) == Some(200) {
+                answered = true;
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert!(answered, "a place came back when a connection closed");
+    })
+    .await
+    .unwrap();
+    app.stop().await;
+}

@@ -105,6 +105,12 @@ pub struct Options {
     pub database: Option<String>,
     /// `None`: the default body read deadline (30 s).
     pub body_read_timeout: Option<std::time::Duration>,
+    /// `None`: the default cap on connections per client address.
+    pub max_connections_per_address: Option<usize>,
+    /// The connection's peer is the client (no client-address header, so the per-address
+    /// connection cap applies). By default each test app reads its own header instead, so that
+    /// the per-address limits of one test never spill into another.
+    pub peer_is_client: bool,
 }
 
 /// The webhook settings tests run with unless they say otherwise.
@@ -134,9 +140,13 @@ impl TestApp {
             addr: "127.0.0.1:0".parse().unwrap(),
             public_origin: None,
             cors_origins: vec![CORS_ORIGIN.to_owned()],
-            client_address: wort_http::client_address::ClientAddressRule {
-                header: Some("X-Test-Client-Ip".to_owned()),
-                trusted_proxies: Vec::new(),
+            client_address: if options.peer_is_client {
+                wort_http::client_address::ClientAddressRule::default()
+            } else {
+                wort_http::client_address::ClientAddressRule {
+                    header: Some("X-Test-Client-Ip".to_owned()),
+                    trusted_proxies: Vec::new(),
+                }
             },
             account_limits: options
                 .account_limits
@@ -161,6 +171,9 @@ impl TestApp {
             body_read_timeout: options
                 .body_read_timeout
                 .unwrap_or(std::time::Duration::from_secs(30)),
+            max_connections_per_address: options
+                .max_connections_per_address
+                .unwrap_or(wort_http::connections::DEFAULT_LIMIT),
         })
         .expect("server starts");
         let handle = started.server.handle();
