@@ -1,25 +1,25 @@
 import { lazy, Suspense } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router-dom';
-import { useSession } from './auth';
+import { useSession } from './auth/session';
 import { Layout } from './components/Layout';
 import { Loading } from './components/States';
-import { SignIn, SignUp } from './pages/Auth';
-import { NotFound } from './pages/NotFound';
+import { SignIn, SignUp } from './auth/Auth';
+import { NotFound } from './components/NotFound';
 
 const pages = {
-  recipes: () => import('./pages/Recipes'),
-  recipe: () => import('./pages/RecipeEditor'),
-  sessions: () => import('./pages/Sessions'),
-  session: () => import('./pages/Session'),
-  inventory: () => import('./pages/Inventory'),
-  equipment: () => import('./pages/Equipment'),
-  equipmentProfile: () => import('./pages/EquipmentProfile'),
-  devices: () => import('./pages/Devices'),
-  device: () => import('./pages/Device'),
-  webhooks: () => import('./pages/Webhooks'),
-  webhook: () => import('./pages/Webhook'),
-  assistant: () => import('./pages/Assistant'),
-  account: () => import('./pages/Account'),
+  recipes: () => import('./recipes/Recipes'),
+  recipe: () => import('./recipes/RecipeEditor'),
+  sessions: () => import('./sessions/Sessions'),
+  session: () => import('./sessions/Session'),
+  inventory: () => import('./inventory/Inventory'),
+  equipment: () => import('./equipment/Equipment'),
+  equipmentProfile: () => import('./equipment/EquipmentProfile'),
+  devices: () => import('./devices/Devices'),
+  device: () => import('./devices/Device'),
+  webhooks: () => import('./webhooks/Webhooks'),
+  webhook: () => import('./webhooks/Webhook'),
+  assistant: () => import('./assistant/Assistant'),
+  account: () => import('./account/Account'),
 };
 const Recipes = lazy(pages.recipes);
 const RecipeEditor = lazy(pages.recipe);

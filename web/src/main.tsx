@@ -4,7 +4,8 @@ import { QueryCache, QueryClient, QueryClientProvider, MutationCache } from '@ta
 import { BrowserRouter } from 'react-router-dom';
 import { App, preloadPage } from './App';
 import { ApiError } from './api/client';
-import { prefsQuery, recipeQuery, statsQuery } from './queries';
+import { prefsQuery } from './prefs';
+import { recipeQuery, statsQuery } from './recipes/queries';
 import './styles.css';
 
 function onError(e: unknown) {

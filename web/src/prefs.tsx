@@ -1,8 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
 import { DEFAULT_PREFERENCES, type Preferences } from './api/extra';
-import { prefsQuery } from './queries';
+import { client, unwrap } from './api/client';
 
-/** The account's display units (CONTRACT §8). */
+export const prefsQuery = {
+  queryKey: ['prefs'],
+  queryFn: async (): Promise<Preferences> => ({ ...DEFAULT_PREFERENCES, ...(await unwrap(client.GET('/v1/me/preferences'))) }),
+  staleTime: 300_000,
+};
+
+/** The account's display units: a setting of the account, kept by the API (`/v1/me/preferences`). */
 export function usePrefsQuery() {
   return useQuery(prefsQuery);
 }

@@ -1,4 +1,4 @@
-// Display preferences (CONTRACT §8), from the generated types, and their defaults.
+// Display preferences (the account's units, `/v1/me/preferences`), from the generated types, and their defaults.
 import type { components } from './schema';
 
 export type Preferences = components['schemas']['Preferences'];

@@ -1,5 +1,5 @@
 import { NavLink } from 'react-router-dom';
-import { useSignOut } from '../auth';
+import { useSignOut } from '../auth/session';
 import type { Schemas } from '../api/client';
 
 const links = [

@@ -1,0 +1,40 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router-dom';
+import { ApiError, client, unwrap, type Schemas } from '../api/client';
+
+export type SessionEnvelope = Schemas['SessionEnvelope'];
+
+export function useSession() {
+  return useQuery({
+    queryKey: ['session'],
+    queryFn: async (): Promise<SessionEnvelope | null> => {
+      try {
+        return await unwrap(client.GET('/api/auth/get-session'));
+      } catch (e) {
+        if (e instanceof ApiError && e.status === 401) return null;
+        throw e;
+      }
+    },
+    staleTime: 60_000,
+  });
+}
+
+/** Only same-site paths: never an open redirect. */
+export function safeNext(next: string | null): string {
+  if (!next || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/signin') || next.startsWith('/signup'))
+    return '/recipes';
+  return next;
+}
+
+export function useSignOut() {
+  const qc = useQueryClient();
+  const navigate = useNavigate();
+  return useMutation({
+    mutationFn: () => unwrap(client.POST('/api/auth/sign-out')),
+    onSettled: () => {
+      qc.clear();
+      qc.setQueryData(['session'], null);
+      navigate('/signin');
+    },
+  });
+}

@@ -1,0 +1,106 @@
+import { useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router-dom';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { ApiError, client, errorText, unwrap, type Schemas } from '../api/client';
+import { AutoField } from '../components/AutoField';
+import { ConfirmDialog } from '../components/ConfirmDialog';
+import { ErrorBox, Loading } from '../components/States';
+import { usePrefs, usePrefsQuery } from '../prefs';
+import { withDisplayUnits } from '../issueUnits';
+import { equipmentQuery, profileFields, profileKinds, type Profile } from './queries';
+import { NotFound } from '../components/NotFound';
+
+/** One equipment profile: every field saves as the person edits, like the recipe page. */
+export default function EquipmentProfile() {
+  const { id = '' } = useParams();
+  const qc = useQueryClient();
+  const profile = useQuery(equipmentQuery(id));
+  const prefs = usePrefsQuery();
+  const units = usePrefs();
+  if (profile.isPending || prefs.isPending) return <Loading what="the equipment profile" />;
+  if (profile.isError)
+    return profile.error instanceof ApiError && [400, 404].includes(profile.error.status) ? (
+      <NotFound what="equipment profile" />
+    ) : (
+      <ErrorBox error={profile.error} retry={() => profile.refetch()} />
+    );
+  const p = profile.data;
+  const save = (field: keyof Schemas['UpdateEquipmentRequest']) => async (v: string | number | null) => {
+    const updated = await unwrap(
+      client.PATCH('/v1/equipment/{id}', { params: { path: { id } }, body: { [field]: v } as Schemas['UpdateEquipmentRequest'] }),
+    ).catch((e: unknown) => {
+      throw withDisplayUnits(e, profileKinds, units);
+    });
+    qc.setQueryData(['equipment', id], updated);
+    void qc.invalidateQueries({ queryKey: ['equipment-list'] });
+    // Recipes using the profile have new volumes (and IBU with a new utilisation).
+    void qc.invalidateQueries({ queryKey: ['stats'] });
+  };
+  return (
+    <div>
+      <div className="page-head">
+        <div>
+          <h1>{p.name || 'Untitled profile'}</h1>
+          <p className="muted">
+            <Link to="/equipment">All equipment profiles</Link>
+          </p>
+        </div>
+        <DeleteProfile profile={p} />
+      </div>
+      <section className="panel" aria-labelledby="h-profile">
+        <h2 id="h-profile">Profile</h2>
+        <p className="muted small">Saved as you type. Volumes are in the unit chosen on the Account page; grain absorption is always in litres per kilogram.</p>
+        <div className="form-grid">
+          <AutoField label="Name" field="name" value={p.name} save={save('name')} />
+          {profileFields.map((f) => (
+            <AutoField key={f.key} label={f.label} field={f.key} type="number" unit={f.unit} value={p[f.key]} save={save(f.key)} />
+          ))}
+          <AutoField label="Notes" field="notes" type="textarea" nullable value={p.notes ?? null} save={save('notes')} className="span-all" />
+        </div>
+      </section>
+    </div>
+  );
+}
+
+function DeleteProfile({ profile }: { profile: Profile }) {
+  const navigate = useNavigate();
+  const qc = useQueryClient();
+  const [confirm, setConfirm] = useState(false);
+  const del = useMutation({
+    mutationFn: () => unwrap(client.DELETE('/v1/equipment/{id}', { params: { path: { id: profile.id } } })),
+    onSuccess: () => {
+      qc.removeQueries({ queryKey: ['equipment', profile.id] });
+      void qc.invalidateQueries({ queryKey: ['equipment-list'] });
+      navigate('/equipment');
+    },
+  });
+  // A profile a recipe uses is refused (422) with one detail that says so: shown as it is.
+  const refused = del.error instanceof ApiError && del.error.status === 422 && del.error.details.length ? del.error.details.map((d) => d.message).join('; ') : null;
+  return (
+    <div className="actions">
+      <button type="button" className="danger" onClick={() => setConfirm(true)}>
+        Delete profile
+      </button>
+      <ConfirmDialog
+        open={confirm}
+        title={`Delete “${profile.name}”?`}
+        confirmLabel="Delete equipment profile"
+        danger
+        busy={del.isPending}
+        onCancel={() => {
+          setConfirm(false);
+          del.reset();
+        }}
+        onConfirm={() => del.mutate()}
+      >
+        {del.error ? (
+          <div className="error-box" role="alert">
+            <p>Not deleted: {refused ?? errorText(del.error)}</p>
+          </div>
+        ) : (
+          <p>The profile is removed for good. A profile that a recipe uses cannot be deleted: choose another one on the recipe first.</p>
+        )}
+      </ConfirmDialog>
+    </div>
+  );
+}

@@ -1,0 +1,33 @@
+// Equipment profiles: queries and fields shared by the equipment pages and the recipe page.
+import { client, unwrap, unwrapPage } from '../api/client';
+import type { Kind } from '../units';
+import type { Schemas } from '../api/client';
+
+export type Profile = Schemas['Equipment'];
+type ProfileNumber = Exclude<keyof Schemas['UpdateEquipmentRequest'], 'name' | 'notes'>;
+
+/** The account's equipment profiles, by name (a person has a handful; the API's largest page). */
+export const equipmentListQuery = {
+  queryKey: ['equipment-list'],
+  queryFn: () => unwrapPage(client.GET('/v1/equipment', { params: { query: { limit: 200 } } })),
+};
+
+export const equipmentQuery = (id: string) => ({
+  queryKey: ['equipment', id],
+  queryFn: () => unwrap(client.GET('/v1/equipment/{id}', { params: { path: { id } } })),
+});
+
+/** The numbers of a profile, in the order a brewer walks through the brew day. */
+export const profileFields: { key: ProfileNumber; label: string; unit: Kind; hint: string; def: number | null }[] = [
+  { key: 'batch_size_liters', label: 'Batch size', unit: 'volume', hint: 'What goes into the fermenter', def: null },
+  { key: 'mash_tun_deadspace_liters', label: 'Mash tun deadspace', unit: 'volume', hint: 'Wort left below the outlet', def: 0 },
+  { key: 'grain_absorption_liters_per_kg', label: 'Grain absorption', unit: 'absorption', hint: 'Water each kg of grain keeps (always L/kg)', def: 1 },
+  { key: 'boil_off_liters_per_hour', label: 'Boil-off rate', unit: 'volume_rate', hint: 'Water boiled off per hour', def: 0 },
+  { key: 'trub_chiller_loss_liters', label: 'Trub and chiller loss', unit: 'volume', hint: 'Left in the kettle and chiller', def: 0 },
+  { key: 'top_up_water_liters', label: 'Top-up water', unit: 'volume', hint: 'Added in the fermenter', def: 0 },
+  { key: 'fermenter_loss_liters', label: 'Fermenter loss', unit: 'volume', hint: 'Left on the yeast cake', def: 0 },
+  { key: 'hop_utilization_percent', label: 'Hop utilisation', unit: 'percent', hint: '100 % is Tinseth’s curve', def: 100 },
+];
+
+/** Each numeric field's display unit, for 422 bounds (`withDisplayUnits`). */
+export const profileKinds: Record<string, Kind> = Object.fromEntries(profileFields.map((f) => [f.key, f.unit]));
