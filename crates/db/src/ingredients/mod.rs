@@ -1,0 +1,21 @@
+//! Recipe children: fermentables, hops, yeasts, miscs and mash steps.
+//!
+//! Each kind has a row struct (the table as diesel sees it) with conversions to and from the
+//! domain entity; the queries, the same for every kind, are written once in `child_queries!`.
+//! Every write runs in a transaction that also bumps the parent recipe's `updated_at` (which
+//! locks the recipe row, so concurrent appends get distinct `sort_order`s).
+//!
+//! * [`rows`]: the row structs and their conversions.
+//! * [`queries`]: the per-kind queries and the whole-recipe reads and writes of the recipe
+//!   repository.
+//! * [`repository`]: [`PgIngredients`], one child at a time.
+
+mod queries;
+mod repository;
+mod rows;
+
+pub(crate) use queries::{
+    Children, copy_ingredients, fermentables_by_recipe, insert_new_children, load_children_of,
+    load_ingredients,
+};
+pub use repository::PgIngredients;
