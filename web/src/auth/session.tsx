@@ -1,13 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
 import { ApiError, client, unwrap, type Schemas } from '../api/client';
-import { keys } from '../api/keys';
 
 export type SessionEnvelope = Schemas['SessionEnvelope'];
 
 export function useSession() {
   return useQuery({
-    queryKey: keys.auth.session(),
+    queryKey: ['session'],
     queryFn: async (): Promise<SessionEnvelope | null> => {
       try {
         return await unwrap(client.GET('/api/auth/get-session'));
@@ -34,7 +33,7 @@ export function useSignOut() {
     mutationFn: () => unwrap(client.POST('/api/auth/sign-out')),
     onSettled: () => {
       qc.clear();
-      qc.setQueryData(keys.auth.session(), null);
+      qc.setQueryData(['session'], null);
       navigate('/signin');
     },
   });

@@ -11,7 +11,6 @@ import { deviceListQuery } from './queries';
 import { seenText } from '../time';
 import { DeviceToken } from './DeviceSetup';
 import { sessionOptions, type Session } from './deviceSessions';
-import { keys } from '../api/keys';
 
 type Device = Schemas['Device'];
 type Created = Schemas['GeneratedDevice'];
@@ -99,7 +98,7 @@ function NewDevice({ sessions, onCreated }: { sessions: UseQueryResult<{ items: 
     onSuccess: (d) => {
       onCreated(d);
       setName('');
-      void qc.invalidateQueries({ queryKey: keys.devices.list() });
+      void qc.invalidateQueries({ queryKey: ['devices'] });
     },
   });
   const api = create.error instanceof ApiError ? create.error : null;

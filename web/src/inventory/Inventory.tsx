@@ -5,7 +5,6 @@ import { ConfirmDialog } from '../components/ConfirmDialog';
 import { SelectField, TextField } from '../components/Field';
 import { Empty, ErrorBox, Loading } from '../components/States';
 import { formatNumber, parseNumber } from '../units';
-import { keys } from '../api/keys';
 
 type Item = Schemas['InventoryItem'];
 type Category = Schemas['InventoryCategory'];
@@ -20,7 +19,7 @@ const defaultUnit: Record<Category, string> = { fermentable: 'kg', hop: 'g', yea
 
 export default function Inventory() {
   const list = useQuery({
-    queryKey: keys.inventory.lists(),
+    queryKey: ['inventory'],
     queryFn: () => unwrapPage(client.GET('/v1/inventory', { params: { query: { limit: 200 } } })),
   });
   return (
@@ -114,7 +113,7 @@ function AddItem() {
     mutationFn: () => unwrap(client.POST('/v1/inventory', { body: bodyOf(values) })),
     onSuccess: () => {
       setValues({ ...empty, category: values.category, amount_unit: defaultUnit[values.category] });
-      void qc.invalidateQueries({ queryKey: keys.inventory.lists() });
+      void qc.invalidateQueries({ queryKey: ['inventory'] });
     },
   });
   const api = add.error instanceof ApiError ? add.error : null;
@@ -150,7 +149,7 @@ function InventoryRow({ item }: { item: Item }) {
     amount_unit: item.amount_unit,
     notes: item.notes ?? '',
   });
-  const refresh = () => qc.invalidateQueries({ queryKey: keys.inventory.lists() });
+  const refresh = () => qc.invalidateQueries({ queryKey: ['inventory'] });
   const adjust = useMutation({
     mutationFn: (sign: 1 | -1) => {
       const n = parseNumber(delta);

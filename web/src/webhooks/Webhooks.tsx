@@ -7,7 +7,6 @@ import { Empty, ErrorBox, Loading } from '../components/States';
 import { webhookListQuery } from './queries';
 import { eventLabel, webhookState, type SubscribableEvent, type Webhook } from './webhooks';
 import { EventChoices, eventsMissing, WebhookSecret } from './WebhookFields';
-import { keys } from '../api/keys';
 
 type Created = Schemas['CreatedWebhook'];
 
@@ -75,7 +74,7 @@ function NewWebhook({ onCreated }: { onCreated: (w: Created) => void }) {
     onSuccess: (w) => {
       onCreated(w);
       setUrl('');
-      void qc.invalidateQueries({ queryKey: keys.webhooks.list() });
+      void qc.invalidateQueries({ queryKey: ['webhooks'] });
     },
   });
   const api = create.error instanceof ApiError ? create.error : null;

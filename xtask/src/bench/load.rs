@@ -259,15 +259,19 @@ pub fn fixed_rate(
     })
 }
 
-/// The `q` quantile of sorted microseconds, in milliseconds.
-fn percentile(sorted: &[u32], q: f64) -> f64 {
-    if sorted.is_empty() {
-        return f64::NAN;
-    }
-    let rank = ((sorted.len() as f64 * q).ceil() as usize).clamp(1, sorted.len()) - 1;
-    sorted
-        .get(rank)
-        .map_or(f64::NAN, |&m| f64::from(m) / 1000.0)
+/// The `q` quantile (0 to 1) of sorted values by nearest rank: the smallest value with at least
+/// a `q` share of all values at or below it; `None` when there are none. Every benchmark in
+/// xtask reports through this one. Nearest rank rather than interpolation because a latency
+/// report should only show times a request really took, p100 is then the maximum, and two
+/// reports of the same samples agree.
+pub fn nearest_rank<T: Copy>(sorted: &[T], q: f64) -> Option<T> {
+    let rank = ((sorted.len() as f64 * q).ceil() as usize).clamp(1, sorted.len().max(1)) - 1;
+    sorted.get(rank).copied()
+}
+
+/// The `q` quantile of sorted microseconds, in milliseconds (NaN when there are none).
+pub fn percentile(sorted: &[u32], q: f64) -> f64 {
+    nearest_rank(sorted, q).map_or(f64::NAN, |us| f64::from(us) / 1000.0)
 }
 
 /// What a wrk run saw.
@@ -399,6 +403,11 @@ Transfer/sec:      4.00MB
         assert_eq!(percentile(&v, 0.5), 50.0);
         assert_eq!(percentile(&v, 0.99), 99.0);
         assert!(percentile(&[], 0.5).is_nan());
+        assert_eq!(percentile(&v, 1.0), 100.0);
+        assert_eq!(percentile(&v, 0.0), 1.0, "p0 is the smallest sample");
+        assert_eq!(nearest_rank(&[1.5, 2.5, 3.5, 4.5], 0.5), Some(2.5));
+        assert_eq!(nearest_rank(&[1.5, 2.5, 3.5, 4.5], 0.51), Some(3.5));
+        assert_eq!(nearest_rank::<f64>(&[], 0.5), None);
     }
 
     #[test]

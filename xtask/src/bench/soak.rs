@@ -31,7 +31,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use wort_pgcluster::{Cluster, ClusterOptions, RunningCluster};
 
-use super::load::{Connection, Request};
+use super::load::{Connection, Request, percentile};
 use super::{Wort, step, target_dir};
 use crate::fuzz::FakeProvider;
 use crate::process::{Process, free_local_addr, wait_until_ready, wort_command, wort_migrate};
@@ -1265,16 +1265,6 @@ struct Findings<'a> {
 }
 
 /// Nearest-rank quantile of sorted microseconds, in milliseconds.
-fn quantile_ms(sorted: &[u32], q: f64) -> f64 {
-    if sorted.is_empty() {
-        return f64::NAN;
-    }
-    let rank = ((sorted.len() as f64 * q).ceil() as usize).clamp(1, sorted.len()) - 1;
-    sorted
-        .get(rank)
-        .map_or(f64::NAN, |&m| f64::from(m) / 1000.0)
-}
-
 /// Requests, a `status × n` list, connection errors, p50/p90/p99/max of some samples.
 struct Summary {
     requests: usize,
@@ -1324,7 +1314,7 @@ impl Summary {
     }
 
     fn ms(&self, q: f64) -> String {
-        format!("{:.1}", quantile_ms(&self.latencies, q))
+        format!("{:.1}", percentile(&self.latencies, q))
     }
 
     fn percentiles(&self) -> String {
@@ -1733,12 +1723,5 @@ mod tests {
         let summary = log_summary(line, Path::new("wort.log"));
         assert!(summary.contains("1 WARN and 0 ERROR"), "{summary}");
         assert!(summary.contains("- 1 × `WARN x: y`"), "{summary}");
-    }
-
-    #[test]
-    fn quantiles_are_nearest_rank() {
-        let v: Vec<u32> = (1..=100).map(|i| i * 1000).collect();
-        assert_eq!(quantile_ms(&v, 0.5), 50.0);
-        assert_eq!(quantile_ms(&v, 1.0), 100.0);
     }
 }

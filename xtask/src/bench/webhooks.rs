@@ -163,15 +163,9 @@ fn parse_rfc3339_utc(s: &str) -> Option<f64> {
     Some((days * 86_400 + hh * 3_600 + mm * 60) as f64 + ss)
 }
 
-fn percentile(sorted: &[f64], p: f64) -> f64 {
-    if sorted.is_empty() {
-        return f64::NAN;
-    }
-    let rank = ((p / 100.0) * (sorted.len() - 1) as f64).round() as usize;
-    sorted
-        .get(rank.min(sorted.len() - 1))
-        .copied()
-        .unwrap_or(f64::NAN)
+/// The `q` quantile of sorted lags, as every other benchmark reports it.
+fn percentile(sorted: &[f64], q: f64) -> f64 {
+    load::nearest_rank(sorted, q).unwrap_or(f64::NAN)
 }
 
 fn lags_ms(arrivals: &[Arrival]) -> Vec<f64> {
@@ -261,8 +255,8 @@ pub fn measure(addr: SocketAddr) -> Result<String, String> {
         distinct.len(),
         steady.len() - distinct.len(),
         distinct.len() as f64 / window,
-        percentile(&lags, 50.0),
-        percentile(&lags, 99.0),
+        percentile(&lags, 0.50),
+        percentile(&lags, 0.99),
         lags.last().copied().unwrap_or(f64::NAN),
         written,
         BURST as f64 / written,

@@ -81,12 +81,13 @@ fn read_patch(f: &mut Fields) -> WebhookPatch {
 }
 
 /// The account's webhooks, oldest first.
-#[utoipa::path(get, path = "/v1/webhooks", tag = "webhooks",
+#[utoipa::path(get, path = "/v1/webhooks", tag = "webhooks", security(("api_key" = []), ("session_cookie" = [])),
     params(
         ("limit" = Option<i64>, Query, description = "Page size (default 50)"),
         ("offset" = Option<i64>, Query, description = "Items to skip (default 0)"),
     ),
-    responses((status = 200, body = [Webhook], headers(("X-Total-Count" = i64), ("Link" = String)))))]
+    responses((status = 200, body = [Webhook], headers(("X-Total-Count" = i64), ("Link" = String))),
+        (status = 400, body = crate::error::ErrorBody), (status = 401, body = crate::error::ErrorBody)))]
 pub async fn list_webhooks(
     auth: Authenticated,
     req: HttpRequest,
@@ -100,9 +101,11 @@ pub async fn list_webhooks(
 
 /// Add a webhook. The answer holds its signing `secret`, shown this once. A URL whose host is
 /// not on a public address (loopback, private, link-local) is refused.
-#[utoipa::path(post, path = "/v1/webhooks", tag = "webhooks",
+#[utoipa::path(post, path = "/v1/webhooks", tag = "webhooks", security(("api_key" = []), ("session_cookie" = [])),
     request_body = CreateWebhookRequest,
-    responses((status = 201, body = CreatedWebhook)))]
+    responses((status = 201, body = CreatedWebhook), (status = 400, body = crate::error::ErrorBody),
+        (status = 401, body = crate::error::ErrorBody), (status = 413, body = crate::error::ErrorBody),
+        (status = 422, body = crate::error::ValidationErrorBody)))]
 pub async fn create_webhook(
     auth: Authenticated,
     state: web::Data<AppState>,
@@ -123,9 +126,10 @@ pub async fn create_webhook(
 }
 
 /// One webhook.
-#[utoipa::path(get, path = "/v1/webhooks/{id}", tag = "webhooks",
+#[utoipa::path(get, path = "/v1/webhooks/{id}", tag = "webhooks", security(("api_key" = []), ("session_cookie" = [])),
     params(("id" = uuid::Uuid, Path, description = "Webhook id")),
-    responses((status = 200, body = Webhook)))]
+    responses((status = 200, body = Webhook), (status = 400, body = crate::error::ErrorBody),
+        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
 pub async fn get_webhook(
     auth: Authenticated,
     req: HttpRequest,
@@ -136,9 +140,11 @@ pub async fn get_webhook(
 }
 
 /// Change a webhook's URL, events or `active`.
-#[utoipa::path(patch, path = "/v1/webhooks/{id}", tag = "webhooks",
+#[utoipa::path(patch, path = "/v1/webhooks/{id}", tag = "webhooks", security(("api_key" = []), ("session_cookie" = [])),
     params(("id" = uuid::Uuid, Path, description = "Webhook id")), request_body = UpdateWebhookRequest,
-    responses((status = 200, body = Webhook)))]
+    responses((status = 200, body = Webhook), (status = 400, body = crate::error::ErrorBody),
+        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody),
+        (status = 413, body = crate::error::ErrorBody), (status = 422, body = crate::error::ValidationErrorBody)))]
 pub async fn update_webhook(
     auth: Authenticated,
     req: HttpRequest,
@@ -154,9 +160,10 @@ pub async fn update_webhook(
 }
 
 /// Delete a webhook with its pending deliveries and its log.
-#[utoipa::path(delete, path = "/v1/webhooks/{id}", tag = "webhooks",
+#[utoipa::path(delete, path = "/v1/webhooks/{id}", tag = "webhooks", security(("api_key" = []), ("session_cookie" = [])),
     params(("id" = uuid::Uuid, Path, description = "Webhook id")),
-    responses((status = 204, description = "Deleted")))]
+    responses((status = 204, description = "Deleted"), (status = 400, body = crate::error::ErrorBody),
+        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
 pub async fn delete_webhook(
     auth: Authenticated,
     req: HttpRequest,
@@ -168,11 +175,13 @@ pub async fn delete_webhook(
 }
 
 /// The webhook's delivery attempts, newest first: outcome, response status, duration, error.
-#[utoipa::path(get, path = "/v1/webhooks/{id}/deliveries", tag = "webhooks",
+#[utoipa::path(get, path = "/v1/webhooks/{id}/deliveries", tag = "webhooks", security(("api_key" = []), ("session_cookie" = [])),
     params(("id" = uuid::Uuid, Path, description = "Webhook id"),
         ("limit" = Option<i64>, Query, description = "Page size (default 50)"),
         ("offset" = Option<i64>, Query, description = "Items to skip (default 0)")),
-    responses((status = 200, body = [DeliveryAttempt], headers(("X-Total-Count" = i64), ("Link" = String)))))]
+    responses((status = 200, body = [DeliveryAttempt], headers(("X-Total-Count" = i64), ("Link" = String))),
+        (status = 400, body = crate::error::ErrorBody), (status = 401, body = crate::error::ErrorBody),
+        (status = 404, body = crate::error::ErrorBody)))]
 pub async fn list_webhook_deliveries(
     auth: Authenticated,
     req: HttpRequest,
@@ -190,9 +199,11 @@ pub async fn list_webhook_deliveries(
 
 /// Send a `ping` event to the webhook now (active or not) and answer with how it went; the
 /// attempt joins the deliveries log. Not retried. At most one per webhook per 10 seconds.
-#[utoipa::path(post, path = "/v1/webhooks/{id}/test", tag = "webhooks",
+#[utoipa::path(post, path = "/v1/webhooks/{id}/test", tag = "webhooks", security(("api_key" = []), ("session_cookie" = [])),
     params(("id" = uuid::Uuid, Path, description = "Webhook id")),
     responses((status = 200, body = DeliveryAttempt, description = "The attempt, delivered or failed"),
+        (status = 400, body = crate::error::ErrorBody), (status = 401, body = crate::error::ErrorBody),
+        (status = 404, body = crate::error::ErrorBody),
         (status = 429, body = crate::error::ErrorBody, description = "The webhook was sent a test less than 10 s ago; nothing sent",
             headers(("Retry-After" = u64, description = "Whole seconds until the next test may be sent")))))]
 pub async fn test_webhook(
