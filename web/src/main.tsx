@@ -7,11 +7,12 @@ import { ApiError } from './api/client';
 import { prefsQuery } from './prefs';
 import { recipeQuery, statsQuery } from './recipes/queries';
 import './styles.css';
+import { keys } from './api/keys';
 
 function onError(e: unknown) {
   // A session that ended elsewhere (signed out, revoked): back to sign-in. A wrong current
   // password (change-password's 401 "Invalid password") is not that.
-  if (e instanceof ApiError && e.status === 401 && e.message === 'Unauthorized') queryClient.setQueryData(['session'], null);
+  if (e instanceof ApiError && e.status === 401 && e.message === 'Unauthorized') queryClient.setQueryData(keys.auth.session(), null);
 }
 
 const queryClient = new QueryClient({

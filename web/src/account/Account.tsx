@@ -8,6 +8,7 @@ import { SelectField, TextField } from '../components/Field';
 import { ErrorBox, Loading } from '../components/States';
 import { usePrefsQuery } from '../prefs';
 import { absoluteTime } from '../time';
+import { keys } from '../api/keys';
 
 export default function Account() {
   return (
@@ -35,7 +36,7 @@ function Profile() {
   }, [user?.name]);
   const save = useMutation({
     mutationFn: (body: Schemas['UpdateUserRequest']) => unwrap(client.POST('/api/auth/update-user', { body })),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ['session'] }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: keys.auth.session() }),
   });
   const api = save.error instanceof ApiError ? save.error : null;
   return (
@@ -69,7 +70,7 @@ function Units() {
   const qc = useQueryClient();
   const save = useMutation({
     mutationFn: (body: Schemas['UpdatePreferencesRequest']) => unwrap(client.PATCH('/v1/me/preferences', { body })),
-    onSuccess: (p) => qc.setQueryData(['prefs'], p),
+    onSuccess: (p) => qc.setQueryData(keys.me.preferences(), p),
   });
   const fields: [keyof Preferences, string, [string, string][]][] = [
     ['amounts', 'Amounts', [['metric', 'Metric (kg, g, L)'], ['us', 'US (lb, oz, gal)']]],
@@ -160,7 +161,7 @@ function ChangePassword() {
 
 function ApiKeys() {
   const qc = useQueryClient();
-  const keys = useQuery({ queryKey: ['api-keys'], queryFn: () => unwrap(client.GET('/api/auth/api-key/list')) });
+  const list = useQuery({ queryKey: keys.auth.apiKeys(), queryFn: () => unwrap(client.GET('/api/auth/api-key/list')) });
   const [name, setName] = useState('');
   const [created, setCreated] = useState<{ name: string; key: string } | null>(null);
   const [copied, setCopied] = useState(false);
@@ -171,14 +172,14 @@ function ApiKeys() {
       setCreated({ name: k.name, key: k.key });
       setCopied(false);
       setName('');
-      void qc.invalidateQueries({ queryKey: ['api-keys'] });
+      void qc.invalidateQueries({ queryKey: keys.auth.apiKeys() });
     },
   });
   const del = useMutation({
     mutationFn: (keyId: string) => unwrap(client.POST('/api/auth/api-key/delete', { body: { keyId } })),
     onSuccess: () => {
       setDeleting(null);
-      void qc.invalidateQueries({ queryKey: ['api-keys'] });
+      void qc.invalidateQueries({ queryKey: keys.auth.apiKeys() });
     },
   });
   const api = create.error instanceof ApiError ? create.error : null;
@@ -228,11 +229,11 @@ function ApiKeys() {
           {copied && <p className="muted">Copied to the clipboard.</p>}
         </div>
       )}
-      {keys.isPending ? (
+      {list.isPending ? (
         <Loading what="API keys" />
-      ) : keys.isError ? (
-        <ErrorBox error={keys.error} retry={() => keys.refetch()} />
-      ) : keys.data.length === 0 ? (
+      ) : list.isError ? (
+        <ErrorBox error={list.error} retry={() => list.refetch()} />
+      ) : list.data.length === 0 ? (
         <p className="muted">No API keys yet.</p>
       ) : (
         <table role="table" className="rows keys">
@@ -249,7 +250,7 @@ function ApiKeys() {
             </tr>
           </thead>
           <tbody role="rowgroup">
-            {keys.data.map((k) => (
+            {list.data.map((k) => (
               <tr role="row" key={k.id}>
                 <td role="cell" data-label="Name">{k.name}</td>
                 <td role="cell" data-label="Starts with">

@@ -7,12 +7,13 @@ import { SelectField, TextField } from '../components/Field';
 import { ErrorBox, Loading } from '../components/States';
 import { SseParser } from './sse';
 import { absoluteTime } from '../time';
+import { keys } from '../api/keys';
 
 type Message = Schemas['ChatMessage'];
 
 export default function Assistant() {
   const { chatId } = useParams();
-  const usage = useQuery({ queryKey: ['ai-usage'], queryFn: () => unwrap(client.GET('/v1/ai/usage')) });
+  const usage = useQuery({ queryKey: keys.assistant.usage(), queryFn: () => unwrap(client.GET('/v1/ai/usage')) });
   return (
     <>
       <div className="page-head">
@@ -52,21 +53,21 @@ export default function Assistant() {
 function Threads({ current }: { current?: string }) {
   const qc = useQueryClient();
   const navigate = useNavigate();
-  const threads = useQuery({ queryKey: ['chats'], queryFn: () => unwrapPage(client.GET('/v1/chats', { params: { query: { limit: 100 } } })) });
+  const threads = useQuery({ queryKey: keys.assistant.chats(), queryFn: () => unwrapPage(client.GET('/v1/chats', { params: { query: { limit: 100 } } })) });
   const [renaming, setRenaming] = useState<{ id: string; title: string } | null>(null);
   const [deleting, setDeleting] = useState<{ id: string; title: string } | null>(null);
   const rename = useMutation({
     mutationFn: (r: { id: string; title: string }) => unwrap(client.PATCH('/v1/chats/{id}', { params: { path: { id: r.id } }, body: { title: r.title } })),
     onSuccess: () => {
       setRenaming(null);
-      void qc.invalidateQueries({ queryKey: ['chats'] });
+      void qc.invalidateQueries({ queryKey: keys.assistant.chats() });
     },
   });
   const del = useMutation({
     mutationFn: (id: string) => unwrap(client.DELETE('/v1/chats/{id}', { params: { path: { id } } })),
     onSuccess: (_r, id) => {
       setDeleting(null);
-      void qc.invalidateQueries({ queryKey: ['chats'] });
+      void qc.invalidateQueries({ queryKey: keys.assistant.chats() });
       if (id === current) navigate('/assistant');
     },
   });
@@ -138,12 +139,12 @@ function Conversation({ chatId }: { chatId?: string }) {
   const qc = useQueryClient();
   const navigate = useNavigate();
   const thread = useQuery({
-    queryKey: ['chat', chatId],
+    queryKey: keys.assistant.chat(chatId ?? ''),
     queryFn: () => unwrap(client.GET('/v1/chats/{id}', { params: { path: { id: chatId! } } })),
     enabled: !!chatId,
   });
   const recipes = useQuery({
-    queryKey: ['recipes', 'all-names'],
+    queryKey: keys.recipes.names(),
     queryFn: () => unwrapPage(client.GET('/v1/recipes', { params: { query: { limit: 200, sort: 'name' } } })),
   });
   const [message, setMessage] = useState('');
@@ -204,16 +205,16 @@ function Conversation({ chatId }: { chatId?: string }) {
         }
       }
       const id = newId ?? chatId;
-      if (id) await qc.invalidateQueries({ queryKey: ['chat', id] });
+      if (id) await qc.invalidateQueries({ queryKey: keys.assistant.chat(id) });
       setPending(null);
-      void qc.invalidateQueries({ queryKey: ['chats'] });
-      void qc.invalidateQueries({ queryKey: ['ai-usage'] });
+      void qc.invalidateQueries({ queryKey: keys.assistant.chats() });
+      void qc.invalidateQueries({ queryKey: keys.assistant.usage() });
       if (!chatId && newId) navigate(`/assistant/${newId}`, { replace: true });
     } catch (err) {
       setError(err);
       setPending(null);
       if (!message) setMessage(text);
-      void qc.invalidateQueries({ queryKey: ['ai-usage'] });
+      void qc.invalidateQueries({ queryKey: keys.assistant.usage() });
     } finally {
       setBusy(false);
     }

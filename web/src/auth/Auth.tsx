@@ -4,6 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { ApiError, client, errorText, unwrap } from '../api/client';
 import { TextField } from '../components/Field';
 import { safeNext, useSession } from './session';
+import { keys } from '../api/keys';
 
 function AuthForm({ mode }: { mode: 'signin' | 'signup' }) {
   const [params] = useSearchParams();
@@ -27,7 +28,7 @@ function AuthForm({ mode }: { mode: 'signin' | 'signup' }) {
       if (mode === 'signup') await unwrap(client.POST('/api/auth/sign-up/email', { body: { name, email, password } }));
       else await unwrap(client.POST('/api/auth/sign-in/email', { body: { email, password } }));
       qc.clear();
-      await qc.fetchQuery({ queryKey: ['session'], queryFn: () => unwrap(client.GET('/api/auth/get-session')) });
+      await qc.fetchQuery({ queryKey: keys.auth.session(), queryFn: () => unwrap(client.GET('/api/auth/get-session')) });
       navigate(next, { replace: true });
     } catch (err) {
       setError(err);

@@ -1,12 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
 import { ApiError, client, unwrap, type Schemas } from '../api/client';
+import { keys } from '../api/keys';
 
 export type SessionEnvelope = Schemas['SessionEnvelope'];
 
 export function useSession() {
   return useQuery({
-    queryKey: ['session'],
+    queryKey: keys.auth.session(),
     queryFn: async (): Promise<SessionEnvelope | null> => {
       try {
         return await unwrap(client.GET('/api/auth/get-session'));
@@ -33,7 +34,7 @@ export function useSignOut() {
     mutationFn: () => unwrap(client.POST('/api/auth/sign-out')),
     onSettled: () => {
       qc.clear();
-      qc.setQueryData(['session'], null);
+      qc.setQueryData(keys.auth.session(), null);
       navigate('/signin');
     },
   });

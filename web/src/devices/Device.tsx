@@ -13,6 +13,7 @@ import { seenText } from '../time';
 import { DeviceToken } from './DeviceSetup';
 import { isOpen, sessionOptions } from './deviceSessions';
 import { NotFound } from '../components/NotFound';
+import { keys } from '../api/keys';
 
 type Device = Schemas['Device'];
 type Created = Schemas['GeneratedDevice'];
@@ -35,8 +36,8 @@ export default function DevicePage() {
   const d = device.data;
   const save = (field: keyof Schemas['UpdateDeviceRequest']) => async (v: string | number | null) => {
     const updated = await unwrap(client.PATCH('/v1/devices/{id}', { params: { path: { id } }, body: { [field]: v } as Schemas['UpdateDeviceRequest'] }));
-    qc.setQueryData(['device', id], updated);
-    void qc.invalidateQueries({ queryKey: ['devices'] });
+    qc.setQueryData(keys.devices.detail(id), updated);
+    void qc.invalidateQueries({ queryKey: keys.devices.list() });
   };
   const assigned = d.session_id ? sessions.data?.items.find((s) => s.id === d.session_id) : undefined;
   return (
@@ -134,8 +135,8 @@ function DeviceActions({ device, onToken }: { device: Device; onToken: (d: Creat
   const del = useMutation({
     mutationFn: () => unwrap(client.DELETE('/v1/devices/{id}', { params: { path: { id: device.id } } })),
     onSuccess: () => {
-      qc.removeQueries({ queryKey: ['device', device.id] });
-      void qc.invalidateQueries({ queryKey: ['devices'] });
+      qc.removeQueries({ queryKey: keys.devices.detail(device.id) });
+      void qc.invalidateQueries({ queryKey: keys.devices.list() });
       navigate('/devices');
     },
   });

@@ -11,6 +11,7 @@ import { deviceListQuery } from './queries';
 import { seenText } from '../time';
 import { DeviceToken } from './DeviceSetup';
 import { sessionOptions, type Session } from './deviceSessions';
+import { keys } from '../api/keys';
 
 type Device = Schemas['Device'];
 type Created = Schemas['GeneratedDevice'];
@@ -98,7 +99,7 @@ function NewDevice({ sessions, onCreated }: { sessions: UseQueryResult<{ items: 
     onSuccess: (d) => {
       onCreated(d);
       setName('');
-      void qc.invalidateQueries({ queryKey: ['devices'] });
+      void qc.invalidateQueries({ queryKey: keys.devices.list() });
     },
   });
   const api = create.error instanceof ApiError ? create.error : null;

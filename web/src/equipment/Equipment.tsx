@@ -8,6 +8,7 @@ import { usePrefs, usePrefsQuery } from '../prefs';
 import { display, fromInput, symbolFor, toInput } from '../units';
 import { withDisplayUnits } from '../issueUnits';
 import { equipmentListQuery, profileFields, profileKinds, type Profile } from './queries';
+import { keys } from '../api/keys';
 
 type Draft = Record<string, string>;
 const fieldKeys = ['name', 'notes', ...profileFields.map((f) => f.key)];
@@ -98,7 +99,7 @@ function NewProfile() {
     onSuccess: (p) => {
       setCreated(p);
       setDraft(initial(prefs));
-      void qc.invalidateQueries({ queryKey: ['equipment-list'] });
+      void qc.invalidateQueries({ queryKey: keys.equipment.list() });
     },
     onMutate: () => setCreated(null),
   });

@@ -9,6 +9,7 @@ import { usePrefs, usePrefsQuery } from '../prefs';
 import { withDisplayUnits } from '../issueUnits';
 import { equipmentQuery, profileFields, profileKinds, type Profile } from './queries';
 import { NotFound } from '../components/NotFound';
+import { keys } from '../api/keys';
 
 /** One equipment profile: every field saves as the person edits, like the recipe page. */
 export default function EquipmentProfile() {
@@ -31,10 +32,10 @@ export default function EquipmentProfile() {
     ).catch((e: unknown) => {
       throw withDisplayUnits(e, profileKinds, units);
     });
-    qc.setQueryData(['equipment', id], updated);
-    void qc.invalidateQueries({ queryKey: ['equipment-list'] });
+    qc.setQueryData(keys.equipment.detail(id), updated);
+    void qc.invalidateQueries({ queryKey: keys.equipment.list() });
     // Recipes using the profile have new volumes (and IBU with a new utilisation).
-    void qc.invalidateQueries({ queryKey: ['stats'] });
+    void qc.invalidateQueries({ queryKey: keys.recipes.allStats() });
   };
   return (
     <div>
@@ -69,8 +70,8 @@ function DeleteProfile({ profile }: { profile: Profile }) {
   const del = useMutation({
     mutationFn: () => unwrap(client.DELETE('/v1/equipment/{id}', { params: { path: { id: profile.id } } })),
     onSuccess: () => {
-      qc.removeQueries({ queryKey: ['equipment', profile.id] });
-      void qc.invalidateQueries({ queryKey: ['equipment-list'] });
+      qc.removeQueries({ queryKey: keys.equipment.detail(profile.id) });
+      void qc.invalidateQueries({ queryKey: keys.equipment.list() });
       navigate('/equipment');
     },
   });

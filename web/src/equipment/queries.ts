@@ -1,21 +1,24 @@
 // Equipment profiles: queries and fields shared by the equipment pages and the recipe page.
+import { queryOptions } from '@tanstack/react-query';
 import { client, unwrap, unwrapPage } from '../api/client';
 import type { Kind } from '../units';
 import type { Schemas } from '../api/client';
+import { keys } from '../api/keys';
 
 export type Profile = Schemas['Equipment'];
 type ProfileNumber = Exclude<keyof Schemas['UpdateEquipmentRequest'], 'name' | 'notes'>;
 
 /** The account's equipment profiles, by name (a person has a handful; the API's largest page). */
-export const equipmentListQuery = {
-  queryKey: ['equipment-list'],
+export const equipmentListQuery = queryOptions({
+  queryKey: keys.equipment.list(),
   queryFn: () => unwrapPage(client.GET('/v1/equipment', { params: { query: { limit: 200 } } })),
-};
-
-export const equipmentQuery = (id: string) => ({
-  queryKey: ['equipment', id],
-  queryFn: () => unwrap(client.GET('/v1/equipment/{id}', { params: { path: { id } } })),
 });
+
+export const equipmentQuery = (id: string) =>
+  queryOptions({
+    queryKey: keys.equipment.detail(id),
+    queryFn: () => unwrap(client.GET('/v1/equipment/{id}', { params: { path: { id } } })),
+  });
 
 /** The numbers of a profile, in the order a brewer walks through the brew day. */
 export const profileFields: { key: ProfileNumber; label: string; unit: Kind; hint: string; def: number | null }[] = [

@@ -5,6 +5,7 @@ import { ConfirmDialog } from '../components/ConfirmDialog';
 import { SelectField, TextField } from '../components/Field';
 import { Empty, ErrorBox, Loading } from '../components/States';
 import { formatNumber, parseNumber } from '../units';
+import { keys } from '../api/keys';
 
 type Item = Schemas['InventoryItem'];
 type Category = Schemas['InventoryCategory'];
@@ -19,7 +20,7 @@ const defaultUnit: Record<Category, string> = { fermentable: 'kg', hop: 'g', yea
 
 export default function Inventory() {
   const list = useQuery({
-    queryKey: ['inventory'],
+    queryKey: keys.inventory.lists(),
     queryFn: () => unwrapPage(client.GET('/v1/inventory', { params: { query: { limit: 200 } } })),
   });
   return (
@@ -113,7 +114,7 @@ function AddItem() {
     mutationFn: () => unwrap(client.POST('/v1/inventory', { body: bodyOf(values) })),
     onSuccess: () => {
       setValues({ ...empty, category: values.category, amount_unit: defaultUnit[values.category] });
-      void qc.invalidateQueries({ queryKey: ['inventory'] });
+      void qc.invalidateQueries({ queryKey: keys.inventory.lists() });
     },
   });
   const api = add.error instanceof ApiError ? add.error : null;
@@ -149,7 +150,7 @@ function InventoryRow({ item }: { item: Item }) {
     amount_unit: item.amount_unit,
     notes: item.notes ?? '',
   });
-  const refresh = () => qc.invalidateQueries({ queryKey: ['inventory'] });
+  const refresh = () => qc.invalidateQueries({ queryKey: keys.inventory.lists() });
   const adjust = useMutation({
     mutationFn: (sign: 1 | -1) => {
       const n = parseNumber(delta);

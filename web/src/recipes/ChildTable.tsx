@@ -4,6 +4,7 @@ import { ApiError, errorText, request } from '../api/client';
 import { usePrefs } from '../prefs';
 import { fromInput, symbolFor, toInput, type Kind } from '../units';
 import { AutoField } from '../components/AutoField';
+import { keys } from '../api/keys';
 
 export interface Col {
   key: string;
@@ -39,7 +40,7 @@ export interface Row {
 export function ChildTable({ recipeId, spec, rows }: { recipeId: string; spec: ChildSpec; rows: Row[] }) {
   const qc = useQueryClient();
   const prefs = usePrefs();
-  const refresh = () => Promise.all([qc.invalidateQueries({ queryKey: ['recipe', recipeId] }), qc.invalidateQueries({ queryKey: ['stats', recipeId] })]);
+  const refresh = () => Promise.all([qc.invalidateQueries({ queryKey: keys.recipes.detail(recipeId) }), qc.invalidateQueries({ queryKey: keys.recipes.stats(recipeId) })]);
   const [rowError, setRowError] = useState<string | null>(null);
 
   const patch = async (id: string, body: Record<string, unknown>) => {

@@ -3,6 +3,7 @@ import { Link } from 'react-router-dom';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, errorText } from '../api/client';
 import { filePath, importRecipes } from './interchange';
+import { keys } from '../api/keys';
 
 /** "Import" on the recipe list: a BeerXML or BeerJSON file, then what was imported and what was not kept. */
 export function useImport() {
@@ -10,7 +11,7 @@ export function useImport() {
   const input = useRef<HTMLInputElement>(null);
   const mutation = useMutation({
     mutationFn: (file: File) => importRecipes(file),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ['recipes'] }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: keys.recipes.lists() }),
   });
   const control = (
     <>

@@ -17,6 +17,7 @@ import { equipmentListQuery } from '../equipment/queries';
 import { NotFound } from '../components/NotFound';
 import { StyleFitPanel, VolumesPanel } from './RecipeBrewing';
 import { recipeTypes, specs } from './recipeSpecs';
+import { keys } from '../api/keys';
 
 type Recipe = Schemas['RecipeDetail'];
 
@@ -42,9 +43,9 @@ export default function RecipeEditor() {
     const updated = await unwrap(
       client.PATCH('/v1/recipes/{id}', { params: { path: { id } }, body: { [field]: v } as Schemas['UpdateRecipeRequest'] }),
     );
-    qc.setQueryData<Recipe>(['recipe', id], (old) => (old ? { ...old, ...updated } : old));
-    await qc.invalidateQueries({ queryKey: ['stats', id] });
-    void qc.invalidateQueries({ queryKey: ['recipes'] });
+    qc.setQueryData<Recipe>(keys.recipes.detail(id), (old) => (old ? { ...old, ...updated } : old));
+    await qc.invalidateQueries({ queryKey: keys.recipes.stats(id) });
+    void qc.invalidateQueries({ queryKey: keys.recipes.lists() });
   };
   const r = recipe.data;
   return (
@@ -182,22 +183,22 @@ function RecipeActions({ recipe }: { recipe: Recipe }) {
   const copy = useMutation({
     mutationFn: () => unwrap(client.POST('/v1/recipes/{id}/copy', { params: { path: { id } } })),
     onSuccess: (c) => {
-      void qc.invalidateQueries({ queryKey: ['recipes'] });
+      void qc.invalidateQueries({ queryKey: keys.recipes.lists() });
       navigate(`/recipes/${c.id}`);
     },
   });
   const del = useMutation({
     mutationFn: () => unwrap(client.DELETE('/v1/recipes/{id}', { params: { path: { id } } })),
     onSuccess: () => {
-      qc.removeQueries({ queryKey: ['recipe', id] });
-      void qc.invalidateQueries({ queryKey: ['recipes'] });
+      qc.removeQueries({ queryKey: keys.recipes.detail(id) });
+      void qc.invalidateQueries({ queryKey: keys.recipes.lists() });
       navigate('/recipes');
     },
   });
   const brew = useMutation({
     mutationFn: () => unwrap(client.POST('/v1/sessions', { body: { recipe_id: id, brew_date: date } })),
     onSuccess: (s) => {
-      void qc.invalidateQueries({ queryKey: ['sessions'] });
+      void qc.invalidateQueries({ queryKey: keys.brewSessions.list() });
       navigate(`/sessions/${s.id}`);
     },
   });
@@ -272,7 +273,7 @@ function ScaleDialog({ recipe, onClose }: { recipe: Recipe; onClose: () => void 
       return unwrap(client.POST('/v1/recipes/{id}/scale', { params: { path: { id: recipe.id } }, body: body as Schemas['ScaleRecipeRequest'] }));
     },
     onSuccess: (c) => {
-      void qc.invalidateQueries({ queryKey: ['recipes'] });
+      void qc.invalidateQueries({ queryKey: keys.recipes.lists() });
       onClose();
       navigate(`/recipes/${c.id}`);
     },

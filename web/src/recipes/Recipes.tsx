@@ -7,6 +7,7 @@ import { SelectField, TextField, words } from '../components/Field';
 import { usePrefs } from '../prefs';
 import { useImport } from './ImportRecipes';
 import { display, srmToRgb } from '../units';
+import { keys } from '../api/keys';
 
 const PAGE = 20;
 type Sort = Schemas['RecipeSortParam'];
@@ -29,7 +30,7 @@ export default function Recipes() {
   const imports = useImport();
 
   const list = useQuery({
-    queryKey: ['recipes', { q, sort, page }],
+    queryKey: keys.recipes.list({ q, sort, page }),
     queryFn: () =>
       unwrapPage(client.GET('/v1/recipes', { params: { query: { q: q || undefined, sort, limit: PAGE, offset: page * PAGE } } })),
     placeholderData: keepPreviousData,

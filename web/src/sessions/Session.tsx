@@ -11,6 +11,7 @@ import { display, formatNumber, fromInput, symbolFor } from '../units';
 import { NotFound } from '../components/NotFound';
 import { nextStates, statusLabel, type Status } from './sessionStatus';
 import { absoluteTime } from '../time';
+import { keys } from '../api/keys';
 
 const FermentationChart = lazy(() => import('./FermentationChart'));
 
@@ -34,7 +35,7 @@ export default function SessionPage() {
   const { id = '' } = useParams();
   const qc = useQueryClient();
   const session = useQuery({
-    queryKey: ['session', id],
+    queryKey: keys.brewSessions.detail(id),
     queryFn: () => unwrap(client.GET('/v1/sessions/{id}', { params: { path: { id } } })),
   });
   if (session.isPending) return <Loading what="the brew session" />;
@@ -50,8 +51,8 @@ export default function SessionPage() {
     const updated = await unwrap(
       client.PATCH('/v1/sessions/{id}', { params: { path: { id } }, body: { [field]: v } as Schemas['UpdateSessionRequest'] }),
     );
-    qc.setQueryData(['session', id], updated);
-    void qc.invalidateQueries({ queryKey: ['sessions'] });
+    qc.setQueryData(keys.brewSessions.detail(id), updated);
+    void qc.invalidateQueries({ queryKey: keys.brewSessions.list() });
   };
   return (
     <div className="session-page">
@@ -111,8 +112,8 @@ function StatusBar({ session }: { session: Session }) {
   const move = useMutation({
     mutationFn: (status: Status) => unwrap(client.PATCH('/v1/sessions/{id}', { params: { path: { id: session.id } }, body: { status } })),
     onSuccess: (s) => {
-      qc.setQueryData(['session', session.id], s);
-      void qc.invalidateQueries({ queryKey: ['sessions'] });
+      qc.setQueryData(keys.brewSessions.detail(session.id), s);
+      void qc.invalidateQueries({ queryKey: keys.brewSessions.list() });
     },
   });
   const next = nextStates(session.status);
@@ -186,7 +187,7 @@ function Checklist({ sessionId, snapshot, status }: { sessionId: string; snapsho
   const qc = useQueryClient();
   const prefs = usePrefs();
   const steps = useQuery({
-    queryKey: ['steps', sessionId],
+    queryKey: keys.brewSessions.steps(sessionId),
     queryFn: () => unwrap(client.GET('/v1/sessions/{id}/steps', { params: { path: { id: sessionId } } })),
   });
   const [error, setError] = useState<string | null>(null);
@@ -198,11 +199,11 @@ function Checklist({ sessionId, snapshot, status }: { sessionId: string; snapsho
       unwrap(client.PATCH('/v1/steps/{id}', { params: { path: { id } }, body: { completed } })),
     onMutate: ({ id, completed }) => {
       setError(null);
-      qc.setQueryData<Step[]>(['steps', sessionId], (old) => old?.map((s) => (s.id === id ? { ...s, completed } : s)));
+      qc.setQueryData<Step[]>(keys.brewSessions.steps(sessionId), (old) => old?.map((s) => (s.id === id ? { ...s, completed } : s)));
     },
-    onSuccess: (step) => qc.setQueryData<Step[]>(['steps', sessionId], (old) => old?.map((s) => (s.id === step.id ? step : s))),
+    onSuccess: (step) => qc.setQueryData<Step[]>(keys.brewSessions.steps(sessionId), (old) => old?.map((s) => (s.id === step.id ? step : s))),
     onError: (e, { id, completed }) => {
-      qc.setQueryData<Step[]>(['steps', sessionId], (old) => old?.map((s) => (s.id === id ? { ...s, completed: !completed } : s)));
+      qc.setQueryData<Step[]>(keys.brewSessions.steps(sessionId), (old) => old?.map((s) => (s.id === id ? { ...s, completed: !completed } : s)));
       setError(`Not saved: ${errorText(e)}`);
     },
     onSettled: (_data, _error, { id }) =>
@@ -325,7 +326,7 @@ function Fermentation({ session, snapshot }: { session: Session; snapshot: Snaps
   const qc = useQueryClient();
   const id = session.id;
   const logs = useQuery({
-    queryKey: ['logs', id],
+    queryKey: keys.brewSessions.logs(id),
     queryFn: () => unwrap(client.GET('/v1/sessions/{id}/fermentation-logs', { params: { path: { id }, query: { limit: 5000 } } })),
   });
   const [form, setForm] = useState({ gravity: '', temperature: '', ph: '', notes: '' });
@@ -348,13 +349,13 @@ function Fermentation({ session, snapshot }: { session: Session; snapshot: Snaps
     onSuccess: (log) => {
       setError(null);
       setForm({ gravity: '', temperature: '', ph: '', notes: '' });
-      qc.setQueryData<Log[]>(['logs', id], (old) => [...(old ?? []), log].sort((a, b) => a.logged_at.localeCompare(b.logged_at)));
+      qc.setQueryData<Log[]>(keys.brewSessions.logs(id), (old) => [...(old ?? []), log].sort((a, b) => a.logged_at.localeCompare(b.logged_at)));
     },
     onError: setError,
   });
   const del = useMutation({
     mutationFn: (logId: string) => unwrap(client.DELETE('/v1/fermentation-logs/{id}', { params: { path: { id: logId } } })),
-    onSuccess: (_r, logId) => qc.setQueryData<Log[]>(['logs', id], (old) => old?.filter((l) => l.id !== logId)),
+    onSuccess: (_r, logId) => qc.setQueryData<Log[]>(keys.brewSessions.logs(id), (old) => old?.filter((l) => l.id !== logId)),
   });
   const api = error instanceof ApiError ? error : null;
   const list = useMemo(() => logs.data ?? [], [logs.data]);

@@ -10,6 +10,7 @@ import { absoluteTime } from '../time';
 import { attemptSummary, DEACTIVATE_AFTER, eventLabel, statusWord, webhookState, type Attempt, type SubscribableEvent, type Webhook } from './webhooks';
 import { NotFound } from '../components/NotFound';
 import { EventChoices, eventsMissing } from './WebhookFields';
+import { keys } from '../api/keys';
 
 const PAGE = 20;
 
@@ -51,8 +52,8 @@ function useSaveWebhook(id: string) {
     mutationFn: (body: { url?: string; events?: SubscribableEvent[]; active?: boolean }) =>
       unwrap(client.PATCH('/v1/webhooks/{id}', { params: { path: { id } }, body })),
     onSuccess: (updated) => {
-      qc.setQueryData(['webhook', id], updated);
-      void qc.invalidateQueries({ queryKey: ['webhooks'] });
+      qc.setQueryData(keys.webhooks.detail(id), updated);
+      void qc.invalidateQueries({ queryKey: keys.webhooks.list() });
     },
   });
 }
@@ -66,8 +67,8 @@ function Delivery({ webhook: w }: { webhook: Webhook }) {
   const test = useMutation({
     mutationFn: () => unwrap(client.POST('/v1/webhooks/{id}/test', { params: { path: { id: w.id } } })),
     onSettled: () => {
-      void qc.invalidateQueries({ queryKey: ['deliveries', w.id] });
-      void qc.invalidateQueries({ queryKey: ['webhook', w.id] });
+      void qc.invalidateQueries({ queryKey: keys.webhooks.deliveries(w.id) });
+      void qc.invalidateQueries({ queryKey: keys.webhooks.detail(w.id) });
     },
   });
   return (
@@ -268,9 +269,9 @@ function DeleteWebhook({ webhook }: { webhook: Webhook }) {
   const del = useMutation({
     mutationFn: () => unwrap(client.DELETE('/v1/webhooks/{id}', { params: { path: { id: webhook.id } } })),
     onSuccess: () => {
-      qc.removeQueries({ queryKey: ['webhook', webhook.id] });
-      qc.removeQueries({ queryKey: ['deliveries', webhook.id] });
-      void qc.invalidateQueries({ queryKey: ['webhooks'] });
+      qc.removeQueries({ queryKey: keys.webhooks.detail(webhook.id) });
+      qc.removeQueries({ queryKey: keys.webhooks.deliveries(webhook.id) });
+      void qc.invalidateQueries({ queryKey: keys.webhooks.list() });
       navigate('/webhooks');
     },
   });

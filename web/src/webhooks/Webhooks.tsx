@@ -7,6 +7,7 @@ import { Empty, ErrorBox, Loading } from '../components/States';
 import { webhookListQuery } from './queries';
 import { eventLabel, webhookState, type SubscribableEvent, type Webhook } from './webhooks';
 import { EventChoices, eventsMissing, WebhookSecret } from './WebhookFields';
+import { keys } from '../api/keys';
 
 type Created = Schemas['CreatedWebhook'];
 
@@ -74,7 +75,7 @@ function NewWebhook({ onCreated }: { onCreated: (w: Created) => void }) {
     onSuccess: (w) => {
       onCreated(w);
       setUrl('');
-      void qc.invalidateQueries({ queryKey: ['webhooks'] });
+      void qc.invalidateQueries({ queryKey: keys.webhooks.list() });
     },
   });
   const api = create.error instanceof ApiError ? create.error : null;

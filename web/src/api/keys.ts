@@ -1,0 +1,62 @@
+/**
+ * Every TanStack Query key of the app, in one place.
+ *
+ * Each group has its own root (the key's first element) and no root is a prefix of another, so
+ * invalidating one group never refetches another: the signed-in session is `['auth', 'session']`,
+ * a brew session `['brew-sessions', 'detail', id]`. Inside a group, lists sit under `'list'`, so a
+ * change can refresh the lists (`lists()`) without refetching every item page.
+ */
+export const keys = {
+  auth: {
+    /** The signed-in session (`null` when signed out). */
+    session: () => ['auth', 'session'] as const,
+    apiKeys: () => ['auth', 'api-keys'] as const,
+  },
+  me: {
+    /** The account's display units. */
+    preferences: () => ['me', 'preferences'] as const,
+  },
+  recipes: {
+    /** Every recipe list: the pages of the list and the names the assistant offers. */
+    lists: () => ['recipes', 'list'] as const,
+    list: (params: { q: string; sort: string; page: number }) => ['recipes', 'list', params] as const,
+    names: () => ['recipes', 'list', 'names'] as const,
+    detail: (id: string) => ['recipes', 'detail', id] as const,
+    /** Every recipe's statistics (an equipment profile's change moves them all). */
+    allStats: () => ['recipes', 'stats'] as const,
+    stats: (id: string) => ['recipes', 'stats', id] as const,
+  },
+  styles: {
+    all: () => ['styles'] as const,
+  },
+  equipment: {
+    list: () => ['equipment', 'list'] as const,
+    detail: (id: string) => ['equipment', 'detail', id] as const,
+  },
+  brewSessions: {
+    list: () => ['brew-sessions', 'list'] as const,
+    detail: (id: string) => ['brew-sessions', 'detail', id] as const,
+    steps: (id: string) => ['brew-sessions', 'steps', id] as const,
+    logs: (id: string) => ['brew-sessions', 'logs', id] as const,
+  },
+  inventory: {
+    lists: () => ['inventory', 'list'] as const,
+    page: (page: number, size: number) => ['inventory', 'list', { page, size }] as const,
+  },
+  devices: {
+    list: () => ['devices', 'list'] as const,
+    detail: (id: string) => ['devices', 'detail', id] as const,
+  },
+  webhooks: {
+    list: () => ['webhooks', 'list'] as const,
+    detail: (id: string) => ['webhooks', 'detail', id] as const,
+    /** Every page of one webhook's delivery attempts. */
+    deliveries: (id: string) => ['webhooks', 'deliveries', id] as const,
+    deliveryPage: (id: string, page: number) => ['webhooks', 'deliveries', id, page] as const,
+  },
+  assistant: {
+    usage: () => ['assistant', 'usage'] as const,
+    chats: () => ['assistant', 'chats'] as const,
+    chat: (id: string) => ['assistant', 'chat', id] as const,
+  },
+};
