@@ -18,6 +18,7 @@
 //!
 //! Everything listens on 127.0.0.1 or on Unix sockets, and every loop is bounded.
 
+mod attacks;
 pub mod flood;
 mod interchange;
 mod load;

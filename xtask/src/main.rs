@@ -27,7 +27,11 @@ commands:
   bench      throughput and latency of the main endpoints against PostgreSQL and HTTP
              baselines, on a private cluster (args after -- : see `cargo xtask bench -- --help`)
   flood      500 sign-ups then 500 sign-ins at once against a fresh release wort: peak memory,
-             /healthz latency meanwhile, memory afterwards
+             /healthz latency meanwhile, memory afterwards. `-- --attacks` replays the attacks
+             of an adversarial probe instead (sign-in and sign-up bursts, a giant import report,
+             junk metrics labels, concurrent imports, slow bodies, webhook fairness and test
+             pings, a frozen database), each against a fresh wort, into
+             target/bench/attacks.md (`-- --attacks --help` for its options)
   soak       32 clients of mixed reads and writes against a release wort for 120 s while
              PostgreSQL is restarted, stalled and stopped and the fake AI provider misbehaves;
              every acknowledged write is read back (`-- --seconds N`)

@@ -26,8 +26,14 @@ const CLIENTS: usize = 500;
 const SETTLE: Duration = Duration::from_secs(30);
 
 pub fn run(args: &[String]) -> ExitCode {
+    if let Some(("--attacks", rest)) = args.split_first().map(|(a, rest)| (a.as_str(), rest)) {
+        return super::attacks::run(rest);
+    }
     if !args.is_empty() {
-        eprintln!("usage: cargo xtask flood (no options; builds the release wort first)");
+        eprintln!(
+            "usage: cargo xtask flood [-- --attacks [--only N,…] [--slow-bodies N] [--no-build]]\n\
+             (without options: the sign-up/sign-in flood; builds the release wort first)"
+        );
         return ExitCode::from(2);
     }
     match flood() {

@@ -64,6 +64,7 @@ const MAX_HEADER_LINES: usize = 100;
 /// A keep-alive HTTP/1.1 connection that reads whole responses (Content-Length or chunked).
 pub struct Connection {
     addr: SocketAddr,
+    timeout: Duration,
     reader: Option<BufReader<TcpStream>>,
 }
 
@@ -74,7 +75,17 @@ pub struct Response {
 
 impl Connection {
     pub fn new(addr: SocketAddr) -> Connection {
-        Connection { addr, reader: None }
+        Connection::with_timeout(addr, IO_TIMEOUT)
+    }
+
+    /// A connection that waits up to `timeout` for each read and write (a server that may
+    /// stall longer than the usual 10 s, and should be seen doing so).
+    pub fn with_timeout(addr: SocketAddr, timeout: Duration) -> Connection {
+        Connection {
+            addr,
+            timeout,
+            reader: None,
+        }
     }
 
     /// Sends one request and reads its response, reconnecting first if needed.
@@ -82,10 +93,10 @@ impl Connection {
         let reader = match &mut self.reader {
             Some(reader) => reader,
             None => {
-                let stream = TcpStream::connect_timeout(&self.addr, IO_TIMEOUT)?;
+                let stream = TcpStream::connect_timeout(&self.addr, self.timeout)?;
                 stream.set_nodelay(true)?;
-                stream.set_read_timeout(Some(IO_TIMEOUT))?;
-                stream.set_write_timeout(Some(IO_TIMEOUT))?;
+                stream.set_read_timeout(Some(self.timeout))?;
+                stream.set_write_timeout(Some(self.timeout))?;
                 self.reader.insert(BufReader::new(stream))
             }
         };

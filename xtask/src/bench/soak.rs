@@ -359,7 +359,7 @@ impl Drop for Db {
     }
 }
 
-fn signal(name: &str, pids: &[u32]) -> Result<(), String> {
+pub(super) fn signal(name: &str, pids: &[u32]) -> Result<(), String> {
     let status = Command::new("kill")
         .arg(format!("-{name}"))
         .args(pids.iter().map(u32::to_string))
@@ -373,7 +373,7 @@ fn signal(name: &str, pids: &[u32]) -> Result<(), String> {
 }
 
 /// The processes whose parent is `parent` (from `/proc/<pid>/stat`).
-fn children(parent: u32) -> Vec<u32> {
+pub(super) fn children(parent: u32) -> Vec<u32> {
     let Ok(entries) = fs::read_dir("/proc") else {
         return Vec::new();
     };
