@@ -13,6 +13,7 @@ import { seenText } from '../time';
 import { DeviceToken } from './DeviceSetup';
 import { isOpen, sessionOptions } from './deviceSessions';
 import { NotFound } from '../components/NotFound';
+import { useAutosave } from '../autosave';
 import { keys } from '../api/keys';
 
 type Device = Schemas['Device'];
@@ -21,9 +22,13 @@ type Created = Schemas['GeneratedDevice'];
 /** One device: name, kind and brew session save as they are edited; token, delete, last payload. */
 export default function DevicePage() {
   const { id = '' } = useParams();
-  const qc = useQueryClient();
   // A device posts every minute or so: what it sent last stays current while the page is open.
   const device = useQuery({ ...deviceQuery(id), refetchInterval: 30_000 });
+  const save = useAutosave({
+    patch: (body: Schemas['UpdateDeviceRequest']) => unwrap(client.PATCH('/v1/devices/{id}', { params: { path: { id } }, body })),
+    detail: keys.devices.detail(id),
+    refresh: [keys.devices.list()],
+  });
   const sessions = useQuery(sessionListQuery);
   const [token, setToken] = useState<Created | null>(null);
   if (device.isPending) return <Loading what="the device" />;
@@ -34,11 +39,6 @@ export default function DevicePage() {
       <ErrorBox error={device.error} retry={() => device.refetch()} />
     );
   const d = device.data;
-  const save = (field: keyof Schemas['UpdateDeviceRequest']) => async (v: string | number | null) => {
-    const updated = await unwrap(client.PATCH('/v1/devices/{id}', { params: { path: { id } }, body: { [field]: v } as Schemas['UpdateDeviceRequest'] }));
-    qc.setQueryData(keys.devices.detail(id), updated);
-    void qc.invalidateQueries({ queryKey: keys.devices.list() });
-  };
   const assigned = d.session_id ? sessions.data?.items.find((s) => s.id === d.session_id) : undefined;
   return (
     <div>

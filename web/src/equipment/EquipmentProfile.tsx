@@ -9,15 +9,25 @@ import { usePrefs, usePrefsQuery } from '../prefs';
 import { withDisplayUnits } from '../issueUnits';
 import { equipmentQuery, profileFields, profileKinds, type Profile } from './queries';
 import { NotFound } from '../components/NotFound';
+import { useAutosave } from '../autosave';
 import { keys } from '../api/keys';
 
 /** One equipment profile: every field saves as the person edits, like the recipe page. */
 export default function EquipmentProfile() {
   const { id = '' } = useParams();
-  const qc = useQueryClient();
   const profile = useQuery(equipmentQuery(id));
   const prefs = usePrefsQuery();
   const units = usePrefs();
+  const save = useAutosave({
+    // A 422's bounds are in litres: shown in the unit the person typed in.
+    patch: (body: Schemas['UpdateEquipmentRequest']) =>
+      unwrap(client.PATCH('/v1/equipment/{id}', { params: { path: { id } }, body })).catch((e: unknown) => {
+        throw withDisplayUnits(e, profileKinds, units);
+      }),
+    detail: keys.equipment.detail(id),
+    // Recipes using the profile have new volumes (and IBU with a new utilisation).
+    refresh: [keys.equipment.list(), keys.recipes.allStats()],
+  });
   if (profile.isPending || prefs.isPending) return <Loading what="the equipment profile" />;
   if (profile.isError)
     return profile.error instanceof ApiError && [400, 404].includes(profile.error.status) ? (
@@ -26,17 +36,6 @@ export default function EquipmentProfile() {
       <ErrorBox error={profile.error} retry={() => profile.refetch()} />
     );
   const p = profile.data;
-  const save = (field: keyof Schemas['UpdateEquipmentRequest']) => async (v: string | number | null) => {
-    const updated = await unwrap(
-      client.PATCH('/v1/equipment/{id}', { params: { path: { id } }, body: { [field]: v } as Schemas['UpdateEquipmentRequest'] }),
-    ).catch((e: unknown) => {
-      throw withDisplayUnits(e, profileKinds, units);
-    });
-    qc.setQueryData(keys.equipment.detail(id), updated);
-    void qc.invalidateQueries({ queryKey: keys.equipment.list() });
-    // Recipes using the profile have new volumes (and IBU with a new utilisation).
-    void qc.invalidateQueries({ queryKey: keys.recipes.allStats() });
-  };
   return (
     <div>
       <div className="page-head">

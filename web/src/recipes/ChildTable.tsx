@@ -4,6 +4,7 @@ import { ApiError, errorText, request } from '../api/client';
 import { usePrefs } from '../prefs';
 import { fromInput, symbolFor, toInput, type Kind } from '../units';
 import { AutoField } from '../components/AutoField';
+import { fieldSaver } from '../autosave';
 import { keys } from '../api/keys';
 
 export interface Col {
@@ -43,10 +44,12 @@ export function ChildTable({ recipeId, spec, rows }: { recipeId: string; spec: C
   const refresh = () => Promise.all([qc.invalidateQueries({ queryKey: keys.recipes.detail(recipeId) }), qc.invalidateQueries({ queryKey: keys.recipes.stats(recipeId) })]);
   const [rowError, setRowError] = useState<string | null>(null);
 
-  const patch = async (id: string, body: Record<string, unknown>) => {
-    await request('PATCH', `/v1/${spec.path}/${id}`, body);
-    await refresh();
-  };
+  // One row's field: the recipe and its statistics are refetched before it counts as saved.
+  const saver = (id: string) =>
+    fieldSaver(qc, {
+      patch: (body: Record<string, unknown>) => request('PATCH', `/v1/${spec.path}/${id}`, body),
+      awaited: [keys.recipes.detail(recipeId), keys.recipes.stats(recipeId)],
+    });
   const del = useMutation({
     mutationFn: (id: string) => request('DELETE', `/v1/${spec.path}/${id}`),
     onSuccess: refresh,
@@ -101,7 +104,7 @@ export function ChildTable({ recipeId, spec, rows }: { recipeId: string; spec: C
                       options={c.options}
                       nullable={c.nullable}
                       value={r[c.key] as string | number | null}
-                      save={(v) => patch(r.id, { [c.key]: v })}
+                      save={saver(r.id)(c.key)}
                     />
                   </td>
                 ))}

@@ -17,6 +17,7 @@ import { equipmentListQuery } from '../equipment/queries';
 import { NotFound } from '../components/NotFound';
 import { StyleFitPanel, VolumesPanel } from './RecipeBrewing';
 import { recipeTypes, specs } from './recipeSpecs';
+import { useAutosave, type FieldValue } from '../autosave';
 import { keys } from '../api/keys';
 
 type Recipe = Schemas['RecipeDetail'];
@@ -32,21 +33,20 @@ function isMissing(e: unknown) {
 
 export default function RecipeEditor() {
   const { id = '' } = useParams();
-  const qc = useQueryClient();
   const recipe = useQuery(recipeQuery(id));
+  const save = useAutosave({
+    patch: (body: Schemas['UpdateRecipeRequest']) => unwrap(client.PATCH('/v1/recipes/{id}', { params: { path: { id } }, body })),
+    detail: keys.recipes.detail(id),
+    // The answer is the recipe without its ingredients and steps.
+    merge: (cached: Recipe, answer) => ({ ...cached, ...answer }),
+    awaited: [keys.recipes.stats(id)],
+    refresh: [keys.recipes.lists()],
+  });
   // Inputs show values in the account's units: wait for them, so nothing is shown in the wrong one.
   const prefs = usePrefsQuery();
   if (recipe.isPending || prefs.isPending) return <Loading what="the recipe" />;
   if (recipe.isError) return isMissing(recipe.error) ? <NotFound what="recipe" /> : <ErrorBox error={recipe.error} retry={() => recipe.refetch()} />;
 
-  const save = (field: string) => async (v: string | number | null) => {
-    const updated = await unwrap(
-      client.PATCH('/v1/recipes/{id}', { params: { path: { id } }, body: { [field]: v } as Schemas['UpdateRecipeRequest'] }),
-    );
-    qc.setQueryData<Recipe>(keys.recipes.detail(id), (old) => (old ? { ...old, ...updated } : old));
-    await qc.invalidateQueries({ queryKey: keys.recipes.stats(id) });
-    void qc.invalidateQueries({ queryKey: keys.recipes.lists() });
-  };
   const r = recipe.data;
   return (
     <div className="recipe-page">
@@ -87,7 +87,7 @@ export default function RecipeEditor() {
 }
 
 /** The recipe's equipment profile and BJCP style: selects saved like the other details. */
-function BrewingPickers({ recipe, save }: { recipe: Recipe; save: (field: string) => (v: string | number | null) => Promise<void> }) {
+function BrewingPickers({ recipe, save }: { recipe: Recipe; save: (field: keyof Schemas['UpdateRecipeRequest']) => (v: FieldValue) => Promise<void> }) {
   const profiles = useQuery(equipmentListQuery);
   const styles = useQuery(stylesQuery);
   const profileOptions = useMemo(() => (profiles.data?.items ?? []).map((p) => [p.id, p.name] as const), [profiles.data]);

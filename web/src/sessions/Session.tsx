@@ -11,6 +11,7 @@ import { display, formatNumber, fromInput, symbolFor } from '../units';
 import { NotFound } from '../components/NotFound';
 import { nextStates, statusLabel, type Status } from './sessionStatus';
 import { absoluteTime } from '../time';
+import { useAutosave } from '../autosave';
 import { keys } from '../api/keys';
 
 const FermentationChart = lazy(() => import('./FermentationChart'));
@@ -33,10 +34,14 @@ interface Snapshot {
 
 export default function SessionPage() {
   const { id = '' } = useParams();
-  const qc = useQueryClient();
   const session = useQuery({
     queryKey: keys.brewSessions.detail(id),
     queryFn: () => unwrap(client.GET('/v1/sessions/{id}', { params: { path: { id } } })),
+  });
+  const save = useAutosave({
+    patch: (body: Schemas['UpdateSessionRequest']) => unwrap(client.PATCH('/v1/sessions/{id}', { params: { path: { id } }, body })),
+    detail: keys.brewSessions.detail(id),
+    refresh: [keys.brewSessions.list()],
   });
   if (session.isPending) return <Loading what="the brew session" />;
   if (session.isError)
@@ -47,13 +52,6 @@ export default function SessionPage() {
     );
   const s = session.data;
   const snap = s.recipe_snapshot as Snapshot;
-  const save = (field: string) => async (v: string | number | null) => {
-    const updated = await unwrap(
-      client.PATCH('/v1/sessions/{id}', { params: { path: { id } }, body: { [field]: v } as Schemas['UpdateSessionRequest'] }),
-    );
-    qc.setQueryData(keys.brewSessions.detail(id), updated);
-    void qc.invalidateQueries({ queryKey: keys.brewSessions.list() });
-  };
   return (
     <div className="session-page">
       <div className="page-head">
