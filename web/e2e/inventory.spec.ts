@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures';
-import { checkPage, signUp } from './helpers';
+import { api, checkPage, signUp } from './helpers';
 
 test('inventory: add, use, add stock, below zero refused, edit, delete', async ({ page }) => {
   await signUp(page);
@@ -43,4 +43,33 @@ test('inventory: add, use, add stock, below zero refused, edit, delete', async (
   await page.getByRole('button', { name: 'Delete Citra T90' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Delete item' }).click();
   await expect(page.getByText('Nothing in stock yet')).toBeVisible();
+});
+
+test('inventory: more items than a page, every one reachable', async ({ page }) => {
+  await signUp(page);
+  // The page holds 50; the API sorts by category, then name: "Salt 51" and "Salt 52" are on page 2.
+  for (let i = 1; i <= 52; i++)
+    await api(page.request, 'POST', '/v1/inventory', { category: 'misc', name: `Salt ${String(i).padStart(2, '0')}`, amount: i, amount_unit: 'g' });
+  await page.goto('/inventory');
+  const pager = page.getByRole('navigation', { name: 'Inventory pages' });
+  await expect(pager).toContainText('Page 1 of 2 · 52 items');
+  await expect(page.getByLabel('Salt 01: 1 g in stock')).toBeVisible();
+  await expect(page.getByLabel('Salt 52: 52 g in stock')).toHaveCount(0);
+  await checkPage(page);
+
+  await pager.getByRole('button', { name: 'Next page' }).click();
+  await expect(pager).toContainText('Page 2 of 2');
+  await expect(page.getByLabel('Salt 52: 52 g in stock')).toBeVisible();
+  await expect(page.getByLabel('Salt 01: 1 g in stock')).toHaveCount(0);
+  await expect(pager.getByRole('button', { name: 'Next page' })).toBeDisabled();
+  await page.reload();
+  await expect(page.getByLabel('Salt 51: 51 g in stock')).toBeVisible();
+
+  // The last page emptied: back to the page before it, without a pager for one page.
+  for (const name of ['Salt 51', 'Salt 52']) {
+    await page.getByRole('button', { name: `Delete ${name}` }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete item' }).click();
+  }
+  await expect(page.getByLabel('Salt 50: 50 g in stock')).toBeVisible();
+  await expect(pager).toHaveCount(0);
 });

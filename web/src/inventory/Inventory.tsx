@@ -1,9 +1,10 @@
-import { useState } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, client, errorText, unwrap, unwrapPage, type Schemas } from '../api/client';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { SelectField, TextField } from '../components/Field';
 import { Empty, ErrorBox, Loading } from '../components/States';
+import { pageCount, Pager, usePageParam } from '../components/Pager';
 import { formatNumber, parseNumber } from '../units';
 import { keys } from '../api/keys';
 
@@ -17,12 +18,23 @@ const categories: [Category, string][] = [
 ];
 const categoryOptions = categories.map(([v, l]) => [v, l.replace(/s$/, '').replace('Other ingredient', 'Other ingredient')] as const);
 const defaultUnit: Record<Category, string> = { fermentable: 'kg', hop: 'g', yeast: 'pkg', misc: 'g' };
+/** Items a page (the API's default page). The API sorts by category, then name, so a page keeps the groups in order. */
+const PAGE = 50;
 
 export default function Inventory() {
+  const [page, go] = usePageParam();
   const list = useQuery({
-    queryKey: keys.inventory.lists(),
-    queryFn: () => unwrapPage(client.GET('/v1/inventory', { params: { query: { limit: 200 } } })),
+    queryKey: keys.inventory.page(page, PAGE),
+    queryFn: () => unwrapPage(client.GET('/v1/inventory', { params: { query: { limit: PAGE, offset: page * PAGE } } })),
+    placeholderData: keepPreviousData,
   });
+  const total = list.data?.total ?? 0;
+  const pages = pageCount(total, PAGE);
+  // A page past the end (its last item deleted, or an old link): the last page there is.
+  const pastEnd = !list.isPlaceholderData && page > 0 && list.data?.items.length === 0;
+  useEffect(() => {
+    if (pastEnd) go(pages - 1);
+  }, [pastEnd, pages, go]);
   return (
     <>
       <div className="page-head">
@@ -34,26 +46,29 @@ export default function Inventory() {
             <Loading what="the inventory" />
           ) : list.isError ? (
             <ErrorBox error={list.error} retry={() => list.refetch()} />
-          ) : list.data.items.length === 0 ? (
+          ) : total === 0 ? (
             <Empty>
               <p>Nothing in stock yet</p>
               <p className="muted">Add what you have on the shelf with the form.</p>
             </Empty>
           ) : (
-            categories.map(([cat, title]) => {
-              const items = list.data.items.filter((i) => i.category === cat);
-              if (!items.length) return null;
-              return (
-                <section className="panel" key={cat} aria-labelledby={`h-inv-${cat}`}>
-                  <h2 id={`h-inv-${cat}`}>{title}</h2>
-                  <ul className="inv-list">
-                    {items.map((i) => (
-                      <InventoryRow key={i.id} item={i} />
-                    ))}
-                  </ul>
-                </section>
-              );
-            })
+            <>
+              {categories.map(([cat, title]) => {
+                const items = list.data.items.filter((i) => i.category === cat);
+                if (!items.length) return null;
+                return (
+                  <section className="panel" key={cat} aria-labelledby={`h-inv-${cat}`}>
+                    <h2 id={`h-inv-${cat}`}>{title}</h2>
+                    <ul className="inv-list">
+                      {items.map((i) => (
+                        <InventoryRow key={i.id} item={i} />
+                      ))}
+                    </ul>
+                  </section>
+                );
+              })}
+              {pages > 1 && <Pager label="Inventory pages" page={page} pages={pages} summary={`${total} items`} go={go} />}
+            </>
           )}
         </div>
         <AddItem />

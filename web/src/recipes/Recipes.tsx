@@ -3,6 +3,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { client, unwrap, unwrapPage, type Schemas } from '../api/client';
 import { Empty, ErrorBox, Loading } from '../components/States';
+import { pageCount, Pager, usePageParam } from '../components/Pager';
 import { SelectField, TextField, words } from '../components/Field';
 import { usePrefs } from '../prefs';
 import { useImport } from './ImportRecipes';
@@ -23,7 +24,7 @@ export default function Recipes() {
   const [params, setParams] = useSearchParams();
   const q = params.get('q') ?? '';
   const sort = (params.get('sort') as Sort | null) ?? '-updated_at';
-  const page = Math.max(0, Number(params.get('page') ?? '0') || 0);
+  const [page, go] = usePageParam();
   const [search, setSearch] = useState(q);
   const prefs = usePrefs();
   const navigate = useNavigate();
@@ -49,7 +50,7 @@ export default function Recipes() {
     setParams(next, { replace: true });
   };
   const total = list.data?.total ?? 0;
-  const pages = Math.max(1, Math.ceil(total / PAGE));
+  const pages = pageCount(total, PAGE);
   const newButton = (
     <button type="button" className="primary" onClick={() => create.mutate()} disabled={create.isPending}>
       New recipe
@@ -121,17 +122,7 @@ export default function Recipes() {
               </li>
             ))}
           </ul>
-          <nav className="pager" aria-label="Pages">
-            <button type="button" disabled={page === 0} onClick={() => set({ page: String(page - 1) })}>
-              Previous page
-            </button>
-            <span>
-              Page {page + 1} of {pages} · {total} {total === 1 ? 'recipe' : 'recipes'}
-            </span>
-            <button type="button" disabled={page + 1 >= pages} onClick={() => set({ page: String(page + 1) })}>
-              Next page
-            </button>
-          </nav>
+          <Pager label="Pages" page={page} pages={pages} summary={`${total} ${total === 1 ? 'recipe' : 'recipes'}`} go={go} />
         </>
       )}
     </>

@@ -1,10 +1,11 @@
 import { useState } from 'react';
-import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import { Link, useNavigate, useParams } from 'react-router-dom';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, client, errorText, unwrap } from '../api/client';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { TextField } from '../components/Field';
 import { Empty, ErrorBox, Loading } from '../components/States';
+import { pageCount, Pager, usePageParam } from '../components/Pager';
 import { deliveriesQuery, webhookQuery } from './queries';
 import { absoluteTime } from '../time';
 import { attemptSummary, DEACTIVATE_AFTER, eventLabel, statusWord, webhookState, type Attempt, type SubscribableEvent, type Webhook } from './webhooks';
@@ -176,17 +177,10 @@ function Settings({ webhook: w }: { webhook: Webhook }) {
 }
 
 function Deliveries({ id }: { id: string }) {
-  const [params, setParams] = useSearchParams();
-  const page = Math.max(0, Number(params.get('page') ?? '0') || 0);
+  const [page, go] = usePageParam();
   const list = useQuery({ ...deliveriesQuery(id, page, PAGE), placeholderData: keepPreviousData, refetchInterval: page === 0 ? 30_000 : false });
   const total = list.data?.total ?? 0;
-  const pages = Math.max(1, Math.ceil(total / PAGE));
-  const go = (p: number) => {
-    const next = new URLSearchParams(params);
-    if (p === 0) next.delete('page');
-    else next.set('page', String(p));
-    setParams(next, { replace: true });
-  };
+  const pages = pageCount(total, PAGE);
   return (
     <section className="panel" aria-labelledby="h-deliveries">
       <h2 id="h-deliveries">
@@ -223,19 +217,7 @@ function Deliveries({ id }: { id: string }) {
               ))}
             </tbody>
           </table>
-          {pages > 1 && (
-            <nav className="pager" aria-label="Delivery pages">
-              <button type="button" disabled={page === 0} onClick={() => go(page - 1)}>
-                Newer
-              </button>
-              <span>
-                Page {page + 1} of {pages} · {total} attempts
-              </span>
-              <button type="button" disabled={page + 1 >= pages} onClick={() => go(page + 1)}>
-                Older
-              </button>
-            </nav>
-          )}
+          {pages > 1 && <Pager label="Delivery pages" page={page} pages={pages} summary={`${total} attempts`} go={go} previous="Newer" next="Older" />}
         </>
       )}
     </section>
