@@ -71,6 +71,83 @@ fn bounded_bodies() -> Vec<(&'static str, FieldRules)> {
     bodies
 }
 
+/// The answers (and the credential) that follow from an operation's shape, added here rather
+/// than written again in every annotation. Under `/v1/` an operation takes an API key or the
+/// session cookie, so it can answer `401`; a path id can be malformed (`400`) or unknown, or
+/// another account's (`404`); a body can be malformed JSON (`400`), too large (`413`) or invalid
+/// (`422`); a query parameter can be malformed (`400`). An annotation that documents one of
+/// these statuses itself (with its own description) keeps it. `/api/auth/` follows the session
+/// API the web client signs in with and documents each answer on its route.
+struct StandardAnswers;
+
+impl Modify for StandardAnswers {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::path::ParameterIn;
+        use utoipa::openapi::security::SecurityRequirement;
+        use utoipa::openapi::{ResponseBuilder, content::ContentBuilder};
+        let answer = |schema: &str| {
+            RefOr::T(
+                ResponseBuilder::new()
+                    .content(
+                        "application/json",
+                        ContentBuilder::new()
+                            .schema(Some(RefOr::Ref(utoipa::openapi::Ref::from_schema_name(
+                                schema,
+                            ))))
+                            .build(),
+                    )
+                    .build(),
+            )
+        };
+        for (path, item) in &mut openapi.paths.paths {
+            if path.starts_with("/api/auth/") {
+                continue;
+            }
+            let has_id = path.contains('{');
+            // `/ingest/{token}` holds a credential, not an id: an unknown one is `401`.
+            let has_resource_id = has_id && !path.starts_with("/ingest/");
+            let operations = [
+                &mut item.get,
+                &mut item.post,
+                &mut item.put,
+                &mut item.patch,
+                &mut item.delete,
+            ];
+            for operation in operations.into_iter().flatten() {
+                if path.starts_with("/v1/") && operation.security.is_none() {
+                    operation.security = Some(vec![
+                        SecurityRequirement::new("api_key", Vec::<String>::new()),
+                        SecurityRequirement::new("session_cookie", Vec::<String>::new()),
+                    ]);
+                }
+                let secured = operation.security.as_ref().is_some_and(|s| !s.is_empty());
+                let has_body = operation.request_body.is_some();
+                let has_query = operation
+                    .parameters
+                    .iter()
+                    .flatten()
+                    .any(|p| matches!(p.parameter_in, ParameterIn::Query));
+                let answers = [
+                    ("400", has_id || has_body || has_query, "ErrorBody"),
+                    ("401", secured, "ErrorBody"),
+                    ("404", has_resource_id, "ErrorBody"),
+                    ("413", has_body, "ErrorBody"),
+                    ("422", has_body, "ValidationErrorBody"),
+                ];
+                for (status, applies, schema) in answers {
+                    if applies {
+                        operation
+                            .responses
+                            .responses
+                            .entry(status.to_owned())
+                            .or_insert_with(|| answer(schema));
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// `limit` and `offset` of every paged list, with the bounds the query reader applies: the
 /// fermentation readings page with their own (larger) limit.
 struct PageBounds;
@@ -481,7 +558,7 @@ impl Modify for SecuritySchemes {
 #[openapi(
     info(title = "wort", version = "1.0.0",
         description = "Homebrewing data: recipes and their statistics, equipment profiles and styles, brew sessions, fermentation logs, inventory and an AI assistant."),
-    modifiers(&FieldBounds, &PageBounds, &SecuritySchemes, &CommonResponses, &OptionalBodies, &ReadingNeedsAMeasurement,
+    modifiers(&StandardAnswers, &FieldBounds, &PageBounds, &SecuritySchemes, &CommonResponses, &OptionalBodies, &ReadingNeedsAMeasurement,
         &LinkFieldNames, &StyleIdPattern, &PublicOperations, &IdempotencyKeys),
     servers((url = "/", description = "This wort: every path is relative to the service's origin")),
     paths(

@@ -51,8 +51,8 @@ pub struct ChatTurnRequest {
 }
 
 /// Today's AI use and limits (UTC day). Works whether or not AI is configured.
-#[utoipa::path(get, path = "/v1/ai/usage", tag = "ai", security(("api_key" = []), ("session_cookie" = [])),
-    responses((status = 200, body = UsageReport), (status = 401, body = crate::error::ErrorBody)))]
+#[utoipa::path(get, path = "/v1/ai/usage", tag = "ai",
+    responses((status = 200, body = UsageReport)))]
 pub async fn usage(auth: Authenticated, state: web::Data<AppState>) -> ApiResult<HttpResponse> {
     let report = state.ai.clone().usage_report(auth.0.user.id).await?;
     Ok(HttpResponse::Ok().json(report))
@@ -60,12 +60,10 @@ pub async fn usage(auth: Authenticated, state: web::Data<AppState>) -> ApiResult
 
 /// An assessment of the recipe (balance, style fit, suggestions) from its ingredients and
 /// computed statistics. Counts one message and its tokens.
-#[utoipa::path(post, path = "/v1/recipes/{id}/analysis", tag = "ai", security(("api_key" = []), ("session_cookie" = [])),
+#[utoipa::path(post, path = "/v1/recipes/{id}/analysis", tag = "ai",
     params(("id" = uuid::Uuid, Path, description = "Recipe id")),
     request_body(content = Option<Object>, description = "Optional; no fields"),
-    responses((status = 200, body = RecipeAnalysis), (status = 400, body = crate::error::ErrorBody),
-        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody),
-        (status = 413, body = crate::error::ErrorBody), (status = 422, body = crate::error::ValidationErrorBody),
+    responses((status = 200, body = RecipeAnalysis),
         (status = 429, body = crate::error::ErrorBody, description = "A daily limit is reached; `Retry-After` = seconds to midnight UTC",
             headers(("Retry-After" = u64))),
         (status = 502, body = crate::error::ErrorBody, description = "The AI provider failed or timed out (the message is not counted)"),
@@ -124,14 +122,12 @@ fn read_turn(body: &JsonBody) -> ApiResult<TurnRequest> {
 /// One chat turn, streamed as server-sent events: `chat` `{chat_id, message_id}`, then `delta`
 /// `{text}`…, then `done` `{usage}` or `error` `{error}`. Both messages are stored in the
 /// thread; a new thread is created when `chat_id` is absent.
-#[utoipa::path(post, path = "/v1/chat", tag = "ai", security(("api_key" = []), ("session_cookie" = [])),
+#[utoipa::path(post, path = "/v1/chat", tag = "ai",
     request_body = ChatTurnRequest,
     responses((status = 200, content_type = "text/event-stream", body = crate::sse::ChatStreamEvent,
             description = "event: chat / delta… / done or error; each `data:` is one JSON object"),
-        (status = 400, body = crate::error::ErrorBody), (status = 401, body = crate::error::ErrorBody),
         (status = 404, body = crate::error::ErrorBody, description = "Unknown or another account's chat_id or recipe_id"),
         (status = 413, body = crate::error::ErrorBody, description = "`Chat message exceeds 8000 characters` (also for bodies over 128 KiB)"),
-        (status = 422, body = crate::error::ValidationErrorBody),
         (status = 429, body = crate::error::ErrorBody, description = "A daily limit is reached; `Retry-After` = seconds to midnight UTC",
             headers(("Retry-After" = u64))),
         (status = 502, body = crate::error::ErrorBody, description = "The AI provider failed before answering (nothing stored or counted)"),

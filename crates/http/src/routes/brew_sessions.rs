@@ -284,15 +284,14 @@ fn read_new_log(body: &Value) -> ApiResult<NewLog> {
 // ---- Sessions ----------------------------------------------------------------------------------
 
 /// The account's brew sessions, newest brew date first.
-#[utoipa::path(get, path = "/v1/sessions", tag = "sessions", security(("api_key" = []), ("session_cookie" = [])),
+#[utoipa::path(get, path = "/v1/sessions", tag = "sessions",
     params(
         ("status" = Option<SessionStatus>, Query, description = "Only sessions in this state"),
         ("recipe_id" = Option<uuid::Uuid>, Query, description = "Sessions made from this recipe"),
         ("limit" = Option<i64>, Query, description = "Page size (default 50)"),
         ("offset" = Option<i64>, Query, description = "Items to skip (default 0)"),
     ),
-    responses((status = 200, body = [BrewSession], headers(("X-Total-Count" = i64), ("Link" = String))),
-        (status = 400, body = crate::error::ErrorBody), (status = 401, body = crate::error::ErrorBody)))]
+    responses((status = 200, body = [BrewSession], headers(("X-Total-Count" = i64), ("Link" = String)))))]
 pub async fn list_sessions(
     auth: Authenticated,
     req: HttpRequest,
@@ -313,7 +312,7 @@ pub async fn list_sessions(
 
 /// Start a brew session from one of your recipes: the recipe is snapshotted (with its stats) and
 /// the brew-day checklist generated.
-#[utoipa::path(post, path = "/v1/sessions", tag = "sessions", security(("api_key" = []), ("session_cookie" = [])),
+#[utoipa::path(post, path = "/v1/sessions", tag = "sessions",
     request_body = CreateSessionRequest,
     responses((status = 201, body = BrewSession, links(
             ("GetSession" = (operation_id = "get_session", parameters(("id" = "$response.body#/id")), description = "The session just created")),
@@ -322,9 +321,7 @@ pub async fn list_sessions(
             ("CreateStep" = (operation_id = "create_step", parameters(("id" = "$response.body#/id")), description = "Add a step to its checklist")),
             ("ListReadings" = (operation_id = "list_logs", parameters(("id" = "$response.body#/id")), description = "Its fermentation readings")),
             ("CreateReading" = (operation_id = "create_log", parameters(("id" = "$response.body#/id")), description = "Log a fermentation reading")))),
-        (status = 400, body = crate::error::ErrorBody),
-        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody, description = "No such recipe"),
-        (status = 413, body = crate::error::ErrorBody), (status = 422, body = crate::error::ValidationErrorBody)))]
+        (status = 404, body = crate::error::ErrorBody, description = "No such recipe")))]
 pub async fn create_session(
     auth: Authenticated,
     state: web::Data<AppState>,
@@ -336,10 +333,9 @@ pub async fn create_session(
 }
 
 /// One brew session.
-#[utoipa::path(get, path = "/v1/sessions/{id}", tag = "sessions", security(("api_key" = []), ("session_cookie" = [])),
+#[utoipa::path(get, path = "/v1/sessions/{id}", tag = "sessions",
     params(("id" = uuid::Uuid, Path, description = "Session id")),
-    responses((status = 200, body = BrewSession), (status = 400, body = crate::error::ErrorBody),
-        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
+    responses((status = 200, body = BrewSession)))]
 pub async fn get_session(
     auth: Authenticated,
     req: HttpRequest,
@@ -350,11 +346,9 @@ pub async fn get_session(
 }
 
 /// Change a session; a `status` change must follow the state machine.
-#[utoipa::path(patch, path = "/v1/sessions/{id}", tag = "sessions", security(("api_key" = []), ("session_cookie" = [])),
+#[utoipa::path(patch, path = "/v1/sessions/{id}", tag = "sessions",
     params(("id" = uuid::Uuid, Path, description = "Session id")), request_body = UpdateSessionRequest,
-    responses((status = 200, body = BrewSession), (status = 400, body = crate::error::ErrorBody),
-        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody),
-        (status = 413, body = crate::error::ErrorBody),
+    responses((status = 200, body = BrewSession),
         (status = 422, body = crate::error::ValidationErrorBody, description = "Invalid body, or invalid_transition")))]
 pub async fn update_session(
     auth: Authenticated,
@@ -373,10 +367,9 @@ pub async fn update_session(
 }
 
 /// Delete a session with its steps and readings (the recipe is untouched).
-#[utoipa::path(delete, path = "/v1/sessions/{id}", tag = "sessions", security(("api_key" = []), ("session_cookie" = [])),
+#[utoipa::path(delete, path = "/v1/sessions/{id}", tag = "sessions",
     params(("id" = uuid::Uuid, Path, description = "Session id")),
-    responses((status = 204, description = "Deleted"), (status = 400, body = crate::error::ErrorBody),
-        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
+    responses((status = 204, description = "Deleted")))]
 pub async fn delete_session(
     auth: Authenticated,
     req: HttpRequest,
@@ -390,10 +383,9 @@ pub async fn delete_session(
 // ---- Steps -------------------------------------------------------------------------------------
 
 /// The brew-day checklist, in order.
-#[utoipa::path(get, path = "/v1/sessions/{id}/steps", tag = "sessions", security(("api_key" = []), ("session_cookie" = [])),
+#[utoipa::path(get, path = "/v1/sessions/{id}/steps", tag = "sessions",
     params(("id" = uuid::Uuid, Path, description = "Session id")),
-    responses((status = 200, body = [BrewStep]), (status = 400, body = crate::error::ErrorBody),
-        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
+    responses((status = 200, body = [BrewStep])))]
 pub async fn list_steps(
     auth: Authenticated,
     req: HttpRequest,
@@ -404,15 +396,12 @@ pub async fn list_steps(
 }
 
 /// Add a custom step (appended unless `sort_order` is given).
-#[utoipa::path(post, path = "/v1/sessions/{id}/steps", tag = "sessions", security(("api_key" = []), ("session_cookie" = [])),
+#[utoipa::path(post, path = "/v1/sessions/{id}/steps", tag = "sessions",
     params(("id" = uuid::Uuid, Path, description = "Session id")), request_body = CreateStepRequest,
     responses((status = 201, body = BrewStep, links(
             ("GetStep" = (operation_id = "get_step", parameters(("id" = "$response.body#/id")), description = "The step just added")),
             ("UpdateStep" = (operation_id = "update_step", parameters(("id" = "$response.body#/id")), description = "Tick or change the step just added")),
-            ("DeleteStep" = (operation_id = "delete_step", parameters(("id" = "$response.body#/id")), description = "Remove the step just added")))),
-        (status = 400, body = crate::error::ErrorBody),
-        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody),
-        (status = 413, body = crate::error::ErrorBody), (status = 422, body = crate::error::ValidationErrorBody)))]
+            ("DeleteStep" = (operation_id = "delete_step", parameters(("id" = "$response.body#/id")), description = "Remove the step just added"))))))]
 pub async fn create_step(
     auth: Authenticated,
     req: HttpRequest,
@@ -446,10 +435,9 @@ pub async fn create_step(
 }
 
 /// One checklist step.
-#[utoipa::path(get, path = "/v1/steps/{id}", tag = "sessions", security(("api_key" = []), ("session_cookie" = [])),
+#[utoipa::path(get, path = "/v1/steps/{id}", tag = "sessions",
     params(("id" = uuid::Uuid, Path, description = "Step id")),
-    responses((status = 200, body = BrewStep), (status = 400, body = crate::error::ErrorBody),
-        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
+    responses((status = 200, body = BrewStep)))]
 pub async fn get_step(
     auth: Authenticated,
     req: HttpRequest,
@@ -460,11 +448,9 @@ pub async fn get_step(
 }
 
 /// Tick (or untick) a step, or change it.
-#[utoipa::path(patch, path = "/v1/steps/{id}", tag = "sessions", security(("api_key" = []), ("session_cookie" = [])),
+#[utoipa::path(patch, path = "/v1/steps/{id}", tag = "sessions",
     params(("id" = uuid::Uuid, Path, description = "Step id")), request_body = UpdateStepRequest,
-    responses((status = 200, body = BrewStep), (status = 400, body = crate::error::ErrorBody),
-        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody),
-        (status = 413, body = crate::error::ErrorBody), (status = 422, body = crate::error::ValidationErrorBody)))]
+    responses((status = 200, body = BrewStep)))]
 pub async fn update_step(
     auth: Authenticated,
     req: HttpRequest,
@@ -485,10 +471,9 @@ pub async fn update_step(
 }
 
 /// Delete a step.
-#[utoipa::path(delete, path = "/v1/steps/{id}", tag = "sessions", security(("api_key" = []), ("session_cookie" = [])),
+#[utoipa::path(delete, path = "/v1/steps/{id}", tag = "sessions",
     params(("id" = uuid::Uuid, Path, description = "Step id")),
-    responses((status = 204, description = "Deleted"), (status = 400, body = crate::error::ErrorBody),
-        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
+    responses((status = 204, description = "Deleted")))]
 pub async fn delete_step(
     auth: Authenticated,
     req: HttpRequest,
@@ -502,7 +487,7 @@ pub async fn delete_step(
 // ---- Fermentation logs -------------------------------------------------------------------------
 
 /// Readings with `from` ≤ `logged_at` < `to`, oldest first.
-#[utoipa::path(get, path = "/v1/sessions/{id}/fermentation-logs", tag = "fermentation logs", security(("api_key" = []), ("session_cookie" = [])),
+#[utoipa::path(get, path = "/v1/sessions/{id}/fermentation-logs", tag = "fermentation logs",
     params(
         ("id" = uuid::Uuid, Path, description = "Session id"),
         ("from" = Option<String>, Query, format = DateTime, description = "Inclusive lower bound of logged_at"),
@@ -510,9 +495,7 @@ pub async fn delete_step(
         ("limit" = Option<i64>, Query, description = "Page size (default 1000)"),
         ("offset" = Option<i64>, Query, description = "Items to skip (default 0)"),
     ),
-    responses((status = 200, body = [FermentationLog], headers(("X-Total-Count" = i64), ("Link" = String))),
-        (status = 400, body = crate::error::ErrorBody), (status = 401, body = crate::error::ErrorBody),
-        (status = 404, body = crate::error::ErrorBody)))]
+    responses((status = 200, body = [FermentationLog], headers(("X-Total-Count" = i64), ("Link" = String)))))]
 pub async fn list_logs(
     auth: Authenticated,
     req: HttpRequest,
@@ -533,15 +516,12 @@ pub async fn list_logs(
 }
 
 /// Record a reading (at least one of gravity, temperature_c, ph, notes).
-#[utoipa::path(post, path = "/v1/sessions/{id}/fermentation-logs", tag = "fermentation logs", security(("api_key" = []), ("session_cookie" = [])),
+#[utoipa::path(post, path = "/v1/sessions/{id}/fermentation-logs", tag = "fermentation logs",
     params(("id" = uuid::Uuid, Path, description = "Session id")), request_body = CreateLogRequest,
     responses((status = 201, body = FermentationLog, links(
             ("GetReading" = (operation_id = "get_log", parameters(("id" = "$response.body#/id")), description = "The reading just logged")),
             ("UpdateReading" = (operation_id = "update_log", parameters(("id" = "$response.body#/id")), description = "Correct the reading just logged")),
-            ("DeleteReading" = (operation_id = "delete_log", parameters(("id" = "$response.body#/id")), description = "Remove the reading just logged")))),
-        (status = 400, body = crate::error::ErrorBody),
-        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody),
-        (status = 413, body = crate::error::ErrorBody), (status = 422, body = crate::error::ValidationErrorBody)))]
+            ("DeleteReading" = (operation_id = "delete_log", parameters(("id" = "$response.body#/id")), description = "Remove the reading just logged"))))))]
 pub async fn create_log(
     auth: Authenticated,
     req: HttpRequest,
@@ -556,10 +536,9 @@ pub async fn create_log(
 }
 
 /// The most recent reading (404 when there is none).
-#[utoipa::path(get, path = "/v1/sessions/{id}/fermentation-logs/latest", tag = "fermentation logs", security(("api_key" = []), ("session_cookie" = [])),
+#[utoipa::path(get, path = "/v1/sessions/{id}/fermentation-logs/latest", tag = "fermentation logs",
     params(("id" = uuid::Uuid, Path, description = "Session id")),
-    responses((status = 200, body = FermentationLog), (status = 400, body = crate::error::ErrorBody),
-        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
+    responses((status = 200, body = FermentationLog)))]
 pub async fn latest_log(
     auth: Authenticated,
     req: HttpRequest,
@@ -570,10 +549,9 @@ pub async fn latest_log(
 }
 
 /// One reading.
-#[utoipa::path(get, path = "/v1/fermentation-logs/{id}", tag = "fermentation logs", security(("api_key" = []), ("session_cookie" = [])),
+#[utoipa::path(get, path = "/v1/fermentation-logs/{id}", tag = "fermentation logs",
     params(("id" = uuid::Uuid, Path, description = "Reading id")),
-    responses((status = 200, body = FermentationLog), (status = 400, body = crate::error::ErrorBody),
-        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
+    responses((status = 200, body = FermentationLog)))]
 pub async fn get_log(
     auth: Authenticated,
     req: HttpRequest,
@@ -584,11 +562,9 @@ pub async fn get_log(
 }
 
 /// Correct a reading; it must still hold a measurement.
-#[utoipa::path(patch, path = "/v1/fermentation-logs/{id}", tag = "fermentation logs", security(("api_key" = []), ("session_cookie" = [])),
+#[utoipa::path(patch, path = "/v1/fermentation-logs/{id}", tag = "fermentation logs",
     params(("id" = uuid::Uuid, Path, description = "Reading id")), request_body = UpdateLogRequest,
-    responses((status = 200, body = FermentationLog), (status = 400, body = crate::error::ErrorBody),
-        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody),
-        (status = 413, body = crate::error::ErrorBody), (status = 422, body = crate::error::ValidationErrorBody)))]
+    responses((status = 200, body = FermentationLog)))]
 pub async fn update_log(
     auth: Authenticated,
     req: HttpRequest,
@@ -609,10 +585,9 @@ pub async fn update_log(
 }
 
 /// Delete a reading.
-#[utoipa::path(delete, path = "/v1/fermentation-logs/{id}", tag = "fermentation logs", security(("api_key" = []), ("session_cookie" = [])),
+#[utoipa::path(delete, path = "/v1/fermentation-logs/{id}", tag = "fermentation logs",
     params(("id" = uuid::Uuid, Path, description = "Reading id")),
-    responses((status = 204, description = "Deleted"), (status = 400, body = crate::error::ErrorBody),
-        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
+    responses((status = 204, description = "Deleted")))]
 pub async fn delete_log(
     auth: Authenticated,
     req: HttpRequest,

@@ -63,13 +63,12 @@ fn read_new_thread(body: Option<Value>) -> ApiResult<NewThread> {
 }
 
 /// The account's chat threads, most recently updated first.
-#[utoipa::path(get, path = "/v1/chats", tag = "chats", security(("api_key" = []), ("session_cookie" = [])),
+#[utoipa::path(get, path = "/v1/chats", tag = "chats",
     params(
         ("limit" = Option<i64>, Query, description = "Page size (default 50)"),
         ("offset" = Option<i64>, Query, description = "Items to skip (default 0)"),
     ),
-    responses((status = 200, body = [ChatThread], headers(("X-Total-Count" = i64), ("Link" = String))),
-        (status = 400, body = crate::error::ErrorBody), (status = 401, body = crate::error::ErrorBody)))]
+    responses((status = 200, body = [ChatThread], headers(("X-Total-Count" = i64), ("Link" = String)))))]
 pub async fn list_chats(
     auth: Authenticated,
     req: HttpRequest,
@@ -82,12 +81,10 @@ pub async fn list_chats(
 }
 
 /// Start an empty thread, optionally about one of the caller's recipes.
-#[utoipa::path(post, path = "/v1/chats", tag = "chats", security(("api_key" = []), ("session_cookie" = [])),
+#[utoipa::path(post, path = "/v1/chats", tag = "chats",
     request_body(content = Option<CreateChatRequest>, description = "Optional"),
-    responses((status = 201, body = ChatThread), (status = 400, body = crate::error::ErrorBody),
-        (status = 401, body = crate::error::ErrorBody),
-        (status = 404, body = crate::error::ErrorBody, description = "Unknown or another account's recipe_id"),
-        (status = 413, body = crate::error::ErrorBody), (status = 422, body = crate::error::ValidationErrorBody)))]
+    responses((status = 201, body = ChatThread),
+        (status = 404, body = crate::error::ErrorBody, description = "Unknown or another account's recipe_id")))]
 pub async fn create_chat(
     auth: Authenticated,
     state: web::Data<AppState>,
@@ -99,10 +96,9 @@ pub async fn create_chat(
 }
 
 /// A thread and its messages, oldest first.
-#[utoipa::path(get, path = "/v1/chats/{id}", tag = "chats", security(("api_key" = []), ("session_cookie" = [])),
+#[utoipa::path(get, path = "/v1/chats/{id}", tag = "chats",
     params(("id" = uuid::Uuid, Path, description = "Chat thread id")),
-    responses((status = 200, body = ChatThreadDetail), (status = 400, body = crate::error::ErrorBody),
-        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
+    responses((status = 200, body = ChatThreadDetail)))]
 pub async fn get_chat(
     auth: Authenticated,
     req: HttpRequest,
@@ -113,11 +109,9 @@ pub async fn get_chat(
 }
 
 /// Rename a thread (`null` clears the title).
-#[utoipa::path(patch, path = "/v1/chats/{id}", tag = "chats", security(("api_key" = []), ("session_cookie" = [])),
+#[utoipa::path(patch, path = "/v1/chats/{id}", tag = "chats",
     params(("id" = uuid::Uuid, Path, description = "Chat thread id")), request_body = UpdateChatRequest,
-    responses((status = 200, body = ChatThread), (status = 400, body = crate::error::ErrorBody),
-        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody),
-        (status = 413, body = crate::error::ErrorBody), (status = 422, body = crate::error::ValidationErrorBody)))]
+    responses((status = 200, body = ChatThread)))]
 pub async fn update_chat(
     auth: Authenticated,
     req: HttpRequest,
@@ -133,10 +127,9 @@ pub async fn update_chat(
 }
 
 /// Delete a thread and its messages.
-#[utoipa::path(delete, path = "/v1/chats/{id}", tag = "chats", security(("api_key" = []), ("session_cookie" = [])),
+#[utoipa::path(delete, path = "/v1/chats/{id}", tag = "chats",
     params(("id" = uuid::Uuid, Path, description = "Chat thread id")),
-    responses((status = 204, description = "Deleted"), (status = 400, body = crate::error::ErrorBody),
-        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
+    responses((status = 204, description = "Deleted")))]
 pub async fn delete_chat(
     auth: Authenticated,
     req: HttpRequest,

@@ -76,13 +76,12 @@ fn read_patch(f: &mut Fields) -> DevicePatch {
 }
 
 /// The account's devices by name.
-#[utoipa::path(get, path = "/v1/devices", tag = "devices", security(("api_key" = []), ("session_cookie" = [])),
+#[utoipa::path(get, path = "/v1/devices", tag = "devices",
     params(
         ("limit" = Option<i64>, Query, description = "Page size (default 50)"),
         ("offset" = Option<i64>, Query, description = "Items to skip (default 0)"),
     ),
-    responses((status = 200, body = [Device], headers(("X-Total-Count" = i64), ("Link" = String))),
-        (status = 400, body = crate::error::ErrorBody), (status = 401, body = crate::error::ErrorBody)))]
+    responses((status = 200, body = [Device], headers(("X-Total-Count" = i64), ("Link" = String)))))]
 pub async fn list_devices(
     auth: Authenticated,
     req: HttpRequest,
@@ -96,11 +95,9 @@ pub async fn list_devices(
 
 /// Add a device. The answer holds its ingest `token`, shown this once: the device posts to
 /// `/ingest/{token}`.
-#[utoipa::path(post, path = "/v1/devices", tag = "devices", security(("api_key" = []), ("session_cookie" = [])),
+#[utoipa::path(post, path = "/v1/devices", tag = "devices",
     request_body = CreateDeviceRequest,
-    responses((status = 201, body = GeneratedDevice), (status = 400, body = crate::error::ErrorBody),
-        (status = 401, body = crate::error::ErrorBody), (status = 413, body = crate::error::ErrorBody),
-        (status = 422, body = crate::error::ValidationErrorBody)))]
+    responses((status = 201, body = GeneratedDevice)))]
 pub async fn create_device(
     auth: Authenticated,
     state: web::Data<AppState>,
@@ -121,10 +118,9 @@ pub async fn create_device(
 }
 
 /// One device, with when it last posted and what.
-#[utoipa::path(get, path = "/v1/devices/{id}", tag = "devices", security(("api_key" = []), ("session_cookie" = [])),
+#[utoipa::path(get, path = "/v1/devices/{id}", tag = "devices",
     params(("id" = uuid::Uuid, Path, description = "Device id")),
-    responses((status = 200, body = Device), (status = 400, body = crate::error::ErrorBody),
-        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
+    responses((status = 200, body = Device)))]
 pub async fn get_device(
     auth: Authenticated,
     req: HttpRequest,
@@ -135,11 +131,9 @@ pub async fn get_device(
 }
 
 /// Rename a device, change its kind, or assign it to another brew session (`null`: none).
-#[utoipa::path(patch, path = "/v1/devices/{id}", tag = "devices", security(("api_key" = []), ("session_cookie" = [])),
+#[utoipa::path(patch, path = "/v1/devices/{id}", tag = "devices",
     params(("id" = uuid::Uuid, Path, description = "Device id")), request_body = UpdateDeviceRequest,
-    responses((status = 200, body = Device), (status = 400, body = crate::error::ErrorBody),
-        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody),
-        (status = 413, body = crate::error::ErrorBody), (status = 422, body = crate::error::ValidationErrorBody)))]
+    responses((status = 200, body = Device)))]
 pub async fn update_device(
     auth: Authenticated,
     req: HttpRequest,
@@ -155,10 +149,9 @@ pub async fn update_device(
 }
 
 /// Delete a device; the readings it posted stay, with `device_id` null.
-#[utoipa::path(delete, path = "/v1/devices/{id}", tag = "devices", security(("api_key" = []), ("session_cookie" = [])),
+#[utoipa::path(delete, path = "/v1/devices/{id}", tag = "devices",
     params(("id" = uuid::Uuid, Path, description = "Device id")),
-    responses((status = 204, description = "Deleted"), (status = 400, body = crate::error::ErrorBody),
-        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
+    responses((status = 204, description = "Deleted")))]
 pub async fn delete_device(
     auth: Authenticated,
     req: HttpRequest,
@@ -171,10 +164,9 @@ pub async fn delete_device(
 
 /// Replace the device's token (lost or leaked): the old one is refused from now on. The new
 /// one is in the answer, shown this once.
-#[utoipa::path(post, path = "/v1/devices/{id}/token", tag = "devices", security(("api_key" = []), ("session_cookie" = [])),
+#[utoipa::path(post, path = "/v1/devices/{id}/token", tag = "devices",
     params(("id" = uuid::Uuid, Path, description = "Device id")),
-    responses((status = 200, body = GeneratedDevice), (status = 400, body = crate::error::ErrorBody),
-        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
+    responses((status = 200, body = GeneratedDevice)))]
 pub async fn replace_device_token(
     auth: Authenticated,
     req: HttpRequest,
@@ -198,10 +190,9 @@ pub struct IngestAnswer {
 #[utoipa::path(post, path = "/ingest/{token}", tag = "devices",
     params(("token" = String, Path, description = "The device's ingest token (`wortd_…`)")),
     request_body(content((Object = "application/json"), (Object = "application/x-www-form-urlencoded")), description = "The device's payload: iSpindel/GravityMon JSON (`gravity`, `temperature`, `temp_units`, `gravity-unit`…), Brewfather or Brewer's Friend stream JSON (`gravity`, `gravity_unit`, `temp`, `temp_unit`, `ph`, `comment`), or the Tilt's form post (`SG`, `Temp` in °F)"),
-    responses((status = 200, body = IngestAnswer), (status = 400, body = crate::error::ErrorBody),
+    responses((status = 200, body = IngestAnswer),
         (status = 401, body = crate::error::ErrorBody, description = "Unknown token"),
         (status = 409, body = crate::error::ErrorBody, description = "No open brew session is assigned to the device; nothing stored"),
-        (status = 413, body = crate::error::ErrorBody),
         (status = 422, body = crate::error::ValidationErrorBody, description = "No usable value in the payload"),
         (status = 429, body = crate::error::ErrorBody, description = "The device stored a reading less than a minute ago")))]
 pub async fn ingest(

@@ -147,13 +147,12 @@ fn read_new_profile(body: &Value) -> ApiResult<EquipmentProfile> {
 }
 
 /// The account's equipment profiles by name.
-#[utoipa::path(get, path = "/v1/equipment", tag = "equipment", security(("api_key" = []), ("session_cookie" = [])),
+#[utoipa::path(get, path = "/v1/equipment", tag = "equipment",
     params(
         ("limit" = Option<i64>, Query, description = "Page size (default 50)"),
         ("offset" = Option<i64>, Query, description = "Items to skip (default 0)"),
     ),
-    responses((status = 200, body = [Equipment], headers(("X-Total-Count" = i64), ("Link" = String))),
-        (status = 400, body = crate::error::ErrorBody), (status = 401, body = crate::error::ErrorBody)))]
+    responses((status = 200, body = [Equipment], headers(("X-Total-Count" = i64), ("Link" = String)))))]
 pub async fn list_equipment(
     auth: Authenticated,
     req: HttpRequest,
@@ -168,11 +167,9 @@ pub async fn list_equipment(
 /// Create a profile (`name` and `batch_size_liters` required). A physically impossible one
 /// (negative losses, utilisation outside 0–200 %, a loss larger than the batch) is a `422`
 /// naming every such field.
-#[utoipa::path(post, path = "/v1/equipment", tag = "equipment", security(("api_key" = []), ("session_cookie" = [])),
+#[utoipa::path(post, path = "/v1/equipment", tag = "equipment",
     request_body = CreateEquipmentRequest,
-    responses((status = 201, body = Equipment), (status = 400, body = crate::error::ErrorBody),
-        (status = 401, body = crate::error::ErrorBody), (status = 413, body = crate::error::ErrorBody),
-        (status = 422, body = crate::error::ValidationErrorBody)))]
+    responses((status = 201, body = Equipment)))]
 pub async fn create_equipment(
     auth: Authenticated,
     state: web::Data<AppState>,
@@ -184,10 +181,9 @@ pub async fn create_equipment(
 }
 
 /// One equipment profile.
-#[utoipa::path(get, path = "/v1/equipment/{id}", tag = "equipment", security(("api_key" = []), ("session_cookie" = [])),
+#[utoipa::path(get, path = "/v1/equipment/{id}", tag = "equipment",
     params(("id" = uuid::Uuid, Path, description = "Equipment profile id")),
-    responses((status = 200, body = Equipment), (status = 400, body = crate::error::ErrorBody),
-        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
+    responses((status = 200, body = Equipment)))]
 pub async fn get_equipment(
     auth: Authenticated,
     req: HttpRequest,
@@ -199,11 +195,9 @@ pub async fn get_equipment(
 
 /// Change some fields of a profile; `{}` changes nothing. Recipes that use it see the change in
 /// their next `/stats`.
-#[utoipa::path(patch, path = "/v1/equipment/{id}", tag = "equipment", security(("api_key" = []), ("session_cookie" = [])),
+#[utoipa::path(patch, path = "/v1/equipment/{id}", tag = "equipment",
     params(("id" = uuid::Uuid, Path, description = "Equipment profile id")), request_body = UpdateEquipmentRequest,
-    responses((status = 200, body = Equipment), (status = 400, body = crate::error::ErrorBody),
-        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody),
-        (status = 413, body = crate::error::ErrorBody), (status = 422, body = crate::error::ValidationErrorBody)))]
+    responses((status = 200, body = Equipment)))]
 pub async fn update_equipment(
     auth: Authenticated,
     req: HttpRequest,
@@ -219,10 +213,9 @@ pub async fn update_equipment(
 }
 
 /// Delete a profile; refused (`422`) while a recipe uses it.
-#[utoipa::path(delete, path = "/v1/equipment/{id}", tag = "equipment", security(("api_key" = []), ("session_cookie" = [])),
+#[utoipa::path(delete, path = "/v1/equipment/{id}", tag = "equipment",
     params(("id" = uuid::Uuid, Path, description = "Equipment profile id")),
-    responses((status = 204, description = "Deleted"), (status = 400, body = crate::error::ErrorBody),
-        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody),
+    responses((status = 204, description = "Deleted"),
         (status = 422, body = crate::error::ValidationErrorBody, description = "A recipe still uses the profile")))]
 pub async fn delete_equipment(
     auth: Authenticated,

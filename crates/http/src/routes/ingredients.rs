@@ -389,49 +389,42 @@ macro_rules! ingredient_routes {
             use super::*;
 
             /// Add to a recipe (appended unless `sort_order` is given).
-            #[utoipa::path(post, path = $collection, operation_id = concat!("create_", stringify!($module)), tag = $tag, security(("api_key" = []), ("session_cookie" = [])),
+            #[utoipa::path(post, path = $collection, operation_id = concat!("create_", stringify!($module)), tag = $tag,
                 params(("recipe_id" = uuid::Uuid, Path, description = "Recipe id")), request_body = $create_body,
-                responses((status = 201, body = $entity), (status = 400, body = crate::error::ErrorBody),
-                    (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody),
-                    (status = 413, body = crate::error::ErrorBody),
+                responses((status = 201, body = $entity),
                     (status = 422, body = crate::error::ValidationErrorBody, description = "Invalid body, or the recipe already holds 200 of this kind")))]
             pub async fn create(auth: Authenticated, req: HttpRequest, state: web::Data<AppState>, body: JsonBody) -> ApiResult<HttpResponse> {
                 create_ingredient($kind, auth, req, state, body).await
             }
 
             #[doc = "All of a recipe's ingredients of this kind, in order."]
-            #[utoipa::path(get, path = $collection, operation_id = concat!("list_", stringify!($module)), tag = $tag, security(("api_key" = []), ("session_cookie" = [])),
+            #[utoipa::path(get, path = $collection, operation_id = concat!("list_", stringify!($module)), tag = $tag,
                 params(("recipe_id" = uuid::Uuid, Path, description = "Recipe id")),
-                responses((status = 200, body = [$entity]), (status = 400, body = crate::error::ErrorBody),
-                    (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
+                responses((status = 200, body = [$entity])))]
             pub async fn list(auth: Authenticated, req: HttpRequest, state: web::Data<AppState>) -> ApiResult<HttpResponse> {
                 list_ingredients($kind, auth, req, state).await
             }
 
             #[doc = "One ingredient by id."]
-            #[utoipa::path(get, path = $item, operation_id = concat!("get_", stringify!($module)), tag = $tag, security(("api_key" = []), ("session_cookie" = [])),
+            #[utoipa::path(get, path = $item, operation_id = concat!("get_", stringify!($module)), tag = $tag,
                 params(("id" = uuid::Uuid, Path, description = "Ingredient id")),
-                responses((status = 200, body = $entity), (status = 400, body = crate::error::ErrorBody),
-                    (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
+                responses((status = 200, body = $entity)))]
             pub async fn get(auth: Authenticated, req: HttpRequest, state: web::Data<AppState>) -> ApiResult<HttpResponse> {
                 get_ingredient($kind, auth, req, state).await
             }
 
             #[doc = "Change some fields; `recipe_id` cannot be changed; `{}` changes nothing."]
-            #[utoipa::path(patch, path = $item, operation_id = concat!("update_", stringify!($module)), tag = $tag, security(("api_key" = []), ("session_cookie" = [])),
+            #[utoipa::path(patch, path = $item, operation_id = concat!("update_", stringify!($module)), tag = $tag,
                 params(("id" = uuid::Uuid, Path, description = "Ingredient id")), request_body = $update_body,
-                responses((status = 200, body = $entity), (status = 400, body = crate::error::ErrorBody),
-                    (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody),
-                    (status = 413, body = crate::error::ErrorBody), (status = 422, body = crate::error::ValidationErrorBody)))]
+                responses((status = 200, body = $entity)))]
             pub async fn update(auth: Authenticated, req: HttpRequest, state: web::Data<AppState>, body: JsonBody) -> ApiResult<HttpResponse> {
                 update_ingredient($kind, auth, req, state, body).await
             }
 
             #[doc = "Delete an ingredient."]
-            #[utoipa::path(delete, path = $item, operation_id = concat!("delete_", stringify!($module)), tag = $tag, security(("api_key" = []), ("session_cookie" = [])),
+            #[utoipa::path(delete, path = $item, operation_id = concat!("delete_", stringify!($module)), tag = $tag,
                 params(("id" = uuid::Uuid, Path, description = "Ingredient id")),
-                responses((status = 204, description = "Deleted"), (status = 400, body = crate::error::ErrorBody),
-                    (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
+                responses((status = 204, description = "Deleted")))]
             pub async fn delete(auth: Authenticated, req: HttpRequest, state: web::Data<AppState>) -> ApiResult<HttpResponse> {
                 delete_ingredient($kind, auth, req, state).await
             }

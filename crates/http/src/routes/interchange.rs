@@ -69,12 +69,11 @@ fn import_error(e: ImportError) -> ApiError {
 ///
 /// Each recipe is created with all its ingredients and mash steps, in one transaction: all or
 /// nothing.
-#[utoipa::path(post, path = "/v1/recipes/import", tag = "recipes", security(("api_key" = []), ("session_cookie" = [])),
+#[utoipa::path(post, path = "/v1/recipes/import", tag = "recipes",
     request_body(description = "A BeerXML 1.0 file (`application/xml` or `text/xml`) or a BeerJSON 1.0 file (`application/json`), up to 5 MiB and 100 recipes",
         content((String = "application/xml"), (String = "text/xml"), (serde_json::Value = "application/json"))),
     responses((status = 201, body = ImportResponse),
         (status = 400, description = "Another content type, or not parseable as the declared one", body = crate::error::ErrorBody),
-        (status = 401, body = crate::error::ErrorBody),
         (status = 413, description = "Larger than 5 MiB", body = crate::error::ErrorBody),
         (status = 503, description = "Too many files being read at once (no free slot within 5 s), or the database unavailable; retry after `Retry-After` seconds",
             body = crate::error::ErrorBody, headers(("Retry-After" = u64))),
@@ -205,14 +204,12 @@ async fn document(
 }
 
 /// Export one recipe as a BeerJSON or BeerXML file.
-#[utoipa::path(get, path = "/v1/recipes/{id}/export", tag = "recipes", security(("api_key" = []), ("session_cookie" = [])),
+#[utoipa::path(get, path = "/v1/recipes/{id}/export", tag = "recipes",
     params(("id" = uuid::Uuid, Path, description = "Recipe id"),
         ("format" = Option<ExportFormat>, Query, description = "Document format (default beerjson)")),
     responses((status = 200, description = "A BeerJSON 1.0 or BeerXML 1.0 document",
             content((serde_json::Value = "application/json"), (String = "application/xml")),
-            headers(("Content-Disposition" = String, description = "attachment; filename=\"<recipe name>.json|.xml\""))),
-        (status = 400, body = crate::error::ErrorBody), (status = 401, body = crate::error::ErrorBody),
-        (status = 404, body = crate::error::ErrorBody)))]
+            headers(("Content-Disposition" = String, description = "attachment; filename=\"<recipe name>.json|.xml\"")))))]
 pub async fn export_recipe(
     auth: Authenticated,
     req: HttpRequest,
@@ -228,15 +225,14 @@ pub async fn export_recipe(
 /// Export every recipe of the account as one BeerJSON or BeerXML file.
 ///
 /// Paged like the list of recipes, oldest first.
-#[utoipa::path(get, path = "/v1/recipes/export", tag = "recipes", security(("api_key" = []), ("session_cookie" = [])),
+#[utoipa::path(get, path = "/v1/recipes/export", tag = "recipes",
     params(("format" = Option<ExportFormat>, Query, description = "Document format (default beerjson)"),
         ("limit" = Option<i64>, Query, description = "Recipes per document (default 50)"),
         ("offset" = Option<i64>, Query, description = "Recipes to skip (default 0)")),
     responses((status = 200, description = "A BeerJSON 1.0 or BeerXML 1.0 document",
             content((serde_json::Value = "application/json"), (String = "application/xml")),
             headers(("Content-Disposition" = String, description = "attachment; filename=\"wort-recipes.json|.xml\""),
-                ("X-Total-Count" = i64), ("Link" = String))),
-        (status = 400, body = crate::error::ErrorBody), (status = 401, body = crate::error::ErrorBody)))]
+                ("X-Total-Count" = i64), ("Link" = String)))))]
 pub async fn export_recipes(
     auth: Authenticated,
     req: HttpRequest,

@@ -176,15 +176,14 @@ pub fn read_new_item(body: &Value) -> ApiResult<InventoryFields> {
 }
 
 /// The account's inventory, by category then name.
-#[utoipa::path(get, path = "/v1/inventory", tag = "inventory", security(("api_key" = []), ("session_cookie" = [])),
+#[utoipa::path(get, path = "/v1/inventory", tag = "inventory",
     params(
         ("category" = Option<InventoryCategory>, Query, description = "Only items of this category"),
         ("q" = Option<String>, Query, description = "Case-insensitive literal substring of the name"),
         ("limit" = Option<i64>, Query, description = "Page size (default 50)"),
         ("offset" = Option<i64>, Query, description = "Items to skip (default 0)"),
     ),
-    responses((status = 200, body = [InventoryItem], headers(("X-Total-Count" = i64), ("Link" = String))),
-        (status = 400, body = crate::error::ErrorBody), (status = 401, body = crate::error::ErrorBody)))]
+    responses((status = 200, body = [InventoryItem], headers(("X-Total-Count" = i64), ("Link" = String)))))]
 pub async fn list_items(
     auth: Authenticated,
     req: HttpRequest,
@@ -202,11 +201,9 @@ pub async fn list_items(
 }
 
 /// Add an ingredient on hand (`amount` 0 and `amount_unit` `kg` unless given).
-#[utoipa::path(post, path = "/v1/inventory", tag = "inventory", security(("api_key" = []), ("session_cookie" = [])),
+#[utoipa::path(post, path = "/v1/inventory", tag = "inventory",
     request_body = CreateInventoryRequest,
-    responses((status = 201, body = InventoryItem), (status = 400, body = crate::error::ErrorBody),
-        (status = 401, body = crate::error::ErrorBody), (status = 413, body = crate::error::ErrorBody),
-        (status = 422, body = crate::error::ValidationErrorBody)))]
+    responses((status = 201, body = InventoryItem)))]
 pub async fn create_item(
     auth: Authenticated,
     state: web::Data<AppState>,
@@ -218,10 +215,9 @@ pub async fn create_item(
 }
 
 /// One inventory item.
-#[utoipa::path(get, path = "/v1/inventory/{id}", tag = "inventory", security(("api_key" = []), ("session_cookie" = [])),
+#[utoipa::path(get, path = "/v1/inventory/{id}", tag = "inventory",
     params(("id" = uuid::Uuid, Path, description = "Inventory item id")),
-    responses((status = 200, body = InventoryItem), (status = 400, body = crate::error::ErrorBody),
-        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
+    responses((status = 200, body = InventoryItem)))]
 pub async fn get_item(
     auth: Authenticated,
     req: HttpRequest,
@@ -232,11 +228,9 @@ pub async fn get_item(
 }
 
 /// Change any writable field of an item, `category` included.
-#[utoipa::path(patch, path = "/v1/inventory/{id}", tag = "inventory", security(("api_key" = []), ("session_cookie" = [])),
+#[utoipa::path(patch, path = "/v1/inventory/{id}", tag = "inventory",
     params(("id" = uuid::Uuid, Path, description = "Inventory item id")), request_body = UpdateInventoryRequest,
-    responses((status = 200, body = InventoryItem), (status = 400, body = crate::error::ErrorBody),
-        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody),
-        (status = 413, body = crate::error::ErrorBody), (status = 422, body = crate::error::ValidationErrorBody)))]
+    responses((status = 200, body = InventoryItem)))]
 pub async fn update_item(
     auth: Authenticated,
     req: HttpRequest,
@@ -252,10 +246,9 @@ pub async fn update_item(
 }
 
 /// Delete an item.
-#[utoipa::path(delete, path = "/v1/inventory/{id}", tag = "inventory", security(("api_key" = []), ("session_cookie" = [])),
+#[utoipa::path(delete, path = "/v1/inventory/{id}", tag = "inventory",
     params(("id" = uuid::Uuid, Path, description = "Inventory item id")),
-    responses((status = 204, description = "Deleted"), (status = 400, body = crate::error::ErrorBody),
-        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
+    responses((status = 204, description = "Deleted")))]
 pub async fn delete_item(
     auth: Authenticated,
     req: HttpRequest,
@@ -267,11 +260,9 @@ pub async fn delete_item(
 }
 
 /// Add `delta` to the amount atomically; a result below 0 is refused and nothing changes.
-#[utoipa::path(post, path = "/v1/inventory/{id}/adjust", tag = "inventory", security(("api_key" = []), ("session_cookie" = [])),
+#[utoipa::path(post, path = "/v1/inventory/{id}/adjust", tag = "inventory",
     params(("id" = uuid::Uuid, Path, description = "Inventory item id")), request_body = AdjustInventoryRequest,
-    responses((status = 200, body = InventoryItem), (status = 400, body = crate::error::ErrorBody),
-        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody),
-        (status = 413, body = crate::error::ErrorBody),
+    responses((status = 200, body = InventoryItem),
         (status = 422, body = crate::error::ValidationErrorBody, description = "Invalid delta, or the amount would leave 0–100,000")))]
 pub async fn adjust_item(
     auth: Authenticated,

@@ -25,8 +25,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
 }
 
 /// The account behind the credential (also the way to check a key).
-#[utoipa::path(get, path = "/v1/me", tag = "account", security(("api_key" = []), ("session_cookie" = [])),
-    responses((status = 200, body = Me), (status = 401, body = crate::error::ErrorBody)))]
+#[utoipa::path(get, path = "/v1/me", tag = "account",
+    responses((status = 200, body = Me)))]
 pub async fn me(auth: Authenticated) -> HttpResponse {
     HttpResponse::Ok().json(Me::from(&auth.0.user))
 }
@@ -46,8 +46,8 @@ pub struct UpdatePreferencesRequest {
 }
 
 /// The account's display preferences (the API itself is always metric and SG).
-#[utoipa::path(get, path = "/v1/me/preferences", tag = "account", security(("api_key" = []), ("session_cookie" = [])),
-    responses((status = 200, body = Preferences), (status = 401, body = crate::error::ErrorBody)))]
+#[utoipa::path(get, path = "/v1/me/preferences", tag = "account",
+    responses((status = 200, body = Preferences)))]
 pub async fn get_preferences(
     auth: Authenticated,
     state: web::Data<AppState>,
@@ -57,11 +57,9 @@ pub async fn get_preferences(
 }
 
 /// Change some display preferences; answers the whole set.
-#[utoipa::path(patch, path = "/v1/me/preferences", tag = "account", security(("api_key" = []), ("session_cookie" = [])),
+#[utoipa::path(patch, path = "/v1/me/preferences", tag = "account",
     request_body = UpdatePreferencesRequest,
-    responses((status = 200, body = Preferences), (status = 400, body = crate::error::ErrorBody),
-        (status = 401, body = crate::error::ErrorBody), (status = 413, body = crate::error::ErrorBody),
-        (status = 422, body = crate::error::ValidationErrorBody)))]
+    responses((status = 200, body = Preferences)))]
 pub async fn update_preferences(
     auth: Authenticated,
     state: web::Data<AppState>,

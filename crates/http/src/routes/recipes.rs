@@ -194,7 +194,7 @@ pub enum RecipeSortParam {
 }
 
 /// The account's recipes, paged.
-#[utoipa::path(get, path = "/v1/recipes", tag = "recipes", security(("api_key" = []), ("session_cookie" = [])),
+#[utoipa::path(get, path = "/v1/recipes", tag = "recipes",
     params(
         ("q" = Option<String>, Query, description = "Case-insensitive literal substring of name or style"),
         ("type" = Option<RecipeType>, Query, description = "Only recipes of this type"),
@@ -202,8 +202,7 @@ pub enum RecipeSortParam {
         ("limit" = Option<i64>, Query, description = "Page size (default 50)"),
         ("offset" = Option<i64>, Query, description = "Items to skip (default 0)"),
     ),
-    responses((status = 200, body = [Recipe], headers(("X-Total-Count" = i64), ("Link" = String))),
-        (status = 400, body = crate::error::ErrorBody), (status = 401, body = crate::error::ErrorBody)))]
+    responses((status = 200, body = [Recipe], headers(("X-Total-Count" = i64), ("Link" = String)))))]
 pub async fn list_recipes(
     auth: Authenticated,
     req: HttpRequest,
@@ -225,17 +224,14 @@ pub async fn list_recipes(
 }
 
 /// Create a recipe (`name` required; defaults for the rest).
-#[utoipa::path(post, path = "/v1/recipes", tag = "recipes", security(("api_key" = []), ("session_cookie" = [])),
+#[utoipa::path(post, path = "/v1/recipes", tag = "recipes",
     request_body = CreateRecipeRequest,
     responses((status = 201, body = Recipe, links(
             ("GetRecipe" = (operation_id = "get_recipe", parameters(("id" = "$response.body#/id")),
                 description = "The recipe just created")),
             ("BrewIt" = (operation_id = "create_session",
                 request_body = json!({"recipe_id": "$response.body#/id", "brew_date": "2026-11-28"}),
-                description = "Start a brew session from the recipe just created")))),
-        (status = 400, body = crate::error::ErrorBody),
-        (status = 401, body = crate::error::ErrorBody), (status = 413, body = crate::error::ErrorBody),
-        (status = 422, body = crate::error::ValidationErrorBody)))]
+                description = "Start a brew session from the recipe just created"))))))]
 pub async fn create_recipe(
     auth: Authenticated,
     state: web::Data<AppState>,
@@ -247,10 +243,9 @@ pub async fn create_recipe(
 }
 
 /// A recipe with its fermentables, hops, yeasts, miscs and mash steps.
-#[utoipa::path(get, path = "/v1/recipes/{id}", tag = "recipes", security(("api_key" = []), ("session_cookie" = [])),
+#[utoipa::path(get, path = "/v1/recipes/{id}", tag = "recipes",
     params(("id" = uuid::Uuid, Path, description = "Recipe id")),
-    responses((status = 200, body = RecipeDetail), (status = 400, body = crate::error::ErrorBody),
-        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
+    responses((status = 200, body = RecipeDetail)))]
 pub async fn get_recipe(
     auth: Authenticated,
     req: HttpRequest,
@@ -262,11 +257,9 @@ pub async fn get_recipe(
 }
 
 /// Change some fields of a recipe; `{}` changes nothing.
-#[utoipa::path(patch, path = "/v1/recipes/{id}", tag = "recipes", security(("api_key" = []), ("session_cookie" = [])),
+#[utoipa::path(patch, path = "/v1/recipes/{id}", tag = "recipes",
     params(("id" = uuid::Uuid, Path, description = "Recipe id")), request_body = UpdateRecipeRequest,
-    responses((status = 200, body = Recipe), (status = 400, body = crate::error::ErrorBody),
-        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody),
-        (status = 413, body = crate::error::ErrorBody), (status = 422, body = crate::error::ValidationErrorBody)))]
+    responses((status = 200, body = Recipe)))]
 pub async fn update_recipe(
     auth: Authenticated,
     req: HttpRequest,
@@ -280,10 +273,9 @@ pub async fn update_recipe(
 }
 
 /// Delete a recipe and its ingredients and mash steps (brew sessions keep their snapshot).
-#[utoipa::path(delete, path = "/v1/recipes/{id}", tag = "recipes", security(("api_key" = []), ("session_cookie" = [])),
+#[utoipa::path(delete, path = "/v1/recipes/{id}", tag = "recipes",
     params(("id" = uuid::Uuid, Path, description = "Recipe id")),
-    responses((status = 204, description = "Deleted"), (status = 400, body = crate::error::ErrorBody),
-        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
+    responses((status = 204, description = "Deleted")))]
 pub async fn delete_recipe(
     auth: Authenticated,
     req: HttpRequest,
@@ -304,11 +296,9 @@ pub struct CopyRecipeRequest {
 }
 
 /// Copy a recipe with all its ingredients and mash steps.
-#[utoipa::path(post, path = "/v1/recipes/{id}/copy", tag = "recipes", security(("api_key" = []), ("session_cookie" = [])),
+#[utoipa::path(post, path = "/v1/recipes/{id}/copy", tag = "recipes",
     params(("id" = uuid::Uuid, Path, description = "Recipe id")), request_body(content = Option<CopyRecipeRequest>),
-    responses((status = 201, body = RecipeDetail), (status = 400, body = crate::error::ErrorBody),
-        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody),
-        (status = 413, body = crate::error::ErrorBody), (status = 422, body = crate::error::ValidationErrorBody)))]
+    responses((status = 201, body = RecipeDetail)))]
 pub async fn copy_recipe(
     auth: Authenticated,
     req: HttpRequest,
@@ -346,11 +336,9 @@ pub struct ScaleRecipeRequest {
 /// A new recipe for another batch size (and efficiency) with the original's OG and IBU: the
 /// fermentable and hop amounts are solved (Tinseth depends on the new gravity and volume), yeasts,
 /// miscs and mash infusions follow the volume.
-#[utoipa::path(post, path = "/v1/recipes/{id}/scale", tag = "recipes", security(("api_key" = []), ("session_cookie" = [])),
+#[utoipa::path(post, path = "/v1/recipes/{id}/scale", tag = "recipes",
     params(("id" = uuid::Uuid, Path, description = "Recipe id")), request_body = ScaleRecipeRequest,
-    responses((status = 201, body = RecipeDetail), (status = 400, body = crate::error::ErrorBody),
-        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody),
-        (status = 413, body = crate::error::ErrorBody),
+    responses((status = 201, body = RecipeDetail),
         (status = 422, body = crate::error::ValidationErrorBody,
             description = "A batch size outside (0, 1000] L, an efficiency outside 0–1, or scaled amounts past the ingredient caps")))]
 pub async fn scale_recipe(
@@ -385,10 +373,9 @@ pub async fn scale_recipe(
 /// OG, FG, ABV, IBU, colour, attenuation, calories and BU:GU, computed from the current
 /// ingredients (never stored or cached); with an equipment profile the brew day's `volumes`, with
 /// a style the `style_fit` (each `null` without).
-#[utoipa::path(get, path = "/v1/recipes/{id}/stats", tag = "recipes", security(("api_key" = []), ("session_cookie" = [])),
+#[utoipa::path(get, path = "/v1/recipes/{id}/stats", tag = "recipes",
     params(("id" = uuid::Uuid, Path, description = "Recipe id")),
-    responses((status = 200, body = StatsReport), (status = 400, body = crate::error::ErrorBody),
-        (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
+    responses((status = 200, body = StatsReport)))]
 pub async fn recipe_stats(
     auth: Authenticated,
     req: HttpRequest,
