@@ -13,6 +13,7 @@
 //! * [`web_app`]: the embedded web app, its SPA fallback, and the security headers.
 
 pub mod body;
+pub mod body_spec;
 pub mod client_address;
 pub mod connections;
 pub mod credentials;

@@ -11,7 +11,7 @@ use utoipa::{Modify, OpenApi};
 
 use wort_domain::recipe::IngredientKind;
 use wort_domain::rules::{FieldRules, NumberRule, Rule};
-use wort_domain::{account, ai, brew_session, device, equipment, inventory, recipe, webhook};
+use wort_domain::{account, ai, brew_session, device, inventory, recipe, webhook};
 
 use crate::routes;
 use crate::routes::ingredients;
@@ -45,8 +45,6 @@ fn bounded_bodies() -> Vec<(&'static str, FieldRules)> {
         ("UpdateRecipeRequest", recipe::RECIPE_FIELDS),
         ("CopyRecipeRequest", recipe::COPY_FIELDS),
         ("ScaleRecipeRequest", recipe::SCALE_FIELDS),
-        ("CreateEquipmentRequest", equipment::rules::EQUIPMENT_FIELDS),
-        ("UpdateEquipmentRequest", equipment::rules::EQUIPMENT_FIELDS),
         ("CreateSessionRequest", brew_session::SESSION_FIELDS),
         ("UpdateSessionRequest", brew_session::SESSION_FIELDS),
         ("CreateStepRequest", brew_session::STEP_FIELDS),
@@ -202,7 +200,7 @@ impl Modify for FieldBounds {
     }
 }
 
-fn apply_rule(property: &mut utoipa::openapi::schema::Object, rule: &Rule) {
+pub(crate) fn apply_rule(property: &mut utoipa::openapi::schema::Object, rule: &Rule) {
     match rule {
         Rule::Text(text) => {
             property.min_length = (text.min > 0).then_some(text.min);

@@ -1,8 +1,7 @@
-//! `/v1/equipment`: a brewer's equipment profiles (CONTRACT §10).
+//! `/v1/equipment`: a brewer's equipment profiles.
 
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde_json::Value;
-use utoipa::ToSchema;
 use wort_domain::equipment::rules::{
     self, DEFAULT_GRAIN_ABSORPTION_LITERS_PER_KG, DEFAULT_HOP_UTILIZATION_PERCENT,
 };
@@ -10,11 +9,13 @@ use wort_domain::equipment::{Equipment, EquipmentPatch, EquipmentProfile};
 
 use super::{created, page_response, resource};
 use crate::body::JsonBody;
+use crate::body_spec::{
+    BodySpec, DefaultValue, FieldSpec, Kind, Mode, OnCreate, Reader, request_body_schema,
+};
 use crate::credentials::Authenticated;
 use crate::error::ApiResult;
 use crate::params::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Query, path_id};
 use crate::state::AppState;
-use crate::validation::{Fields, invalid_type};
 
 /// Inside the `/v1/equipment` scope.
 pub fn configure(cfg: &mut web::ServiceConfig) {
@@ -31,116 +32,128 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     );
 }
 
-/// Request body of `POST /v1/equipment` (for the OpenAPI document; parsing is by [`Fields`]).
-/// Volumes in litres; the recipe's own batch size is what goes into the fermenter, the profile
-/// adds its losses around it.
-#[derive(ToSchema)]
-#[allow(dead_code)]
-pub struct CreateEquipmentRequest {
-    name: String,
-    /// The kit's usual volume into the fermenter.
-    batch_size_liters: f64,
-    #[schema(default = 0, nullable = false)]
-    boil_off_liters_per_hour: Option<f64>,
-    /// Wort left with the hops and trub in the kettle and in the chiller; at most the batch.
-    #[schema(default = 0, nullable = false)]
-    trub_chiller_loss_liters: Option<f64>,
-    #[schema(default = 0, nullable = false)]
-    mash_tun_deadspace_liters: Option<f64>,
-    #[schema(default = 1.0, nullable = false)]
-    grain_absorption_liters_per_kg: Option<f64>,
-    /// Water added in the fermenter after the boil; at most the batch.
-    #[schema(default = 0, nullable = false)]
-    top_up_water_liters: Option<f64>,
-    /// Beer left on the yeast cake; at most the batch.
-    #[schema(default = 0, nullable = false)]
-    fermenter_loss_liters: Option<f64>,
-    /// Multiplies Tinseth's utilisation (100 = the curve as published).
-    #[schema(default = 100, nullable = false)]
-    hop_utilization_percent: Option<f64>,
-    #[schema(nullable)]
-    notes: Option<String>,
+/// A volume, loss or rate that a create sets to 0 unless given.
+const fn zero_unless_given(name: &'static str, description: Option<&'static str>) -> FieldSpec {
+    FieldSpec {
+        name,
+        kind: Kind::Number,
+        on_create: OnCreate::Default(DefaultValue::Number(0.0)),
+        nullable: false,
+        description,
+    }
 }
 
-/// Request body of `PATCH /v1/equipment/{id}`: only the fields sent change; the result is
-/// checked whole (a batch lowered below a loss is refused).
-#[derive(ToSchema)]
-#[allow(dead_code)]
-pub struct UpdateEquipmentRequest {
-    #[schema(nullable = false)]
-    name: Option<String>,
-    #[schema(nullable = false)]
-    batch_size_liters: Option<f64>,
-    #[schema(nullable = false)]
-    boil_off_liters_per_hour: Option<f64>,
-    #[schema(nullable = false)]
-    trub_chiller_loss_liters: Option<f64>,
-    #[schema(nullable = false)]
-    mash_tun_deadspace_liters: Option<f64>,
-    #[schema(nullable = false)]
-    grain_absorption_liters_per_kg: Option<f64>,
-    #[schema(nullable = false)]
-    top_up_water_liters: Option<f64>,
-    #[schema(nullable = false)]
-    fermenter_loss_liters: Option<f64>,
-    #[schema(nullable = false)]
-    hop_utilization_percent: Option<f64>,
-    #[schema(nullable)]
-    notes: Option<String>,
-}
+/// A profile's fields; volumes in litres.
+static EQUIPMENT: BodySpec = BodySpec {
+    rules: rules::EQUIPMENT_FIELDS,
+    fields: &[
+        FieldSpec {
+            name: "name",
+            kind: Kind::Text,
+            on_create: OnCreate::Required,
+            nullable: false,
+            description: None,
+        },
+        FieldSpec {
+            name: "batch_size_liters",
+            kind: Kind::Number,
+            on_create: OnCreate::Required,
+            nullable: false,
+            description: Some("The kit's usual volume into the fermenter."),
+        },
+        zero_unless_given("boil_off_liters_per_hour", None),
+        zero_unless_given(
+            "trub_chiller_loss_liters",
+            Some(
+                "Wort left with the hops and trub in the kettle and in the chiller; at most the batch.",
+            ),
+        ),
+        zero_unless_given("mash_tun_deadspace_liters", None),
+        FieldSpec {
+            name: "grain_absorption_liters_per_kg",
+            kind: Kind::Number,
+            on_create: OnCreate::Default(DefaultValue::Decimal(
+                DEFAULT_GRAIN_ABSORPTION_LITERS_PER_KG,
+            )),
+            nullable: false,
+            description: None,
+        },
+        zero_unless_given(
+            "top_up_water_liters",
+            Some("Water added in the fermenter after the boil; at most the batch."),
+        ),
+        zero_unless_given(
+            "fermenter_loss_liters",
+            Some("Beer left on the yeast cake; at most the batch."),
+        ),
+        FieldSpec {
+            name: "hop_utilization_percent",
+            kind: Kind::Number,
+            on_create: OnCreate::Default(DefaultValue::Number(DEFAULT_HOP_UTILIZATION_PERCENT)),
+            nullable: false,
+            description: Some("Multiplies Tinseth's utilisation (100 = the curve as published)."),
+        },
+        FieldSpec {
+            name: "notes",
+            kind: Kind::Text,
+            on_create: OnCreate::Optional,
+            nullable: true,
+            description: None,
+        },
+    ],
+};
 
-/// Every field read with PATCH semantics; create then requires and defaults on top.
-fn read_patch(f: &mut Fields) -> EquipmentPatch {
-    let number = |f: &mut Fields, name: &str, rule| {
-        let sent = f.number(name, rule);
-        f.optional(name, "number", sent)
-    };
-    let name = f.text("name", rules::NAME);
+request_body_schema!(
+    /// `POST /v1/equipment`.
+    CreateEquipmentRequest,
+    EQUIPMENT,
+    Mode::Create,
+    "Request body of `POST /v1/equipment` (for the OpenAPI document; parsing is by [`Fields`]).\n\
+     Volumes in litres; the recipe's own batch size is what goes into the fermenter, the profile\n\
+     adds its losses around it.",
+    field_descriptions = true
+);
+
+request_body_schema!(
+    /// `PATCH /v1/equipment/{id}`.
+    UpdateEquipmentRequest,
+    EQUIPMENT,
+    Mode::Update,
+    "Request body of `PATCH /v1/equipment/{id}`: only the fields sent change; the result is\n\
+     checked whole (a batch lowered below a loss is refused).",
+    field_descriptions = false
+);
+
+/// The fields sent: every one on create (defaults filled in), only those sent on update.
+fn read_patch(f: &mut Reader) -> EquipmentPatch {
     EquipmentPatch {
-        name: f.optional("name", "string", name),
-        batch_size_liters: number(f, "batch_size_liters", rules::BATCH_SIZE_LITERS),
-        boil_off_liters_per_hour: number(f, "boil_off_liters_per_hour", rules::VOLUME_LITERS),
-        trub_chiller_loss_liters: number(f, "trub_chiller_loss_liters", rules::VOLUME_LITERS),
-        mash_tun_deadspace_liters: number(f, "mash_tun_deadspace_liters", rules::VOLUME_LITERS),
-        grain_absorption_liters_per_kg: number(
-            f,
-            "grain_absorption_liters_per_kg",
-            rules::GRAIN_ABSORPTION_LITERS_PER_KG,
-        ),
-        top_up_water_liters: number(f, "top_up_water_liters", rules::VOLUME_LITERS),
-        fermenter_loss_liters: number(f, "fermenter_loss_liters", rules::VOLUME_LITERS),
-        hop_utilization_percent: number(
-            f,
-            "hop_utilization_percent",
-            rules::HOP_UTILIZATION_PERCENT,
-        ),
-        notes: Fields::nullable(f.text("notes", rules::NOTES)),
+        name: f.text("name"),
+        batch_size_liters: f.number("batch_size_liters"),
+        boil_off_liters_per_hour: f.number("boil_off_liters_per_hour"),
+        trub_chiller_loss_liters: f.number("trub_chiller_loss_liters"),
+        mash_tun_deadspace_liters: f.number("mash_tun_deadspace_liters"),
+        grain_absorption_liters_per_kg: f.number("grain_absorption_liters_per_kg"),
+        top_up_water_liters: f.number("top_up_water_liters"),
+        fermenter_loss_liters: f.number("fermenter_loss_liters"),
+        hop_utilization_percent: f.number("hop_utilization_percent"),
+        notes: f.nullable_text("notes"),
     }
 }
 
 fn read_new_profile(body: &Value) -> ApiResult<EquipmentProfile> {
-    let mut f = Fields::of(body)?;
+    let mut f = Reader::new(body, &EQUIPMENT, Mode::Create)?;
     let p = read_patch(&mut f);
-    // Required on create: report "missing" only for fields that were not already wrong.
-    for (name, expected) in [("name", "string"), ("batch_size_liters", "number")] {
-        if body.get(name).is_none() {
-            f.report(invalid_type(&[name], expected, "undefined"));
-        }
-    }
+    // Each `None` left is a required field not sent, which `finish` reports.
     let profile = EquipmentProfile {
         name: p.name.unwrap_or_default(),
         batch_size_liters: p.batch_size_liters.unwrap_or_default(),
-        boil_off_liters_per_hour: p.boil_off_liters_per_hour.unwrap_or(0.0),
-        trub_chiller_loss_liters: p.trub_chiller_loss_liters.unwrap_or(0.0),
-        mash_tun_deadspace_liters: p.mash_tun_deadspace_liters.unwrap_or(0.0),
-        grain_absorption_liters_per_kg: p
-            .grain_absorption_liters_per_kg
-            .unwrap_or(DEFAULT_GRAIN_ABSORPTION_LITERS_PER_KG),
-        top_up_water_liters: p.top_up_water_liters.unwrap_or(0.0),
-        fermenter_loss_liters: p.fermenter_loss_liters.unwrap_or(0.0),
-        hop_utilization_percent: p
-            .hop_utilization_percent
-            .unwrap_or(DEFAULT_HOP_UTILIZATION_PERCENT),
+        boil_off_liters_per_hour: p.boil_off_liters_per_hour.unwrap_or_default(),
+        trub_chiller_loss_liters: p.trub_chiller_loss_liters.unwrap_or_default(),
+        mash_tun_deadspace_liters: p.mash_tun_deadspace_liters.unwrap_or_default(),
+        grain_absorption_liters_per_kg: p.grain_absorption_liters_per_kg.unwrap_or_default(),
+        top_up_water_liters: p.top_up_water_liters.unwrap_or_default(),
+        fermenter_loss_liters: p.fermenter_loss_liters.unwrap_or_default(),
+        hop_utilization_percent: p.hop_utilization_percent.unwrap_or_default(),
         notes: p.notes.flatten(),
     };
     f.finish(profile)
@@ -206,7 +219,7 @@ pub async fn update_equipment(
 ) -> ApiResult<HttpResponse> {
     let id = path_id(&req, "id")?;
     let body = body.json()?;
-    let mut f = Fields::of(&body)?;
+    let mut f = Reader::new(&body, &EQUIPMENT, Mode::Update)?;
     let patch = read_patch(&mut f);
     let patch = f.finish(patch)?;
     Ok(HttpResponse::Ok().json(state.equipment.update(auth.0.user.id, id, patch).await?))
@@ -225,4 +238,19 @@ pub async fn delete_equipment(
     let id = path_id(&req, "id")?;
     state.equipment.delete(auth.0.user.id, id).await?;
     Ok(HttpResponse::NoContent().finish())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_field_of_the_table_is_read() {
+        crate::body_spec::assert_whole(&EQUIPMENT, |body| read_new_profile(body).map(|_| ()));
+        crate::body_spec::assert_whole(&EQUIPMENT, |body| {
+            let mut f = Reader::new(body, &EQUIPMENT, Mode::Update)?;
+            let patch = read_patch(&mut f);
+            f.finish(patch).map(|_| ())
+        });
+    }
 }
