@@ -50,7 +50,7 @@ const DATABASE: &str = "wort";
 /// The fraction of an endpoint's maximum rate at which latency is measured.
 const LATENCY_LOAD: f64 = 0.7;
 
-// Targets of issue 7 on a 2-core machine.
+// What the service must reach on a 2-core machine (docs/benchmarks.md).
 const TARGET_CEIL_RATIO: f64 = 0.7;
 const TARGET_P99_MS: f64 = 20.0;
 const TARGET_RSS_MIB: f64 = 150.0;

@@ -1,4 +1,4 @@
-//! The device repository (CONTRACT §11): devices, their tokens, and the readings they post.
+//! The device repository: devices, their tokens, and the readings they post.
 
 use async_trait::async_trait;
 use diesel::dsl::sql;

@@ -1,4 +1,4 @@
-//! The equipment-profile repository (CONTRACT §10).
+//! The equipment-profile repository.
 
 use async_trait::async_trait;
 use diesel::dsl::sql;

@@ -1,5 +1,5 @@
 //! The webhook outbox: events written in the transaction of the change that causes them
-//! (CONTRACT §12), one delivery row per subscribed endpoint, and the `fermentation.stable`
+//! (docs/webhooks.md), one delivery row per subscribed endpoint, and the `fermentation.stable`
 //! detector's bookkeeping. Delivered later by the workers (`webhooks.rs`).
 
 use diesel::prelude::*;

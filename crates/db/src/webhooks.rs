@@ -1,4 +1,4 @@
-//! The webhook repository (CONTRACT §12): endpoints, and the delivery side of the outbox
+//! The webhook repository: endpoints, and the delivery side of the outbox
 //! (`outbox.rs` writes it): claims with `FOR UPDATE SKIP LOCKED`, fair between accounts,
 //! leases, the attempts log, and the test ping's limit.
 

@@ -24,7 +24,7 @@ pub enum DomainError {
     /// Too many failed sign-ins for one email; retry after this many seconds.
     #[error("too many sign-in attempts")]
     SignInThrottled { retry_after_secs: u64 },
-    /// Too many sign-ups from one client address (CONTRACT §13).
+    /// Too many sign-ups from one client address (`WORT_SIGNUP_PER_HOUR`).
     #[error("too many sign-ups")]
     SignUpThrottled { retry_after_secs: u64 },
     /// No AI provider is configured on this deployment.
@@ -43,7 +43,7 @@ pub enum DomainError {
     /// device posting while no open brew session is assigned to it.
     #[error("conflict: {0}")]
     Conflict(String),
-    /// A device posted again before its interval was over (CONTRACT §11).
+    /// A device posted again before its interval was over (one reading a minute by default).
     #[error("device posted too soon")]
     DeviceTooSoon { retry_after_secs: u64 },
     /// A webhook's test ping was sent moments ago; the next may go after this many seconds.
@@ -88,8 +88,8 @@ impl Violation {
     }
 }
 
-/// The Zod issues the contract uses (CONTRACT §1.1), worded as Zod words them. Every 422 detail
-/// in wort is made here, so the shapes cannot drift between aggregates or layers.
+/// The Zod issues of a `422`'s `details` (docs/api-rules.md), worded as Zod words them. Every 422
+/// detail in wort is made here, so the shapes cannot drift between aggregates or layers.
 impl Violation {
     /// Wrong JSON type, `null` for a non-nullable field, or (`received: "undefined"`) missing.
     pub fn invalid_type(path: &[&str], expected: &str, received: &str) -> Self {

@@ -1,6 +1,7 @@
 //! Paging of top-level collections.
 
-/// `limit` of a top-level collection when none is given, and the largest allowed (CONTRACT §1).
+/// `limit` of a top-level collection when none is given, and the largest allowed
+/// (docs/api-rules.md).
 pub const DEFAULT_PAGE_SIZE: i64 = 50;
 pub const MAX_PAGE_SIZE: i64 = 200;
 

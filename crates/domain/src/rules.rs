@@ -7,7 +7,7 @@
 
 use crate::error::{DomainError, Violation};
 
-/// Length bounds of a string, in Unicode scalar values (CONTRACT §1: lengths count chars).
+/// Length bounds of a string, in Unicode scalar values (lengths count chars, not bytes).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TextRule {
     pub min: usize,
@@ -128,7 +128,7 @@ pub fn check_room(
     }
 }
 
-/// Caps shared by every aggregate (CONTRACT §1.2).
+/// Caps shared by every aggregate (docs/api-rules.md "Field caps").
 pub mod caps {
     use super::{NumberRule, TextRule};
 

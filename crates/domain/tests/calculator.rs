@@ -1,5 +1,5 @@
-//! The four BeerSmith 1.x example recipes of `data/stats-reference.json` (a copy of
-//! `shared/spec/stats-reference.json`) through `compute_stats`.
+//! The four BeerSmith 1.x example recipes of `data/stats-reference.json` through
+//! `compute_stats`.
 //!
 //! Two kinds of assertion:
 //! * agreement with the other program within the tolerances of the file's `note` (OG ±0.5 points,
@@ -8,7 +8,8 @@
 //! * our exact results, the numbers in the table of `docs/calculations.md`, so that table cannot
 //!   silently go stale and any change in the formulas shows up here.
 //!
-//! All four recipes meet every tolerance under the CONTRACT §4 formulas, so nothing is loosened.
+//! All four recipes meet every tolerance under wort's formulas (docs/calculations.md), so nothing
+//! is loosened.
 //! The closest calls: Burton Ale IBU is 4.3 % below the reference (31.0 against 32.4) and Wit SRM
 //! is 0.93 % below before rounding (3.96 against 4.0). The reference program's own conventions
 //! (bigness on the boil gravity of a larger boil volume, hop-form bonuses, its own utilisation

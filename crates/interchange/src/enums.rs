@@ -84,7 +84,7 @@ pub(crate) fn yeast_form(word: &str) -> Option<YeastForm> {
 }
 
 /// BeerXML's Pellet, Plug, Leaf; BeerJSON adds extract, "leaf (wet)" (a leaf) and powder (no
-/// factor of its own in CONTRACT §10: not kept).
+/// factor of its own in wort's hop forms: not kept).
 pub(crate) fn hop_form(word: &str) -> Option<HopForm> {
     Some(match fold(word).as_str() {
         "pellet" | "pellets" => HopForm::Pellet,

@@ -1,6 +1,6 @@
 //! BeerXML 1.0 and BeerJSON 1.0: reading recipe files into wort's recipes and writing them back
-//! (CONTRACT §9). Pure functions over bytes and values: the HTTP adapter owns the request, the
-//! transaction and the response.
+//! (docs/interchange.md). Pure functions over bytes and values: the HTTP adapter owns the request,
+//! the transaction and the response.
 //!
 //! * [`import`]: a whole file → the recipes to create and the warnings to show, or an error that
 //!   maps to `413`, `400` or `422`.
@@ -70,7 +70,7 @@ pub struct Estimates {
     pub color_srm: Option<f64>,
 }
 
-/// Something read from the file but not kept as it was (CONTRACT §9 `warnings`).
+/// Something read from the file but not kept as it was (an import report's `warnings`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Warning {
     /// The recipe's name as read from the file ("" before the name is known).

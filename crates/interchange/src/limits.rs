@@ -1,11 +1,11 @@
-//! The bounds of CONTRACT §1.2 and §9 that an imported value must respect.
+//! The bounds an imported value must respect: the API's field caps and the file limits.
 //!
 //! The field bounds are the domain's (`wort_domain::recipe::rules`), re-exported under the names
-//! the importers use; the file limits of §9 are this crate's own.
+//! the importers use; the file limits are this crate's own.
 
-/// Largest file accepted (CONTRACT §9).
+/// Largest file accepted.
 pub const MAX_FILE_BYTES: usize = 5 * 1024 * 1024;
-/// Most recipes in one file (CONTRACT §9).
+/// Most recipes in one file.
 pub const MAX_RECIPES: usize = 100;
 /// Deepest element nesting accepted. BeerXML needs 5 levels (RECIPES/RECIPE/HOPS/HOP/NAME);
 /// extensions add a few; anything far deeper is an attack on the parser, not a recipe.
@@ -23,7 +23,8 @@ pub const MESSAGE_MAX_CHARS: usize = 500;
 /// message, in characters (cut with an ellipsis).
 pub const QUOTE_MAX_CHARS: usize = 80;
 
-// The bounds of CONTRACT §1.2, as the domain writes them once (`wort_domain::recipe::rules`).
+// The field caps (docs/api-rules.md), as the domain writes them once
+// (`wort_domain::recipe::rules`).
 use wort_domain::recipe::rules;
 
 pub const NAME_MAX: usize = rules::NAME.max;

@@ -59,8 +59,8 @@ pub(crate) fn minutes(value: f64, unit: &str) -> Option<f64> {
     })
 }
 
-/// Colour in SRM. Lovibond is taken as SRM, as Brewtarget does (CONTRACT §9); EBC = 1.97 × SRM,
-/// the factor the contract's stats use.
+/// Colour in SRM. Lovibond is taken as SRM, as Brewtarget does; EBC = 1.97 × SRM, the factor
+/// `/stats` uses.
 pub(crate) fn srm(value: f64, unit: &str) -> Option<f64> {
     Some(match unit {
         "SRM" | "Lovi" => value,

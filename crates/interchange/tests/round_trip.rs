@@ -1,5 +1,5 @@
 //! Export → import gives back every field the format carries; import → export → import is
-//! stable; the statistics of the round-tripped recipe equal the original's (CONTRACT §9).
+//! stable; the statistics of the round-tripped recipe equal the original's.
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,

@@ -1,5 +1,5 @@
-//! wort's statistics of each imported real recipe, as `/stats` gives them (CONTRACT §4 with the
-//! hop forms the file carries, §10; an imported recipe has no equipment profile), against the
+//! wort's statistics of each imported real recipe, as `/stats` gives them (with the hop forms the
+//! file carries; an imported recipe has no equipment profile), against the
 //! exporting program's own numbers. Prints the table published in docs/calculations.md:
 //! `cargo test -p wort-interchange --test stats_table -- --nocapture`.
 #![allow(
@@ -53,8 +53,9 @@ fn wort_statistics_against_the_files_own() {
             ogs.push((name.to_string(), s.og));
         }
     }
-    // The corpus computed §4's OG from these files independently (SOURCES.md): the import must
-    // reproduce it, so any difference left in the table is the programs', not the mapping's.
+    // The corpus computed the OG by wort's formula from these files independently (SOURCES.md): the
+    // import must reproduce it, so any difference left in the table is the programs', not the
+    // mapping's.
     for (name, og) in [
         ("bx_brewfather_philter_xpa.xml", 1.0401),
         ("bx_brewersfriend_tubbs_ii.xml", 1.0521),

@@ -1,4 +1,4 @@
-//! Configuration: environment variables only (CONTRACT §0), read once at start.
+//! Configuration: environment variables only (README "Configuration"), read once at start.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -37,7 +37,7 @@ pub struct Config {
     /// `WORT_SHUTDOWN_GRACE_SECS` (default 30): how long requests in flight may take after SIGTERM.
     pub shutdown_grace_secs: u64,
     /// `WORT_DEVICE_READING_INTERVAL_SECS`: one stored reading per device per this many seconds
-    /// (default 60, CONTRACT §11; the benchmark sets 0).
+    /// (default 60; the benchmark sets 0).
     pub device_reading_interval: Duration,
     /// `WORT_BODY_READ_TIMEOUT_SECS` (default 30): how long reading one request body may take
     /// before the request is answered `408`.
@@ -88,7 +88,8 @@ fn count(name: &'static str, default: u32) -> Result<u32, ConfigError> {
     }
 }
 
-/// `WORT_SIGNUP`, `WORT_SIGNUP_PER_HOUR`, `WORT_SIGNIN_FAILURES_PER_ADDRESS` (CONTRACT §13).
+/// `WORT_SIGNUP`, `WORT_SIGNUP_PER_HOUR`, `WORT_SIGNIN_FAILURES_PER_ADDRESS`: whether sign-up is
+/// open, and the sign-up and failed sign-in limits per client address.
 fn account_limits() -> Result<AccountLimits, ConfigError> {
     let defaults = AccountLimits::default();
     let sign_up_open = match var("WORT_SIGNUP").as_deref().map(str::trim) {

@@ -64,7 +64,7 @@ pub struct ServerSettings {
     /// `WORT_METRICS_ADDR`: where to serve Prometheus metrics; `None`: nowhere.
     pub metrics_addr: Option<SocketAddr>,
     pub webhooks: WebhookSettings,
-    /// One stored reading per device per this long (CONTRACT §11: 60 s).
+    /// One stored reading per device per this long (60 s by default).
     pub device_reading_interval: std::time::Duration,
     /// `WORT_BODY_READ_TIMEOUT_SECS`: how long reading one request body may take (`408` after).
     pub body_read_timeout: std::time::Duration,

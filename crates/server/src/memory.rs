@@ -1,4 +1,4 @@
-//! Memory that comes back after a burst (issue 17 finding 1).
+//! Memory that comes back after a burst of password hashing.
 //!
 //! Every argon2id hash allocates one 19 MiB block and frees it tens of milliseconds later. glibc's
 //! allocator starts by mapping such a large block directly (and unmapping it on free), but raises

@@ -1,4 +1,4 @@
-//! `WORT_METRICS_ADDR`: a second listener serving Prometheus metrics at `/metrics` (CONTRACT §13).
+//! `WORT_METRICS_ADDR`: a second listener serving Prometheus metrics at `/metrics`.
 //!
 //! * requests by route pattern, method and status, with latency histograms (recorded by the HTTP
 //!   adapter, `wort_http::metrics`);

@@ -1,4 +1,4 @@
-//! Stopping without losing work (CONTRACT §13): on SIGTERM (or SIGINT) actix stops accepting and
+//! Stopping without losing work: on SIGTERM (or SIGINT) actix stops accepting and
 //! gives requests in flight the grace period; webhook attempts in flight get it too
 //! (`webhook_worker`). A streamed chat answer can outlast any grace period, so shortly before it
 //! ends the AI calls still running are interrupted: the answer so far is stored, marked as cut

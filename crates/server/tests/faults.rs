@@ -691,7 +691,7 @@ async fn slow_provider() -> (String, actix_web::dev::ServerHandle) {
     (format!("http://{addr}/v1"), handle)
 }
 
-/// CONTRACT §13: a chat answer still streaming when the grace period ends is cut short, stored
+/// A chat answer still streaming when the grace period ends is cut short, stored
 /// as far as it got with a mark, and its client told: never lost silently.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sigterm_interrupts_a_streaming_answer_and_keeps_what_arrived() {

@@ -1,5 +1,5 @@
-//! The webhook sender (CONTRACT §12): one signed `POST` per attempt, 10 s at most, no redirects,
-//! and never to an address that is not public unless the operator allowed it
+//! The webhook sender (docs/webhooks.md): one signed `POST` per attempt, 10 s at most, no
+//! redirects, and never to an address that is not public unless the operator allowed it
 //! (`WORT_WEBHOOK_ALLOW_PRIVATE=1`).
 //!
 //! The address check runs in reqwest's resolver, on the very addresses the connection will use,

@@ -1,9 +1,9 @@
-//! `cargo xtask flood`: a burst of password work against a fresh release `wort` (issue 17
-//! finding 1). 500 sign-ups at once, then 500 sign-ins at once, while a probe asks `/healthz`
-//! every 20 ms; reports peak resident memory (VmHWM), the probe's latency percentiles, how long
-//! the burst took, and the resident memory 30 s after it (does the memory come back?).
+//! `cargo xtask flood`: a burst of password work against a fresh release `wort`. 500 sign-ups at
+//! once, then 500 sign-ins at once, while a probe asks `/healthz` every 20 ms; reports peak
+//! resident memory (VmHWM), the probe's latency percentiles, how long the burst took, and the
+//! resident memory 30 s after it (does the memory come back?).
 //!
-//! Targets (issue 17): peak RSS under 300 MB, other requests answered within 50 ms at p99.
+//! Targets: peak RSS under 300 MB, other requests answered within 50 ms at p99.
 
 use std::fs;
 use std::net::SocketAddr;

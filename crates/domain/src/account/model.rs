@@ -47,7 +47,8 @@ pub struct AttemptCount {
     pub window_start: OffsetDateTime,
 }
 
-/// The account limits an operator sets (CONTRACT §13); a limit of 0 means unlimited.
+/// The account limits an operator sets (sign-ups and failed sign-ins per client address); a limit
+/// of 0 means unlimited.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct AccountLimits {
     /// `WORT_SIGNUP=closed`: no sign-up (`404`); accounts come from `wort user create`.
@@ -245,8 +246,8 @@ preference_enum! {
     TemperatureDisplay { C => "c", F => "f" }
 }
 
-/// How the web app shows numbers to this account (CONTRACT §8). The API itself is metric and SG
-/// always: these change no other answer.
+/// How the web app shows numbers to this account (display preferences). The API itself is metric
+/// and SG always: these change no other answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, utoipa::ToSchema)]
 pub struct Preferences {
     pub amounts: AmountUnits,

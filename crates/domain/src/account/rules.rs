@@ -1,4 +1,5 @@
-//! The account's bounds and limits (CONTRACT §2, §8), and the violations they produce.
+//! The account's bounds and limits (sign-up, sign-in, API keys, display preferences), and the
+//! violations they produce.
 
 use time::{Duration, OffsetDateTime};
 

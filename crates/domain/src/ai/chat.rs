@@ -4,7 +4,7 @@ use serde::Serialize;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-/// The longest thread title (names and titles ≤ 200, CONTRACT §1.2).
+/// The longest thread title (names and titles ≤ 200, docs/api-rules.md "Field caps").
 pub const TITLE_MAX_CHARS: usize = 200;
 /// Titles made from a thread's first message are cut to this many characters.
 pub const DERIVED_TITLE_CHARS: usize = 80;

@@ -1,4 +1,4 @@
-//! The AI assistant's rules (CONTRACT §7): the daily allowance and its UTC day, the wording of
+//! The AI assistant's rules (docs/ai.md): the daily allowance and its UTC day, the wording of
 //! the two 429s, the provider-facing message types, and the use cases that meter every call.
 //!
 //! * [`chat`]: chat threads and their stored messages.

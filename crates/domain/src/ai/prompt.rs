@@ -1,7 +1,7 @@
 //! Exactly what wort sends to the AI provider (docs/ai.md describes it for operators).
 //!
 //! A recipe is described as plain text: every field, every ingredient and mash step, and the
-//! computed statistics (§4), so the model never has to redo brewing maths it is bad at.
+//! computed statistics (`/stats`), so the model never has to redo brewing maths it is bad at.
 
 use std::fmt::Write;
 
@@ -21,7 +21,7 @@ pub const ANALYSIS_SYSTEM_PROMPT: &str = "You are an experienced homebrewer and 
 judge reviewing a homebrewer's recipe. The statistics given were computed by the brewing software \
 from the ingredients; trust them rather than recomputing them.";
 
-/// What a recipe analysis asks for (CONTRACT §7: balance, style fit, suggestions).
+/// What a recipe analysis asks for: balance, style fit, suggestions.
 pub const ANALYSIS_REQUEST: &str = "Assess this recipe. Cover: 1) balance (malt versus \
 bitterness, BU:GU, body, colour and strength); 2) fit to the stated style, naming the guidelines' \
 ranges it misses; 3) concrete suggestions to improve it (ingredients, amounts, mash, hops, yeast \

@@ -1,4 +1,4 @@
-//! The AI assistant's limits and bounds (CONTRACT §7).
+//! The AI assistant's limits and bounds (docs/ai.md).
 
 use super::model::Usage;
 use crate::rules::{FieldRules, Rule, TextRule};

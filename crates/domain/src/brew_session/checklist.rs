@@ -31,9 +31,9 @@ struct BoilAddition {
 /// transfer, pitch. Mash and sparge water agents join their stage; fermenter-side miscs
 /// (primary, secondary, bottling) are not brew-day steps.
 ///
-/// With an equipment profile's `volumes` (CONTRACT §10) the steps say how much: the strike water
-/// and its temperature, the sparge water, the pre-boil volume and gravity to check before the
-/// boil, and the volume into the fermenter. Without, the steps are as they always were.
+/// With an equipment profile's `volumes` (as `/stats` gives them) the steps say how much: the
+/// strike water and its temperature, the sparge water, the pre-boil volume and gravity to check
+/// before the boil, and the volume into the fermenter. Without, the steps are as they always were.
 pub fn checklist(recipe: &RecipeDetail, volumes: Option<&Volumes>) -> Vec<NewStep> {
     let boil_time = recipe.recipe.boil_time_minutes;
     let mut steps = Vec::new();

@@ -1,4 +1,4 @@
-//! The brew-session aggregate: a brew day made from a recipe (CONTRACT §5), never to be confused
+//! The brew-session aggregate: a brew day made from a recipe, never to be confused
 //! with a sign-in session (the account's browser cookie).
 //!
 //! * [`model`]: the session, its steps and fermentation readings.

@@ -1,4 +1,4 @@
-//! The brew session's rules: the state machine (CONTRACT §5), what a reading must hold, the
+//! The brew session's rules: the state machine of its status, what a reading must hold, the
 //! bounds of its fields and the limits on its lists.
 
 use super::model::SessionStatus;

@@ -1,9 +1,9 @@
-//! Bitterness: Tinseth IBU per hop addition, and BU:GU (CONTRACT §4).
+//! Bitterness: Tinseth IBU per hop addition, and BU:GU (docs/calculations.md).
 //!
 //! Glenn Tinseth's model: IBU = utilisation × mg/L of alpha acid added, where utilisation is a
 //! "bigness" factor (less isomerised alpha acid survives in denser wort) times a boil-time factor.
-//! We use the wort's OG as the bigness gravity, the batch volume as the volume, and (§4) no
-//! hop-form (pellet) bonus. CONTRACT §10's kettle utilisation and hop-form factor multiply
+//! We use the wort's OG as the bigness gravity, the batch volume as the volume, and no hop-form
+//! (pellet) bonus. An equipment profile's kettle utilisation and the hop-form factor multiply
 //! Tinseth's utilisation through [`hop_ibu_with_utilisation`].
 
 use super::finite_or_zero;
@@ -79,7 +79,7 @@ pub fn hop_ibu(hop: &Hop, og: f64, batch_size_liters: f64, boil_time_minutes: f6
 }
 
 /// [`hop_ibu`] with Tinseth's utilisation multiplied by `utilisation_factor`: the equipment's
-/// `hop_utilization_percent`/100 times the hop form's factor (CONTRACT §10). With a factor of
+/// `hop_utilization_percent`/100 times the hop form's factor (`hop_form.rs`). With a factor of
 /// exactly 1 the result is bit for bit [`hop_ibu`]'s.
 ///
 /// Example: 20 g of 10 % pellets boiled 60 min in 20 L at OG 1.000, kettle at 90 %:

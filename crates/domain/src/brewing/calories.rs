@@ -1,4 +1,4 @@
-//! Calories, from the ASBC / Balling-based formula brewing programs commonly use (CONTRACT §4).
+//! Calories, from the ASBC / Balling-based formula brewing programs commonly use.
 //!
 //! Gravities become degrees Plato, the real extract is estimated from the original and apparent
 //! extracts (Balling's 0.1808 / 0.8192 split), alcohol by weight from the extract consumed, and
@@ -82,7 +82,7 @@ mod tests {
 
     #[test]
     fn contract_example() {
-        // CONTRACT §4's example: OG 1.0521, FG 1.0128 → 172 kcal per 355 mL, 484 per litre.
+        // A worked example: OG 1.0521, FG 1.0128 → 172 kcal per 355 mL, 484 per litre.
         let k = kcal_per_100ml(1.0521, 1.0128);
         assert_eq!(kcal_per_serving(k).round(), 172.0);
         assert_eq!(kcal_per_liter(k).round(), 484.0);

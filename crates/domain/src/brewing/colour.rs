@@ -1,4 +1,4 @@
-//! Beer colour: Morey's SRM from malt colour units, and EBC (CONTRACT §4).
+//! Beer colour: Morey's SRM from malt colour units, and EBC (docs/calculations.md).
 
 use super::{finite_or_zero, gallons, pounds, round_to};
 use crate::ingredients::Fermentable;

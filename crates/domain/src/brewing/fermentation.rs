@@ -1,4 +1,4 @@
-//! Is fermentation over? The `fermentation.stable` detector (CONTRACT §12): the gravity changed
+//! Is fermentation over? The `fermentation.stable` webhook's detector: the gravity changed
 //! by at most 0.001 over the last 48 hours, with at least 3 readings in that window.
 //!
 //! "Over the last 48 hours" is read strictly (docs/decisions.md): there must be a reading at or

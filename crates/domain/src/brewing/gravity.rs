@@ -1,4 +1,4 @@
-//! Original and final gravity, attenuation and alcohol (CONTRACT §4).
+//! Original and final gravity, attenuation and alcohol (docs/calculations.md).
 //!
 //! Gravities are handled as "points": (SG − 1) × 1000, so 1.050 is 50 points.
 

@@ -1,4 +1,4 @@
-//! Hop form (CONTRACT §10): pellets give more bitterness than whole cones from the same alpha acid.
+//! Hop form: pellets give more bitterness than whole cones from the same alpha acid.
 //!
 //! Tinseth fitted his curve on whole-cone (leaf) data, so leaf is the reference (1.0); pellets,
 //! whose lupulin is broken open, are taken 10 % better and plugs (pressed leaf) 2 % better. These

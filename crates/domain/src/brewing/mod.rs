@@ -1,4 +1,4 @@
-//! Brewing calculations (CONTRACT §4): pure functions of a recipe's ingredients, no I/O.
+//! Brewing calculations (docs/calculations.md): pure functions of a recipe's ingredients, no I/O.
 //!
 //! [`compute_stats`] gives everything `GET /v1/recipes/{id}/stats` returns; the submodules hold one
 //! small named function per formula. Everything is computed from unrounded intermediates and only

@@ -1,4 +1,4 @@
-//! Scaling a recipe to a new batch size (CONTRACT §10): new amounts that keep the OG and the IBU,
+//! Scaling a recipe to a new batch size: new amounts that keep the OG and the IBU,
 //! solved rather than multiplied.
 //!
 //! Multiplying every amount by new/old batch is right only when nothing else changes. It is wrong
@@ -29,17 +29,17 @@ use crate::ingredients::Fermentable;
 use crate::recipe::rules;
 
 /// The smallest batch a recipe can be scaled to is anything above 0 L (exclusive), as for a
-/// recipe's own batch (CONTRACT §1.2).
+/// recipe's own batch.
 pub const MIN_SCALED_BATCH_LITERS: f64 = 0.0;
 /// The largest batch a recipe can be scaled to: 1,000 L (10 hL). wort is a homebrewing service;
-/// 10 hL is already a large pilot or nano-brewery kit, and issue 15 makes a scale to 10,000 L a
+/// 10 hL is already a large pilot or nano-brewery kit, and a scale to 10,000 L must be a
 /// `422`. The bound is on what the solver is asked to make, not on recipes: a recipe may still be
-/// written up to 100,000 L by hand (CONTRACT §1.2). The scaled amounts must also stay within the
+/// written up to 100,000 L by hand. The scaled amounts must also stay within the
 /// ingredient field caps below, which a large scale-up of a small recipe can reach first.
 pub const MAX_SCALED_BATCH_LITERS: f64 = 1_000.0;
-/// A fermentable's `amount_kg` cap (CONTRACT §1.2).
+/// A fermentable's `amount_kg` cap.
 const MAX_FERMENTABLE_KG: f64 = rules::AMOUNT_KG.max;
-/// A hop's `amount_grams` cap (CONTRACT §1.2).
+/// A hop's `amount_grams` cap.
 const MAX_HOP_GRAMS: f64 = rules::AMOUNT_GRAMS.max;
 
 /// What the brewer asks for: `POST /v1/recipes/{id}/scale` without the name.

@@ -1,4 +1,4 @@
-//! `GET /v1/recipes/{id}/stats`: every number of CONTRACT §4 in one pass.
+//! `GET /v1/recipes/{id}/stats`: every statistic of docs/calculations.md in one pass.
 
 use serde::Serialize;
 use uuid::Uuid;
@@ -59,8 +59,8 @@ pub struct RecipeStats {
     pub ibu_by_hop: Vec<HopIbu>,
 }
 
-/// What CONTRACT §10 adds to a recipe's §4 input: its equipment profile and its hops' forms. The
-/// default (no profile, no forms) gives exactly the §4 numbers.
+/// What the brewing model adds to a recipe's own input: its equipment profile and its hops'
+/// forms. The default (no profile, no forms) gives exactly the plain statistics.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct BrewingContext<'a> {
     pub equipment: Option<&'a EquipmentProfile>,
@@ -70,11 +70,11 @@ pub struct BrewingContext<'a> {
 }
 
 impl BrewingContext<'_> {
-    /// The volume OG and IBU are computed over. §4: the batch. With a profile, the batch plus the
-    /// trub/chiller loss: the wort at the end of the boil (plus any top-up water) carries the
-    /// trub loss away at the same gravity, so the sugar is spread over that whole volume. This is
-    /// Brewtarget's `batchSizeNoLosses_l()` (batch + `trubChillerLoss_l`), which its
-    /// `recalcOgFg` and `ibuFromHop` both divide by.
+    /// The volume OG and IBU are computed over. Without a profile: the batch. With a profile, the
+    /// batch plus the trub/chiller loss: the wort at the end of the boil (plus any top-up water)
+    /// carries the trub loss away at the same gravity, so the sugar is spread over that whole
+    /// volume. This is Brewtarget's `batchSizeNoLosses_l()` (batch + `trubChillerLoss_l`), which
+    /// its `recalcOgFg` and `ibuFromHop` both divide by.
     ///
     /// Example: 20 L batch, 1.5 L trub/chiller loss → 21.5 L.
     pub fn gravity_volume_liters(&self, batch_size_liters: f64) -> f64 {
@@ -108,7 +108,7 @@ pub struct Unrounded {
     pub ibu: f64,
 }
 
-/// OG, FG and IBU before rounding, with the §10 context.
+/// OG, FG and IBU before rounding, with the equipment profile and hop forms.
 pub fn unrounded(input: &StatsInput<'_>, context: &BrewingContext<'_>) -> Unrounded {
     let volume = context.gravity_volume_liters(input.batch_size_liters);
     let points = gravity::gravity_points(volume, input.efficiency, input.fermentables);
@@ -140,12 +140,13 @@ pub fn unrounded(input: &StatsInput<'_>, context: &BrewingContext<'_>) -> Unroun
     }
 }
 
-/// Computes the §4 statistics from unrounded intermediates, rounding only the results.
+/// Computes the statistics, without equipment or hop forms, from unrounded intermediates, rounding
+/// only the results.
 pub fn compute_stats(input: &StatsInput<'_>) -> RecipeStats {
     compute_stats_with(input, &BrewingContext::default())
 }
 
-/// [`compute_stats`] with an equipment profile and hop forms (CONTRACT §10): OG over the batch
+/// [`compute_stats`] with an equipment profile and hop forms: OG over the batch
 /// plus the trub/chiller loss, IBU with the kettle's utilisation and the forms' factors. Colour
 /// stays over the batch (its Morey fit was made on finished beer). With the default context the
 /// numbers are exactly [`compute_stats`]'s.

@@ -1,4 +1,4 @@
-//! BJCP 2021 beer styles (CONTRACT §10): names and numeric ranges only, and how a recipe's
+//! BJCP 2021 beer styles (docs/styles-source.md): names and numeric ranges only, and how a recipe's
 //! statistics sit within them (`style_fit`).
 //!
 //! The data, `crates/domain/data/bjcp-2021-styles.json`, is taken from beerjson/bjcp-json (MIT),
@@ -79,7 +79,7 @@ impl Fit {
     }
 }
 
-/// `style_fit` in `/stats` (CONTRACT §10).
+/// `style_fit` in `/stats`.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct StyleFit {
     pub og: Fit,

@@ -1,4 +1,4 @@
-//! Volumes with an equipment profile (CONTRACT §10): how much water to heat, what the kettle holds
+//! Volumes with an equipment profile: how much water to heat, what the kettle holds
 //! before and after the boil, and the gravity to check before the boil.
 //!
 //! Brewtarget's algorithm, worked backwards from the fermenter as its `Equipment::doCalculations`
@@ -34,7 +34,7 @@ use crate::equipment::EquipmentProfile;
 /// (about 1.3 US qt/lb).
 pub const DEFAULT_MASH_THICKNESS_LITERS_PER_KG: f64 = 2.7;
 
-/// The volumes of one brew day with a profile (CONTRACT §10 `volumes`).
+/// The volumes of one brew day with a profile (`volumes` in `/stats`).
 #[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct Volumes {
     pub strike_water_liters: f64,

@@ -1,4 +1,4 @@
-//! Devices (CONTRACT §11): hydrometers and controllers that post fermentation readings by
+//! Devices (docs/devices.md): hydrometers and controllers that post fermentation readings by
 //! themselves, each with its own ingest token.
 //!
 //! * [`model`]: the device, its kind and the one-time token.

@@ -1,4 +1,4 @@
-//! What hydrometers post, read into one fermentation reading (CONTRACT §11).
+//! What hydrometers post, read into one fermentation reading.
 //!
 //! `POST /ingest/{token}` takes the bodies the devices already know how to send, so a brewer only
 //! pastes a URL into the device's settings:
@@ -11,7 +11,7 @@
 //!   and `Timepoint` are ignored.
 //!
 //! The reading is stored as the API stores one typed by hand: gravity as SG (with the unit it was
-//! sent in, CONTRACT §5), temperature in °C, within the same bounds. Nothing here does I/O.
+//! sent in), temperature in °C, within the same bounds. Nothing here does I/O.
 
 use serde_json::{Map, Value};
 

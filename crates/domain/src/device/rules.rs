@@ -20,7 +20,7 @@ pub const MAX_DEVICES: i64 = 100;
 pub const TOKEN_PREFIX: &str = "wortd_";
 pub(crate) const TOKEN_RANDOM_CHARS: usize = 43;
 
-/// A device stores at most one reading per this interval (CONTRACT §11): hydrometers post every
+/// A device stores at most one reading per this interval: hydrometers post every
 /// 15 minutes or so; a misconfigured one posting every second must not bury the session.
 pub const READING_INTERVAL: Duration = Duration::seconds(60);
 

@@ -86,7 +86,7 @@ impl DeviceService {
     }
 
     /// `Unauthorized` unless `token` is a device's: a post whose body cannot be read is refused
-    /// for its token first (CONTRACT §1: the credential before the body).
+    /// for its token first (the credential is checked before the body, docs/api-rules.md).
     pub async fn check_token(&self, token: &str) -> DomainResult<()> {
         if looks_like_device_token(token) && self.devices.token_exists(&digest(token)).await? {
             Ok(())

@@ -1,4 +1,4 @@
-//! Equipment profiles (CONTRACT §10): a brewer's kettle, mash tun and fermenter, as the numbers the
+//! Equipment profiles: a brewer's kettle, mash tun and fermenter, as the numbers the
 //! volume and gravity calculations need.
 //!
 //! * [`model`]: the profile itself, with BeerJSON's names, and the stored entity.

@@ -6,7 +6,7 @@ use uuid::Uuid;
 
 use super::rules::{DEFAULT_GRAIN_ABSORPTION_LITERS_PER_KG, DEFAULT_HOP_UTILIZATION_PERCENT};
 
-/// One brewer's equipment, with the field names of BeerJSON's equipment item (CONTRACT §10).
+/// One brewer's equipment, with the field names of BeerJSON's equipment item.
 ///
 /// Every volume is in litres. The profile says nothing about a recipe's ingredients: the recipe's
 /// own `batch_size_liters` is the volume that goes into the fermenter, and the profile adds the

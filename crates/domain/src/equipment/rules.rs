@@ -1,13 +1,13 @@
 //! Bounds and defaults of an equipment profile, written once: the HTTP validation and the OpenAPI
 //! schema read them from here ([`EQUIPMENT_FIELDS`]). [`check_profile`] reports every physically
-//! impossible field of a whole profile as a Zod-style [`Violation`] (CONTRACT §1.1), so one `422`
-//! names them all, including the rules between fields (a loss larger than the batch).
+//! impossible field of a whole profile as a Zod-style [`Violation`] (docs/api-rules.md), so one
+//! `422` names them all, including the rules between fields (a loss larger than the batch).
 
 use super::EquipmentProfile;
 use crate::error::Violation;
 use crate::rules::{FieldRules, NumberRule, Rule, TextRule, caps};
 
-/// Litres of water a kilogram of mashed grain keeps when none is given (CONTRACT §10). Published
+/// Litres of water a kilogram of mashed grain keeps when none is given. Published
 /// figures run from about 0.8 (squeezed bag) to 1.1 L/kg (Brewtarget ships 1.085).
 pub const DEFAULT_GRAIN_ABSORPTION_LITERS_PER_KG: f64 = 1.0;
 /// Hop utilisation relative to Tinseth's curve when none is given: the curve as published.
@@ -15,15 +15,15 @@ pub const DEFAULT_HOP_UTILIZATION_PERCENT: f64 = 100.0;
 
 pub const NAME: TextRule = caps::NAME;
 pub const NOTES: TextRule = caps::NOTES;
-/// The recipe's batch cap (CONTRACT §1.2), so any recipe can have a profile of its size.
+/// The recipe's batch cap, so any recipe can have a profile of its size.
 pub const BATCH_SIZE_LITERS: NumberRule = caps::BATCH_SIZE_LITERS;
 /// Losses, boil-off per hour and top-up water: never negative (a negative loss would create
 /// wort), never more than the largest batch.
 pub const VOLUME_LITERS: NumberRule = NumberRule::range(0.0, caps::BATCH_SIZE_LITERS.max);
 /// Grain soaks up about 1 L/kg; ten times that is no longer grain.
 pub const GRAIN_ABSORPTION_LITERS_PER_KG: NumberRule = NumberRule::range(0.0, 10.0);
-/// Utilisation above twice Tinseth's curve is not a kettle, it is a typing error (CONTRACT §10:
-/// 0–200 %).
+/// Utilisation above twice Tinseth's curve is not a kettle, it is a typing error
+/// (0–200 %).
 pub const HOP_UTILIZATION_PERCENT: NumberRule = NumberRule::range(0.0, 200.0);
 
 /// The bounded fields of a profile, by their JSON names.

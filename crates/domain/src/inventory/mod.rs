@@ -1,4 +1,4 @@
-//! The inventory aggregate: ingredients on hand (CONTRACT §6).
+//! The inventory aggregate: ingredients on hand.
 //!
 //! * [`model`]: the item. [`rules`]: bounds and the adjust rule. [`ports`]: storage.
 //! * [`service`]: the use cases.

@@ -1,4 +1,4 @@
-//! The five kinds of recipe children (CONTRACT §3.1): fermentables, hops, yeasts, miscs and mash
+//! The five kinds of recipe children: fermentables, hops, yeasts, miscs and mash
 //! steps, with their enums, their validated create inputs (`New…`) and partial updates (`…Patch`).
 //!
 //! Each child serializes exactly as the contract shows it: JSON `type` is the Rust field `kind`,
@@ -44,7 +44,7 @@ macro_rules! text_enum {
 
 text_enum! {
     /// What a fermentable is. Only `grain` and `adjunct` are mashed, so only they are scaled by
-    /// the recipe's efficiency (CONTRACT §4).
+    /// the recipe's efficiency (docs/calculations.md).
     #[derive(Default)]
     FermentableType {
         #[default]
@@ -68,7 +68,7 @@ impl FermentableType {
 }
 
 text_enum! {
-    /// When a hop goes in; decides how much bitterness it gives (CONTRACT §4).
+    /// When a hop goes in; decides how much bitterness it gives (docs/calculations.md).
     #[derive(Default)]
     HopUse {
         #[default]
@@ -237,7 +237,7 @@ pub struct Hop {
     pub time_minutes: f64,
     #[serde(rename = "use")]
     pub hop_use: HopUse,
-    /// Pellet, plug, leaf or extract (CONTRACT §10); null: unknown, counted as leaf.
+    /// Pellet, plug, leaf or extract (`brewing::hop_form`); null: unknown, counted as leaf.
     pub form: Option<HopForm>,
     pub sort_order: i32,
     #[serde(serialize_with = "crate::timestamp::serialize")]

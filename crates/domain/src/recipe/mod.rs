@@ -1,4 +1,4 @@
-//! The recipe aggregate: a recipe and its ingredients (CONTRACT §3).
+//! The recipe aggregate: a recipe and its ingredients.
 //!
 //! "Ingredient" is the one word for the five lists a recipe holds (fermentables, hops, yeasts,
 //! miscs and mash steps; the contract calls them the recipe's children). Adding a sixth kind

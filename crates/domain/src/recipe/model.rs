@@ -44,7 +44,7 @@ pub struct Recipe {
     pub boil_time_minutes: f64,
     pub efficiency: f64,
     pub notes: Option<String>,
-    /// The account's equipment profile this recipe is brewed on (CONTRACT §10); null: none.
+    /// The account's equipment profile this recipe is brewed on; null: none.
     pub equipment_id: Option<Uuid>,
     /// A BJCP 2021 style id (`GET /v1/styles`), beside the free-text `style`; null: none.
     pub style_id: Option<String>,

@@ -1,4 +1,5 @@
-//! The recipe's bounds, defaults and limits (CONTRACT §1.2, §3), and the violations they produce.
+//! The recipe's bounds, defaults and limits (docs/api-rules.md "Field caps"), and the violations
+//! they produce.
 
 use super::model::IngredientKind;
 use crate::DomainError;

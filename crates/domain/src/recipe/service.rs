@@ -131,8 +131,8 @@ impl RecipeService {
         self.recipes.copy(user, id, name, self.clock.now()).await
     }
 
-    /// The statistics of the recipe as it is now (CONTRACT §4), with its equipment profile's
-    /// volumes and its style's fit (§10): computed, never stored.
+    /// The statistics of the recipe as it is now (docs/calculations.md), with its equipment
+    /// profile's volumes and its style's fit: computed, never stored.
     pub async fn stats(&self, user: UserId, id: Uuid) -> DomainResult<StatsReport> {
         let (recipe, equipment, forms) = self.brewing_inputs(user, id).await?;
         let context = BrewingContext {
@@ -144,8 +144,8 @@ impl RecipeService {
     }
 
     /// A new recipe for another batch size (and efficiency) whose OG and IBU are the original's
-    /// (CONTRACT §10): the amounts are solved by `brewing::scaling`, the recipe is created with all
-    /// its ingredients in one transaction. `name: None` means "<name> (<size> L)".
+    /// (`POST /v1/recipes/{id}/scale`): the amounts are solved by `brewing::scaling`, the recipe is
+    /// created with all its ingredients in one transaction. `name: None` means "<name> (<size> L)".
     pub async fn scale(
         &self,
         user: UserId,

@@ -1,4 +1,4 @@
-//! Webhooks (CONTRACT §12): endpoints that are told what happened, signed as the Standard
+//! Webhooks (docs/webhooks.md): endpoints that are told what happened, signed as the Standard
 //! Webhooks specification says, delivered from an outbox with retries.
 //!
 //! * [`model`]: endpoints, event types, events, deliveries and their attempts.

@@ -18,7 +18,7 @@ pub const WEBHOOK_FIELDS: FieldRules = &[("url", Rule::Text(URL))];
 
 /// An account holds at most this many endpoints: each event is one delivery per endpoint.
 pub const MAX_WEBHOOKS: i64 = 25;
-/// After this many failed attempts in a row the endpoint is deactivated (CONTRACT §12).
+/// After this many failed attempts in a row the endpoint is deactivated.
 pub const MAX_CONSECUTIVE_FAILURES: i32 = 50;
 /// Each attempt waits at most this long for the endpoint's answer.
 pub const ATTEMPT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);

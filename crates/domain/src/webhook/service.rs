@@ -19,7 +19,7 @@ use crate::page::{Page, PageRequest};
 use crate::ports::Clock;
 use crate::{DomainError, DomainResult, UserId};
 
-/// How failed deliveries are retried (CONTRACT §12: exponential backoff for 24 h). Tests and
+/// How failed deliveries are retried: exponential backoff for 24 h. Tests and
 /// the benchmark shorten it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RetryPolicy {

@@ -124,7 +124,7 @@ fn recipe(w: &mut Writer, d: &RecipeDetail) {
         list(w, "MASH_STEPS", &d.mash_steps, mash_step);
         w.close("MASH");
     }
-    // wort's own numbers (CONTRACT §4), as other programs show them.
+    // wort's own numbers (its `/stats`), as other programs show them.
     w.field("EST_OG", stats.og);
     w.field("EST_FG", stats.fg);
     w.field("EST_COLOR", stats.srm);

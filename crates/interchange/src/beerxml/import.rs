@@ -270,7 +270,7 @@ fn fermentable(rec: &Record<'_>, r: &mut Report, order: i32) -> NewFermentable {
             "grain",
         ),
         amount_kg: rec.bounded(r, "AMOUNT", 1.0, limits::AMOUNT_KG),
-        // °Lovibond taken as SRM (CONTRACT §9).
+        // °Lovibond taken as SRM, as Brewtarget does.
         color_srm: rec.bounded(r, "COLOR", 1.0, limits::COLOR_SRM),
         yield_percent: rec.bounded(r, "YIELD", 1.0, limits::PERCENT),
         origin: rec.text(r, "ORIGIN", SHORT_TEXT_MAX),

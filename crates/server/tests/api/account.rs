@@ -1,4 +1,4 @@
-//! CONTRACT §8: display preferences, password change and name change.
+//! Display preferences, password change and name change.
 
 use reqwest::Method;
 use serde_json::json;

@@ -1,4 +1,4 @@
-//! CONTRACT §7: the AI assistant, against a fake OpenAI-compatible provider started in the test
+//! The AI assistant (docs/ai.md), against a fake OpenAI-compatible provider started in the test
 //! (a small actix-web server on 127.0.0.1 speaking `POST /v1/chat/completions`, streaming and
 //! not, that records what it was sent and can be told to fail or hang).
 
@@ -957,7 +957,7 @@ async fn a_provider_that_does_not_answer_in_time_is_502() {
 
     // Silent after the first piece: the stream ends with an error event, no message is stored
     // and the message is given back; the new thread whose id `event: chat` announced exists,
-    // empty, so the id the client holds is not a 404 (issue 17, item 11).
+    // empty, so the id the client holds is not a 404.
     fake.set_mode(Mode::HangMidStream);
     let events = chat_turn(&app, &acct.key, json!({"message": "Tell me"})).await;
     let names: Vec<&str> = events.iter().map(|(n, _)| n.as_str()).collect();
@@ -983,8 +983,8 @@ async fn a_provider_that_does_not_answer_in_time_is_502() {
     fake.stop().await;
 }
 
-/// CONTRACT §13: keepalives at least every 15 s while waiting, the wait for the first piece
-/// included. A provider that has not begun after 10 s: the stream starts (`event: chat`, then
+/// A streaming chat sends keepalives at least every 15 s while waiting, the wait for the first
+/// piece included. A provider that has not begun after 10 s: the stream starts (`event: chat`, then
 /// keepalives), and its failure arrives as `event: error` on a thread that exists, empty.
 #[tokio::test]
 async fn a_provider_slow_to_begin_gets_the_stream_started_and_its_failure_as_an_event() {
@@ -1418,7 +1418,7 @@ async fn an_answer_past_the_cap_is_cut_off_as_a_provider_failure() {
     let app = fake.app().await;
     let acct = app.account().await;
     let id = recipe(&app, &acct.key, "Endless Ale").await;
-    // 40 pieces of 1,000 characters: past the 32,768-character cap (issue 17, item 4).
+    // 40 pieces of 1,000 characters: past the 32,768-character cap on an answer.
     let piece = "x".repeat(1_000);
     let pieces: Vec<&str> = std::iter::repeat_n(piece.as_str(), 40).collect();
     fake.set_pieces(&pieces);
@@ -1444,7 +1444,7 @@ async fn an_answer_past_the_cap_is_cut_off_as_a_provider_failure() {
     fake.stop().await;
 }
 
-/// CONTRACT §13: the metrics count provider calls, their errors and the tokens reported.
+/// The Prometheus metrics count provider calls, their errors and the tokens reported.
 #[tokio::test]
 async fn provider_calls_errors_and_tokens_are_in_the_metrics() {
     let fake = FakeProvider::start().await;

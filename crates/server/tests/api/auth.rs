@@ -1,4 +1,4 @@
-//! CONTRACT §2: accounts, sessions, API keys, throttling, CSRF and CORS.
+//! Authentication: accounts, sessions, API keys, throttling, CSRF and CORS.
 
 use reqwest::{Method, StatusCode};
 use serde_json::json;

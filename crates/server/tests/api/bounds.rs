@@ -83,7 +83,7 @@ fn probes(property: &Value) -> Vec<Probe> {
 }
 
 /// `POST /v1/chat` refuses a message over 8,000 characters with `413` before anything else
-/// (CONTRACT §7), so that one bound is not a 422.
+/// (the chat's own size rule), so that one bound is not a 422.
 fn answers_413(path: &str, field: &str) -> bool {
     path == "/v1/chat" && field == "message"
 }

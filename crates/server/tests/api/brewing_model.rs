@@ -1,5 +1,5 @@
-//! CONTRACT §10 end to end: equipment profiles, hop form, styles, `/stats` volumes and style fit,
-//! scaling, and the brew-day checklist with a profile.
+//! The brewing model end to end: equipment profiles, hop form, styles, `/stats` volumes and style
+//! fit, scaling, and the brew-day checklist with a profile.
 
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
@@ -257,7 +257,7 @@ async fn stats_add_volumes_and_style_fit_only_when_named() {
     let stats = get(&app, &acct, &format!("/v1/recipes/{plain}/stats")).await;
     assert_eq!(stats["volumes"], Value::Null);
     assert_eq!(stats["style_fit"], Value::Null);
-    // §4 unchanged: 5 kg × 80 % × 0.72 over 20 L.
+    // The plain statistics, unchanged: 5 kg × 80 % × 0.72 over 20 L.
     assert_eq!(stats["og"], 1.0555);
 
     let profile = post(&app, &acct, "/v1/equipment", kit()).await;

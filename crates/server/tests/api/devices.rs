@@ -1,4 +1,4 @@
-//! CONTRACT §11: devices, their tokens, and `POST /ingest/{token}` with the payloads real
+//! Devices, their tokens, and `POST /ingest/{token}` with the payloads real
 //! hydrometers send.
 
 use reqwest::{Method, StatusCode};
@@ -310,7 +310,7 @@ async fn ingest_refusals_401_409_422_429_store_nothing() {
     assert_eq!(ingest_json(&app, "nonsense", &reading).await.0, 401);
     // An API key is no device token.
     assert_eq!(ingest_json(&app, &acct.key, &reading).await.0, 401);
-    // And a device token opens nothing else (CONTRACT §11: it can only post readings).
+    // And a device token opens nothing else (it can only post readings).
     let (_, token_only) = device(&app, &acct, "ispindel", None).await;
     for path in ["/v1/me", "/v1/devices", &format!("/v1/sessions/{session}")] {
         let (status, _) = call(

@@ -1,4 +1,5 @@
-//! CONTRACT §0: with no DATABASE_URL, `wort serve` runs its own PostgreSQL under WORT_DATA_DIR.
+//! The embedded default: with no DATABASE_URL, `wort serve` runs its own PostgreSQL under
+//! WORT_DATA_DIR.
 
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};

@@ -1,4 +1,5 @@
-//! CONTRACT §0–§1: routing, order of checks, bodies, probes, request ids, OpenAPI.
+//! The API's common rules (docs/api-rules.md): routing, order of checks, bodies, probes, request
+//! ids, OpenAPI.
 
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
@@ -14,7 +15,7 @@ async fn unknown_paths_are_404_and_wrong_methods_405_with_or_without_credential(
     let id = random_id();
     for req in [
         app.request(Method::GET, "/v1/nope"),
-        // A GET outside the API loads the web app (WEB.md: deep links); any other method is 404.
+        // A GET outside the API loads the web app (so deep links work); any other method is 404.
         app.with_key(Method::POST, "/nope", &acct.key),
         app.with_key(Method::GET, "/v1/recipes/", &acct.key),
         app.with_key(Method::GET, "/v1/recipesx", &acct.key),

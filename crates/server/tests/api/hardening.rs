@@ -1,4 +1,4 @@
-//! Regressions for what the adversarial review found (issue 17), one test per finding fixed.
+//! Regressions for what an adversarial review of the service found, one test per finding fixed.
 
 use reqwest::Method;
 use serde_json::json;
@@ -185,7 +185,7 @@ async fn composed_and_decomposed_emails_are_one_account() {
     app.stop().await;
 }
 
-/// Issue 17: `/docs` ran Swagger UI from a CDN on the service's own origin. Now every asset it
+/// `/docs` ran Swagger UI from a CDN on the service's own origin. Now every asset it
 /// loads is wort's own, under a policy that allows no other origin and no inline script.
 #[tokio::test]
 async fn the_docs_page_loads_nothing_from_another_origin() {
@@ -232,7 +232,7 @@ fn sign_up_body() -> serde_json::Value {
     })
 }
 
-/// Issue 17 finding 1: sign-up had no limit at all. Now each address gets
+/// Sign-up had no limit at all. Now each address gets
 /// `WORT_SIGNUP_PER_HOUR` sign-ups an hour; the next is `429` with `Retry-After` (before any
 /// password is hashed), and another address is not affected.
 #[tokio::test]
@@ -382,7 +382,7 @@ async fn failed_sign_ins_per_address_follow_the_setting() {
     app.stop().await;
 }
 
-/// CONTRACT §13: Prometheus metrics on their own listener, labelled by route pattern (never an
+/// Prometheus metrics on their own listener, labelled by route pattern (never an
 /// id), with the pools and the AI counters.
 #[tokio::test]
 async fn metrics_count_requests_by_route_pattern_on_their_own_listener() {

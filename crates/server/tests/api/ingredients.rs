@@ -1,4 +1,4 @@
-//! CONTRACT §3.1, §3 copy and §4 stats, through the API.
+//! Recipe ingredients, recipe copy and statistics, through the API.
 
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};

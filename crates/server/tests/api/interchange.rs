@@ -1,4 +1,4 @@
-//! CONTRACT §9: importing BeerXML and BeerJSON files, exporting recipes as either.
+//! Importing BeerXML and BeerJSON files, exporting recipes as either.
 
 use std::time::{Duration, Instant};
 

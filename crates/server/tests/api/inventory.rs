@@ -1,4 +1,4 @@
-//! CONTRACT §6: the inventory.
+//! The inventory.
 
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};

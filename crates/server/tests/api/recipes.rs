@@ -1,4 +1,4 @@
-//! CONTRACT §3: recipes end to end.
+//! Recipes end to end.
 
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
@@ -219,7 +219,7 @@ async fn the_total_follows_creates_copies_and_deletes_even_concurrent_ones() {
         assert_eq!(status, StatusCode::NO_CONTENT);
     }
     assert_eq!(total(&app, &acct.key, "sort=name&offset=100").await, "19");
-    // The counter also drives `Link` (CONTRACT §1): a next page while more remain, none after.
+    // The counter also drives `Link`: a next page while more remain, none after.
     let page = |query: &str| {
         app.with_key(Method::GET, &format!("/v1/recipes?{query}"), &acct.key)
             .send()

@@ -1,4 +1,4 @@
-//! CONTRACT §5: brew sessions, the state machine, the checklist and fermentation logs.
+//! Brew sessions, the state machine, the checklist and fermentation logs.
 
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};

@@ -1,4 +1,4 @@
-//! CONTRACT §12: webhooks. Signed deliveries checked by an independent implementation, exactly
+//! Webhooks. Signed deliveries checked by an independent implementation, exactly
 //! once per endpoint across instances, retries through a receiver outage and a restart, the
 //! test ping, `fermentation.stable`, deactivation, and private targets refused.
 
