@@ -11,7 +11,7 @@ use utoipa::{Modify, OpenApi};
 
 use wort_domain::recipe::IngredientKind;
 use wort_domain::rules::{FieldRules, NumberRule, Rule};
-use wort_domain::{account, ai, brew_session, device, inventory, recipe, webhook};
+use wort_domain::{account, ai, brew_session, device, recipe, webhook};
 
 use crate::routes;
 use crate::routes::ingredients;
@@ -51,8 +51,6 @@ fn bounded_bodies() -> Vec<(&'static str, FieldRules)> {
         ("UpdateStepRequest", brew_session::STEP_FIELDS),
         ("CreateLogRequest", brew_session::READING_FIELDS),
         ("UpdateLogRequest", brew_session::READING_FIELDS),
-        ("CreateInventoryRequest", inventory::ITEM_FIELDS),
-        ("UpdateInventoryRequest", inventory::ITEM_FIELDS),
         ("CreateChatRequest", ai::rules::THREAD_FIELDS),
         ("UpdateChatRequest", ai::rules::THREAD_FIELDS),
         ("ChatTurnRequest", ai::rules::TURN_FIELDS),

@@ -34,6 +34,9 @@ pub const ITEM_FIELDS: FieldRules = &[
     ("notes", Rule::Text(NOTES)),
 ];
 
+/// The body of an adjust: only `delta`.
+pub const ADJUST_FIELDS: FieldRules = &[("delta", Rule::Number(DELTA))];
+
 /// Why an adjust was refused. The direction comes from the sign of `delta` (a negative delta can
 /// only fail by going below 0, a positive one only by passing the ceiling), never from a
 /// re-read amount, which concurrent adjusts may already have moved the other way.

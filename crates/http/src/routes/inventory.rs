@@ -2,7 +2,6 @@
 
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde_json::Value;
-use utoipa::ToSchema;
 use wort_domain::inventory::{
     DEFAULT_AMOUNT, DEFAULT_AMOUNT_UNIT, InventoryCategory, InventoryFields, InventoryFilter,
     InventoryItem, InventoryPatch, rules,
@@ -10,11 +9,13 @@ use wort_domain::inventory::{
 
 use super::{created, page_response, resource};
 use crate::body::JsonBody;
+use crate::body_spec::{
+    BodySpec, DefaultValue, FieldSpec, Kind, Mode, OnCreate, Reader, request_body_schema,
+};
 use crate::credentials::Authenticated;
 use crate::error::ApiResult;
 use crate::params::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Query, path_id};
 use crate::state::AppState;
-use crate::validation::{Fields, invalid_type};
 
 /// Inside the `/v1/inventory` scope.
 pub fn configure(cfg: &mut web::ServiceConfig) {
@@ -39,129 +40,122 @@ fn categories() -> Vec<&'static str> {
         .collect()
 }
 
-/// Request body of `POST /v1/inventory` (for the OpenAPI document; parsing is by [`Fields`]).
-#[derive(ToSchema)]
-#[allow(dead_code)]
-pub struct CreateInventoryRequest {
-    #[schema(inline)]
-    category: InventoryCategory,
-    name: String,
-    #[schema(default = 0, nullable = false)]
-    amount: Option<f64>,
-    #[schema(default = "kg", nullable = false)]
-    amount_unit: Option<String>,
-    #[serde(rename = "type")]
-    #[schema(nullable)]
-    kind: Option<String>,
-    #[schema(nullable)]
-    form: Option<String>,
-    #[schema(nullable)]
-    origin: Option<String>,
-    #[schema(nullable)]
-    alpha_acid: Option<f64>,
-    #[schema(nullable)]
-    color_srm: Option<f64>,
-    #[schema(nullable)]
-    yield_percent: Option<f64>,
-    #[schema(nullable)]
-    attenuation: Option<f64>,
-    #[schema(nullable)]
-    year: Option<i32>,
-    #[schema(nullable)]
-    notes: Option<String>,
-}
-
-/// Request body of `PATCH /v1/inventory/{id}`: any writable field, `category` included.
-#[derive(ToSchema)]
-#[allow(dead_code)]
-pub struct UpdateInventoryRequest {
-    #[schema(inline, nullable = false)]
-    category: Option<InventoryCategory>,
-    #[schema(nullable = false)]
-    name: Option<String>,
-    #[schema(nullable = false)]
-    amount: Option<f64>,
-    #[schema(nullable = false)]
-    amount_unit: Option<String>,
-    #[serde(rename = "type")]
-    #[schema(nullable)]
-    kind: Option<String>,
-    #[schema(nullable)]
-    form: Option<String>,
-    #[schema(nullable)]
-    origin: Option<String>,
-    #[schema(nullable)]
-    alpha_acid: Option<f64>,
-    #[schema(nullable)]
-    color_srm: Option<f64>,
-    #[schema(nullable)]
-    yield_percent: Option<f64>,
-    #[schema(nullable)]
-    attenuation: Option<f64>,
-    #[schema(nullable)]
-    year: Option<i32>,
-    #[schema(nullable)]
-    notes: Option<String>,
-}
-
-/// `POST /v1/inventory/{id}/adjust`.
-#[derive(ToSchema)]
-#[allow(dead_code)]
-pub struct AdjustInventoryRequest {
-    /// Added to `amount` (negative to use up stock; 0 allowed).
-    delta: f64,
-}
-
-/// Every field read with PATCH semantics; create then requires and defaults on top.
-fn read_patch(f: &mut Fields) -> InventoryPatch {
-    let options = categories();
-    let category = f.enumeration("category", &options, InventoryCategory::parse);
-    let category = f.optional("category", "string", category);
-    let name = f.text("name", rules::NAME);
-    let name = f.optional("name", "string", name);
-    let amount = f.number("amount", rules::AMOUNT);
-    let amount = f.optional("amount", "number", amount);
-    let amount_unit = f.text("amount_unit", rules::AMOUNT_UNIT);
-    let amount_unit = f.optional("amount_unit", "string", amount_unit);
-    InventoryPatch {
-        category,
+const fn field(name: &'static str, kind: Kind, on_create: OnCreate) -> FieldSpec {
+    FieldSpec {
         name,
-        amount,
-        amount_unit,
-        kind: Fields::nullable(f.text("type", rules::SHORT_TEXT)),
-        form: Fields::nullable(f.text("form", rules::SHORT_TEXT)),
-        origin: Fields::nullable(f.text("origin", rules::SHORT_TEXT)),
-        alpha_acid: Fields::nullable(f.number("alpha_acid", rules::PERCENT)),
-        color_srm: Fields::nullable(f.number("color_srm", rules::COLOR_SRM)),
-        yield_percent: Fields::nullable(f.number("yield_percent", rules::PERCENT)),
-        attenuation: Fields::nullable(f.number("attenuation", rules::PERCENT)),
+        kind,
+        on_create,
+        nullable: false,
+        description: None,
+    }
+}
+
+/// A field that may be left out or cleared with `null`.
+const fn clearable(name: &'static str, kind: Kind) -> FieldSpec {
+    FieldSpec {
+        name,
+        kind,
+        on_create: OnCreate::Optional,
+        nullable: true,
+        description: None,
+    }
+}
+
+/// An item's fields: any of them can change, `category` included.
+static ITEM: BodySpec = BodySpec {
+    rules: rules::ITEM_FIELDS,
+    fields: &[
+        field("category", Kind::Enum(categories), OnCreate::Required),
+        field("name", Kind::Text, OnCreate::Required),
+        field(
+            "amount",
+            Kind::Number,
+            OnCreate::Default(DefaultValue::Number(DEFAULT_AMOUNT)),
+        ),
+        field(
+            "amount_unit",
+            Kind::Text,
+            OnCreate::Default(DefaultValue::Text(DEFAULT_AMOUNT_UNIT)),
+        ),
+        clearable("type", Kind::Text),
+        clearable("form", Kind::Text),
+        clearable("origin", Kind::Text),
+        clearable("alpha_acid", Kind::Number),
+        clearable("color_srm", Kind::Number),
+        clearable("yield_percent", Kind::Number),
+        clearable("attenuation", Kind::Number),
+        clearable("year", Kind::Integer),
+        clearable("notes", Kind::Text),
+    ],
+};
+
+static ADJUST: BodySpec = BodySpec {
+    rules: rules::ADJUST_FIELDS,
+    fields: &[FieldSpec {
+        name: "delta",
+        kind: Kind::Number,
+        on_create: OnCreate::Required,
+        nullable: false,
+        description: Some("Added to `amount` (negative to use up stock; 0 allowed)."),
+    }],
+};
+
+request_body_schema!(
+    /// `POST /v1/inventory`.
+    CreateInventoryRequest,
+    ITEM,
+    Mode::Create,
+    "Request body of `POST /v1/inventory` (for the OpenAPI document; parsing is by [`Fields`]).",
+    field_descriptions = false
+);
+
+request_body_schema!(
+    /// `PATCH /v1/inventory/{id}`.
+    UpdateInventoryRequest,
+    ITEM,
+    Mode::Update,
+    "Request body of `PATCH /v1/inventory/{id}`: any writable field, `category` included.",
+    field_descriptions = false
+);
+
+request_body_schema!(
+    /// `POST /v1/inventory/{id}/adjust`.
+    AdjustInventoryRequest,
+    ADJUST,
+    Mode::Create,
+    "`POST /v1/inventory/{id}/adjust`.",
+    field_descriptions = true
+);
+
+/// The fields sent: every one on create (defaults filled in), only those sent on update.
+fn read_patch(f: &mut Reader) -> InventoryPatch {
+    InventoryPatch {
+        category: f.enumeration("category", InventoryCategory::parse),
+        name: f.text("name"),
+        amount: f.number("amount"),
+        amount_unit: f.text("amount_unit"),
+        kind: f.nullable_text("type"),
+        form: f.nullable_text("form"),
+        origin: f.nullable_text("origin"),
+        alpha_acid: f.nullable_number("alpha_acid"),
+        color_srm: f.nullable_number("color_srm"),
+        yield_percent: f.nullable_number("yield_percent"),
+        attenuation: f.nullable_number("attenuation"),
         #[allow(clippy::cast_possible_truncation)]
-        year: Fields::nullable(f.integer("year", rules::YEAR)).map(|y| y.map(|y| y as i32)),
-        notes: Fields::nullable(f.text("notes", rules::NOTES)),
+        year: f.nullable_integer("year").map(|y| y.map(|y| y as i32)),
+        notes: f.nullable_text("notes"),
     }
 }
 
 pub fn read_new_item(body: &Value) -> ApiResult<InventoryFields> {
-    let mut f = Fields::of(body)?;
+    let mut f = Reader::new(body, &ITEM, Mode::Create)?;
     let p = read_patch(&mut f);
-    // Required on create: report "missing" only for fields that were not already wrong.
-    if p.category.is_none() && body.get("category").is_none() {
-        f.report(invalid_type(
-            &["category"],
-            &categories().join(" | "),
-            "undefined",
-        ));
-    }
-    if p.name.is_none() && body.get("name").is_none() {
-        f.report(invalid_type(&["name"], "string", "undefined"));
-    }
+    // Each `None` left is a required field not sent, which `finish` reports.
     let fields = InventoryFields {
         category: p.category.unwrap_or(InventoryCategory::Misc),
         name: p.name.unwrap_or_default(),
-        amount: p.amount.unwrap_or(DEFAULT_AMOUNT),
-        amount_unit: p
-            .amount_unit
-            .unwrap_or_else(|| DEFAULT_AMOUNT_UNIT.to_owned()),
+        amount: p.amount.unwrap_or_default(),
+        amount_unit: p.amount_unit.unwrap_or_default(),
         kind: p.kind.flatten(),
         form: p.form.flatten(),
         origin: p.origin.flatten(),
@@ -173,6 +167,18 @@ pub fn read_new_item(body: &Value) -> ApiResult<InventoryFields> {
         notes: p.notes.flatten(),
     };
     f.finish(fields)
+}
+
+fn read_update(body: &Value) -> ApiResult<InventoryPatch> {
+    let mut f = Reader::new(body, &ITEM, Mode::Update)?;
+    let patch = read_patch(&mut f);
+    f.finish(patch)
+}
+
+fn read_delta(body: &Value) -> ApiResult<f64> {
+    let mut f = Reader::new(body, &ADJUST, Mode::Create)?;
+    let delta = f.number("delta");
+    f.finish(delta.unwrap_or_default())
 }
 
 /// The account's inventory, by category then name.
@@ -238,10 +244,7 @@ pub async fn update_item(
     body: JsonBody,
 ) -> ApiResult<HttpResponse> {
     let id = path_id(&req, "id")?;
-    let body = body.json()?;
-    let mut f = Fields::of(&body)?;
-    let patch = read_patch(&mut f);
-    let patch = f.finish(patch)?;
+    let patch = read_update(&body.json()?)?;
     Ok(HttpResponse::Ok().json(state.inventory.update(auth.0.user.id, id, patch).await?))
 }
 
@@ -271,10 +274,19 @@ pub async fn adjust_item(
     body: JsonBody,
 ) -> ApiResult<HttpResponse> {
     let id = path_id(&req, "id")?;
-    let body = body.json()?;
-    let mut f = Fields::of(&body)?;
-    let delta = f.number("delta", rules::DELTA);
-    let delta = f.required("delta", "number", delta);
-    let delta = f.finish(delta)?.unwrap_or(0.0);
+    let delta = read_delta(&body.json()?)?;
     Ok(HttpResponse::Ok().json(state.inventory.adjust(auth.0.user.id, id, delta).await?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::body_spec::assert_whole;
+
+    #[test]
+    fn every_field_of_the_tables_is_read() {
+        assert_whole(&ITEM, |body| read_new_item(body).map(|_| ()));
+        assert_whole(&ITEM, |body| read_update(body).map(|_| ()));
+        assert_whole(&ADJUST, |body| read_delta(body).map(|_| ()));
+    }
 }
