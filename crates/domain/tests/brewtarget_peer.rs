@@ -1,7 +1,7 @@
-//! Correctness against a peer (issue 15): ten recipes with equipment profiles, exported by
-//! Brewtarget itself, through wort's §10 calculations. `data/brewtarget-peer.json` holds the
-//! numbers as the files wrote them (built by `data/brewtarget_peer.py`; sources and licences are
-//! in each recipe's `source`/`licence`).
+//! Correctness against a peer: ten recipes with equipment profiles, exported by Brewtarget
+//! itself, through wort's calculations with equipment profiles and hop forms.
+//! `data/brewtarget-peer.json` holds the numbers as the files wrote them (built by
+//! `data/brewtarget_peer.py`; sources and licences are in each recipe's `source`/`licence`).
 //!
 //! Three kinds of check:
 //! * **OG** against the OG Brewtarget stored in the file (its own estimate): within 0.5 points.
@@ -31,7 +31,8 @@ use wort_domain::ingredients::{Fermentable, FermentableType, Hop, HopUse, Yeast,
 
 const PEER: &str = include_str!("data/brewtarget-peer.json");
 
-/// The tolerances of issue 15.
+/// How close wort must come to Brewtarget: OG in gravity points, IBU as a share, volumes in
+/// litres.
 const OG_POINTS: f64 = 0.5;
 const IBU_SHARE: f64 = 0.02;
 const VOLUME_LITERS: f64 = 0.1;
@@ -102,14 +103,14 @@ struct Stored {
 
 fn recipes() -> Vec<Recipe> {
     let file: File = serde_json::from_str(PEER).unwrap();
-    assert_eq!(file.recipes.len(), 10, "issue 15 asks for at least ten");
+    assert_eq!(file.recipes.len(), 10, "the peer set holds ten recipes");
     file.recipes
 }
 
 /// Brewtarget's utilisation when a file's equipment says 0: Brewtarget 1.x had no utilisation in
 /// its IBU formula, and wrote 0 into the field it did not use. Read literally (as Brewtarget 2.x
 /// would), 0 gives every 2011 recipe 0 IBU, which is not what its author saw; so 0 means "not
-/// set", the §10 default.
+/// set", the equipment profile's default.
 fn utilisation_percent(e: &Equipment) -> f64 {
     if e.hop_utilization_percent > 0.0 {
         e.hop_utilization_percent

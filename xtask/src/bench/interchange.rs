@@ -1,4 +1,4 @@
-//! Recipe interchange end to end over HTTP (issue 14): export of 1,000 recipes (five pages of
+//! Recipe interchange end to end over HTTP: export of 1,000 recipes (five pages of
 //! 200, both formats) from the heavy account, and import of a 100-recipe BeerJSON file (made by
 //! exporting 100 of them) into the light account, each repeated and reported as median and range.
 
@@ -77,7 +77,7 @@ pub fn measure(addr: SocketAddr) -> Result<String, String> {
         imports.push(timed(addr, &import, 201)?.0);
     }
     Ok(format!(
-        "\n### Interchange (issue 14)\n\n\
+        "\n### Interchange\n\n\
          | what | time (median of {REPEATS}, range) |\n|---|---|\n\
          | export of 1,000 recipes as BeerJSON (5 pages of 200) | {} |\n\
          | export of 1,000 recipes as BeerXML (5 pages of 200) | {} |\n\

@@ -1,4 +1,4 @@
-//! Webhook delivery (issue 16): lag from an event's commit to its arrival at a receiver while
+//! Webhook delivery: lag from an event's commit to its arrival at a receiver while
 //! readings arrive at 100 a second, and how fast a burst of events is drained.
 //!
 //! The receiver is a minimal HTTP/1.1 server on 127.0.0.1 (a thread per connection, keep-alive)
@@ -238,7 +238,7 @@ pub fn measure(addr: SocketAddr) -> Result<String, String> {
     let burst_distinct: HashSet<_> = burst.iter().map(|a| a.id.clone()).collect();
 
     Ok(format!(
-        "\n### Webhook delivery (issue 16)\n\n\
+        "\n### Webhook delivery\n\n\
          One endpoint on 127.0.0.1 answering 204 at once; one wort instance (its delivery \
          workers poll every 100 ms, 32 attempts in flight). Lag: the event's timestamp (its \
          transaction) to its arrival at the receiver.\n\n\

@@ -118,7 +118,7 @@ proptest! {
     }
 
     #[test]
-    fn no_profile_and_no_forms_is_the_section_4_calculation(
+    fn no_profile_and_no_forms_is_the_plain_calculation(
         bill in prop::collection::vec(any_fermentable(), 0..6),
         hops in prop::collection::vec(any_hop(), 0..6),
         yeasts in prop::collection::vec(any_yeast(), 0..4),
@@ -135,7 +135,7 @@ proptest! {
             yeasts: &yeasts,
         };
         let forms = vec![None; hops.len()];
-        let expected = section_4(&input);
+        let expected = plain_stats(&input);
         prop_assert_eq!(&compute_stats(&input), &expected);
         let no_forms = BrewingContext { equipment: None, hop_forms: &forms };
         prop_assert_eq!(&compute_stats_with(&input, &no_forms), &expected);
@@ -305,9 +305,9 @@ proptest! {
     }
 }
 
-/// CONTRACT §4 written out from its building blocks, as `compute_stats` was before §10: the oracle
-/// the property above holds the §10 code to.
-fn section_4(input: &StatsInput<'_>) -> RecipeStats {
+/// The statistics without equipment or hop forms, written out from their building blocks, as
+/// `compute_stats` was before those came: the oracle the property above holds today's code to.
+fn plain_stats(input: &StatsInput<'_>) -> RecipeStats {
     let v = input.batch_size_liters;
     let points = gravity::gravity_points(v, input.efficiency, input.fermentables);
     let og = gravity::original_gravity(points);

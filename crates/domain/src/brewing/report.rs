@@ -1,4 +1,4 @@
-//! The whole `/stats` body of CONTRACT §10: the §4 statistics, plus `volumes` with an equipment
+//! The whole `/stats` body: the recipe's statistics, plus `volumes` with an equipment
 //! profile and `style_fit` with a style, each `null` without.
 
 use serde::Serialize;
@@ -7,7 +7,7 @@ use super::stats::{BrewingContext, RecipeStats, StatsInput, compute_stats_with};
 use super::styles::{Style, StyleFit, style_fit};
 use super::volumes::{Volumes, volumes};
 
-/// `GET /v1/recipes/{id}/stats` with the §10 additions. The §4 fields stay at the top level.
+/// `GET /v1/recipes/{id}/stats` with volumes and style fit. The statistics stay at the top level.
 #[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct StatsReport {
     #[serde(flatten)]
@@ -67,7 +67,7 @@ mod tests {
         assert_eq!(
             v["og"],
             serde_json::json!(r.stats.og),
-            "§4 fields stay top-level"
+            "the statistics stay top-level"
         );
     }
 
