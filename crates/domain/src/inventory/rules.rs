@@ -1,11 +1,11 @@
-//! The inventory's bounds and the adjust rule (CONTRACT §6).
+//! The inventory's bounds and the adjust rule.
 
 use crate::error::Violation;
 use crate::rules::{FieldRules, NumberRule, Rule, TextRule, caps};
 
 pub const DEFAULT_AMOUNT: f64 = 0.0;
 pub const DEFAULT_AMOUNT_UNIT: &str = "kg";
-/// Largest amount on hand (CONTRACT §1.2); also the ceiling an adjust may reach.
+/// Largest amount on hand (the field cap of every `amount`); also the ceiling an adjust may reach.
 pub const MAX_AMOUNT: f64 = 100_000.0;
 
 pub const NAME: TextRule = caps::NAME;
