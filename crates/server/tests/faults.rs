@@ -162,6 +162,19 @@ fn start_cluster(dir: &Path) -> RunningCluster {
     .unwrap()
 }
 
+/// `GET /v1/recipes` with `key`: the request the fault tests load and probe with.
+async fn list_recipes(
+    client: &reqwest::Client,
+    base: &str,
+    key: &str,
+) -> reqwest::Result<reqwest::Response> {
+    client
+        .get(format!("{base}/v1/recipes"))
+        .header("X-API-Key", key)
+        .send()
+        .await
+}
+
 /// Signs up and returns an API key.
 async fn api_key(client: &reqwest::Client, base: &str) -> String {
     let res = client
@@ -356,12 +369,7 @@ async fn a_statement_past_the_timeout_is_503_and_frees_its_connection() {
     };
     tokio::time::sleep(Duration::from_millis(300)).await;
     let sent = Instant::now();
-    let res = client
-        .get(format!("{base}/v1/recipes"))
-        .header("X-API-Key", &key)
-        .send()
-        .await
-        .unwrap();
+    let res = list_recipes(&client, &base, &key).await.unwrap();
     assert_eq!(res.status(), 503, "canceled by statement_timeout");
     assert!(
         sent.elapsed() < Duration::from_secs(2),
@@ -371,12 +379,7 @@ async fn a_statement_past_the_timeout_is_503_and_frees_its_connection() {
     tokio::task::block_in_place(|| locker.join().unwrap());
     // The connection is not stuck: the pool (4 connections) serves many more requests.
     for _ in 0..10 {
-        let res = client
-            .get(format!("{base}/v1/recipes"))
-            .header("X-API-Key", &key)
-            .send()
-            .await
-            .unwrap();
+        let res = list_recipes(&client, &base, &key).await.unwrap();
         assert_eq!(res.status(), 200);
     }
     handle.stop(true).await;
@@ -401,20 +404,12 @@ async fn a_frozen_database_is_503_within_the_deadline_and_the_pool_recovers() {
     let key = api_key(&client, &base).await;
     // Warm every worker's pool, so that requests meet open connections to the frozen server.
     for _ in 0..10 {
-        let res = client
-            .get(format!("{base}/v1/recipes"))
-            .header("X-API-Key", &key)
-            .send()
-            .await
-            .unwrap();
+        let res = list_recipes(&client, &base, &key).await.unwrap();
         assert_eq!(res.status(), 200);
     }
 
     let frozen = tokio::task::block_in_place(|| fx.freeze());
-    let read = client
-        .get(format!("{base}/v1/recipes"))
-        .header("X-API-Key", &key)
-        .send()
+    let read = list_recipes(&client, &base, &key)
         .await
         .expect("answered while the database is frozen");
     assert_eq!(read.status(), 503);
@@ -432,12 +427,7 @@ async fn a_frozen_database_is_503_within_the_deadline_and_the_pool_recovers() {
     // The failed connections were discarded: fresh ones serve again, without a restart.
     let mut recovered = false;
     for _ in 0..50 {
-        let res = client
-            .get(format!("{base}/v1/recipes"))
-            .header("X-API-Key", &key)
-            .send()
-            .await
-            .unwrap();
+        let res = list_recipes(&client, &base, &key).await.unwrap();
         if res.status() == 200 {
             recovered = true;
             break;

@@ -1650,7 +1650,7 @@ export interface components {
             user_id: string;
         };
         /**
-         * @description One brewer's equipment, with the field names of BeerJSON's equipment item (CONTRACT §10).
+         * @description One brewer's equipment, with the field names of BeerJSON's equipment item.
          *
          *     Every volume is in litres. The profile says nothing about a recipe's ingredients: the recipe's
          *     own `batch_size_liters` is the volume that goes into the fermenter, and the profile adds the
@@ -1738,7 +1738,7 @@ export interface components {
         };
         /**
          * @description What a fermentable is. Only `grain` and `adjunct` are mashed, so only they are scaled by
-         *     the recipe's efficiency (CONTRACT §4).
+         *     the recipe's efficiency (docs/calculations.md).
          * @enum {string}
          */
         FermentableType: "grain" | "adjunct" | "sugar" | "extract" | "dry_extract" | "fruit" | "juice" | "honey" | "other";
@@ -1835,7 +1835,7 @@ export interface components {
             ibu: number;
         };
         /**
-         * @description When a hop goes in; decides how much bitterness it gives (CONTRACT §4).
+         * @description When a hop goes in; decides how much bitterness it gives (docs/calculations.md).
          * @enum {string}
          */
         HopUse: "boil" | "dry_hop" | "mash" | "first_wort" | "whirlpool" | "aroma";
@@ -1955,8 +1955,8 @@ export interface components {
         /** @enum {string} */
         MiscUse: "mash" | "sparge" | "boil" | "whirlpool" | "primary" | "secondary" | "bottling";
         /**
-         * @description How the web app shows numbers to this account (CONTRACT §8). The API itself is metric and SG
-         *     always: these change no other answer.
+         * @description How the web app shows numbers to this account (display preferences). The API itself is metric
+         *     and SG always: these change no other answer.
          */
         Preferences: {
             amounts: components["schemas"]["AmountUnits"];
@@ -1991,7 +1991,7 @@ export interface components {
             efficiency: number;
             /**
              * Format: uuid
-             * @description The account's equipment profile this recipe is brewed on (CONTRACT §10); null: none.
+             * @description The account's equipment profile this recipe is brewed on; null: none.
              */
             equipment_id?: string | null;
             /**
@@ -2138,7 +2138,7 @@ export interface components {
             name: string;
             password: string;
         };
-        /** @description `GET /v1/recipes/{id}/stats` with the §10 additions. The §4 fields stay at the top level. */
+        /** @description `GET /v1/recipes/{id}/stats` with volumes and style fit. The statistics stay at the top level. */
         StatsReport: components["schemas"]["RecipeStats"] & {
             style_fit?: null | components["schemas"]["StyleFit"];
             volumes?: null | components["schemas"]["Volumes"];
@@ -2163,7 +2163,7 @@ export interface components {
             name: string;
             og?: null | components["schemas"]["Range"];
         };
-        /** @description `style_fit` in `/stats` (CONTRACT §10). */
+        /** @description `style_fit` in `/stats`. */
         StyleFit: {
             abv: components["schemas"]["Fit"];
             color_srm: components["schemas"]["Fit"];
@@ -2238,7 +2238,7 @@ export interface components {
             sort_order?: number;
             /**
              * @description What a fermentable is. Only `grain` and `adjunct` are mashed, so only they are scaled by
-             *     the recipe's efficiency (CONTRACT §4).
+             *     the recipe's efficiency (docs/calculations.md).
              * @enum {string}
              */
             type?: "grain" | "adjunct" | "sugar" | "extract" | "dry_extract" | "fruit" | "juice" | "honey" | "other";
@@ -2257,7 +2257,7 @@ export interface components {
             /** Format: double */
             time_minutes?: number;
             /**
-             * @description When a hop goes in; decides how much bitterness it gives (CONTRACT §4).
+             * @description When a hop goes in; decides how much bitterness it gives (docs/calculations.md).
              * @enum {string}
              */
             use?: "boil" | "dry_hop" | "mash" | "first_wort" | "whirlpool" | "aroma";
@@ -2503,7 +2503,7 @@ export interface components {
             /** @description `invalid_string`: what the string failed (`email`, `uuid`, `datetime`…). */
             validation?: string;
         };
-        /** @description The volumes of one brew day with a profile (CONTRACT §10 `volumes`). */
+        /** @description The volumes of one brew day with a profile (`volumes` in `/stats`). */
         Volumes: {
             /** Format: double */
             into_fermenter_liters: number;
