@@ -231,8 +231,20 @@ test('webhooks: the deliveries page by page; switched off after 50 failures, and
   expect(res.status(), await res.text()).toBe(201);
   const { id } = (await res.json()) as { id: string };
 
-  // More attempts than a page: the pager, from the API's X-Total-Count.
-  await Promise.all(Array.from({ length: 22 }, () => api(page.request, 'POST', `/v1/webhooks/${id}/test`)));
+  // More attempts than a page: the pager, from the API's X-Total-Count. The API takes one test
+  // ping per webhook every 10 s, so one real attempt (the test's answer) stands for 22 in the list's
+  // answers below, each page cut by the request's limit and offset.
+  const attempt = await api<{ id: string }>(page.request, 'POST', `/v1/webhooks/${id}/test`);
+  const deliveries = new RegExp(`/v1/webhooks/${id}/deliveries\\?`);
+  await page.route(deliveries, async (route) => {
+    const real = await route.fetch();
+    const all = Array.from({ length: 22 }, (_, i) => ({ ...attempt, id: `${attempt.id.slice(0, -2)}${String(i).padStart(2, '0')}` }));
+    const url = new URL(route.request().url());
+    const offset = Number(url.searchParams.get('offset') ?? '0');
+    const limit = Number(url.searchParams.get('limit') ?? '50');
+    const headers = Object.fromEntries(Object.entries(real.headers()).filter(([k]) => k !== 'content-length'));
+    await route.fulfill({ response: real, json: all.slice(offset, offset + limit), headers: { ...headers, 'x-total-count': '22' } });
+  });
   await page.goto(`/webhooks/${id}`);
   const table = page.getByRole('table', { name: 'Delivery attempts' });
   const pages = page.getByRole('navigation', { name: 'Delivery pages' });
@@ -244,6 +256,7 @@ test('webhooks: the deliveries page by page; switched off after 50 failures, and
   await checkPage(page);
   await pages.getByRole('button', { name: 'Newer' }).click();
   await expect(pages).toContainText('Page 1 of 2');
+  await page.unroute(deliveries);
 
   // Switched off after 50 failures in a row (the API's state, shown here through an altered GET):
   // said plainly, with the way back on, which the API takes.
