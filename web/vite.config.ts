@@ -4,7 +4,7 @@ import react from '@vitejs/plugin-react';
 
 const api = process.env.WORT_API_URL ?? 'http://127.0.0.1:18080';
 
-// The headers the wort binary sends with the app (WEB.md), so `vite preview` runs it the same way.
+// The headers the wort binary sends with the app (docs/security.md), so `vite preview` runs it the same way.
 export const appHeaders = {
   'Content-Security-Policy':
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",

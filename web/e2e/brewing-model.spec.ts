@@ -163,7 +163,7 @@ test('scale: 422 at its field, then a new recipe at the new size', async ({ page
   await expect(page).toHaveURL(/\/recipes\/[0-9a-f-]{36}$/);
   await expect(page.getByLabel('Batch size')).toHaveValue('40');
   await expect(stats).toContainText('OG');
-  // The API keeps OG and IBU (CONTRACT §10); the page only shows its numbers.
+  // The API keeps OG and IBU when it scales; the page only shows its numbers.
   await expect.poll(og).toBeCloseTo(ogBefore, 2);
   await expect.poll(ibu).toBeCloseTo(ibuBefore, 0);
 });

@@ -18,7 +18,7 @@ test('import a BeerXML file from the recipe list, open the recipe, export it in 
   const results = page.getByRole('region', { name: 'Import results' });
   await expect(results.getByRole('heading', { name: 'Import done' })).toBeFocused();
   await expect(results).toContainText('1 recipe imported from “bx_diydog_punk_ipa.xml”');
-  // Its hop forms are kept since issue 15, so nothing is left out.
+  // Its hop forms are imported too, so nothing is left out.
   await expect(results).toContainText('Everything in the file was kept.');
   // The list shows the new recipe too.
   await expect(page.getByRole('list', { name: 'Recipes', exact: true }).getByRole('link', { name: 'PUNK IPA 2010 - CURRENT' })).toBeVisible();

@@ -1,4 +1,5 @@
-// Measures what WEB.md sets targets for, against a running wort serving the app (WORT_BASE_URL):
+// Measures the web app against its performance targets (docs/benchmarks.md), on a running wort
+// serving the app (WORT_BASE_URL):
 // initial JavaScript gzip, cold load of the recipe page to usable, stats answer → panel updated,
 // and the chart drawing 10,000 readings. `npm run measure` (after `npm run build`).
 import { readFileSync } from 'node:fs';
