@@ -5,8 +5,10 @@
 //! once, in the domain.
 
 use serde_json::Value;
-use utoipa::openapi::schema::{KnownFormat, ObjectBuilder, Schema, SchemaFormat, SchemaType, Type};
-use utoipa::openapi::{RefOr, schema};
+use utoipa::openapi::RefOr;
+use utoipa::openapi::schema::{
+    KnownFormat, ObjectBuilder, OneOfBuilder, Schema, SchemaFormat, SchemaType, Type,
+};
 use wort_domain::rules::{FieldRules, NumberRule, Rule, TextRule};
 
 use crate::error::ApiResult;
@@ -38,6 +40,64 @@ pub enum Kind {
     Integer,
     /// One of a set of strings.
     Enum(fn() -> Vec<&'static str>),
+    /// One of a set of strings, documented by the domain type's own schema (its description
+    /// included), as [`Choice::inline`] says.
+    Choice(Choice),
+    /// A UUID as a string (`format: uuid`).
+    Uuid,
+}
+
+/// An enum field shown with its Rust type's schema rather than a bare list of strings.
+#[derive(Clone, Copy)]
+pub struct Choice {
+    options: fn() -> Vec<&'static str>,
+    schema: fn() -> RefOr<Schema>,
+}
+
+impl Choice {
+    /// The type's schema in place. With a default, a description or `null` beside it, it sits in
+    /// a one-item `oneOf`, the form utoipa writes, because siblings of an enum's own keywords
+    /// would read as part of the enum.
+    pub const fn inline<T: utoipa::ToSchema>(options: fn() -> Vec<&'static str>) -> Self {
+        Choice {
+            options,
+            schema: <T as utoipa::PartialSchema>::schema,
+        }
+    }
+}
+
+/// Which descriptions a body's schema shows on its fields.
+#[derive(Clone, Copy)]
+pub enum Descriptions {
+    None,
+    /// Each field's own [`FieldSpec::description`].
+    Table,
+    /// These, by field name, instead of the table's: an update body says what `null` does where
+    /// the create body says what the field is.
+    These(&'static [(&'static str, &'static str)]),
+}
+
+impl From<bool> for Descriptions {
+    fn from(table: bool) -> Self {
+        if table {
+            Descriptions::Table
+        } else {
+            Descriptions::None
+        }
+    }
+}
+
+impl Descriptions {
+    fn of(self, field: &FieldSpec) -> Option<&'static str> {
+        match self {
+            Descriptions::None => None,
+            Descriptions::Table => field.description,
+            Descriptions::These(list) => list
+                .iter()
+                .find(|(name, _)| *name == field.name)
+                .map(|(_, text)| *text),
+        }
+    }
 }
 
 /// What a create does with a field that is not sent (an update leaves every such field alone).
@@ -94,24 +154,31 @@ impl Kind {
     /// What Zod names as expected when the field is `null` (or, for most kinds, missing).
     fn expected(self) -> &'static str {
         match self {
-            Kind::Text | Kind::Enum(_) => "string",
+            Kind::Text | Kind::Enum(_) | Kind::Choice(_) | Kind::Uuid => "string",
             Kind::Number | Kind::Integer => "number",
+        }
+    }
+
+    fn options(self) -> Vec<&'static str> {
+        match self {
+            Kind::Enum(options) | Kind::Choice(Choice { options, .. }) => options(),
+            _ => Vec::new(),
         }
     }
 
     /// What a missing required field reports as expected: an enum names its values.
     fn expected_when_missing(self) -> String {
         match self {
-            Kind::Enum(options) => options().join(" | "),
+            Kind::Enum(_) | Kind::Choice(_) => self.options().join(" | "),
             other => other.expected().to_owned(),
         }
     }
 }
 
 /// Reads a body by its [`BodySpec`]: each accessor checks the field's type and bound, refuses a
-/// `null` the field does not take, and on create fills in the default of a field not sent. Every
-/// failure is collected; [`finish`](Reader::finish) adds the required fields that were not sent,
-/// in table order, and answers all of them at once.
+/// `null` the field does not take, and on create reports a required field not sent or fills in
+/// the default of an optional one. Every failure is collected, in the order the fields are read;
+/// [`finish`](Reader::finish) answers all of them at once.
 pub struct Reader<'a> {
     fields: Fields<'a>,
     body: &'a Value,
@@ -136,7 +203,24 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// On create, a required field not sent is reported where it is read, so the failures come
+    /// in the body's field order, as Zod lists them.
+    fn report_if_missing(&mut self, name: &str) {
+        let Some(field) = self.spec.field(name) else {
+            return;
+        };
+        if self.mode == Mode::Create
+            && matches!(field.on_create, OnCreate::Required)
+            && self.body.get(name).is_none()
+        {
+            let expected = field.kind.expected_when_missing();
+            self.fields
+                .report(invalid_type(&[field.name], &expected, "undefined"));
+        }
+    }
+
     pub fn text(&mut self, name: &str) -> Option<String> {
+        self.report_if_missing(name);
         let sent = self.fields.text(name, self.spec.text_rule(name));
         let absent = self.body.get(name).is_none();
         match self.fields.optional(name, "string", sent) {
@@ -149,6 +233,7 @@ impl<'a> Reader<'a> {
     }
 
     pub fn number(&mut self, name: &str) -> Option<f64> {
+        self.report_if_missing(name);
         let sent = self.fields.number(name, self.spec.number_rule(name));
         let absent = self.body.get(name).is_none();
         match self.fields.optional(name, "number", sent) {
@@ -160,14 +245,31 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// One of the field's enum values, turned into `T` by `parse`.
+    /// One of the field's enum values, turned into `T` by `parse` (the default's too).
     pub fn enumeration<T>(&mut self, name: &str, parse: impl Fn(&str) -> Option<T>) -> Option<T> {
-        let options = match self.spec.field(name).map(|f| f.kind) {
-            Some(Kind::Enum(options)) => options(),
-            _ => Vec::new(),
-        };
-        let sent = self.fields.enumeration(name, &options, parse);
+        self.report_if_missing(name);
+        let options = self.spec.field(name).map(|f| f.kind.options());
+        let sent = self
+            .fields
+            .enumeration(name, &options.unwrap_or_default(), &parse);
+        let absent = self.body.get(name).is_none();
+        match self.fields.optional(name, "string", sent) {
+            None if absent => match self.default_of(name) {
+                Some(DefaultValue::Text(text)) => parse(text),
+                _ => None,
+            },
+            value => value,
+        }
+    }
+
+    pub fn uuid(&mut self, name: &str) -> Option<uuid::Uuid> {
+        self.report_if_missing(name);
+        let sent = self.fields.uuid(name);
         self.fields.optional(name, "string", sent)
+    }
+
+    pub fn nullable_uuid(&mut self, name: &str) -> Option<Option<uuid::Uuid>> {
+        Fields::nullable(self.fields.uuid(name))
     }
 
     /// A nullable field: `None` when not sent, `Some(None)` for `null`.
@@ -183,57 +285,48 @@ impl<'a> Reader<'a> {
         Fields::nullable(self.fields.integer(name, self.spec.number_rule(name)))
     }
 
-    /// Every recorded failure, with, on create, each required field that was not sent (one that
-    /// was sent wrong is already reported as such); or the value built from the fields.
-    pub fn finish<T>(mut self, value: T) -> ApiResult<T> {
-        if self.mode == Mode::Create {
-            for field in self.spec.fields {
-                if matches!(field.on_create, OnCreate::Required)
-                    && self.body.get(field.name).is_none()
-                {
-                    let expected = field.kind.expected_when_missing();
-                    self.fields
-                        .report(invalid_type(&[field.name], &expected, "undefined"));
-                }
-            }
-        }
+    /// Every recorded failure, or the value built from the fields.
+    pub fn finish<T>(self, value: T) -> ApiResult<T> {
         self.fields.finish(value)
     }
 }
 
 /// The JSON Schema of a body: the create body lists its required fields and shows defaults; an
-/// update body has neither (every field may be left out). `field_descriptions` shows each field's
-/// description.
+/// update body has neither (every field may be left out). `descriptions` says which description
+/// each field shows.
 pub fn schema(
     spec: &BodySpec,
     mode: Mode,
     description: &str,
-    field_descriptions: bool,
+    descriptions: impl Into<Descriptions>,
 ) -> RefOr<Schema> {
+    let descriptions = descriptions.into();
     let mut object = ObjectBuilder::new()
         .schema_type(Type::Object)
         .description(Some(description));
     for field in spec.fields {
-        let mut property = property(spec, field);
-        if field_descriptions {
-            property.description = field.description.map(str::to_owned);
+        let default = match (mode, field.on_create) {
+            (Mode::Create, OnCreate::Default(value)) => Some(default_json(value)),
+            _ => None,
+        };
+        if mode == Mode::Create && matches!(field.on_create, OnCreate::Required) {
+            object = object.required(field.name);
         }
-        if mode == Mode::Create {
-            if let OnCreate::Default(value) = field.on_create {
-                property.default = Some(default_json(value));
-            }
-            if matches!(field.on_create, OnCreate::Required) {
-                object = object.required(field.name);
-            }
-        }
+        let property = property(spec, field, descriptions.of(field), default);
         object = object.property(field.name, property);
     }
     RefOr::T(Schema::Object(object.build()))
 }
 
-fn property(spec: &BodySpec, field: &FieldSpec) -> schema::Object {
+fn property(
+    spec: &BodySpec,
+    field: &FieldSpec,
+    description: Option<&str>,
+    default: Option<Value>,
+) -> RefOr<Schema> {
     let json_type = match field.kind {
-        Kind::Text | Kind::Enum(_) => Type::String,
+        Kind::Choice(choice) => return choice_property(choice, field, description, default),
+        Kind::Text | Kind::Enum(_) | Kind::Uuid => Type::String,
         Kind::Number => Type::Number,
         Kind::Integer => Type::Integer,
     };
@@ -242,18 +335,43 @@ fn property(spec: &BodySpec, field: &FieldSpec) -> schema::Object {
     } else {
         SchemaType::Type(json_type)
     };
+    let format = |known| Some(SchemaFormat::KnownFormat(known));
     let property = ObjectBuilder::new().schema_type(schema_type);
     let mut property = match field.kind {
-        Kind::Text => property,
-        Kind::Number => property.format(Some(SchemaFormat::KnownFormat(KnownFormat::Double))),
-        Kind::Integer => property.format(Some(SchemaFormat::KnownFormat(KnownFormat::Int32))),
+        Kind::Number => property.format(format(KnownFormat::Double)),
+        Kind::Integer => property.format(format(KnownFormat::Int32)),
+        Kind::Uuid => property.format(format(KnownFormat::Uuid)),
         Kind::Enum(options) => property.enum_values(Some(options())),
+        Kind::Text | Kind::Choice(_) => property,
     }
     .build();
     if let Some(rule) = spec.rule(field.name) {
         crate::openapi::apply_rule(&mut property, &rule);
     }
-    property
+    property.description = description.map(str::to_owned);
+    property.default = default;
+    RefOr::T(Schema::Object(property))
+}
+
+fn choice_property(
+    choice: Choice,
+    field: &FieldSpec,
+    description: Option<&str>,
+    default: Option<Value>,
+) -> RefOr<Schema> {
+    let shown = (choice.schema)();
+    if !field.nullable && description.is_none() && default.is_none() {
+        return shown;
+    }
+    let mut one_of = OneOfBuilder::new();
+    if field.nullable {
+        one_of = one_of.item(ObjectBuilder::new().schema_type(Type::Null));
+    }
+    one_of
+        .item(shown)
+        .description(description)
+        .default(default)
+        .into()
 }
 
 fn default_json(value: DefaultValue) -> Value {
@@ -315,7 +433,7 @@ pub fn assert_whole(spec: &BodySpec, read: impl Fn(&Value) -> ApiResult<()>) {
         let fits = match field.kind {
             Kind::Text => matches!(rule, Some(Rule::Text(_))),
             Kind::Number | Kind::Integer => matches!(rule, Some(Rule::Number(_))),
-            Kind::Enum(_) => rule.is_none(),
+            Kind::Enum(_) | Kind::Choice(_) | Kind::Uuid => rule.is_none(),
         };
         assert!(
             fits,

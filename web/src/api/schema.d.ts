@@ -1309,7 +1309,7 @@ export interface components {
             session_id?: string | null;
         };
         /**
-         * @description Request body of `POST /v1/equipment` (for the OpenAPI document; parsing is by [`Fields`]).
+         * @description Request body of `POST /v1/equipment`.
          *     Volumes in litres; the recipe's own batch size is what goes into the fermenter, the profile
          *     adds its losses around it.
          */
@@ -1391,7 +1391,7 @@ export interface components {
             /** @default boil */
             use?: "boil" | "dry_hop" | "mash" | "first_wort" | "whirlpool" | "aroma";
         };
-        /** @description Request body of `POST /v1/inventory` (for the OpenAPI document; parsing is by [`Fields`]). */
+        /** @description Request body of `POST /v1/inventory`. */
         CreateInventoryRequest: {
             /** Format: double */
             alpha_acid?: number | null;
@@ -1483,7 +1483,7 @@ export interface components {
             /** @default boil */
             use?: "mash" | "sparge" | "boil" | "whirlpool" | "primary" | "secondary" | "bottling";
         };
-        /** @description Request body of `POST /v1/recipes` (for the OpenAPI document; parsing is by [`Fields`]). */
+        /** @description Request body of `POST /v1/recipes`. */
         CreateRecipeRequest: {
             /**
              * Format: double

@@ -18,7 +18,8 @@ pub enum RecipeType {
 impl RecipeType {
     pub const ALL: &[Self] = &[Self::AllGrain, Self::Extract, Self::PartialMash];
 
-    pub fn as_str(&self) -> &'static str {
+    /// `const` so that a body's table can show [`DEFAULT_TYPE`](super::DEFAULT_TYPE) by name.
+    pub const fn as_str(&self) -> &'static str {
         match self {
             Self::AllGrain => "all_grain",
             Self::Extract => "extract",

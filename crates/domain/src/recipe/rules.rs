@@ -1,7 +1,7 @@
 //! The recipe's bounds, defaults and limits (docs/api-rules.md "Field caps"), and the violations
 //! they produce.
 
-use super::model::IngredientKind;
+use super::model::{IngredientKind, RecipeType};
 use crate::DomainError;
 use crate::error::Violation;
 use crate::rules::{FieldRules, NumberRule, Rule, TextRule, caps, check_room};
@@ -9,6 +9,8 @@ use crate::rules::{FieldRules, NumberRule, Rule, TextRule, caps, check_room};
 pub const DEFAULT_BATCH_SIZE_LITERS: f64 = 20.0;
 pub const DEFAULT_BOIL_TIME_MINUTES: f64 = 60.0;
 pub const DEFAULT_EFFICIENCY: f64 = 0.72;
+pub const DEFAULT_TYPE: RecipeType = RecipeType::AllGrain;
+pub const DEFAULT_STYLE: &str = "";
 /// A recipe holds at most this many ingredients of each kind.
 pub const MAX_INGREDIENTS_PER_KIND: i64 = 200;
 

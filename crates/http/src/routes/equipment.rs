@@ -108,7 +108,7 @@ request_body_schema!(
     CreateEquipmentRequest,
     EQUIPMENT,
     Mode::Create,
-    "Request body of `POST /v1/equipment` (for the OpenAPI document; parsing is by [`Fields`]).\n\
+    "Request body of `POST /v1/equipment`.\n\
      Volumes in litres; the recipe's own batch size is what goes into the fermenter, the profile\n\
      adds its losses around it.",
     field_descriptions = true

@@ -105,7 +105,7 @@ request_body_schema!(
     CreateInventoryRequest,
     ITEM,
     Mode::Create,
-    "Request body of `POST /v1/inventory` (for the OpenAPI document; parsing is by [`Fields`]).",
+    "Request body of `POST /v1/inventory`.",
     field_descriptions = false
 );
 

@@ -6,17 +6,21 @@ use utoipa::ToSchema;
 use wort_domain::brewing::StatsReport;
 use wort_domain::brewing::scaling::ScaleTarget;
 use wort_domain::recipe::{
-    DEFAULT_BATCH_SIZE_LITERS, DEFAULT_BOIL_TIME_MINUTES, DEFAULT_EFFICIENCY, NewRecipe, Recipe,
-    RecipeDetail, RecipeFilter, RecipePatch, RecipeSort, RecipeType, rules,
+    DEFAULT_BATCH_SIZE_LITERS, DEFAULT_BOIL_TIME_MINUTES, DEFAULT_EFFICIENCY, DEFAULT_STYLE,
+    DEFAULT_TYPE, NewRecipe, Recipe, RecipeDetail, RecipeFilter, RecipePatch, RecipeSort,
+    RecipeType, rules,
 };
 
 use super::{created, page_response, resource};
 use crate::body::JsonBody;
+use crate::body_spec::{
+    BodySpec, Choice, DefaultValue, Descriptions, FieldSpec, Kind, Mode, OnCreate, Reader,
+    request_body_schema,
+};
 use crate::credentials::Authenticated;
 use crate::error::ApiResult;
 use crate::params::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Query, path_id};
 use crate::state::AppState;
-use crate::validation::Fields;
 
 /// Inside the `/v1/recipes` scope.
 pub fn configure(cfg: &mut web::ServiceConfig) {
@@ -40,138 +44,214 @@ fn type_names() -> Vec<&'static str> {
     RecipeType::ALL.iter().map(RecipeType::as_str).collect()
 }
 
-/// Request body of `POST /v1/recipes` (for the OpenAPI document; parsing is by [`Fields`]).
-#[derive(ToSchema)]
-#[allow(dead_code)]
-pub struct CreateRecipeRequest {
-    name: String,
-    #[schema(default = "", nullable = false)]
-    style: Option<String>,
-    #[serde(rename = "type")]
-    #[schema(inline, default = "all_grain", nullable = false)]
-    kind: Option<RecipeType>,
-    #[schema(default = 20, nullable = false)]
-    batch_size_liters: Option<f64>,
-    #[schema(default = 60, nullable = false)]
-    boil_time_minutes: Option<f64>,
-    #[schema(default = 0.72, nullable = false)]
-    efficiency: Option<f64>,
-    #[schema(nullable)]
-    notes: Option<String>,
-    /// One of the account's equipment profiles (`/v1/equipment`).
-    #[schema(nullable)]
-    equipment_id: Option<uuid::Uuid>,
-    /// A BJCP 2021 style id of `GET /v1/styles`, e.g. `21A`.
-    #[schema(nullable)]
-    style_id: Option<String>,
-}
-
-/// Request body of `PATCH /v1/recipes/{id}`: only the fields sent change; `notes: null` clears.
-#[derive(ToSchema)]
-#[allow(dead_code)]
-pub struct UpdateRecipeRequest {
-    #[schema(nullable = false)]
-    name: Option<String>,
-    #[schema(nullable = false)]
-    style: Option<String>,
-    #[serde(rename = "type")]
-    #[schema(inline, nullable = false)]
-    kind: Option<RecipeType>,
-    #[schema(nullable = false)]
-    batch_size_liters: Option<f64>,
-    #[schema(nullable = false)]
-    boil_time_minutes: Option<f64>,
-    #[schema(nullable = false)]
-    efficiency: Option<f64>,
-    #[schema(nullable)]
-    notes: Option<String>,
-    /// One of the account's equipment profiles; null: none.
-    #[schema(nullable)]
-    equipment_id: Option<uuid::Uuid>,
-    /// A BJCP 2021 style id of `GET /v1/styles`; null: none.
-    #[schema(nullable)]
-    style_id: Option<String>,
-}
-
-/// The fields a recipe create and update share, read with "optional" semantics.
-struct RecipeFields {
-    name: Option<String>,
-    style: Option<String>,
-    kind: Option<RecipeType>,
-    batch_size_liters: Option<f64>,
-    boil_time_minutes: Option<f64>,
-    efficiency: Option<f64>,
-    notes: Option<Option<String>>,
-    equipment_id: Option<Option<uuid::Uuid>>,
-    style_id: Option<Option<String>>,
-}
-
-fn read_recipe_fields(f: &mut Fields, name_required: bool) -> RecipeFields {
-    let name = f.text("name", rules::NAME);
-    let name = if name_required {
-        f.required("name", "string", name)
-    } else {
-        f.optional("name", "string", name)
-    };
-    let style = f.text("style", rules::STYLE);
-    let style = f.optional("style", "string", style);
-    let options = type_names();
-    let kind = f.enumeration("type", &options, RecipeType::parse);
-    let kind = f.optional("type", "string", kind);
-    let batch = f.number("batch_size_liters", rules::BATCH_SIZE_LITERS);
-    let batch_size_liters = f.optional("batch_size_liters", "number", batch);
-    let boil = f.number("boil_time_minutes", rules::BOIL_TIME_MINUTES);
-    let boil_time_minutes = f.optional("boil_time_minutes", "number", boil);
-    let eff = f.number("efficiency", rules::EFFICIENCY);
-    let efficiency = f.optional("efficiency", "number", eff);
-    let notes = Fields::nullable(f.text("notes", rules::NOTES));
-    let equipment_id = Fields::nullable(f.uuid("equipment_id"));
-    let style_id = Fields::nullable(f.text("style_id", rules::STYLE_ID));
-    RecipeFields {
-        equipment_id,
-        style_id,
+const fn field(name: &'static str, kind: Kind, on_create: OnCreate) -> FieldSpec {
+    FieldSpec {
         name,
-        style,
         kind,
-        batch_size_liters,
-        boil_time_minutes,
-        efficiency,
-        notes,
+        on_create,
+        nullable: false,
+        description: None,
+    }
+}
+
+/// A field that may be left out or cleared with `null`.
+const fn clearable(name: &'static str, kind: Kind, description: Option<&'static str>) -> FieldSpec {
+    FieldSpec {
+        name,
+        kind,
+        on_create: OnCreate::Optional,
+        nullable: true,
+        description,
+    }
+}
+
+const fn default(value: DefaultValue) -> OnCreate {
+    OnCreate::Default(value)
+}
+
+/// A recipe's own fields (its ingredients have their own bodies).
+static RECIPE: BodySpec = BodySpec {
+    rules: rules::RECIPE_FIELDS,
+    fields: &[
+        field("name", Kind::Text, OnCreate::Required),
+        field(
+            "style",
+            Kind::Text,
+            default(DefaultValue::Text(DEFAULT_STYLE)),
+        ),
+        field(
+            "type",
+            Kind::Choice(Choice::inline::<RecipeType>(type_names)),
+            default(DefaultValue::Text(DEFAULT_TYPE.as_str())),
+        ),
+        field(
+            "batch_size_liters",
+            Kind::Number,
+            default(DefaultValue::Number(DEFAULT_BATCH_SIZE_LITERS)),
+        ),
+        field(
+            "boil_time_minutes",
+            Kind::Number,
+            default(DefaultValue::Number(DEFAULT_BOIL_TIME_MINUTES)),
+        ),
+        field(
+            "efficiency",
+            Kind::Number,
+            default(DefaultValue::Number(DEFAULT_EFFICIENCY)),
+        ),
+        clearable("notes", Kind::Text, None),
+        clearable(
+            "equipment_id",
+            Kind::Uuid,
+            Some("One of the account's equipment profiles (`/v1/equipment`)."),
+        ),
+        clearable(
+            "style_id",
+            Kind::Text,
+            Some("A BJCP 2021 style id of `GET /v1/styles`, e.g. `21A`."),
+        ),
+    ],
+};
+
+static COPY: BodySpec = BodySpec {
+    rules: rules::COPY_FIELDS,
+    fields: &[FieldSpec {
+        name: "name",
+        kind: Kind::Text,
+        on_create: OnCreate::Optional,
+        nullable: false,
+        description: Some("Name of the copy; default \"<name> (copy)\"."),
+    }],
+};
+
+static SCALE: BodySpec = BodySpec {
+    rules: rules::SCALE_FIELDS,
+    fields: &[
+        FieldSpec {
+            name: "batch_size_liters",
+            kind: Kind::Number,
+            on_create: OnCreate::Required,
+            nullable: false,
+            description: Some("The new batch size into the fermenter, in litres."),
+        },
+        FieldSpec {
+            name: "efficiency",
+            kind: Kind::Number,
+            on_create: OnCreate::Optional,
+            nullable: false,
+            description: Some("The new mash efficiency (0–1); default: the recipe's."),
+        },
+        FieldSpec {
+            name: "name",
+            kind: Kind::Text,
+            on_create: OnCreate::Optional,
+            nullable: false,
+            description: Some("Name of the new recipe; default \"<name> (<size> L)\"."),
+        },
+    ],
+};
+
+request_body_schema!(
+    /// `POST /v1/recipes`.
+    CreateRecipeRequest,
+    RECIPE,
+    Mode::Create,
+    "Request body of `POST /v1/recipes`.",
+    field_descriptions = true
+);
+
+request_body_schema!(
+    /// `PATCH /v1/recipes/{id}`.
+    UpdateRecipeRequest,
+    RECIPE,
+    Mode::Update,
+    "Request body of `PATCH /v1/recipes/{id}`: only the fields sent change; `notes: null` clears.",
+    field_descriptions = Descriptions::These(&[
+        (
+            "equipment_id",
+            "One of the account's equipment profiles; null: none."
+        ),
+        (
+            "style_id",
+            "A BJCP 2021 style id of `GET /v1/styles`; null: none."
+        ),
+    ])
+);
+
+request_body_schema!(
+    /// `POST /v1/recipes/{id}/copy`.
+    CopyRecipeRequest,
+    COPY,
+    Mode::Create,
+    "Request body of `POST /v1/recipes/{id}/copy` (optional; no body at all is fine too).",
+    field_descriptions = true
+);
+
+request_body_schema!(
+    /// `POST /v1/recipes/{id}/scale`.
+    ScaleRecipeRequest,
+    SCALE,
+    Mode::Create,
+    "Request body of `POST /v1/recipes/{id}/scale`.",
+    field_descriptions = true
+);
+
+/// The fields sent: every one on create (defaults filled in), only those sent on update.
+fn read_patch(f: &mut Reader) -> RecipePatch {
+    RecipePatch {
+        name: f.text("name"),
+        style: f.text("style"),
+        kind: f.enumeration("type", RecipeType::parse),
+        batch_size_liters: f.number("batch_size_liters"),
+        boil_time_minutes: f.number("boil_time_minutes"),
+        efficiency: f.number("efficiency"),
+        notes: f.nullable_text("notes"),
+        equipment_id: f.nullable_uuid("equipment_id"),
+        style_id: f.nullable_text("style_id"),
     }
 }
 
 pub fn read_new_recipe(body: &Value) -> ApiResult<NewRecipe> {
-    let mut f = Fields::of(body)?;
-    let r = read_recipe_fields(&mut f, true);
+    let mut f = Reader::new(body, &RECIPE, Mode::Create)?;
+    let p = read_patch(&mut f);
+    // Each `None` left is a required field not sent, which `finish` reports.
     let new = NewRecipe {
-        name: r.name.unwrap_or_default(),
-        style: r.style.unwrap_or_default(),
-        kind: r.kind.unwrap_or(RecipeType::AllGrain),
-        batch_size_liters: r.batch_size_liters.unwrap_or(DEFAULT_BATCH_SIZE_LITERS),
-        boil_time_minutes: r.boil_time_minutes.unwrap_or(DEFAULT_BOIL_TIME_MINUTES),
-        efficiency: r.efficiency.unwrap_or(DEFAULT_EFFICIENCY),
-        notes: r.notes.flatten(),
-        equipment_id: r.equipment_id.flatten(),
-        style_id: r.style_id.flatten(),
+        name: p.name.unwrap_or_default(),
+        style: p.style.unwrap_or_default(),
+        kind: p.kind.unwrap_or(DEFAULT_TYPE),
+        batch_size_liters: p.batch_size_liters.unwrap_or_default(),
+        boil_time_minutes: p.boil_time_minutes.unwrap_or_default(),
+        efficiency: p.efficiency.unwrap_or_default(),
+        notes: p.notes.flatten(),
+        equipment_id: p.equipment_id.flatten(),
+        style_id: p.style_id.flatten(),
     };
     f.finish(new)
 }
 
 pub fn read_recipe_patch(body: &Value) -> ApiResult<RecipePatch> {
-    let mut f = Fields::of(body)?;
-    let r = read_recipe_fields(&mut f, false);
-    let patch = RecipePatch {
-        name: r.name,
-        style: r.style,
-        kind: r.kind,
-        batch_size_liters: r.batch_size_liters,
-        boil_time_minutes: r.boil_time_minutes,
-        efficiency: r.efficiency,
-        notes: r.notes,
-        equipment_id: r.equipment_id,
-        style_id: r.style_id,
-    };
+    let mut f = Reader::new(body, &RECIPE, Mode::Update)?;
+    let patch = read_patch(&mut f);
     f.finish(patch)
+}
+
+/// The copy's name, if one is sent.
+fn read_copy(body: &Value) -> ApiResult<Option<String>> {
+    let mut f = Reader::new(body, &COPY, Mode::Create)?;
+    let name = f.text("name");
+    f.finish(name)
+}
+
+fn read_scale(body: &Value) -> ApiResult<(ScaleTarget, Option<String>)> {
+    let mut f = Reader::new(body, &SCALE, Mode::Create)?;
+    let batch = f.number("batch_size_liters");
+    let efficiency = f.number("efficiency");
+    let name = f.text("name");
+    let target = ScaleTarget {
+        batch_size_liters: batch.unwrap_or_default(),
+        efficiency,
+    };
+    f.finish((target, name))
 }
 
 // The `sort` query parameter, for the OpenAPI document only (parsing is by `RecipeSort::parse`).
@@ -286,15 +366,6 @@ pub async fn delete_recipe(
     Ok(HttpResponse::NoContent().finish())
 }
 
-/// Request body of `POST /v1/recipes/{id}/copy` (optional; no body at all is fine too).
-#[derive(ToSchema)]
-#[allow(dead_code)]
-pub struct CopyRecipeRequest {
-    /// Name of the copy; default "<name> (copy)".
-    #[schema(nullable = false)]
-    name: Option<String>,
-}
-
 /// Copy a recipe with all its ingredients and mash steps.
 #[utoipa::path(post, path = "/v1/recipes/{id}/copy", tag = "recipes",
     params(("id" = uuid::Uuid, Path, description = "Recipe id")), request_body(content = Option<CopyRecipeRequest>),
@@ -308,29 +379,10 @@ pub async fn copy_recipe(
     let id = path_id(&req, "id")?;
     let name = match body.optional_json()? {
         None => None,
-        Some(body) => {
-            let mut f = Fields::of(&body)?;
-            let name = f.text("name", rules::NAME);
-            let name = f.optional("name", "string", name);
-            f.finish(name)?
-        }
+        Some(body) => read_copy(&body)?,
     };
     let copy = state.recipes.copy(auth.0.user.id, id, name).await?;
     Ok(created(&copy))
-}
-
-/// Request body of `POST /v1/recipes/{id}/scale`.
-#[derive(ToSchema)]
-#[allow(dead_code)]
-pub struct ScaleRecipeRequest {
-    /// The new batch size into the fermenter, in litres.
-    batch_size_liters: f64,
-    /// The new mash efficiency (0–1); default: the recipe's.
-    #[schema(nullable = false)]
-    efficiency: Option<f64>,
-    /// Name of the new recipe; default "<name> (<size> L)".
-    #[schema(nullable = false)]
-    name: Option<String>,
 }
 
 /// A new recipe for another batch size (and efficiency) with the original's OG and IBU: the
@@ -348,21 +400,7 @@ pub async fn scale_recipe(
     body: JsonBody,
 ) -> ApiResult<HttpResponse> {
     let id = path_id(&req, "id")?;
-    let body = body.json()?;
-    let mut f = Fields::of(&body)?;
-    let batch = f.number("batch_size_liters", rules::SCALED_BATCH_SIZE_LITERS);
-    let batch = f.required("batch_size_liters", "number", batch);
-    let efficiency = f.number("efficiency", rules::EFFICIENCY);
-    let efficiency = f.optional("efficiency", "number", efficiency);
-    let name = f.text("name", rules::NAME);
-    let name = f.optional("name", "string", name);
-    let (target, name) = f.finish((
-        ScaleTarget {
-            batch_size_liters: batch.unwrap_or_default(),
-            efficiency,
-        },
-        name,
-    ))?;
+    let (target, name) = read_scale(&body.json()?)?;
     let scaled = state
         .recipes
         .scale(auth.0.user.id, id, target, name)
@@ -384,4 +422,18 @@ pub async fn recipe_stats(
     let id = path_id(&req, "id")?;
     let stats = state.recipes.stats(auth.0.user.id, id).await?;
     Ok(HttpResponse::Ok().json(stats))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::body_spec::assert_whole;
+
+    #[test]
+    fn every_field_of_the_tables_is_read() {
+        assert_whole(&RECIPE, |body| read_new_recipe(body).map(|_| ()));
+        assert_whole(&RECIPE, |body| read_recipe_patch(body).map(|_| ()));
+        assert_whole(&COPY, |body| read_copy(body).map(|_| ()));
+        assert_whole(&SCALE, |body| read_scale(body).map(|_| ()));
+    }
 }
