@@ -19,6 +19,18 @@ pub struct BodySpec {
     /// The domain's bounds, by field name.
     pub rules: FieldRules,
     pub fields: &'static [FieldSpec],
+    /// Where a create lists the required fields that were not sent among its failures.
+    pub missing: Missing,
+}
+
+/// Where the "required" failures of a create go in the `422` details. Clients show the details in
+/// order, and each body keeps the order it has always answered with.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Missing {
+    /// Where the field is read, in the body's field order (as Zod lists them).
+    WhereRead,
+    /// After every other failure, in table order.
+    Last,
 }
 
 pub struct FieldSpec {
@@ -116,6 +128,9 @@ pub enum DefaultValue {
     /// Shown with its decimal point even when whole (`1.0`).
     Decimal(f64),
     Text(&'static str),
+    /// An enum's `Default` variant (the domain marks the create default with `#[default]`), as
+    /// its string.
+    Variant(fn() -> &'static str),
 }
 
 /// Whether the body creates a resource (required fields, defaults) or changes some fields of one.
@@ -177,8 +192,8 @@ impl Kind {
 
 /// Reads a body by its [`BodySpec`]: each accessor checks the field's type and bound, refuses a
 /// `null` the field does not take, and on create reports a required field not sent or fills in
-/// the default of an optional one. Every failure is collected, in the order the fields are read;
-/// [`finish`](Reader::finish) answers all of them at once.
+/// the default of an optional one. Every failure is collected, in the order the fields are read
+/// (but see [`Missing`]); [`finish`](Reader::finish) answers all of them at once.
 pub struct Reader<'a> {
     fields: Fields<'a>,
     body: &'a Value,
@@ -210,6 +225,7 @@ impl<'a> Reader<'a> {
             return;
         };
         if self.mode == Mode::Create
+            && self.spec.missing == Missing::WhereRead
             && matches!(field.on_create, OnCreate::Required)
             && self.body.get(name).is_none()
         {
@@ -256,10 +272,18 @@ impl<'a> Reader<'a> {
         match self.fields.optional(name, "string", sent) {
             None if absent => match self.default_of(name) {
                 Some(DefaultValue::Text(text)) => parse(text),
+                Some(DefaultValue::Variant(text)) => parse(text()),
                 _ => None,
             },
             value => value,
         }
+    }
+
+    /// A whole number that may be left out but not cleared.
+    pub fn integer(&mut self, name: &str) -> Option<i64> {
+        self.report_if_missing(name);
+        let sent = self.fields.integer(name, self.spec.number_rule(name));
+        self.fields.optional(name, "number", sent)
     }
 
     pub fn uuid(&mut self, name: &str) -> Option<uuid::Uuid> {
@@ -270,6 +294,19 @@ impl<'a> Reader<'a> {
 
     pub fn nullable_uuid(&mut self, name: &str) -> Option<Option<uuid::Uuid>> {
         Fields::nullable(self.fields.uuid(name))
+    }
+
+    /// A nullable enum field: `None` when not sent, `Some(None)` for `null`.
+    pub fn nullable_enumeration<T>(
+        &mut self,
+        name: &str,
+        parse: impl Fn(&str) -> Option<T>,
+    ) -> Option<Option<T>> {
+        let options = self.spec.field(name).map(|f| f.kind.options());
+        Fields::nullable(
+            self.fields
+                .enumeration(name, &options.unwrap_or_default(), parse),
+        )
     }
 
     /// A nullable field: `None` when not sent, `Some(None)` for `null`.
@@ -285,8 +322,20 @@ impl<'a> Reader<'a> {
         Fields::nullable(self.fields.integer(name, self.spec.number_rule(name)))
     }
 
-    /// Every recorded failure, or the value built from the fields.
-    pub fn finish<T>(self, value: T) -> ApiResult<T> {
+    /// Every recorded failure (with, for [`Missing::Last`], each required field not sent), or
+    /// the value built from the fields.
+    pub fn finish<T>(mut self, value: T) -> ApiResult<T> {
+        if self.mode == Mode::Create && self.spec.missing == Missing::Last {
+            for field in self.spec.fields {
+                if matches!(field.on_create, OnCreate::Required)
+                    && self.body.get(field.name).is_none()
+                {
+                    let expected = field.kind.expected_when_missing();
+                    self.fields
+                        .report(invalid_type(&[field.name], &expected, "undefined"));
+                }
+            }
+        }
         self.fields.finish(value)
     }
 }
@@ -297,13 +346,13 @@ impl<'a> Reader<'a> {
 pub fn schema(
     spec: &BodySpec,
     mode: Mode,
-    description: &str,
+    description: Option<&str>,
     descriptions: impl Into<Descriptions>,
 ) -> RefOr<Schema> {
     let descriptions = descriptions.into();
     let mut object = ObjectBuilder::new()
         .schema_type(Type::Object)
-        .description(Some(description));
+        .description(description);
     for field in spec.fields {
         let default = match (mode, field.on_create) {
             (Mode::Create, OnCreate::Default(value)) => Some(default_json(value)),
@@ -383,6 +432,7 @@ fn default_json(value: DefaultValue) -> Value {
         }
         DefaultValue::Number(x) | DefaultValue::Decimal(x) => Value::from(x),
         DefaultValue::Text(text) => Value::from(text),
+        DefaultValue::Variant(text) => Value::from(text()),
     }
 }
 
@@ -390,6 +440,15 @@ fn default_json(value: DefaultValue) -> Value {
 /// annotation names it (`request_body = CreateEquipmentRequest`), the table describes it.
 macro_rules! request_body_schema {
     ($(#[$meta:meta])* $name:ident, $spec:expr, $mode:expr, $description:expr, field_descriptions = $docs:expr) => {
+        $crate::body_spec::request_body_schema!(
+            @with $(#[$meta])* $name, $spec, $mode, Some($description), $docs
+        );
+    };
+    // A body whose schema has no description of its own.
+    ($(#[$meta:meta])* $name:ident, $spec:expr, $mode:expr, field_descriptions = $docs:expr) => {
+        $crate::body_spec::request_body_schema!(@with $(#[$meta])* $name, $spec, $mode, None, $docs);
+    };
+    (@with $(#[$meta:meta])* $name:ident, $spec:expr, $mode:expr, $description:expr, $docs:expr) => {
         $(#[$meta])*
         pub enum $name {}
 

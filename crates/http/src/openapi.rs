@@ -9,7 +9,6 @@ use utoipa::openapi::security::{ApiKey, ApiKeyValue, SecurityScheme};
 use utoipa::openapi::{RefOr, Required};
 use utoipa::{Modify, OpenApi};
 
-use wort_domain::recipe::IngredientKind;
 use wort_domain::rules::{FieldRules, NumberRule, Rule};
 use wort_domain::{account, ai, brew_session, device, recipe, webhook};
 
@@ -36,7 +35,7 @@ fn operations_mut(
 /// Which domain rules bound which request body: the document shows each bound as the domain
 /// writes it (`minLength`, `maximum`…), so the annotations on request structs carry none.
 fn bounded_bodies() -> Vec<(&'static str, FieldRules)> {
-    let mut bodies = vec![
+    vec![
         ("SignUpRequest", account::SIGN_UP_FIELDS),
         ("CreateApiKeyRequest", account::API_KEY_FIELDS),
         ("UpdateUserRequest", account::UPDATE_USER_FIELDS),
@@ -54,13 +53,7 @@ fn bounded_bodies() -> Vec<(&'static str, FieldRules)> {
         ("UpdateDeviceRequest", device::rules::DEVICE_FIELDS),
         ("CreateWebhookRequest", webhook::rules::WEBHOOK_FIELDS),
         ("UpdateWebhookRequest", webhook::rules::WEBHOOK_FIELDS),
-    ];
-    for kind in IngredientKind::ALL {
-        let fields = recipe::ingredient_fields(kind);
-        bodies.push((ingredients::create_schema_name(kind), fields));
-        bodies.push((ingredients::update_schema_name(kind), fields));
-    }
-    bodies
+    ]
 }
 
 /// The answers (and the credential) that follow from an operation's shape, added here rather

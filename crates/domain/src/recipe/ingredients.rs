@@ -29,7 +29,7 @@ macro_rules! text_enum {
         impl $name {
             pub const ALL: &[Self] = &[$(Self::$variant),+];
 
-            pub fn as_str(&self) -> &'static str {
+            pub const fn as_str(&self) -> &'static str {
                 match self {
                     $(Self::$variant => $text),+
                 }

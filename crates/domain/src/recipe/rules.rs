@@ -78,53 +78,59 @@ pub fn check_style_id(style_id: Option<&str>) -> Result<(), Violation> {
     }
 }
 
+pub const FERMENTABLE_FIELDS: FieldRules = &[
+    ("name", Rule::Text(NAME)),
+    ("amount_kg", Rule::Number(AMOUNT_KG)),
+    ("color_srm", Rule::Number(COLOR_SRM)),
+    ("yield_percent", Rule::Number(PERCENT)),
+    ("origin", Rule::Text(SHORT_TEXT)),
+    ("notes", Rule::Text(NOTES)),
+    ("sort_order", Rule::Number(SORT_ORDER)),
+];
+pub const HOP_FIELDS: FieldRules = &[
+    ("name", Rule::Text(NAME)),
+    ("alpha_acid", Rule::Number(PERCENT)),
+    ("amount_grams", Rule::Number(AMOUNT_GRAMS)),
+    ("time_minutes", Rule::Number(TIME_MINUTES)),
+    ("sort_order", Rule::Number(SORT_ORDER)),
+];
+pub const YEAST_FIELDS: FieldRules = &[
+    ("name", Rule::Text(NAME)),
+    ("lab", Rule::Text(SHORT_TEXT)),
+    ("product_id", Rule::Text(SHORT_TEXT)),
+    ("attenuation", Rule::Number(PERCENT)),
+    ("min_temp_c", Rule::Number(TEMPERATURE_C)),
+    ("max_temp_c", Rule::Number(TEMPERATURE_C)),
+    ("amount", Rule::Number(AMOUNT)),
+    ("amount_unit", Rule::Text(AMOUNT_UNIT)),
+    ("notes", Rule::Text(NOTES)),
+    ("sort_order", Rule::Number(SORT_ORDER)),
+];
+pub const MISC_FIELDS: FieldRules = &[
+    ("name", Rule::Text(NAME)),
+    ("amount", Rule::Number(AMOUNT)),
+    ("amount_unit", Rule::Text(AMOUNT_UNIT)),
+    ("time_minutes", Rule::Number(TIME_MINUTES)),
+    ("notes", Rule::Text(NOTES)),
+    ("sort_order", Rule::Number(SORT_ORDER)),
+];
+pub const MASH_STEP_FIELDS: FieldRules = &[
+    ("name", Rule::Text(NAME)),
+    ("temperature_c", Rule::Number(TEMPERATURE_C)),
+    ("duration_minutes", Rule::Number(MASH_MINUTES)),
+    ("infuse_amount_liters", Rule::Number(INFUSE_AMOUNT_LITERS)),
+    ("ramp_minutes", Rule::Number(MASH_MINUTES)),
+    ("sort_order", Rule::Number(SORT_ORDER)),
+];
+
 /// The bounded fields of each ingredient kind.
 pub fn ingredient_fields(kind: IngredientKind) -> FieldRules {
     match kind {
-        IngredientKind::Fermentable => &[
-            ("name", Rule::Text(NAME)),
-            ("amount_kg", Rule::Number(AMOUNT_KG)),
-            ("color_srm", Rule::Number(COLOR_SRM)),
-            ("yield_percent", Rule::Number(PERCENT)),
-            ("origin", Rule::Text(SHORT_TEXT)),
-            ("notes", Rule::Text(NOTES)),
-            ("sort_order", Rule::Number(SORT_ORDER)),
-        ],
-        IngredientKind::Hop => &[
-            ("name", Rule::Text(NAME)),
-            ("alpha_acid", Rule::Number(PERCENT)),
-            ("amount_grams", Rule::Number(AMOUNT_GRAMS)),
-            ("time_minutes", Rule::Number(TIME_MINUTES)),
-            ("sort_order", Rule::Number(SORT_ORDER)),
-        ],
-        IngredientKind::Yeast => &[
-            ("name", Rule::Text(NAME)),
-            ("lab", Rule::Text(SHORT_TEXT)),
-            ("product_id", Rule::Text(SHORT_TEXT)),
-            ("attenuation", Rule::Number(PERCENT)),
-            ("min_temp_c", Rule::Number(TEMPERATURE_C)),
-            ("max_temp_c", Rule::Number(TEMPERATURE_C)),
-            ("amount", Rule::Number(AMOUNT)),
-            ("amount_unit", Rule::Text(AMOUNT_UNIT)),
-            ("notes", Rule::Text(NOTES)),
-            ("sort_order", Rule::Number(SORT_ORDER)),
-        ],
-        IngredientKind::Misc => &[
-            ("name", Rule::Text(NAME)),
-            ("amount", Rule::Number(AMOUNT)),
-            ("amount_unit", Rule::Text(AMOUNT_UNIT)),
-            ("time_minutes", Rule::Number(TIME_MINUTES)),
-            ("notes", Rule::Text(NOTES)),
-            ("sort_order", Rule::Number(SORT_ORDER)),
-        ],
-        IngredientKind::MashStep => &[
-            ("name", Rule::Text(NAME)),
-            ("temperature_c", Rule::Number(TEMPERATURE_C)),
-            ("duration_minutes", Rule::Number(MASH_MINUTES)),
-            ("infuse_amount_liters", Rule::Number(INFUSE_AMOUNT_LITERS)),
-            ("ramp_minutes", Rule::Number(MASH_MINUTES)),
-            ("sort_order", Rule::Number(SORT_ORDER)),
-        ],
+        IngredientKind::Fermentable => FERMENTABLE_FIELDS,
+        IngredientKind::Hop => HOP_FIELDS,
+        IngredientKind::Yeast => YEAST_FIELDS,
+        IngredientKind::Misc => MISC_FIELDS,
+        IngredientKind::MashStep => MASH_STEP_FIELDS,
     }
 }
 

@@ -10,7 +10,7 @@ use wort_domain::equipment::{Equipment, EquipmentPatch, EquipmentProfile};
 use super::{created, page_response, resource};
 use crate::body::JsonBody;
 use crate::body_spec::{
-    BodySpec, DefaultValue, FieldSpec, Kind, Mode, OnCreate, Reader, request_body_schema,
+    BodySpec, DefaultValue, FieldSpec, Kind, Missing, Mode, OnCreate, Reader, request_body_schema,
 };
 use crate::credentials::Authenticated;
 use crate::error::ApiResult;
@@ -46,6 +46,7 @@ const fn zero_unless_given(name: &'static str, description: Option<&'static str>
 /// A profile's fields; volumes in litres.
 static EQUIPMENT: BodySpec = BodySpec {
     rules: rules::EQUIPMENT_FIELDS,
+    missing: Missing::Last,
     fields: &[
         FieldSpec {
             name: "name",

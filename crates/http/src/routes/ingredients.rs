@@ -1,8 +1,8 @@
 //! Recipe children: created and listed under their recipe, read/updated/deleted by their own id.
 //!
 //! `POST|GET /v1/recipes/{recipe_id}/<kind>` and `GET|PATCH|DELETE /v1/<kind>/{id}` for
-//! fermentables, hops, yeasts, miscs and mash-steps. Each kind has one reader that parses a body
-//! with PATCH semantics; creating adds "required" checks and defaults on top.
+//! fermentables, hops, yeasts, miscs and mash-steps. Each kind has one table of its body's fields
+//! and one reader, used by both create (required fields, defaults) and update.
 
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde_json::Value;
@@ -16,192 +16,247 @@ use wort_domain::recipe::{IngredientKind, IngredientPatch, NewIngredient};
 
 use super::{created, resource};
 use crate::body::JsonBody;
+use crate::body_spec::{
+    BodySpec, Choice, DefaultValue, FieldSpec, Kind, Missing, Mode, OnCreate, Reader,
+};
 use crate::credentials::Authenticated;
 use crate::error::ApiResult;
 use crate::params::path_id;
 use crate::state::AppState;
-use crate::validation::{Fields, Sent, invalid_type};
 use wort_domain::recipe::rules;
-use wort_domain::rules::{NumberRule, TextRule};
 
-// Field caps (CONTRACT §1.2).
-
-/// Reads fields with PATCH semantics, remembering which required ones a create still lacks.
-struct Reader<'a> {
-    f: Fields<'a>,
-    body: &'a Value,
+const fn field(name: &'static str, kind: Kind, on_create: OnCreate) -> FieldSpec {
+    FieldSpec {
+        name,
+        kind,
+        on_create,
+        nullable: false,
+        description: None,
+    }
 }
 
-impl<'a> Reader<'a> {
-    fn of(body: &'a Value) -> ApiResult<Self> {
-        Ok(Reader {
-            f: Fields::of(body)?,
-            body,
-        })
-    }
+const fn required(name: &'static str, kind: Kind) -> FieldSpec {
+    field(name, kind, OnCreate::Required)
+}
 
-    fn text(&mut self, name: &str, rule: TextRule) -> Option<String> {
-        let sent = self.f.text(name, rule);
-        self.f.optional(name, "string", sent)
+/// A field that may be left out or cleared with `null`.
+const fn clearable(name: &'static str, kind: Kind) -> FieldSpec {
+    FieldSpec {
+        name,
+        kind,
+        on_create: OnCreate::Optional,
+        nullable: true,
+        description: None,
     }
+}
 
-    fn nullable_text(&mut self, name: &str, rule: TextRule) -> Option<Option<String>> {
-        Fields::nullable(self.f.text(name, rule))
-    }
+/// Where the ingredient sits in its list; appended when left out.
+const SORT_ORDER: FieldSpec = field("sort_order", Kind::Integer, OnCreate::Optional);
 
-    fn number(&mut self, name: &str, r: NumberRule) -> Option<f64> {
-        let sent = self.f.number(name, r);
-        self.f.optional(name, "number", sent)
-    }
+/// An enum shown with its domain type's schema, and its values.
+macro_rules! choice {
+    ($type:ty) => {
+        Kind::Choice(Choice::inline::<$type>(|| {
+            <$type>::ALL.iter().map(<$type>::as_str).collect()
+        }))
+    };
+}
 
-    fn nullable_number(&mut self, name: &str, r: NumberRule) -> Option<Option<f64>> {
-        Fields::nullable(self.f.number(name, r))
-    }
+/// The create default of an enum: the variant the domain marks `#[default]`.
+macro_rules! default_variant {
+    ($type:ty) => {
+        OnCreate::Default(DefaultValue::Variant(|| <$type>::default().as_str()))
+    };
+}
 
-    fn choice<T>(
-        &mut self,
-        name: &str,
-        all: &[T],
-        as_str: fn(&T) -> &'static str,
-        parse: fn(&str) -> Option<T>,
-    ) -> Sent<T> {
-        let options: Vec<&str> = all.iter().map(as_str).collect();
-        self.f.enumeration(name, &options, parse)
-    }
+static FERMENTABLE: BodySpec = BodySpec {
+    rules: rules::FERMENTABLE_FIELDS,
+    missing: Missing::Last,
+    fields: &[
+        required("name", Kind::Text),
+        field(
+            "type",
+            choice!(FermentableType),
+            default_variant!(FermentableType),
+        ),
+        required("amount_kg", Kind::Number),
+        required("color_srm", Kind::Number),
+        required("yield_percent", Kind::Number),
+        clearable("origin", Kind::Text),
+        clearable("notes", Kind::Text),
+        SORT_ORDER,
+    ],
+};
 
-    fn sort_order(&mut self) -> Option<i32> {
-        let sent = self.f.integer("sort_order", rules::SORT_ORDER);
-        #[allow(clippy::cast_possible_truncation)]
-        self.f
-            .optional("sort_order", "number", sent)
-            .map(|n| n as i32)
-    }
+static HOP: BodySpec = BodySpec {
+    rules: rules::HOP_FIELDS,
+    missing: Missing::Last,
+    fields: &[
+        required("name", Kind::Text),
+        required("alpha_acid", Kind::Number),
+        required("amount_grams", Kind::Number),
+        required("time_minutes", Kind::Number),
+        field("use", choice!(HopUse), default_variant!(HopUse)),
+        FieldSpec {
+            description: Some(
+                "Pellet 1.10, plug 1.02, leaf/extract/null 1.0 × Tinseth's utilisation.",
+            ),
+            ..clearable("form", choice!(HopForm))
+        },
+        SORT_ORDER,
+    ],
+};
 
-    /// On create: a required field that was not sent at all is `Required`.
-    fn require(&mut self, name: &str, expected: &str) {
-        if self.body.get(name).is_none() {
-            self.f.report(invalid_type(&[name], expected, "undefined"));
-        }
-    }
+static YEAST: BodySpec = BodySpec {
+    rules: rules::YEAST_FIELDS,
+    missing: Missing::Last,
+    fields: &[
+        required("name", Kind::Text),
+        clearable("lab", Kind::Text),
+        clearable("product_id", Kind::Text),
+        field("type", choice!(YeastType), default_variant!(YeastType)),
+        clearable("form", choice!(YeastForm)),
+        clearable("attenuation", Kind::Number),
+        clearable("min_temp_c", Kind::Number),
+        clearable("max_temp_c", Kind::Number),
+        clearable("amount", Kind::Number),
+        clearable("amount_unit", Kind::Text),
+        clearable("notes", Kind::Text),
+        SORT_ORDER,
+    ],
+};
 
-    fn finish<T>(self, value: T) -> ApiResult<T> {
-        self.f.finish(value)
+static MISC: BodySpec = BodySpec {
+    rules: rules::MISC_FIELDS,
+    missing: Missing::Last,
+    fields: &[
+        required("name", Kind::Text),
+        field("type", choice!(MiscType), default_variant!(MiscType)),
+        field("use", choice!(MiscUse), default_variant!(MiscUse)),
+        required("amount", Kind::Number),
+        field(
+            "amount_unit",
+            Kind::Text,
+            OnCreate::Default(DefaultValue::Text(DEFAULT_MISC_AMOUNT_UNIT)),
+        ),
+        field(
+            "time_minutes",
+            Kind::Number,
+            OnCreate::Default(DefaultValue::Number(DEFAULT_MISC_TIME_MINUTES)),
+        ),
+        clearable("notes", Kind::Text),
+        SORT_ORDER,
+    ],
+};
+
+static MASH_STEP: BodySpec = BodySpec {
+    rules: rules::MASH_STEP_FIELDS,
+    missing: Missing::Last,
+    fields: &[
+        required("name", Kind::Text),
+        field(
+            "type",
+            choice!(MashStepType),
+            default_variant!(MashStepType),
+        ),
+        required("temperature_c", Kind::Number),
+        required("duration_minutes", Kind::Number),
+        clearable("infuse_amount_liters", Kind::Number),
+        clearable("ramp_minutes", Kind::Number),
+        SORT_ORDER,
+    ],
+};
+
+fn spec(kind: IngredientKind) -> &'static BodySpec {
+    match kind {
+        IngredientKind::Fermentable => &FERMENTABLE,
+        IngredientKind::Hop => &HOP,
+        IngredientKind::Yeast => &YEAST,
+        IngredientKind::Misc => &MISC,
+        IngredientKind::MashStep => &MASH_STEP,
     }
+}
+
+#[allow(clippy::cast_possible_truncation)]
+fn sort_order(r: &mut Reader) -> Option<i32> {
+    // The domain's bound keeps it well inside `i32`.
+    r.integer("sort_order").map(|n| n as i32)
 }
 
 fn read_fermentable(r: &mut Reader) -> FermentablePatch {
-    let kind = r.choice(
-        "type",
-        FermentableType::ALL,
-        FermentableType::as_str,
-        FermentableType::parse,
-    );
     FermentablePatch {
-        name: r.text("name", rules::NAME),
-        kind: r.f.optional("type", "string", kind),
-        amount_kg: r.number("amount_kg", rules::AMOUNT_KG),
-        color_srm: r.number("color_srm", rules::COLOR_SRM),
-        yield_percent: r.number("yield_percent", rules::PERCENT),
-        origin: r.nullable_text("origin", rules::SHORT_TEXT),
-        notes: r.nullable_text("notes", rules::NOTES),
-        sort_order: r.sort_order(),
+        name: r.text("name"),
+        kind: r.enumeration("type", FermentableType::parse),
+        amount_kg: r.number("amount_kg"),
+        color_srm: r.number("color_srm"),
+        yield_percent: r.number("yield_percent"),
+        origin: r.nullable_text("origin"),
+        notes: r.nullable_text("notes"),
+        sort_order: sort_order(r),
     }
 }
 
 fn read_hop(r: &mut Reader) -> HopPatch {
-    let name = r.text("name", rules::NAME);
-    let alpha_acid = r.number("alpha_acid", rules::PERCENT);
-    let amount_grams = r.number("amount_grams", rules::AMOUNT_GRAMS);
-    let time_minutes = r.number("time_minutes", rules::TIME_MINUTES);
-    let hop_use = r.choice("use", HopUse::ALL, HopUse::as_str, HopUse::parse);
-    let hop_use = r.f.optional("use", "string", hop_use);
-    let form = r.choice("form", HopForm::ALL, HopForm::as_str, HopForm::parse);
     HopPatch {
-        name,
-        alpha_acid,
-        amount_grams,
-        time_minutes,
-        hop_use,
-        form: Fields::nullable(form),
-        sort_order: r.sort_order(),
+        name: r.text("name"),
+        alpha_acid: r.number("alpha_acid"),
+        amount_grams: r.number("amount_grams"),
+        time_minutes: r.number("time_minutes"),
+        hop_use: r.enumeration("use", HopUse::parse),
+        form: r.nullable_enumeration("form", HopForm::parse),
+        sort_order: sort_order(r),
     }
 }
 
 fn read_yeast(r: &mut Reader) -> YeastPatch {
-    let name = r.text("name", rules::NAME);
-    let lab = r.nullable_text("lab", rules::SHORT_TEXT);
-    let product_id = r.nullable_text("product_id", rules::SHORT_TEXT);
-    let kind = r.choice("type", YeastType::ALL, YeastType::as_str, YeastType::parse);
-    let kind = r.f.optional("type", "string", kind);
-    let form = r.choice("form", YeastForm::ALL, YeastForm::as_str, YeastForm::parse);
     YeastPatch {
-        name,
-        lab,
-        product_id,
-        kind,
-        form: Fields::nullable(form),
-        attenuation: r.nullable_number("attenuation", rules::PERCENT),
-        min_temp_c: r.nullable_number("min_temp_c", rules::TEMPERATURE_C),
-        max_temp_c: r.nullable_number("max_temp_c", rules::TEMPERATURE_C),
-        amount: r.nullable_number("amount", rules::AMOUNT),
-        amount_unit: r.nullable_text("amount_unit", rules::AMOUNT_UNIT),
-        notes: r.nullable_text("notes", rules::NOTES),
-        sort_order: r.sort_order(),
+        name: r.text("name"),
+        lab: r.nullable_text("lab"),
+        product_id: r.nullable_text("product_id"),
+        kind: r.enumeration("type", YeastType::parse),
+        form: r.nullable_enumeration("form", YeastForm::parse),
+        attenuation: r.nullable_number("attenuation"),
+        min_temp_c: r.nullable_number("min_temp_c"),
+        max_temp_c: r.nullable_number("max_temp_c"),
+        amount: r.nullable_number("amount"),
+        amount_unit: r.nullable_text("amount_unit"),
+        notes: r.nullable_text("notes"),
+        sort_order: sort_order(r),
     }
 }
 
 fn read_misc(r: &mut Reader) -> MiscPatch {
-    let name = r.text("name", rules::NAME);
-    let kind = r.choice("type", MiscType::ALL, MiscType::as_str, MiscType::parse);
-    let kind = r.f.optional("type", "string", kind);
-    let misc_use = r.choice("use", MiscUse::ALL, MiscUse::as_str, MiscUse::parse);
-    let misc_use = r.f.optional("use", "string", misc_use);
     MiscPatch {
-        name,
-        kind,
-        misc_use,
-        amount: r.number("amount", rules::AMOUNT),
-        amount_unit: r.text("amount_unit", rules::AMOUNT_UNIT),
-        time_minutes: r.number("time_minutes", rules::TIME_MINUTES),
-        notes: r.nullable_text("notes", rules::NOTES),
-        sort_order: r.sort_order(),
+        name: r.text("name"),
+        kind: r.enumeration("type", MiscType::parse),
+        misc_use: r.enumeration("use", MiscUse::parse),
+        amount: r.number("amount"),
+        amount_unit: r.text("amount_unit"),
+        time_minutes: r.number("time_minutes"),
+        notes: r.nullable_text("notes"),
+        sort_order: sort_order(r),
     }
 }
 
 fn read_mash_step(r: &mut Reader) -> MashStepPatch {
-    let name = r.text("name", rules::NAME);
-    let kind = r.choice(
-        "type",
-        MashStepType::ALL,
-        MashStepType::as_str,
-        MashStepType::parse,
-    );
     MashStepPatch {
-        name,
-        kind: r.f.optional("type", "string", kind),
-        temperature_c: r.number("temperature_c", rules::TEMPERATURE_C),
-        duration_minutes: r.number("duration_minutes", rules::MASH_MINUTES),
-        infuse_amount_liters: r
-            .nullable_number("infuse_amount_liters", rules::INFUSE_AMOUNT_LITERS),
-        ramp_minutes: r.nullable_number("ramp_minutes", rules::MASH_MINUTES),
-        sort_order: r.sort_order(),
+        name: r.text("name"),
+        kind: r.enumeration("type", MashStepType::parse),
+        temperature_c: r.number("temperature_c"),
+        duration_minutes: r.number("duration_minutes"),
+        infuse_amount_liters: r.nullable_number("infuse_amount_liters"),
+        ramp_minutes: r.nullable_number("ramp_minutes"),
+        sort_order: sort_order(r),
     }
 }
 
-/// A create body of `kind`: the PATCH reading, required fields checked, defaults applied.
+/// A create body of `kind`: every field read, required ones reported when missing, defaults
+/// filled in. Each `None` left is a required field not sent, which the reader reports.
 pub fn read_new_ingredient(kind: IngredientKind, body: &Value) -> ApiResult<NewIngredient> {
-    let mut r = Reader::of(body)?;
+    let mut r = Reader::new(body, spec(kind), Mode::Create)?;
     let new = match kind {
         IngredientKind::Fermentable => {
             let p = read_fermentable(&mut r);
-            for (name, expected) in [
-                ("name", "string"),
-                ("amount_kg", "number"),
-                ("color_srm", "number"),
-                ("yield_percent", "number"),
-            ] {
-                r.require(name, expected);
-            }
             NewIngredient::Fermentable(NewFermentable {
                 name: p.name.unwrap_or_default(),
                 kind: p.kind.unwrap_or_default(),
@@ -215,14 +270,6 @@ pub fn read_new_ingredient(kind: IngredientKind, body: &Value) -> ApiResult<NewI
         }
         IngredientKind::Hop => {
             let p = read_hop(&mut r);
-            for (name, expected) in [
-                ("name", "string"),
-                ("alpha_acid", "number"),
-                ("amount_grams", "number"),
-                ("time_minutes", "number"),
-            ] {
-                r.require(name, expected);
-            }
             NewIngredient::Hop(NewHop {
                 name: p.name.unwrap_or_default(),
                 alpha_acid: p.alpha_acid.unwrap_or_default(),
@@ -235,7 +282,6 @@ pub fn read_new_ingredient(kind: IngredientKind, body: &Value) -> ApiResult<NewI
         }
         IngredientKind::Yeast => {
             let p = read_yeast(&mut r);
-            r.require("name", "string");
             NewIngredient::Yeast(NewYeast {
                 name: p.name.unwrap_or_default(),
                 lab: p.lab.flatten(),
@@ -253,30 +299,19 @@ pub fn read_new_ingredient(kind: IngredientKind, body: &Value) -> ApiResult<NewI
         }
         IngredientKind::Misc => {
             let p = read_misc(&mut r);
-            r.require("name", "string");
-            r.require("amount", "number");
             NewIngredient::Misc(NewMisc {
                 name: p.name.unwrap_or_default(),
                 kind: p.kind.unwrap_or_default(),
                 misc_use: p.misc_use.unwrap_or_default(),
                 amount: p.amount.unwrap_or_default(),
-                amount_unit: p
-                    .amount_unit
-                    .unwrap_or_else(|| DEFAULT_MISC_AMOUNT_UNIT.to_owned()),
-                time_minutes: p.time_minutes.unwrap_or(DEFAULT_MISC_TIME_MINUTES),
+                amount_unit: p.amount_unit.unwrap_or_default(),
+                time_minutes: p.time_minutes.unwrap_or_default(),
                 notes: p.notes.flatten(),
                 sort_order: p.sort_order,
             })
         }
         IngredientKind::MashStep => {
             let p = read_mash_step(&mut r);
-            for (name, expected) in [
-                ("name", "string"),
-                ("temperature_c", "number"),
-                ("duration_minutes", "number"),
-            ] {
-                r.require(name, expected);
-            }
             NewIngredient::MashStep(NewMashStep {
                 name: p.name.unwrap_or_default(),
                 kind: p.kind.unwrap_or_default(),
@@ -293,7 +328,7 @@ pub fn read_new_ingredient(kind: IngredientKind, body: &Value) -> ApiResult<NewI
 
 /// A PATCH body of `kind` (`recipe_id` and other read-only fields are ignored).
 pub fn read_ingredient_patch(kind: IngredientKind, body: &Value) -> ApiResult<IngredientPatch> {
-    let mut r = Reader::of(body)?;
+    let mut r = Reader::new(body, spec(kind), Mode::Update)?;
     let patch = match kind {
         IngredientKind::Fermentable => IngredientPatch::Fermentable(read_fermentable(&mut r)),
         IngredientKind::Hop => IngredientPatch::Hop(read_hop(&mut r)),
@@ -510,28 +545,6 @@ ingredient_routes!(
     "/v1/mash-steps"
 );
 
-/// The names of a kind's request bodies in the OpenAPI document (whose bounds the document
-/// takes from the domain's rules).
-pub fn create_schema_name(kind: IngredientKind) -> &'static str {
-    match kind {
-        IngredientKind::Fermentable => "CreateFermentable",
-        IngredientKind::Hop => "CreateHop",
-        IngredientKind::Yeast => "CreateYeast",
-        IngredientKind::Misc => "CreateMisc",
-        IngredientKind::MashStep => "CreateMashStep",
-    }
-}
-
-pub fn update_schema_name(kind: IngredientKind) -> &'static str {
-    match kind {
-        IngredientKind::Fermentable => "UpdateFermentable",
-        IngredientKind::Hop => "UpdateHop",
-        IngredientKind::Yeast => "UpdateYeast",
-        IngredientKind::Misc => "UpdateMisc",
-        IngredientKind::MashStep => "UpdateMashStep",
-    }
-}
-
 /// The five lists, inside the `/v1/recipes` scope.
 pub fn configure_lists(cfg: &mut web::ServiceConfig) {
     fermentables::configure_list(cfg);
@@ -550,218 +563,57 @@ pub fn configure_items(cfg: &mut web::ServiceConfig) {
     mash_steps::configure_item(cfg);
 }
 
-/// Request bodies as the OpenAPI document shows them (parsing is by the readers above).
-#[allow(dead_code)]
+/// Request bodies of the OpenAPI document, built from the tables above.
 pub mod schema {
-    use utoipa::ToSchema;
-    use wort_domain::ingredients::{
-        FermentableType, HopForm, HopUse, MashStepType, MiscType, MiscUse, YeastForm, YeastType,
-    };
+    use super::{FERMENTABLE, HOP, MASH_STEP, MISC, YEAST};
+    use crate::body_spec::{Mode, request_body_schema};
 
-    #[derive(ToSchema)]
-    pub struct CreateFermentable {
-        name: String,
-        #[serde(rename = "type")]
-        #[schema(inline, default = "grain", nullable = false)]
-        kind: Option<FermentableType>,
-        amount_kg: f64,
-        color_srm: f64,
-        yield_percent: f64,
-        #[schema(nullable)]
-        origin: Option<String>,
-        #[schema(nullable)]
-        notes: Option<String>,
-        #[schema(nullable = false)]
-        sort_order: Option<i32>,
-    }
+    request_body_schema!(
+        CreateFermentable,
+        FERMENTABLE,
+        Mode::Create,
+        field_descriptions = true
+    );
+    request_body_schema!(
+        UpdateFermentable,
+        FERMENTABLE,
+        Mode::Update,
+        field_descriptions = false
+    );
+    request_body_schema!(CreateHop, HOP, Mode::Create, field_descriptions = true);
+    request_body_schema!(UpdateHop, HOP, Mode::Update, field_descriptions = false);
+    request_body_schema!(CreateYeast, YEAST, Mode::Create, field_descriptions = true);
+    request_body_schema!(UpdateYeast, YEAST, Mode::Update, field_descriptions = false);
+    request_body_schema!(CreateMisc, MISC, Mode::Create, field_descriptions = true);
+    request_body_schema!(UpdateMisc, MISC, Mode::Update, field_descriptions = false);
+    request_body_schema!(
+        CreateMashStep,
+        MASH_STEP,
+        Mode::Create,
+        field_descriptions = true
+    );
+    request_body_schema!(
+        UpdateMashStep,
+        MASH_STEP,
+        Mode::Update,
+        field_descriptions = false
+    );
+}
 
-    #[derive(ToSchema)]
-    pub struct UpdateFermentable {
-        #[schema(nullable = false)]
-        name: Option<String>,
-        #[serde(rename = "type")]
-        #[schema(inline, nullable = false)]
-        kind: Option<FermentableType>,
-        #[schema(nullable = false)]
-        amount_kg: Option<f64>,
-        #[schema(nullable = false)]
-        color_srm: Option<f64>,
-        #[schema(nullable = false)]
-        yield_percent: Option<f64>,
-        #[schema(nullable)]
-        origin: Option<String>,
-        #[schema(nullable)]
-        notes: Option<String>,
-        #[schema(nullable = false)]
-        sort_order: Option<i32>,
-    }
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::body_spec::assert_whole;
 
-    #[derive(ToSchema)]
-    pub struct CreateHop {
-        name: String,
-        alpha_acid: f64,
-        amount_grams: f64,
-        time_minutes: f64,
-        #[serde(rename = "use")]
-        #[schema(inline, default = "boil", nullable = false)]
-        hop_use: Option<HopUse>,
-        /// Pellet 1.10, plug 1.02, leaf/extract/null 1.0 × Tinseth's utilisation.
-        #[schema(inline, nullable)]
-        form: Option<HopForm>,
-        #[schema(nullable = false)]
-        sort_order: Option<i32>,
-    }
-
-    #[derive(ToSchema)]
-    pub struct UpdateHop {
-        #[schema(nullable = false)]
-        name: Option<String>,
-        #[schema(nullable = false)]
-        alpha_acid: Option<f64>,
-        #[schema(nullable = false)]
-        amount_grams: Option<f64>,
-        #[schema(nullable = false)]
-        time_minutes: Option<f64>,
-        #[serde(rename = "use")]
-        #[schema(inline, nullable = false)]
-        hop_use: Option<HopUse>,
-        #[schema(inline, nullable)]
-        form: Option<HopForm>,
-        #[schema(nullable = false)]
-        sort_order: Option<i32>,
-    }
-
-    #[derive(ToSchema)]
-    pub struct CreateYeast {
-        name: String,
-        #[schema(nullable)]
-        lab: Option<String>,
-        #[schema(nullable)]
-        product_id: Option<String>,
-        #[serde(rename = "type")]
-        #[schema(inline, default = "ale", nullable = false)]
-        kind: Option<YeastType>,
-        #[schema(inline, nullable)]
-        form: Option<YeastForm>,
-        #[schema(nullable)]
-        attenuation: Option<f64>,
-        #[schema(nullable)]
-        min_temp_c: Option<f64>,
-        #[schema(nullable)]
-        max_temp_c: Option<f64>,
-        #[schema(nullable)]
-        amount: Option<f64>,
-        #[schema(nullable)]
-        amount_unit: Option<String>,
-        #[schema(nullable)]
-        notes: Option<String>,
-        #[schema(nullable = false)]
-        sort_order: Option<i32>,
-    }
-
-    #[derive(ToSchema)]
-    pub struct UpdateYeast {
-        #[schema(nullable = false)]
-        name: Option<String>,
-        #[schema(nullable)]
-        lab: Option<String>,
-        #[schema(nullable)]
-        product_id: Option<String>,
-        #[serde(rename = "type")]
-        #[schema(inline, nullable = false)]
-        kind: Option<YeastType>,
-        #[schema(inline, nullable)]
-        form: Option<YeastForm>,
-        #[schema(nullable)]
-        attenuation: Option<f64>,
-        #[schema(nullable)]
-        min_temp_c: Option<f64>,
-        #[schema(nullable)]
-        max_temp_c: Option<f64>,
-        #[schema(nullable)]
-        amount: Option<f64>,
-        #[schema(nullable)]
-        amount_unit: Option<String>,
-        #[schema(nullable)]
-        notes: Option<String>,
-        #[schema(nullable = false)]
-        sort_order: Option<i32>,
-    }
-
-    #[derive(ToSchema)]
-    pub struct CreateMisc {
-        name: String,
-        #[serde(rename = "type")]
-        #[schema(inline, default = "other", nullable = false)]
-        kind: Option<MiscType>,
-        #[serde(rename = "use")]
-        #[schema(inline, default = "boil", nullable = false)]
-        misc_use: Option<MiscUse>,
-        amount: f64,
-        #[schema(default = "g", nullable = false)]
-        amount_unit: Option<String>,
-        #[schema(default = 0, nullable = false)]
-        time_minutes: Option<f64>,
-        #[schema(nullable)]
-        notes: Option<String>,
-        #[schema(nullable = false)]
-        sort_order: Option<i32>,
-    }
-
-    #[derive(ToSchema)]
-    pub struct UpdateMisc {
-        #[schema(nullable = false)]
-        name: Option<String>,
-        #[serde(rename = "type")]
-        #[schema(inline, nullable = false)]
-        kind: Option<MiscType>,
-        #[serde(rename = "use")]
-        #[schema(inline, nullable = false)]
-        misc_use: Option<MiscUse>,
-        #[schema(nullable = false)]
-        amount: Option<f64>,
-        #[schema(nullable = false)]
-        amount_unit: Option<String>,
-        #[schema(nullable = false)]
-        time_minutes: Option<f64>,
-        #[schema(nullable)]
-        notes: Option<String>,
-        #[schema(nullable = false)]
-        sort_order: Option<i32>,
-    }
-
-    #[derive(ToSchema)]
-    pub struct CreateMashStep {
-        name: String,
-        #[serde(rename = "type")]
-        #[schema(inline, default = "infusion", nullable = false)]
-        kind: Option<MashStepType>,
-        temperature_c: f64,
-        duration_minutes: f64,
-        #[schema(nullable)]
-        infuse_amount_liters: Option<f64>,
-        #[schema(nullable)]
-        ramp_minutes: Option<f64>,
-        #[schema(nullable = false)]
-        sort_order: Option<i32>,
-    }
-
-    #[derive(ToSchema)]
-    pub struct UpdateMashStep {
-        #[schema(nullable = false)]
-        name: Option<String>,
-        #[serde(rename = "type")]
-        #[schema(inline, nullable = false)]
-        kind: Option<MashStepType>,
-        #[schema(nullable = false)]
-        temperature_c: Option<f64>,
-        #[schema(nullable = false)]
-        duration_minutes: Option<f64>,
-        #[schema(nullable)]
-        infuse_amount_liters: Option<f64>,
-        #[schema(nullable)]
-        ramp_minutes: Option<f64>,
-        #[schema(nullable = false)]
-        sort_order: Option<i32>,
+    #[test]
+    fn every_field_of_the_tables_is_read() {
+        for kind in IngredientKind::ALL {
+            assert_whole(spec(kind), |body| {
+                read_new_ingredient(kind, body).map(|_| ())
+            });
+            assert_whole(spec(kind), |body| {
+                read_ingredient_patch(kind, body).map(|_| ())
+            });
+        }
     }
 }

@@ -10,7 +10,7 @@ use wort_domain::inventory::{
 use super::{created, page_response, resource};
 use crate::body::JsonBody;
 use crate::body_spec::{
-    BodySpec, DefaultValue, FieldSpec, Kind, Mode, OnCreate, Reader, request_body_schema,
+    BodySpec, DefaultValue, FieldSpec, Kind, Missing, Mode, OnCreate, Reader, request_body_schema,
 };
 use crate::credentials::Authenticated;
 use crate::error::ApiResult;
@@ -64,6 +64,7 @@ const fn clearable(name: &'static str, kind: Kind) -> FieldSpec {
 /// An item's fields: any of them can change, `category` included.
 static ITEM: BodySpec = BodySpec {
     rules: rules::ITEM_FIELDS,
+    missing: Missing::Last,
     fields: &[
         field("category", Kind::Enum(categories), OnCreate::Required),
         field("name", Kind::Text, OnCreate::Required),
@@ -91,6 +92,7 @@ static ITEM: BodySpec = BodySpec {
 
 static ADJUST: BodySpec = BodySpec {
     rules: rules::ADJUST_FIELDS,
+    missing: Missing::Last,
     fields: &[FieldSpec {
         name: "delta",
         kind: Kind::Number,

@@ -14,7 +14,7 @@ use wort_domain::recipe::{
 use super::{created, page_response, resource};
 use crate::body::JsonBody;
 use crate::body_spec::{
-    BodySpec, Choice, DefaultValue, Descriptions, FieldSpec, Kind, Mode, OnCreate, Reader,
+    BodySpec, Choice, DefaultValue, Descriptions, FieldSpec, Kind, Missing, Mode, OnCreate, Reader,
     request_body_schema,
 };
 use crate::credentials::Authenticated;
@@ -72,6 +72,7 @@ const fn default(value: DefaultValue) -> OnCreate {
 /// A recipe's own fields (its ingredients have their own bodies).
 static RECIPE: BodySpec = BodySpec {
     rules: rules::RECIPE_FIELDS,
+    missing: Missing::WhereRead,
     fields: &[
         field("name", Kind::Text, OnCreate::Required),
         field(
@@ -115,6 +116,7 @@ static RECIPE: BodySpec = BodySpec {
 
 static COPY: BodySpec = BodySpec {
     rules: rules::COPY_FIELDS,
+    missing: Missing::WhereRead,
     fields: &[FieldSpec {
         name: "name",
         kind: Kind::Text,
@@ -126,6 +128,7 @@ static COPY: BodySpec = BodySpec {
 
 static SCALE: BodySpec = BodySpec {
     rules: rules::SCALE_FIELDS,
+    missing: Missing::WhereRead,
     fields: &[
         FieldSpec {
             name: "batch_size_liters",
