@@ -315,14 +315,21 @@ impl Stage<'_> {
     /// it begins; what the attack returned and what the probe and the peak were.
     fn watch<T>(&self, attack: impl FnOnce() -> Result<T, String>) -> Result<(T, Watched), String> {
         self.reset_peak_rss();
+        let pid = self.server.process.id().unwrap_or(0);
+        let fds_before = open_files(pid);
         let done = Arc::new(AtomicBool::new(false));
         let probe = {
             let done = done.clone();
             let addr = self.addr();
             thread::spawn(move || probe_health(addr, &done))
         };
+        let descriptors = {
+            let done = done.clone();
+            thread::spawn(move || most_open_files(pid, &done))
+        };
         let result = attack();
         done.store(true, Ordering::Relaxed);
+        let most_fds = descriptors.join().unwrap_or(0);
         let (mut ms, failed) = probe
             .join()
             .map_err(|_| "the probe thread panicked".to_owned())?;
@@ -334,6 +341,8 @@ impl Stage<'_> {
                 probe_ms: ms,
                 probe_failed: failed,
                 peak_kib,
+                fds_before,
+                most_fds,
             },
         ))
     }
@@ -403,12 +412,31 @@ fn probe_health(addr: SocketAddr, done: &AtomicBool) -> (Vec<f64>, usize) {
     (ms, failed)
 }
 
-/// What the probe and the memory gauge saw during one part of a scenario.
+/// What the probe and the gauges saw during one part of a scenario.
 struct Watched {
     /// Sorted, in milliseconds.
     probe_ms: Vec<f64>,
     probe_failed: usize,
     peak_kib: u64,
+    /// wort's open file descriptors when the part began, and the most seen during it.
+    fds_before: usize,
+    most_fds: usize,
+}
+
+/// How many file descriptors `pid` has open (`/proc/<pid>/fd`).
+fn open_files(pid: u32) -> usize {
+    fs::read_dir(format!("/proc/{pid}/fd")).map_or(0, |d| d.count())
+}
+
+/// The most descriptors `pid` had open, sampled every 100 ms until `done` (at most 10 minutes).
+fn most_open_files(pid: u32, done: &AtomicBool) -> usize {
+    let until = Instant::now() + Duration::from_secs(600);
+    let mut most = 0;
+    while !done.load(Ordering::Relaxed) && Instant::now() < until {
+        most = most.max(open_files(pid));
+        thread::sleep(Duration::from_millis(100));
+    }
+    most
 }
 
 impl Watched {
@@ -579,6 +607,8 @@ mod tests {
             probe_ms: (1..=100).map(f64::from).collect(),
             probe_failed: 0,
             peak_kib: 0,
+            fds_before: 0,
+            most_fds: 0,
         };
         assert_eq!(w.probe_quantile(0.99), 99.0);
         assert_eq!(w.probe_quantile(1.0), 100.0);

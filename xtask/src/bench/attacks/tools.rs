@@ -376,8 +376,8 @@ struct Slow {
 
 /// Opens up to `n` connections that each send a whole request head declaring a body of
 /// `declared` bytes, then one body byte every `every`; watches them all from `threads` threads
-/// until each is answered or cut, or `limit` passes. The fates, and how many connections could
-/// be opened.
+/// until each is answered or cut, or `limit` passes. Each connection's fate with when it was
+/// opened (since the first), and how many connections could be opened.
 pub fn trickle(
     addr: SocketAddr,
     head: &[u8],
@@ -385,8 +385,9 @@ pub fn trickle(
     every: Duration,
     threads: usize,
     limit: Duration,
-) -> (Vec<Fate>, usize) {
-    let opening_ends = Instant::now() + Duration::from_secs(120);
+) -> (Vec<(Duration, Fate)>, usize) {
+    let first = Instant::now();
+    let opening_ends = first + Duration::from_secs(120);
     let mut opened: Vec<Slow> = Vec::with_capacity(n);
     for _ in 0..n {
         if Instant::now() > opening_ends {
@@ -419,7 +420,7 @@ pub fn trickle(
     let until = Instant::now() + limit;
     let workers: Vec<_> = groups
         .into_iter()
-        .map(|group| thread::spawn(move || watch_slow(group, every, until)))
+        .map(|group| thread::spawn(move || watch_slow(group, every, until, first)))
         .collect();
     let fates = workers
         .into_iter()
@@ -429,7 +430,12 @@ pub fn trickle(
 }
 
 /// Every 250 ms: reads what each connection got, then sends the next byte where one is due.
-fn watch_slow(mut group: Vec<Slow>, every: Duration, until: Instant) -> Vec<Fate> {
+fn watch_slow(
+    mut group: Vec<Slow>,
+    every: Duration,
+    until: Instant,
+    first: Instant,
+) -> Vec<(Duration, Fate)> {
     let mut buffer = [0u8; 512];
     while Instant::now() < until && group.iter().any(|s| s.fate.is_none()) {
         for slow in group.iter_mut().filter(|s| s.fate.is_none()) {
@@ -457,7 +463,12 @@ fn watch_slow(mut group: Vec<Slow>, every: Duration, until: Instant) -> Vec<Fate
     }
     group
         .into_iter()
-        .map(|s| s.fate.unwrap_or(Fate::Open))
+        .map(|s| {
+            (
+                s.opened.saturating_duration_since(first),
+                s.fate.unwrap_or(Fate::Open),
+            )
+        })
         .collect()
 }
 
