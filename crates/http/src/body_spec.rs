@@ -5,10 +5,10 @@
 //! once, in the domain.
 
 use serde_json::Value;
-use utoipa::openapi::RefOr;
 use utoipa::openapi::schema::{
     KnownFormat, ObjectBuilder, OneOfBuilder, Schema, SchemaFormat, SchemaType, Type,
 };
+use utoipa::openapi::{RefOr, schema};
 use wort_domain::rules::{FieldRules, NumberRule, Rule, TextRule};
 
 use crate::error::ApiResult;
@@ -57,6 +57,18 @@ pub enum Kind {
     Choice(Choice),
     /// A UUID as a string (`format: uuid`).
     Uuid,
+    Boolean,
+    /// An array of strings, each one of a set.
+    EnumArray(EnumArray),
+}
+
+#[derive(Clone, Copy)]
+pub struct EnumArray {
+    pub options: fn() -> Vec<&'static str>,
+    /// Fewer items are refused by the domain; the document shows it as `minItems`.
+    pub min_items: usize,
+    /// Documentation, like a description: shown where the body shows its fields' descriptions.
+    pub example: Option<fn() -> Value>,
 }
 
 /// An enum field shown with its Rust type's schema rather than a bare list of strings.
@@ -127,6 +139,7 @@ pub enum DefaultValue {
     Number(f64),
     /// Shown with its decimal point even when whole (`1.0`).
     Decimal(f64),
+    Bool(bool),
     Text(&'static str),
     /// An enum's `Default` variant (the domain marks the create default with `#[default]`), as
     /// its string.
@@ -171,12 +184,16 @@ impl Kind {
         match self {
             Kind::Text | Kind::Enum(_) | Kind::Choice(_) | Kind::Uuid => "string",
             Kind::Number | Kind::Integer => "number",
+            Kind::Boolean => "boolean",
+            Kind::EnumArray(_) => "array",
         }
     }
 
     fn options(self) -> Vec<&'static str> {
         match self {
-            Kind::Enum(options) | Kind::Choice(Choice { options, .. }) => options(),
+            Kind::Enum(options)
+            | Kind::Choice(Choice { options, .. })
+            | Kind::EnumArray(EnumArray { options, .. }) => options(),
             _ => Vec::new(),
         }
     }
@@ -279,6 +296,33 @@ impl<'a> Reader<'a> {
         }
     }
 
+    pub fn boolean(&mut self, name: &str) -> Option<bool> {
+        self.report_if_missing(name);
+        let sent = self.fields.boolean(name);
+        let absent = self.body.get(name).is_none();
+        match self.fields.optional(name, "boolean", sent) {
+            None if absent => match self.default_of(name) {
+                Some(DefaultValue::Bool(value)) => Some(value),
+                _ => None,
+            },
+            value => value,
+        }
+    }
+
+    /// Every item one of the field's values, each turned into `T` by `parse`.
+    pub fn enum_array<T>(
+        &mut self,
+        name: &str,
+        parse: impl Fn(&str) -> Option<T>,
+    ) -> Option<Vec<T>> {
+        self.report_if_missing(name);
+        let options = self.spec.field(name).map(|f| f.kind.options());
+        let sent = self
+            .fields
+            .enum_array(name, &options.unwrap_or_default(), parse);
+        self.fields.optional(name, "array", sent)
+    }
+
     /// A whole number that may be left out but not cleared.
     pub fn integer(&mut self, name: &str) -> Option<i64> {
         self.report_if_missing(name);
@@ -375,9 +419,11 @@ fn property(
 ) -> RefOr<Schema> {
     let json_type = match field.kind {
         Kind::Choice(choice) => return choice_property(choice, field, description, default),
+        Kind::EnumArray(array) => return array_property(array, field, description),
         Kind::Text | Kind::Enum(_) | Kind::Uuid => Type::String,
         Kind::Number => Type::Number,
         Kind::Integer => Type::Integer,
+        Kind::Boolean => Type::Boolean,
     };
     let schema_type = if field.nullable {
         SchemaType::Array(vec![json_type, Type::Null])
@@ -391,7 +437,7 @@ fn property(
         Kind::Integer => property.format(format(KnownFormat::Int32)),
         Kind::Uuid => property.format(format(KnownFormat::Uuid)),
         Kind::Enum(options) => property.enum_values(Some(options())),
-        Kind::Text | Kind::Choice(_) => property,
+        Kind::Text | Kind::Boolean | Kind::Choice(_) | Kind::EnumArray(_) => property,
     }
     .build();
     if let Some(rule) = spec.rule(field.name) {
@@ -400,6 +446,27 @@ fn property(
     property.description = description.map(str::to_owned);
     property.default = default;
     RefOr::T(Schema::Object(property))
+}
+
+/// Items shown as plain strings: the values are listed in the description, and a new event
+/// type then is no breaking change of the schema.
+fn array_property(array: EnumArray, field: &FieldSpec, description: Option<&str>) -> RefOr<Schema> {
+    let schema_type = if field.nullable {
+        SchemaType::from_iter([Type::Array, Type::Null])
+    } else {
+        SchemaType::Type(Type::Array)
+    };
+    let example = description.and(array.example).map(|example| example());
+    let array = schema::ArrayBuilder::new()
+        .schema_type(schema_type)
+        .items(ObjectBuilder::new().schema_type(Type::String))
+        .min_items(Some(array.min_items))
+        .description(description);
+    // The singular `example` is what the document has always shown (what utoipa's annotation
+    // writes); `examples` would change it for every client generator that reads it.
+    #[allow(deprecated)]
+    let array = array.example(example);
+    array.into()
 }
 
 fn choice_property(
@@ -433,6 +500,7 @@ fn default_json(value: DefaultValue) -> Value {
         DefaultValue::Number(x) | DefaultValue::Decimal(x) => Value::from(x),
         DefaultValue::Text(text) => Value::from(text),
         DefaultValue::Variant(text) => Value::from(text()),
+        DefaultValue::Bool(value) => Value::from(value),
     }
 }
 
@@ -475,7 +543,13 @@ pub fn assert_whole(spec: &BodySpec, read: impl Fn(&Value) -> ApiResult<()>) {
     let body = Value::Object(
         spec.fields
             .iter()
-            .map(|f| (f.name.to_owned(), Value::Array(Vec::new())))
+            .map(|f| {
+                let wrong = match f.kind {
+                    Kind::EnumArray(_) => Value::Bool(false),
+                    _ => Value::Array(Vec::new()),
+                };
+                (f.name.to_owned(), wrong)
+            })
             .collect(),
     );
     let reported: Vec<String> = match read(&body) {
@@ -492,7 +566,9 @@ pub fn assert_whole(spec: &BodySpec, read: impl Fn(&Value) -> ApiResult<()>) {
         let fits = match field.kind {
             Kind::Text => matches!(rule, Some(Rule::Text(_))),
             Kind::Number | Kind::Integer => matches!(rule, Some(Rule::Number(_))),
-            Kind::Enum(_) | Kind::Choice(_) | Kind::Uuid => rule.is_none(),
+            Kind::Enum(_) | Kind::Choice(_) | Kind::Uuid | Kind::Boolean | Kind::EnumArray(_) => {
+                rule.is_none()
+            }
         };
         assert!(
             fits,

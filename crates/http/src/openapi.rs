@@ -10,7 +10,7 @@ use utoipa::openapi::{RefOr, Required};
 use utoipa::{Modify, OpenApi};
 
 use wort_domain::rules::{FieldRules, NumberRule, Rule};
-use wort_domain::{account, ai, brew_session, device, recipe, webhook};
+use wort_domain::{account, ai, brew_session, device, recipe};
 
 use crate::routes;
 use crate::routes::ingredients;
@@ -51,8 +51,6 @@ fn bounded_bodies() -> Vec<(&'static str, FieldRules)> {
         ("ChatTurnRequest", ai::rules::TURN_FIELDS),
         ("CreateDeviceRequest", device::rules::DEVICE_FIELDS),
         ("UpdateDeviceRequest", device::rules::DEVICE_FIELDS),
-        ("CreateWebhookRequest", webhook::rules::WEBHOOK_FIELDS),
-        ("UpdateWebhookRequest", webhook::rules::WEBHOOK_FIELDS),
     ]
 }
 

@@ -15,6 +15,8 @@ use crate::rules::{FieldRules, Rule, TextRule, check_room};
 /// A URL longer than this is refused (browsers and proxies cap near 2 KB too).
 pub const URL: TextRule = TextRule::new(1, 2_048);
 pub const WEBHOOK_FIELDS: FieldRules = &[("url", Rule::Text(URL))];
+/// A webhook is told of at least this many event types.
+pub const MIN_EVENTS: usize = 1;
 
 /// An account holds at most this many endpoints: each event is one delivery per endpoint.
 pub const MAX_WEBHOOKS: i64 = 25;
@@ -103,13 +105,13 @@ pub fn check_events(events: Vec<EventType>) -> Result<Vec<EventType>, Violation>
             unique.push(e);
         }
     }
-    if unique.is_empty() {
+    if unique.len() < MIN_EVENTS {
         return Err(Violation::new(
             "too_small",
             &["events"],
-            "Array must contain at least 1 element(s)",
+            format!("Array must contain at least {MIN_EVENTS} element(s)"),
         )
-        .with("minimum", 1)
+        .with("minimum", MIN_EVENTS)
         .with("inclusive", true)
         .with("type", "array"));
     }

@@ -1,19 +1,21 @@
-//! `/v1/webhooks`: endpoints told what happened, their deliveries log and the test ping
-//! (CONTRACT §12).
+//! `/v1/webhooks`: endpoints told what happened, their deliveries log and the test ping.
 
 use actix_web::{HttpRequest, HttpResponse, web};
-use utoipa::ToSchema;
+use serde_json::Value;
 use wort_domain::webhook::model::{CreatedWebhook, DeliveryAttempt};
 use wort_domain::webhook::rules;
 use wort_domain::webhook::{EventType, NewWebhook, Webhook, WebhookPatch};
 
 use super::{created, page_response, resource};
 use crate::body::JsonBody;
+use crate::body_spec::{
+    BodySpec, DefaultValue, EnumArray, FieldSpec, Kind, Missing, Mode, OnCreate, Reader,
+    request_body_schema,
+};
 use crate::credentials::Authenticated;
 use crate::error::ApiResult;
 use crate::params::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Query, path_id};
 use crate::state::AppState;
-use crate::validation::{Fields, Sent};
 
 /// Inside the `/v1/webhooks` scope.
 pub fn configure(cfg: &mut web::ServiceConfig) {
@@ -43,41 +45,92 @@ fn parse_subscribable(s: &str) -> Option<EventType> {
     EventType::parse(s).filter(|e| EventType::SUBSCRIBABLE.contains(e))
 }
 
-/// Request body of `POST /v1/webhooks`.
-#[derive(ToSchema)]
-#[allow(dead_code)]
-pub struct CreateWebhookRequest {
-    /// An `http(s)` URL on a public address.
-    url: String,
-    /// A non-empty subset of `session.status_changed`, `reading.created`, `fermentation.stable`.
-    #[schema(min_items = 1, value_type = Vec<String>, example = json!(["session.status_changed", "fermentation.stable"]))]
-    events: Vec<String>,
-    #[schema(default = true, nullable = false)]
-    active: Option<bool>,
-}
-
-/// Request body of `PATCH /v1/webhooks/{id}`: only the fields sent change. `active: true`
-/// re-enables an endpoint switched off after failures, with a fresh count.
-#[derive(ToSchema)]
-#[allow(dead_code)]
-pub struct UpdateWebhookRequest {
-    #[schema(nullable = false)]
-    url: Option<String>,
-    #[schema(min_items = 1, nullable = false, value_type = Option<Vec<String>>)]
-    events: Option<Vec<String>>,
-    #[schema(nullable = false)]
-    active: Option<bool>,
-}
-
-fn read_patch(f: &mut Fields) -> WebhookPatch {
-    let url = f.text("url", rules::URL);
-    let events = f.enum_array("events", &event_names(), parse_subscribable);
-    let active = f.boolean("active");
-    WebhookPatch {
-        url: f.optional("url", "string", url),
-        events: f.optional("events", "array", events),
-        active: f.optional("active", "boolean", active),
+const fn field(name: &'static str, kind: Kind, on_create: OnCreate) -> FieldSpec {
+    FieldSpec {
+        name,
+        kind,
+        on_create,
+        nullable: false,
+        description: None,
     }
+}
+
+static WEBHOOK: BodySpec = BodySpec {
+    rules: rules::WEBHOOK_FIELDS,
+    missing: Missing::Last,
+    fields: &[
+        FieldSpec {
+            description: Some("An `http(s)` URL on a public address."),
+            ..field("url", Kind::Text, OnCreate::Required)
+        },
+        FieldSpec {
+            description: Some(
+                "A non-empty subset of `session.status_changed`, `reading.created`, \
+                 `fermentation.stable`.",
+            ),
+            ..field(
+                "events",
+                Kind::EnumArray(EnumArray {
+                    options: event_names,
+                    min_items: rules::MIN_EVENTS,
+                    example: Some(|| {
+                        serde_json::json!(["session.status_changed", "fermentation.stable"])
+                    }),
+                }),
+                OnCreate::Required,
+            )
+        },
+        field(
+            "active",
+            Kind::Boolean,
+            OnCreate::Default(DefaultValue::Bool(true)),
+        ),
+    ],
+};
+
+request_body_schema!(
+    /// `POST /v1/webhooks`.
+    CreateWebhookRequest,
+    WEBHOOK,
+    Mode::Create,
+    "Request body of `POST /v1/webhooks`.",
+    field_descriptions = true
+);
+
+request_body_schema!(
+    /// `PATCH /v1/webhooks/{id}`.
+    UpdateWebhookRequest,
+    WEBHOOK,
+    Mode::Update,
+    "Request body of `PATCH /v1/webhooks/{id}`: only the fields sent change. `active: true`\n\
+     re-enables an endpoint switched off after failures, with a fresh count.",
+    field_descriptions = false
+);
+
+/// The fields sent: every one on create (`active` defaulted), only those sent on update.
+fn read_patch(f: &mut Reader) -> WebhookPatch {
+    WebhookPatch {
+        url: f.text("url"),
+        events: f.enum_array("events", parse_subscribable),
+        active: f.boolean("active"),
+    }
+}
+
+fn read_new_webhook(body: &Value) -> ApiResult<NewWebhook> {
+    let mut f = Reader::new(body, &WEBHOOK, Mode::Create)?;
+    let patch = read_patch(&mut f);
+    // Each `None` left is a required field not sent, which `finish` reports.
+    f.finish(NewWebhook {
+        url: patch.url.unwrap_or_default(),
+        events: patch.events.unwrap_or_default(),
+        active: patch.active.unwrap_or_default(),
+    })
+}
+
+fn read_update(body: &Value) -> ApiResult<WebhookPatch> {
+    let mut f = Reader::new(body, &WEBHOOK, Mode::Update)?;
+    let patch = read_patch(&mut f);
+    f.finish(patch)
 }
 
 /// The account's webhooks, oldest first.
@@ -108,16 +161,7 @@ pub async fn create_webhook(
     state: web::Data<AppState>,
     body: JsonBody,
 ) -> ApiResult<HttpResponse> {
-    let body = body.json()?;
-    let mut f = Fields::of(&body)?;
-    let patch = read_patch(&mut f);
-    let url = f.required("url", "string", Sent::from_patch(patch.url));
-    let events = f.required("events", "array", Sent::from_patch(patch.events));
-    let new = f.finish(NewWebhook {
-        url: url.unwrap_or_default(),
-        events: events.unwrap_or_default(),
-        active: patch.active.unwrap_or(true),
-    })?;
+    let new = read_new_webhook(&body.json()?)?;
     let webhook = state.webhooks.create(auth.0.user.id, new).await?;
     Ok(created(&webhook))
 }
@@ -146,10 +190,7 @@ pub async fn update_webhook(
     body: JsonBody,
 ) -> ApiResult<HttpResponse> {
     let id = path_id(&req, "id")?;
-    let body = body.json()?;
-    let mut f = Fields::of(&body)?;
-    let patch = read_patch(&mut f);
-    let patch = f.finish(patch)?;
+    let patch = read_update(&body.json()?)?;
     Ok(HttpResponse::Ok().json(state.webhooks.update(auth.0.user.id, id, patch).await?))
 }
 
@@ -202,4 +243,16 @@ pub async fn test_webhook(
 ) -> ApiResult<HttpResponse> {
     let id = path_id(&req, "id")?;
     Ok(HttpResponse::Ok().json(state.webhooks.test(auth.0.user.id, id).await?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::body_spec::assert_whole;
+
+    #[test]
+    fn every_field_of_the_tables_is_read() {
+        assert_whole(&WEBHOOK, |body| read_new_webhook(body).map(|_| ()));
+        assert_whole(&WEBHOOK, |body| read_update(body).map(|_| ()));
+    }
 }
