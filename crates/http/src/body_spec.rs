@@ -76,6 +76,12 @@ pub struct EnumArray {
 pub struct Choice {
     options: fn() -> Vec<&'static str>,
     schema: fn() -> RefOr<Schema>,
+    /// A create without the field reports `string` as expected rather than the values.
+    missing_as_string: bool,
+}
+
+fn reference<T: utoipa::ToSchema>() -> RefOr<Schema> {
+    RefOr::Ref(utoipa::openapi::Ref::from_schema_name(T::name()))
 }
 
 impl Choice {
@@ -86,6 +92,25 @@ impl Choice {
         Choice {
             options,
             schema: <T as utoipa::PartialSchema>::schema,
+            missing_as_string: false,
+        }
+    }
+
+    /// A `$ref` to the type's component (which a response of the same resource already adds to
+    /// the document).
+    pub const fn by_ref<T: utoipa::ToSchema>(options: fn() -> Vec<&'static str>) -> Self {
+        Choice {
+            options,
+            schema: reference::<T>,
+            missing_as_string: false,
+        }
+    }
+
+    /// For bodies whose missing enum has always been reported as an expected `string`.
+    pub const fn missing_as_string(self) -> Self {
+        Choice {
+            missing_as_string: true,
+            ..self
         }
     }
 }
@@ -201,6 +226,10 @@ impl Kind {
     /// What a missing required field reports as expected: an enum names its values.
     fn expected_when_missing(self) -> String {
         match self {
+            Kind::Choice(Choice {
+                missing_as_string: true,
+                ..
+            }) => "string".to_owned(),
             Kind::Enum(_) | Kind::Choice(_) => self.options().join(" | "),
             other => other.expected().to_owned(),
         }

@@ -10,7 +10,7 @@ use utoipa::openapi::{RefOr, Required};
 use utoipa::{Modify, OpenApi};
 
 use wort_domain::rules::{FieldRules, NumberRule, Rule};
-use wort_domain::{account, ai, brew_session, device, recipe};
+use wort_domain::{account, ai, brew_session, recipe};
 
 use crate::routes;
 use crate::routes::ingredients;
@@ -49,8 +49,6 @@ fn bounded_bodies() -> Vec<(&'static str, FieldRules)> {
         ("CreateChatRequest", ai::rules::THREAD_FIELDS),
         ("UpdateChatRequest", ai::rules::THREAD_FIELDS),
         ("ChatTurnRequest", ai::rules::TURN_FIELDS),
-        ("CreateDeviceRequest", device::rules::DEVICE_FIELDS),
-        ("UpdateDeviceRequest", device::rules::DEVICE_FIELDS),
     ]
 }
 

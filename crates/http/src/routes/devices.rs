@@ -1,4 +1,4 @@
-//! `/v1/devices` and `POST /ingest/{token}`: hydrometers that post readings (CONTRACT §11).
+//! `/v1/devices` and `POST /ingest/{token}`: hydrometers that post readings.
 
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -10,11 +10,14 @@ use wort_domain::device::{Device, DeviceKind, DevicePatch, GeneratedDevice, NewD
 
 use super::{created, page_response, resource};
 use crate::body::JsonBody;
+use crate::body_spec::{
+    BodySpec, Choice, Descriptions, FieldSpec, Kind, Missing, Mode, OnCreate, Reader,
+    request_body_schema,
+};
 use crate::credentials::Authenticated;
 use crate::error::{ApiError, ApiResult};
 use crate::params::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Query, path_id};
 use crate::state::AppState;
-use crate::validation::{Fields, Sent};
 
 /// Inside the `/v1/devices` scope.
 pub fn configure(cfg: &mut web::ServiceConfig) {
@@ -41,38 +44,79 @@ fn kind_names() -> Vec<&'static str> {
     DeviceKind::ALL.iter().map(DeviceKind::as_str).collect()
 }
 
-/// Request body of `POST /v1/devices`.
-#[derive(ToSchema)]
-#[allow(dead_code)]
-pub struct CreateDeviceRequest {
-    name: String,
-    kind: DeviceKind,
-    /// The brew session its readings go to.
-    #[schema(nullable)]
-    session_id: Option<uuid::Uuid>,
-}
+static DEVICE: BodySpec = BodySpec {
+    rules: rules::DEVICE_FIELDS,
+    missing: Missing::Last,
+    fields: &[
+        FieldSpec {
+            name: "name",
+            kind: Kind::Text,
+            on_create: OnCreate::Required,
+            nullable: false,
+            description: None,
+        },
+        FieldSpec {
+            name: "kind",
+            kind: Kind::Choice(Choice::by_ref::<DeviceKind>(kind_names).missing_as_string()),
+            on_create: OnCreate::Required,
+            nullable: false,
+            description: None,
+        },
+        FieldSpec {
+            name: "session_id",
+            kind: Kind::Uuid,
+            on_create: OnCreate::Optional,
+            nullable: true,
+            description: Some("The brew session its readings go to."),
+        },
+    ],
+};
 
-/// Request body of `PATCH /v1/devices/{id}`: only the fields sent change.
-#[derive(ToSchema)]
-#[allow(dead_code)]
-pub struct UpdateDeviceRequest {
-    #[schema(nullable = false)]
-    name: Option<String>,
-    #[schema(nullable = false)]
-    kind: Option<DeviceKind>,
-    /// `null` unassigns the device: its posts are refused until a session is assigned.
-    #[schema(nullable)]
-    session_id: Option<uuid::Uuid>,
-}
+request_body_schema!(
+    /// `POST /v1/devices`.
+    CreateDeviceRequest,
+    DEVICE,
+    Mode::Create,
+    "Request body of `POST /v1/devices`.",
+    field_descriptions = true
+);
 
-fn read_patch(f: &mut Fields) -> DevicePatch {
-    let name = f.text("name", rules::NAME);
-    let kind = f.enumeration("kind", &kind_names(), DeviceKind::parse);
+request_body_schema!(
+    /// `PATCH /v1/devices/{id}`.
+    UpdateDeviceRequest,
+    DEVICE,
+    Mode::Update,
+    "Request body of `PATCH /v1/devices/{id}`: only the fields sent change.",
+    field_descriptions = Descriptions::These(&[(
+        "session_id",
+        "`null` unassigns the device: its posts are refused until a session is assigned."
+    )])
+);
+
+/// The fields sent: every one on create, only those sent on update.
+fn read_patch(f: &mut Reader) -> DevicePatch {
     DevicePatch {
-        name: f.optional("name", "string", name),
-        kind: f.optional("kind", "string", kind),
-        session_id: Fields::nullable(f.uuid("session_id")),
+        name: f.text("name"),
+        kind: f.enumeration("kind", DeviceKind::parse),
+        session_id: f.nullable_uuid("session_id"),
     }
+}
+
+fn read_new_device(body: &Value) -> ApiResult<NewDevice> {
+    let mut f = Reader::new(body, &DEVICE, Mode::Create)?;
+    let patch = read_patch(&mut f);
+    // Each `None` left is a required field not sent, which `finish` reports.
+    f.finish(NewDevice {
+        name: patch.name.unwrap_or_default(),
+        kind: patch.kind.unwrap_or(DeviceKind::Generic),
+        session_id: patch.session_id.flatten(),
+    })
+}
+
+fn read_update(body: &Value) -> ApiResult<DevicePatch> {
+    let mut f = Reader::new(body, &DEVICE, Mode::Update)?;
+    let patch = read_patch(&mut f);
+    f.finish(patch)
 }
 
 /// The account's devices by name.
@@ -103,16 +147,7 @@ pub async fn create_device(
     state: web::Data<AppState>,
     body: JsonBody,
 ) -> ApiResult<HttpResponse> {
-    let body = body.json()?;
-    let mut f = Fields::of(&body)?;
-    let patch = read_patch(&mut f);
-    let name = f.required("name", "string", Sent::from_patch(patch.name));
-    let kind = f.required("kind", "string", Sent::from_patch(patch.kind));
-    let new = f.finish(NewDevice {
-        name: name.unwrap_or_default(),
-        kind: kind.unwrap_or(DeviceKind::Generic),
-        session_id: patch.session_id.flatten(),
-    })?;
+    let new = read_new_device(&body.json()?)?;
     let device = state.devices.create(auth.0.user.id, new).await?;
     Ok(created(&device))
 }
@@ -141,10 +176,7 @@ pub async fn update_device(
     body: JsonBody,
 ) -> ApiResult<HttpResponse> {
     let id = path_id(&req, "id")?;
-    let body = body.json()?;
-    let mut f = Fields::of(&body)?;
-    let patch = read_patch(&mut f);
-    let patch = f.finish(patch)?;
+    let patch = read_update(&body.json()?)?;
     Ok(HttpResponse::Ok().json(state.devices.update(auth.0.user.id, id, patch).await?))
 }
 
@@ -223,8 +255,8 @@ pub async fn ingest(
                 .await?;
         }
         Err(e) => {
-            // The credential before the body (CONTRACT §1): an unknown token is 401 whatever
-            // was sent.
+            // The credential is checked before the body: an unknown token is 401 whatever was
+            // sent, so a malformed post does not tell whether a token exists.
             state.devices.check_token(token).await?;
             return Err(e);
         }
@@ -272,4 +304,16 @@ fn is_form(req: &HttpRequest) -> bool {
             t.trim()
                 .eq_ignore_ascii_case("application/x-www-form-urlencoded")
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::body_spec::assert_whole;
+
+    #[test]
+    fn every_field_of_the_tables_is_read() {
+        assert_whole(&DEVICE, |body| read_new_device(body).map(|_| ()));
+        assert_whole(&DEVICE, |body| read_update(body).map(|_| ()));
+    }
 }
