@@ -1,8 +1,8 @@
 //! `GET /v1/me`: who the credential belongs to; `/v1/me/preferences`: how the web app shows
-//! numbers to them (CONTRACT §8).
+//! numbers to them (the API itself is always metric and SG).
 
 use actix_web::{HttpResponse, web};
-use utoipa::ToSchema;
+use serde_json::Value;
 use wort_domain::account::{
     AmountUnits, ColorDisplay, GravityDisplay, Me, Preferences, PreferencesPatch,
     TemperatureDisplay,
@@ -10,10 +10,12 @@ use wort_domain::account::{
 
 use super::resource;
 use crate::body::JsonBody;
+use crate::body_spec::{
+    BodySpec, Choice, FieldSpec, Kind, Missing, Mode, OnCreate, Reader, request_body_schema,
+};
 use crate::credentials::Authenticated;
 use crate::error::ApiResult;
 use crate::state::AppState;
-use crate::validation::Fields;
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.service(resource("/v1/me", "GET").route(web::get().to(me)))
@@ -31,18 +33,53 @@ pub async fn me(auth: Authenticated) -> HttpResponse {
     HttpResponse::Ok().json(Me::from(&auth.0.user))
 }
 
-/// Request body of `PATCH /v1/me/preferences`: any of the four; the others stay.
-#[derive(ToSchema)]
-#[allow(dead_code)]
-pub struct UpdatePreferencesRequest {
-    #[schema(inline, nullable = false)]
-    amounts: Option<AmountUnits>,
-    #[schema(inline, nullable = false)]
-    gravity: Option<GravityDisplay>,
-    #[schema(inline, nullable = false)]
-    color: Option<ColorDisplay>,
-    #[schema(inline, nullable = false)]
-    temperature: Option<TemperatureDisplay>,
+/// A preference: one of its type's values, left alone when not sent.
+const fn preference(name: &'static str, choice: Choice) -> FieldSpec {
+    FieldSpec {
+        name,
+        kind: Kind::Choice(choice),
+        on_create: OnCreate::Optional,
+        nullable: false,
+        description: None,
+    }
+}
+
+/// The display preferences; an update body only (the account starts with the defaults).
+static PREFERENCES: BodySpec = BodySpec {
+    rules: &[],
+    missing: Missing::Last,
+    fields: &[
+        preference("amounts", Choice::inline::<AmountUnits>(AmountUnits::names)),
+        preference(
+            "gravity",
+            Choice::inline::<GravityDisplay>(GravityDisplay::names),
+        ),
+        preference("color", Choice::inline::<ColorDisplay>(ColorDisplay::names)),
+        preference(
+            "temperature",
+            Choice::inline::<TemperatureDisplay>(TemperatureDisplay::names),
+        ),
+    ],
+};
+
+request_body_schema!(
+    /// `PATCH /v1/me/preferences`.
+    UpdatePreferencesRequest,
+    PREFERENCES,
+    Mode::Update,
+    "Request body of `PATCH /v1/me/preferences`: any of the four; the others stay.",
+    field_descriptions = false
+);
+
+fn read_patch(body: &Value) -> ApiResult<PreferencesPatch> {
+    let mut f = Reader::new(body, &PREFERENCES, Mode::Update)?;
+    let patch = PreferencesPatch {
+        amounts: f.enumeration("amounts", AmountUnits::parse),
+        gravity: f.enumeration("gravity", GravityDisplay::parse),
+        color: f.enumeration("color", ColorDisplay::parse),
+        temperature: f.enumeration("temperature", TemperatureDisplay::parse),
+    };
+    f.finish(patch)
 }
 
 /// The account's display preferences (the API itself is always metric and SG).
@@ -65,26 +102,21 @@ pub async fn update_preferences(
     state: web::Data<AppState>,
     body: JsonBody,
 ) -> ApiResult<HttpResponse> {
-    let body = body.json()?;
-    let mut f = Fields::of(&body)?;
-    let amounts = f.enumeration("amounts", &AmountUnits::names(), AmountUnits::parse);
-    let gravity = f.enumeration("gravity", &GravityDisplay::names(), GravityDisplay::parse);
-    let color = f.enumeration("color", &ColorDisplay::names(), ColorDisplay::parse);
-    let temperature = f.enumeration(
-        "temperature",
-        &TemperatureDisplay::names(),
-        TemperatureDisplay::parse,
-    );
-    let patch = PreferencesPatch {
-        amounts: f.optional("amounts", "string", amounts),
-        gravity: f.optional("gravity", "string", gravity),
-        color: f.optional("color", "string", color),
-        temperature: f.optional("temperature", "string", temperature),
-    };
-    let patch = f.finish(patch)?;
+    let patch = read_patch(&body.json()?)?;
     let preferences = state
         .accounts
         .update_preferences(auth.0.user.id, patch)
         .await?;
     Ok(HttpResponse::Ok().json(preferences))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::body_spec::assert_whole;
+
+    #[test]
+    fn every_field_of_the_table_is_read() {
+        assert_whole(&PREFERENCES, |body| read_patch(body).map(|_| ()));
+    }
 }
