@@ -10,7 +10,7 @@ use utoipa::openapi::{RefOr, Required};
 use utoipa::{Modify, OpenApi};
 
 use wort_domain::rules::{FieldRules, NumberRule, Rule};
-use wort_domain::{account, ai, brew_session, recipe};
+use wort_domain::{account, brew_session, recipe};
 
 use crate::routes;
 use crate::routes::ingredients;
@@ -46,9 +46,6 @@ fn bounded_bodies() -> Vec<(&'static str, FieldRules)> {
         ("UpdateStepRequest", brew_session::STEP_FIELDS),
         ("CreateLogRequest", brew_session::READING_FIELDS),
         ("UpdateLogRequest", brew_session::READING_FIELDS),
-        ("CreateChatRequest", ai::rules::THREAD_FIELDS),
-        ("UpdateChatRequest", ai::rules::THREAD_FIELDS),
-        ("ChatTurnRequest", ai::rules::TURN_FIELDS),
     ]
 }
 

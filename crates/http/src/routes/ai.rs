@@ -1,4 +1,4 @@
-//! The AI assistant (CONTRACT §7): `GET /v1/ai/usage`, `POST /v1/recipes/{id}/analysis` and the
+//! The AI assistant: `GET /v1/ai/usage`, `POST /v1/recipes/{id}/analysis` and the
 //! streamed chat turn `POST /v1/chat`. Chat threads themselves are in [`super::chats`].
 //!
 //! Order of checks on analysis and chat: credential (401), body (413, 400, 422), existence
@@ -8,12 +8,14 @@
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde_json::Value;
 use tracing::Instrument;
-use utoipa::ToSchema;
 use wort_domain::ai::service::{RecipeAnalysis, TurnRequest};
 use wort_domain::ai::{MAX_CHAT_MESSAGE_CHARS, UsageReport};
 
 use super::resource;
 use crate::body::JsonBody;
+use crate::body_spec::{
+    BodySpec, FieldSpec, Kind, Missing, Mode, OnCreate, Reader, request_body_schema,
+};
 use crate::credentials::Authenticated;
 use crate::error::{ApiError, ApiResult};
 use crate::params::path_id;
@@ -35,20 +37,47 @@ pub fn configure_analysis(cfg: &mut web::ServiceConfig) {
     cfg.service(resource("/{id}/analysis", "POST").route(web::post().to(analyse_recipe)));
 }
 
-/// Request body of `POST /v1/chat`.
-#[derive(ToSchema)]
-#[allow(dead_code)]
-pub struct ChatTurnRequest {
-    /// 1–8,000 characters; longer is `413`.
-    message: String,
-    /// Continue this thread (its earlier messages are sent as context); absent: a new thread.
-    #[schema(nullable)]
-    chat_id: Option<uuid::Uuid>,
-    /// Talk about this recipe (sent to the provider with its ingredients and statistics); a new
-    /// thread keeps it.
-    #[schema(nullable)]
-    recipe_id: Option<uuid::Uuid>,
+const fn clearable_id(name: &'static str, description: &'static str) -> FieldSpec {
+    FieldSpec {
+        name,
+        kind: Kind::Uuid,
+        on_create: OnCreate::Optional,
+        nullable: true,
+        description: Some(description),
+    }
 }
+
+static TURN: BodySpec = BodySpec {
+    rules: wort_domain::ai::rules::TURN_FIELDS,
+    missing: Missing::WhereRead,
+    fields: &[
+        FieldSpec {
+            name: "message",
+            kind: Kind::Text,
+            on_create: OnCreate::Required,
+            nullable: false,
+            description: Some("1–8,000 characters; longer is `413`."),
+        },
+        clearable_id(
+            "chat_id",
+            "Continue this thread (its earlier messages are sent as context); absent: a new thread.",
+        ),
+        clearable_id(
+            "recipe_id",
+            "Talk about this recipe (sent to the provider with its ingredients and statistics); a \
+             new\nthread keeps it.",
+        ),
+    ],
+};
+
+request_body_schema!(
+    /// `POST /v1/chat`.
+    ChatTurnRequest,
+    TURN,
+    Mode::Create,
+    "Request body of `POST /v1/chat`.",
+    field_descriptions = true
+);
 
 /// Today's AI use and limits (UTC day). Works whether or not AI is configured.
 #[utoipa::path(get, path = "/v1/ai/usage", tag = "ai",
@@ -106,11 +135,14 @@ fn read_turn(body: &JsonBody) -> ApiResult<TurnRequest> {
     {
         return Err(ApiError::ChatMessageTooLong);
     }
-    let mut f = Fields::of(&body)?;
-    let message = f.text("message", wort_domain::ai::rules::MESSAGE);
-    let message = f.required("message", "string", message);
-    let chat_id = Fields::nullable(f.uuid("chat_id")).flatten();
-    let recipe_id = Fields::nullable(f.uuid("recipe_id")).flatten();
+    read_turn_fields(&body)
+}
+
+fn read_turn_fields(body: &Value) -> ApiResult<TurnRequest> {
+    let mut f = Reader::new(body, &TURN, Mode::Create)?;
+    let message = f.text("message");
+    let chat_id = f.nullable_uuid("chat_id").flatten();
+    let recipe_id = f.nullable_uuid("recipe_id").flatten();
     let message = f.finish(message)?.unwrap_or_default();
     Ok(TurnRequest {
         message,
@@ -141,4 +173,15 @@ pub async fn chat_turn(
     let body = JsonBody::read(&req, payload.into_inner(), CHAT_MAX_BODY_BYTES).await;
     let request = read_turn(&body)?;
     crate::sse::chat_turn(state.ai.clone(), auth.0.user.id, request).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::body_spec::assert_whole;
+
+    #[test]
+    fn every_field_of_the_table_is_read() {
+        assert_whole(&TURN, |body| read_turn_fields(body).map(|_| ()));
+    }
 }

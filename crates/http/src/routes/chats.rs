@@ -3,16 +3,18 @@
 
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde_json::Value;
-use utoipa::ToSchema;
 use wort_domain::ai::chat::{ChatThread, ChatThreadDetail, NewThread, ThreadPatch};
+use wort_domain::ai::rules;
 
 use super::{created, page_response, resource};
 use crate::body::JsonBody;
+use crate::body_spec::{
+    BodySpec, FieldSpec, Kind, Missing, Mode, OnCreate, Reader, request_body_schema,
+};
 use crate::credentials::Authenticated;
 use crate::error::ApiResult;
 use crate::params::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Query, path_id};
 use crate::state::AppState;
-use crate::validation::Fields;
 
 /// Inside the `/v1/chats` scope.
 pub fn configure(cfg: &mut web::ServiceConfig) {
@@ -29,37 +31,68 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     );
 }
 
-/// Request body of `POST /v1/chats` (optional as a whole).
-#[derive(ToSchema)]
-#[allow(dead_code)]
-pub struct CreateChatRequest {
-    #[schema(nullable)]
-    title: Option<String>,
-    /// One of the caller's recipes; the thread's turns then discuss it.
-    #[schema(nullable)]
-    recipe_id: Option<uuid::Uuid>,
-}
+/// A thread's title: left out, or `null`, for none (a turn then names the thread).
+const TITLE: FieldSpec = FieldSpec {
+    name: "title",
+    kind: Kind::Text,
+    on_create: OnCreate::Optional,
+    nullable: true,
+    description: None,
+};
 
-/// Request body of `PATCH /v1/chats/{id}`; `null` clears the title.
-#[derive(ToSchema)]
-#[allow(dead_code)]
-pub struct UpdateChatRequest {
-    #[schema(nullable)]
-    title: Option<String>,
-}
+static NEW_THREAD: BodySpec = BodySpec {
+    rules: rules::THREAD_FIELDS,
+    missing: Missing::Last,
+    fields: &[
+        TITLE,
+        FieldSpec {
+            name: "recipe_id",
+            kind: Kind::Uuid,
+            on_create: OnCreate::Optional,
+            nullable: true,
+            description: Some("One of the caller's recipes; the thread's turns then discuss it."),
+        },
+    ],
+};
 
-fn read_title(f: &mut Fields) -> Option<Option<String>> {
-    Fields::nullable(f.text("title", wort_domain::ai::rules::TITLE))
-}
+static THREAD_CHANGE: BodySpec = BodySpec {
+    rules: rules::THREAD_FIELDS,
+    missing: Missing::Last,
+    fields: &[TITLE],
+};
+
+request_body_schema!(
+    /// `POST /v1/chats`.
+    CreateChatRequest,
+    NEW_THREAD,
+    Mode::Create,
+    "Request body of `POST /v1/chats` (optional as a whole).",
+    field_descriptions = true
+);
+
+request_body_schema!(
+    /// `PATCH /v1/chats/{id}`.
+    UpdateChatRequest,
+    THREAD_CHANGE,
+    Mode::Update,
+    "Request body of `PATCH /v1/chats/{id}`; `null` clears the title.",
+    field_descriptions = false
+);
 
 fn read_new_thread(body: Option<Value>) -> ApiResult<NewThread> {
     let Some(body) = body else {
         return Ok(NewThread::default());
     };
-    let mut f = Fields::of(&body)?;
-    let title = read_title(&mut f).flatten();
-    let recipe_id = Fields::nullable(f.uuid("recipe_id")).flatten();
+    let mut f = Reader::new(&body, &NEW_THREAD, Mode::Create)?;
+    let title = f.nullable_text("title").flatten();
+    let recipe_id = f.nullable_uuid("recipe_id").flatten();
     f.finish(NewThread { title, recipe_id })
+}
+
+fn read_change(body: &Value) -> ApiResult<ThreadPatch> {
+    let mut f = Reader::new(body, &THREAD_CHANGE, Mode::Update)?;
+    let title = f.nullable_text("title");
+    f.finish(ThreadPatch { title })
 }
 
 /// The account's chat threads, most recently updated first.
@@ -119,10 +152,7 @@ pub async fn update_chat(
     body: JsonBody,
 ) -> ApiResult<HttpResponse> {
     let id = path_id(&req, "id")?;
-    let body = body.json()?;
-    let mut f = Fields::of(&body)?;
-    let title = read_title(&mut f);
-    let patch = f.finish(ThreadPatch { title })?;
+    let patch = read_change(&body.json()?)?;
     Ok(HttpResponse::Ok().json(state.ai.update_thread(auth.0.user.id, id, patch).await?))
 }
 
@@ -138,4 +168,18 @@ pub async fn delete_chat(
     let id = path_id(&req, "id")?;
     state.ai.delete_thread(auth.0.user.id, id).await?;
     Ok(HttpResponse::NoContent().finish())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::body_spec::assert_whole;
+
+    #[test]
+    fn every_field_of_the_tables_is_read() {
+        assert_whole(&NEW_THREAD, |body| {
+            read_new_thread(Some(body.clone())).map(|_| ())
+        });
+        assert_whole(&THREAD_CHANGE, |body| read_change(body).map(|_| ()));
+    }
 }
