@@ -50,6 +50,10 @@ pub enum Kind {
     Number,
     /// A whole number (`format: int32`).
     Integer,
+    /// A whole number past `i32`'s range (`format: int64`).
+    Integer64,
+    /// An email address (`format: email`), bounded like text.
+    Email,
     /// One of a set of strings.
     Enum(fn() -> Vec<&'static str>),
     /// One of a set of strings, documented by the domain type's own schema (its description
@@ -207,8 +211,8 @@ impl Kind {
     /// What Zod names as expected when the field is `null` (or, for most kinds, missing).
     fn expected(self) -> &'static str {
         match self {
-            Kind::Text | Kind::Enum(_) | Kind::Choice(_) | Kind::Uuid => "string",
-            Kind::Number | Kind::Integer => "number",
+            Kind::Text | Kind::Email | Kind::Enum(_) | Kind::Choice(_) | Kind::Uuid => "string",
+            Kind::Number | Kind::Integer | Kind::Integer64 => "number",
             Kind::Boolean => "boolean",
             Kind::EnumArray(_) => "array",
         }
@@ -395,6 +399,11 @@ impl<'a> Reader<'a> {
         Fields::nullable(self.fields.integer(name, self.spec.number_rule(name)))
     }
 
+    /// A failure the table cannot see (a value the domain refuses), among the others.
+    pub fn report(&mut self, violation: wort_domain::error::Violation) {
+        self.fields.report(violation);
+    }
+
     /// Every recorded failure (with, for [`Missing::Last`], each required field not sent), or
     /// the value built from the fields.
     pub fn finish<T>(mut self, value: T) -> ApiResult<T> {
@@ -449,9 +458,9 @@ fn property(
     let json_type = match field.kind {
         Kind::Choice(choice) => return choice_property(choice, field, description, default),
         Kind::EnumArray(array) => return array_property(array, field, description),
-        Kind::Text | Kind::Enum(_) | Kind::Uuid => Type::String,
+        Kind::Text | Kind::Email | Kind::Enum(_) | Kind::Uuid => Type::String,
         Kind::Number => Type::Number,
-        Kind::Integer => Type::Integer,
+        Kind::Integer | Kind::Integer64 => Type::Integer,
         Kind::Boolean => Type::Boolean,
     };
     let schema_type = if field.nullable {
@@ -464,6 +473,8 @@ fn property(
     let mut property = match field.kind {
         Kind::Number => property.format(format(KnownFormat::Double)),
         Kind::Integer => property.format(format(KnownFormat::Int32)),
+        Kind::Integer64 => property.format(format(KnownFormat::Int64)),
+        Kind::Email => property.format(format(KnownFormat::Email)),
         Kind::Uuid => property.format(format(KnownFormat::Uuid)),
         Kind::Enum(options) => property.enum_values(Some(options())),
         Kind::Text | Kind::Boolean | Kind::Choice(_) | Kind::EnumArray(_) => property,
@@ -593,8 +604,10 @@ pub fn assert_whole(spec: &BodySpec, read: impl Fn(&Value) -> ApiResult<()>) {
     for field in spec.fields {
         let rule = spec.rule(field.name);
         let fits = match field.kind {
-            Kind::Text => matches!(rule, Some(Rule::Text(_))),
-            Kind::Number | Kind::Integer => matches!(rule, Some(Rule::Number(_))),
+            Kind::Text | Kind::Email => matches!(rule, Some(Rule::Text(_))),
+            Kind::Number | Kind::Integer | Kind::Integer64 => {
+                matches!(rule, Some(Rule::Number(_)))
+            }
             Kind::Enum(_) | Kind::Choice(_) | Kind::Uuid | Kind::Boolean | Kind::EnumArray(_) => {
                 rule.is_none()
             }

@@ -10,7 +10,7 @@ use utoipa::openapi::{RefOr, Required};
 use utoipa::{Modify, OpenApi};
 
 use wort_domain::rules::{FieldRules, NumberRule, Rule};
-use wort_domain::{account, brew_session, recipe};
+use wort_domain::{brew_session, recipe};
 
 use crate::routes;
 use crate::routes::ingredients;
@@ -36,10 +36,6 @@ fn operations_mut(
 /// writes it (`minLength`, `maximum`…), so the annotations on request structs carry none.
 fn bounded_bodies() -> Vec<(&'static str, FieldRules)> {
     vec![
-        ("SignUpRequest", account::SIGN_UP_FIELDS),
-        ("CreateApiKeyRequest", account::API_KEY_FIELDS),
-        ("UpdateUserRequest", account::UPDATE_USER_FIELDS),
-        ("ChangePasswordRequest", account::CHANGE_PASSWORD_FIELDS),
         ("CreateSessionRequest", brew_session::SESSION_FIELDS),
         ("UpdateSessionRequest", brew_session::SESSION_FIELDS),
         ("CreateStepRequest", brew_session::STEP_FIELDS),

@@ -2131,7 +2131,7 @@ export interface components {
             email: string;
             password: string;
         };
-        /** @description Request bodies, for the OpenAPI document. */
+        /** @description Request body of `POST /api/auth/sign-up/email`. */
         SignUpRequest: {
             /** Format: email */
             email: string;

@@ -63,6 +63,12 @@ pub const API_KEY_FIELDS: FieldRules = &[
     ("name", Rule::Text(KEY_NAME)),
     ("expiresIn", Rule::Number(KEY_LIFETIME_SECS)),
 ];
+/// Sign-in checks no account rule on its input, only caps it (hashing an unbounded password
+/// would be work for anyone to ask for).
+pub const SIGN_IN_FIELDS: FieldRules = &[
+    ("email", Rule::Text(SIGN_IN_INPUT)),
+    ("password", Rule::Text(SIGN_IN_INPUT)),
+];
 pub const UPDATE_USER_FIELDS: FieldRules = &[("name", Rule::Text(USER_NAME))];
 pub const CHANGE_PASSWORD_FIELDS: FieldRules = &[
     ("currentPassword", Rule::Text(SIGN_IN_INPUT)),

@@ -4,19 +4,22 @@
 use actix_web::cookie::{Cookie, SameSite, time::Duration as CookieDuration};
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Serialize;
-use serde_json::json;
+use serde_json::{Value, json};
 use time::Duration;
 use utoipa::ToSchema;
 use uuid::Uuid;
 use wort_domain::account::{self, ApiKey, PasswordChange, SIGN_IN_LIFETIME, SignUp, User};
+use wort_domain::rules::FieldRules;
 use wort_domain::timestamp;
 
 use super::resource;
 use crate::body::JsonBody;
+use crate::body_spec::{
+    BodySpec, FieldSpec, Kind, Missing, Mode, OnCreate, Reader, request_body_schema,
+};
 use crate::credentials::{SESSION_COOKIE, SignedIn, session_token};
 use crate::error::{ApiError, ApiResult};
 use crate::state::AppState;
-use crate::validation::{Fields, invalid_type, type_name};
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.service(resource("/api/auth/sign-up/email", "POST").route(web::post().to(sign_up)))
@@ -127,59 +130,185 @@ pub struct Success {
     success: bool,
 }
 
-/// Request bodies, for the OpenAPI document.
-#[derive(ToSchema)]
-#[allow(dead_code)]
-pub struct SignUpRequest {
-    name: String,
-    #[schema(format = Email)]
-    email: String,
-    password: String,
+const fn required(name: &'static str, kind: Kind) -> FieldSpec {
+    FieldSpec {
+        name,
+        kind,
+        on_create: OnCreate::Required,
+        nullable: false,
+        description: None,
+    }
 }
 
-#[derive(ToSchema)]
-#[allow(dead_code)]
-pub struct SignInRequest {
-    #[schema(format = Email)]
-    email: String,
-    password: String,
+/// Every body of this surface is read whole (there are no partial updates): a missing field is
+/// reported where it is read, in the body's order.
+const fn body(rules: FieldRules, fields: &'static [FieldSpec]) -> BodySpec {
+    BodySpec {
+        rules,
+        missing: Missing::WhereRead,
+        fields,
+    }
 }
 
-#[derive(ToSchema)]
-#[allow(dead_code)]
-pub struct CreateApiKeyRequest {
-    name: String,
-    /// Lifetime in seconds (60–31,536,000); null or absent: the key never expires.
-    #[schema(value_type = Option<i64>)]
-    #[serde(rename = "expiresIn")]
-    expires_in: Option<i64>,
+static SIGN_UP: BodySpec = body(
+    account::SIGN_UP_FIELDS,
+    &[
+        required("name", Kind::Text),
+        required("email", Kind::Email),
+        required("password", Kind::Text),
+    ],
+);
+
+const SIGN_IN_FIELDS: &[FieldSpec] = &[
+    required("email", Kind::Email),
+    required("password", Kind::Text),
+];
+static SIGN_IN: BodySpec = body(account::SIGN_IN_FIELDS, SIGN_IN_FIELDS);
+/// The document has never shown sign-in's caps (they guard the server, not the account's rules),
+/// so its schema is the same fields without them.
+static SIGN_IN_SHOWN: BodySpec = body(&[], SIGN_IN_FIELDS);
+
+static API_KEY: BodySpec = body(
+    account::API_KEY_FIELDS,
+    &[
+        required("name", Kind::Text),
+        FieldSpec {
+            name: "expiresIn",
+            kind: Kind::Integer64,
+            on_create: OnCreate::Optional,
+            nullable: true,
+            description: Some(
+                "Lifetime in seconds (60–31,536,000); null or absent: the key never expires.",
+            ),
+        },
+    ],
+);
+
+static DELETE_KEY: BodySpec = body(&[], &[required("keyId", Kind::Uuid)]);
+
+static CHANGE_PASSWORD: BodySpec = body(
+    account::CHANGE_PASSWORD_FIELDS,
+    &[
+        required("currentPassword", Kind::Text),
+        required("newPassword", Kind::Text),
+        FieldSpec {
+            name: "revokeOtherSessions",
+            kind: Kind::Boolean,
+            on_create: OnCreate::Optional,
+            nullable: false,
+            description: Some(
+                "End every other sign-in session of the account (this one stays). Default false.",
+            ),
+        },
+    ],
+);
+
+static UPDATE_USER: BodySpec = body(account::UPDATE_USER_FIELDS, &[required("name", Kind::Text)]);
+
+request_body_schema!(
+    /// `POST /api/auth/sign-up/email`.
+    SignUpRequest,
+    SIGN_UP,
+    Mode::Create,
+    "Request body of `POST /api/auth/sign-up/email`.",
+    field_descriptions = true
+);
+request_body_schema!(
+    /// `POST /api/auth/sign-in/email`.
+    SignInRequest,
+    SIGN_IN_SHOWN,
+    Mode::Create,
+    field_descriptions = true
+);
+request_body_schema!(
+    /// `POST /api/auth/api-key/create`.
+    CreateApiKeyRequest,
+    API_KEY,
+    Mode::Create,
+    field_descriptions = true
+);
+request_body_schema!(
+    /// `POST /api/auth/api-key/delete`.
+    DeleteApiKeyRequest,
+    DELETE_KEY,
+    Mode::Create,
+    field_descriptions = true
+);
+request_body_schema!(
+    /// `POST /api/auth/change-password`.
+    ChangePasswordRequest,
+    CHANGE_PASSWORD,
+    Mode::Create,
+    field_descriptions = true
+);
+request_body_schema!(
+    /// `POST /api/auth/update-user`.
+    UpdateUserRequest,
+    UPDATE_USER,
+    Mode::Create,
+    field_descriptions = true
+);
+
+fn read_sign_up(body: &Value) -> ApiResult<Option<SignUp>> {
+    let mut f = Reader::new(body, &SIGN_UP, Mode::Create)?;
+    let name = f.text("name");
+    let email = read_email(&mut f);
+    let password = f.text("password");
+    let fields = match (name, email, password) {
+        (Some(name), Some(email), Some(password)) => Some(SignUp {
+            name,
+            email,
+            password,
+        }),
+        _ => None,
+    };
+    f.finish(fields)
 }
 
-#[derive(ToSchema)]
-#[allow(dead_code)]
-pub struct DeleteApiKeyRequest {
-    #[schema(format = Uuid)]
-    #[serde(rename = "keyId")]
-    key_id: String,
+fn read_sign_in(body: &Value) -> ApiResult<Option<(String, String)>> {
+    let mut f = Reader::new(body, &SIGN_IN, Mode::Create)?;
+    let email = f.text("email");
+    let password = f.text("password");
+    f.finish(email.zip(password))
 }
 
-#[derive(ToSchema)]
-#[allow(dead_code)]
-pub struct ChangePasswordRequest {
-    #[serde(rename = "currentPassword")]
-    current_password: String,
-    #[serde(rename = "newPassword")]
-    new_password: String,
-    /// End every other sign-in session of the account (this one stays). Default false.
-    #[serde(rename = "revokeOtherSessions")]
-    #[schema(nullable = false)]
-    revoke_other_sessions: Option<bool>,
+fn read_new_key(body: &Value) -> ApiResult<Option<(String, Option<i64>)>> {
+    let mut f = Reader::new(body, &API_KEY, Mode::Create)?;
+    let name = f.text("name");
+    let expires_in = f.nullable_integer("expiresIn").flatten();
+    f.finish(name.map(|name| (name, expires_in)))
 }
 
-#[derive(ToSchema)]
-#[allow(dead_code)]
-pub struct UpdateUserRequest {
-    name: String,
+/// The key to delete; `Ok(None)` for a string that is no UUID, which cannot name a key of this
+/// account (`404`, like an unknown one, rather than `422`).
+fn read_key_id(body: &Value) -> ApiResult<Option<Uuid>> {
+    if let Some(Value::String(s)) = body.get("keyId")
+        && Uuid::try_parse(s).is_err()
+    {
+        return Ok(None);
+    }
+    let mut f = Reader::new(body, &DELETE_KEY, Mode::Create)?;
+    let key_id = f.uuid("keyId");
+    f.finish(key_id)
+}
+
+fn read_password_change(body: &Value) -> ApiResult<Option<PasswordChange>> {
+    let mut f = Reader::new(body, &CHANGE_PASSWORD, Mode::Create)?;
+    let current = f.text("currentPassword");
+    let new = f.text("newPassword");
+    let revoke = f.boolean("revokeOtherSessions");
+    let change = current.zip(new).map(|(current, new)| PasswordChange {
+        current,
+        new,
+        revoke_other_sessions: revoke.unwrap_or(false),
+    });
+    f.finish(change)
+}
+
+fn read_user_name(body: &Value) -> ApiResult<Option<String>> {
+    let mut f = Reader::new(body, &UPDATE_USER, Mode::Create)?;
+    let name = f.text("name");
+    f.finish(name)
 }
 
 /// `{"status": true}`, better-auth's answer to account changes.
@@ -198,9 +327,8 @@ fn check_sign_in_origin(req: &HttpRequest, state: &AppState) -> ApiResult<()> {
 }
 
 /// Reads `email` with sign-up's rule (bounded, plausible, normalised).
-fn read_email(f: &mut Fields) -> Option<String> {
-    let sent = f.text("email", account::EMAIL);
-    let email = f.required("email", "string", sent)?;
+fn read_email(f: &mut Reader) -> Option<String> {
+    let email = f.text("email")?;
     match account::check_email(&["email"], &email) {
         Ok(email) => Some(email),
         Err(v) => {
@@ -245,21 +373,7 @@ pub async fn sign_up(
     body: JsonBody,
 ) -> ApiResult<HttpResponse> {
     check_sign_in_origin(&req, &state)?;
-    let body = body.json()?;
-    let mut f = Fields::of(&body)?;
-    let name = f.text("name", account::USER_NAME);
-    let name = f.required("name", "string", name);
-    let email = read_email(&mut f);
-    let password = f.text("password", account::PASSWORD);
-    let password = f.required("password", "string", password);
-    let (Some(name), Some(email), Some(password)) = (name, email, password) else {
-        return Err(f.finish(()).err().unwrap_or(ApiError::Internal));
-    };
-    let fields = SignUp {
-        name,
-        email,
-        password,
-    };
+    let fields = read_sign_up(&body.json()?)?.ok_or(ApiError::Internal)?;
     let address = client_address(&req, &state);
     let signed_in = state.accounts.sign_up(fields, &address).await?;
     Ok(signed_in_response(&state, signed_in))
@@ -277,15 +391,7 @@ pub async fn sign_in(
     body: JsonBody,
 ) -> ApiResult<HttpResponse> {
     check_sign_in_origin(&req, &state)?;
-    let body = body.json()?;
-    let mut f = Fields::of(&body)?;
-    let email = f.text("email", account::SIGN_IN_INPUT);
-    let email = f.required("email", "string", email);
-    let password = f.text("password", account::SIGN_IN_INPUT);
-    let password = f.required("password", "string", password);
-    let (Some(email), Some(password)) = (email, password) else {
-        return Err(f.finish(()).err().unwrap_or(ApiError::Internal));
-    };
+    let (email, password) = read_sign_in(&body.json()?)?.ok_or(ApiError::Internal)?;
     let address = client_address(&req, &state);
     let signed_in = state.accounts.sign_in(&email, password, &address).await?;
     Ok(signed_in_response(&state, signed_in))
@@ -353,13 +459,7 @@ pub async fn create_key(
     state: web::Data<AppState>,
     body: JsonBody,
 ) -> ApiResult<HttpResponse> {
-    let body = body.json()?;
-    let mut f = Fields::of(&body)?;
-    let name = f.text("name", account::KEY_NAME);
-    let name = f.required("name", "string", name);
-    let expires_in = f.integer("expiresIn", account::KEY_LIFETIME_SECS);
-    let expires_in = Fields::nullable(expires_in).flatten();
-    let name = f.finish(name)?.ok_or(ApiError::Internal)?;
+    let (name, expires_in) = read_new_key(&body.json()?)?.ok_or(ApiError::Internal)?;
     let user = signed_in.identity.user.id;
     let created = state
         .accounts
@@ -393,21 +493,7 @@ pub async fn delete_key(
     state: web::Data<AppState>,
     body: JsonBody,
 ) -> ApiResult<HttpResponse> {
-    let body = body.json()?;
-    let mut f = Fields::of(&body)?;
-    // A malformed id cannot name a key of this account: 404, like an unknown one.
-    let key_id = match body.get("keyId") {
-        Some(serde_json::Value::String(s)) => Some(Uuid::try_parse(s).ok()),
-        None => {
-            f.report(invalid_type(&["keyId"], "string", "undefined"));
-            None
-        }
-        Some(other) => {
-            f.report(invalid_type(&["keyId"], "string", type_name(other)));
-            None
-        }
-    };
-    let key_id = f.finish(key_id)?.flatten().ok_or(ApiError::NotFound)?;
+    let key_id = read_key_id(&body.json()?)?.ok_or(ApiError::NotFound)?;
     state
         .accounts
         .delete_api_key(signed_in.identity.user.id, key_id)
@@ -428,22 +514,7 @@ pub async fn change_password(
     state: web::Data<AppState>,
     body: JsonBody,
 ) -> ApiResult<HttpResponse> {
-    let body = body.json()?;
-    let mut f = Fields::of(&body)?;
-    let current = f.text("currentPassword", account::SIGN_IN_INPUT);
-    let current = f.required("currentPassword", "string", current);
-    let new = f.text("newPassword", account::PASSWORD);
-    let new = f.required("newPassword", "string", new);
-    let revoke = f.boolean("revokeOtherSessions");
-    let revoke = f.optional("revokeOtherSessions", "boolean", revoke);
-    let (Some(current), Some(new)) = (current, new) else {
-        return Err(f.finish(()).err().unwrap_or(ApiError::Internal));
-    };
-    let change = f.finish(PasswordChange {
-        current,
-        new,
-        revoke_other_sessions: revoke.unwrap_or(false),
-    })?;
+    let change = read_password_change(&body.json()?)?.ok_or(ApiError::Internal)?;
     state
         .accounts
         .change_password(&signed_in.identity.user, &signed_in.session, change)
@@ -462,14 +533,27 @@ pub async fn update_user(
     state: web::Data<AppState>,
     body: JsonBody,
 ) -> ApiResult<HttpResponse> {
-    let body = body.json()?;
-    let mut f = Fields::of(&body)?;
-    let name = f.text("name", account::USER_NAME);
-    let name = f.required("name", "string", name);
-    let name = f.finish(name)?.ok_or(ApiError::Internal)?;
+    let name = read_user_name(&body.json()?)?.ok_or(ApiError::Internal)?;
     state
         .accounts
         .rename(signed_in.identity.user.id, name)
         .await?;
     Ok(HttpResponse::Ok().json(StatusBody { status: true }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::body_spec::assert_whole;
+
+    #[test]
+    fn every_field_of_the_tables_is_read() {
+        assert_whole(&SIGN_UP, |body| read_sign_up(body).map(|_| ()));
+        assert_whole(&SIGN_IN, |body| read_sign_in(body).map(|_| ()));
+        assert_whole(&API_KEY, |body| read_new_key(body).map(|_| ()));
+        assert_whole(&CHANGE_PASSWORD, |body| {
+            read_password_change(body).map(|_| ())
+        });
+        assert_whole(&UPDATE_USER, |body| read_user_name(body).map(|_| ()));
+    }
 }
