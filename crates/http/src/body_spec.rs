@@ -42,6 +42,38 @@ pub struct FieldSpec {
     pub description: Option<&'static str>,
 }
 
+impl FieldSpec {
+    /// Not nullable, without a description.
+    pub const fn new(name: &'static str, kind: Kind, on_create: OnCreate) -> Self {
+        FieldSpec {
+            name,
+            kind,
+            on_create,
+            nullable: false,
+            description: None,
+        }
+    }
+
+    pub const fn required(name: &'static str, kind: Kind) -> Self {
+        FieldSpec::new(name, kind, OnCreate::Required)
+    }
+
+    /// A field that may be left out, or cleared with `null`.
+    pub const fn clearable(name: &'static str, kind: Kind) -> Self {
+        FieldSpec {
+            nullable: true,
+            ..FieldSpec::new(name, kind, OnCreate::Optional)
+        }
+    }
+
+    pub const fn described(self, description: &'static str) -> Self {
+        FieldSpec {
+            description: Some(description),
+            ..self
+        }
+    }
+}
+
 /// The JSON type of a field.
 #[derive(Clone, Copy)]
 pub enum Kind {

@@ -13,9 +13,7 @@ use wort_domain::ai::{MAX_CHAT_MESSAGE_CHARS, UsageReport};
 
 use super::resource;
 use crate::body::JsonBody;
-use crate::body_spec::{
-    BodySpec, FieldSpec, Kind, Missing, Mode, OnCreate, Reader, request_body_schema,
-};
+use crate::body_spec::{BodySpec, FieldSpec, Kind, Missing, Mode, Reader, request_body_schema};
 use crate::credentials::Authenticated;
 use crate::error::{ApiError, ApiResult};
 use crate::params::path_id;
@@ -37,33 +35,14 @@ pub fn configure_analysis(cfg: &mut web::ServiceConfig) {
     cfg.service(resource("/{id}/analysis", "POST").route(web::post().to(analyse_recipe)));
 }
 
-const fn clearable_id(name: &'static str, description: &'static str) -> FieldSpec {
-    FieldSpec {
-        name,
-        kind: Kind::Uuid,
-        on_create: OnCreate::Optional,
-        nullable: true,
-        description: Some(description),
-    }
-}
-
 static TURN: BodySpec = BodySpec {
     rules: wort_domain::ai::rules::TURN_FIELDS,
     missing: Missing::WhereRead,
     fields: &[
-        FieldSpec {
-            name: "message",
-            kind: Kind::Text,
-            on_create: OnCreate::Required,
-            nullable: false,
-            description: Some("1–8,000 characters; longer is `413`."),
-        },
-        clearable_id(
-            "chat_id",
-            "Continue this thread (its earlier messages are sent as context); absent: a new thread.",
-        ),
-        clearable_id(
-            "recipe_id",
+        FieldSpec::required("message", Kind::Text)
+            .described("1–8,000 characters; longer is `413`."),
+        FieldSpec::clearable("chat_id", Kind::Uuid).described("Continue this thread (its earlier messages are sent as context); absent: a new thread."),
+        FieldSpec::clearable("recipe_id", Kind::Uuid).described(
             "Talk about this recipe (sent to the provider with its ingredients and statistics); a \
              new\nthread keeps it.",
         ),

@@ -130,16 +130,6 @@ pub struct Success {
     success: bool,
 }
 
-const fn required(name: &'static str, kind: Kind) -> FieldSpec {
-    FieldSpec {
-        name,
-        kind,
-        on_create: OnCreate::Required,
-        nullable: false,
-        description: None,
-    }
-}
-
 /// Every body of this surface is read whole (there are no partial updates): a missing field is
 /// reported where it is read, in the body's order.
 const fn body(rules: FieldRules, fields: &'static [FieldSpec]) -> BodySpec {
@@ -153,15 +143,15 @@ const fn body(rules: FieldRules, fields: &'static [FieldSpec]) -> BodySpec {
 static SIGN_UP: BodySpec = body(
     account::SIGN_UP_FIELDS,
     &[
-        required("name", Kind::Text),
-        required("email", Kind::Email),
-        required("password", Kind::Text),
+        FieldSpec::required("name", Kind::Text),
+        FieldSpec::required("email", Kind::Email),
+        FieldSpec::required("password", Kind::Text),
     ],
 );
 
 const SIGN_IN_FIELDS: &[FieldSpec] = &[
-    required("email", Kind::Email),
-    required("password", Kind::Text),
+    FieldSpec::required("email", Kind::Email),
+    FieldSpec::required("password", Kind::Text),
 ];
 static SIGN_IN: BodySpec = body(account::SIGN_IN_FIELDS, SIGN_IN_FIELDS);
 /// The document has never shown sign-in's caps (they guard the server, not the account's rules),
@@ -171,39 +161,30 @@ static SIGN_IN_SHOWN: BodySpec = body(&[], SIGN_IN_FIELDS);
 static API_KEY: BodySpec = body(
     account::API_KEY_FIELDS,
     &[
-        required("name", Kind::Text),
-        FieldSpec {
-            name: "expiresIn",
-            kind: Kind::Integer64,
-            on_create: OnCreate::Optional,
-            nullable: true,
-            description: Some(
-                "Lifetime in seconds (60–31,536,000); null or absent: the key never expires.",
-            ),
-        },
+        FieldSpec::required("name", Kind::Text),
+        FieldSpec::clearable("expiresIn", Kind::Integer64).described(
+            "Lifetime in seconds (60–31,536,000); null or absent: the key never expires.",
+        ),
     ],
 );
 
-static DELETE_KEY: BodySpec = body(&[], &[required("keyId", Kind::Uuid)]);
+static DELETE_KEY: BodySpec = body(&[], &[FieldSpec::required("keyId", Kind::Uuid)]);
 
 static CHANGE_PASSWORD: BodySpec = body(
     account::CHANGE_PASSWORD_FIELDS,
     &[
-        required("currentPassword", Kind::Text),
-        required("newPassword", Kind::Text),
-        FieldSpec {
-            name: "revokeOtherSessions",
-            kind: Kind::Boolean,
-            on_create: OnCreate::Optional,
-            nullable: false,
-            description: Some(
-                "End every other sign-in session of the account (this one stays). Default false.",
-            ),
-        },
+        FieldSpec::required("currentPassword", Kind::Text),
+        FieldSpec::required("newPassword", Kind::Text),
+        FieldSpec::new("revokeOtherSessions", Kind::Boolean, OnCreate::Optional).described(
+            "End every other sign-in session of the account (this one stays). Default false.",
+        ),
     ],
 );
 
-static UPDATE_USER: BodySpec = body(account::UPDATE_USER_FIELDS, &[required("name", Kind::Text)]);
+static UPDATE_USER: BodySpec = body(
+    account::UPDATE_USER_FIELDS,
+    &[FieldSpec::required("name", Kind::Text)],
+);
 
 request_body_schema!(
     /// `POST /api/auth/sign-up/email`.

@@ -8,9 +8,7 @@ use wort_domain::ai::rules;
 
 use super::{created, page_response, resource};
 use crate::body::JsonBody;
-use crate::body_spec::{
-    BodySpec, FieldSpec, Kind, Missing, Mode, OnCreate, Reader, request_body_schema,
-};
+use crate::body_spec::{BodySpec, FieldSpec, Kind, Missing, Mode, Reader, request_body_schema};
 use crate::credentials::Authenticated;
 use crate::error::ApiResult;
 use crate::params::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Query, path_id};
@@ -32,26 +30,15 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
 }
 
 /// A thread's title: left out, or `null`, for none (a turn then names the thread).
-const TITLE: FieldSpec = FieldSpec {
-    name: "title",
-    kind: Kind::Text,
-    on_create: OnCreate::Optional,
-    nullable: true,
-    description: None,
-};
+const TITLE: FieldSpec = FieldSpec::clearable("title", Kind::Text);
 
 static NEW_THREAD: BodySpec = BodySpec {
     rules: rules::THREAD_FIELDS,
     missing: Missing::Last,
     fields: &[
         TITLE,
-        FieldSpec {
-            name: "recipe_id",
-            kind: Kind::Uuid,
-            on_create: OnCreate::Optional,
-            nullable: true,
-            description: Some("One of the caller's recipes; the thread's turns then discuss it."),
-        },
+        FieldSpec::clearable("recipe_id", Kind::Uuid)
+            .described("One of the caller's recipes; the thread's turns then discuss it."),
     ],
 };
 

@@ -11,8 +11,7 @@ use wort_domain::device::{Device, DeviceKind, DevicePatch, GeneratedDevice, NewD
 use super::{created, page_response, resource};
 use crate::body::JsonBody;
 use crate::body_spec::{
-    BodySpec, Choice, Descriptions, FieldSpec, Kind, Missing, Mode, OnCreate, Reader,
-    request_body_schema,
+    BodySpec, Choice, Descriptions, FieldSpec, Kind, Missing, Mode, Reader, request_body_schema,
 };
 use crate::credentials::Authenticated;
 use crate::error::{ApiError, ApiResult};
@@ -48,27 +47,13 @@ static DEVICE: BodySpec = BodySpec {
     rules: rules::DEVICE_FIELDS,
     missing: Missing::Last,
     fields: &[
-        FieldSpec {
-            name: "name",
-            kind: Kind::Text,
-            on_create: OnCreate::Required,
-            nullable: false,
-            description: None,
-        },
-        FieldSpec {
-            name: "kind",
-            kind: Kind::Choice(Choice::by_ref::<DeviceKind>(kind_names).missing_as_string()),
-            on_create: OnCreate::Required,
-            nullable: false,
-            description: None,
-        },
-        FieldSpec {
-            name: "session_id",
-            kind: Kind::Uuid,
-            on_create: OnCreate::Optional,
-            nullable: true,
-            description: Some("The brew session its readings go to."),
-        },
+        FieldSpec::required("name", Kind::Text),
+        FieldSpec::required(
+            "kind",
+            Kind::Choice(Choice::by_ref::<DeviceKind>(kind_names).missing_as_string()),
+        ),
+        FieldSpec::clearable("session_id", Kind::Uuid)
+            .described("The brew session its readings go to."),
     ],
 };
 

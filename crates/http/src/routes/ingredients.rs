@@ -25,33 +25,8 @@ use crate::params::path_id;
 use crate::state::AppState;
 use wort_domain::recipe::rules;
 
-const fn field(name: &'static str, kind: Kind, on_create: OnCreate) -> FieldSpec {
-    FieldSpec {
-        name,
-        kind,
-        on_create,
-        nullable: false,
-        description: None,
-    }
-}
-
-const fn required(name: &'static str, kind: Kind) -> FieldSpec {
-    field(name, kind, OnCreate::Required)
-}
-
-/// A field that may be left out or cleared with `null`.
-const fn clearable(name: &'static str, kind: Kind) -> FieldSpec {
-    FieldSpec {
-        name,
-        kind,
-        on_create: OnCreate::Optional,
-        nullable: true,
-        description: None,
-    }
-}
-
 /// Where the ingredient sits in its list; appended when left out.
-const SORT_ORDER: FieldSpec = field("sort_order", Kind::Integer, OnCreate::Optional);
+const SORT_ORDER: FieldSpec = FieldSpec::new("sort_order", Kind::Integer, OnCreate::Optional);
 
 /// An enum shown with its domain type's schema, and its values.
 macro_rules! choice {
@@ -73,17 +48,17 @@ static FERMENTABLE: BodySpec = BodySpec {
     rules: rules::FERMENTABLE_FIELDS,
     missing: Missing::Last,
     fields: &[
-        required("name", Kind::Text),
-        field(
+        FieldSpec::required("name", Kind::Text),
+        FieldSpec::new(
             "type",
             choice!(FermentableType),
             default_variant!(FermentableType),
         ),
-        required("amount_kg", Kind::Number),
-        required("color_srm", Kind::Number),
-        required("yield_percent", Kind::Number),
-        clearable("origin", Kind::Text),
-        clearable("notes", Kind::Text),
+        FieldSpec::required("amount_kg", Kind::Number),
+        FieldSpec::required("color_srm", Kind::Number),
+        FieldSpec::required("yield_percent", Kind::Number),
+        FieldSpec::clearable("origin", Kind::Text),
+        FieldSpec::clearable("notes", Kind::Text),
         SORT_ORDER,
     ],
 };
@@ -92,17 +67,13 @@ static HOP: BodySpec = BodySpec {
     rules: rules::HOP_FIELDS,
     missing: Missing::Last,
     fields: &[
-        required("name", Kind::Text),
-        required("alpha_acid", Kind::Number),
-        required("amount_grams", Kind::Number),
-        required("time_minutes", Kind::Number),
-        field("use", choice!(HopUse), default_variant!(HopUse)),
-        FieldSpec {
-            description: Some(
-                "Pellet 1.10, plug 1.02, leaf/extract/null 1.0 × Tinseth's utilisation.",
-            ),
-            ..clearable("form", choice!(HopForm))
-        },
+        FieldSpec::required("name", Kind::Text),
+        FieldSpec::required("alpha_acid", Kind::Number),
+        FieldSpec::required("amount_grams", Kind::Number),
+        FieldSpec::required("time_minutes", Kind::Number),
+        FieldSpec::new("use", choice!(HopUse), default_variant!(HopUse)),
+        FieldSpec::clearable("form", choice!(HopForm))
+            .described("Pellet 1.10, plug 1.02, leaf/extract/null 1.0 × Tinseth's utilisation."),
         SORT_ORDER,
     ],
 };
@@ -111,17 +82,17 @@ static YEAST: BodySpec = BodySpec {
     rules: rules::YEAST_FIELDS,
     missing: Missing::Last,
     fields: &[
-        required("name", Kind::Text),
-        clearable("lab", Kind::Text),
-        clearable("product_id", Kind::Text),
-        field("type", choice!(YeastType), default_variant!(YeastType)),
-        clearable("form", choice!(YeastForm)),
-        clearable("attenuation", Kind::Number),
-        clearable("min_temp_c", Kind::Number),
-        clearable("max_temp_c", Kind::Number),
-        clearable("amount", Kind::Number),
-        clearable("amount_unit", Kind::Text),
-        clearable("notes", Kind::Text),
+        FieldSpec::required("name", Kind::Text),
+        FieldSpec::clearable("lab", Kind::Text),
+        FieldSpec::clearable("product_id", Kind::Text),
+        FieldSpec::new("type", choice!(YeastType), default_variant!(YeastType)),
+        FieldSpec::clearable("form", choice!(YeastForm)),
+        FieldSpec::clearable("attenuation", Kind::Number),
+        FieldSpec::clearable("min_temp_c", Kind::Number),
+        FieldSpec::clearable("max_temp_c", Kind::Number),
+        FieldSpec::clearable("amount", Kind::Number),
+        FieldSpec::clearable("amount_unit", Kind::Text),
+        FieldSpec::clearable("notes", Kind::Text),
         SORT_ORDER,
     ],
 };
@@ -130,21 +101,21 @@ static MISC: BodySpec = BodySpec {
     rules: rules::MISC_FIELDS,
     missing: Missing::Last,
     fields: &[
-        required("name", Kind::Text),
-        field("type", choice!(MiscType), default_variant!(MiscType)),
-        field("use", choice!(MiscUse), default_variant!(MiscUse)),
-        required("amount", Kind::Number),
-        field(
+        FieldSpec::required("name", Kind::Text),
+        FieldSpec::new("type", choice!(MiscType), default_variant!(MiscType)),
+        FieldSpec::new("use", choice!(MiscUse), default_variant!(MiscUse)),
+        FieldSpec::required("amount", Kind::Number),
+        FieldSpec::new(
             "amount_unit",
             Kind::Text,
             OnCreate::Default(DefaultValue::Text(DEFAULT_MISC_AMOUNT_UNIT)),
         ),
-        field(
+        FieldSpec::new(
             "time_minutes",
             Kind::Number,
             OnCreate::Default(DefaultValue::Number(DEFAULT_MISC_TIME_MINUTES)),
         ),
-        clearable("notes", Kind::Text),
+        FieldSpec::clearable("notes", Kind::Text),
         SORT_ORDER,
     ],
 };
@@ -153,16 +124,16 @@ static MASH_STEP: BodySpec = BodySpec {
     rules: rules::MASH_STEP_FIELDS,
     missing: Missing::Last,
     fields: &[
-        required("name", Kind::Text),
-        field(
+        FieldSpec::required("name", Kind::Text),
+        FieldSpec::new(
             "type",
             choice!(MashStepType),
             default_variant!(MashStepType),
         ),
-        required("temperature_c", Kind::Number),
-        required("duration_minutes", Kind::Number),
-        clearable("infuse_amount_liters", Kind::Number),
-        clearable("ramp_minutes", Kind::Number),
+        FieldSpec::required("temperature_c", Kind::Number),
+        FieldSpec::required("duration_minutes", Kind::Number),
+        FieldSpec::clearable("infuse_amount_liters", Kind::Number),
+        FieldSpec::clearable("ramp_minutes", Kind::Number),
         SORT_ORDER,
     ],
 };

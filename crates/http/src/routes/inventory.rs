@@ -40,66 +40,40 @@ fn categories() -> Vec<&'static str> {
         .collect()
 }
 
-const fn field(name: &'static str, kind: Kind, on_create: OnCreate) -> FieldSpec {
-    FieldSpec {
-        name,
-        kind,
-        on_create,
-        nullable: false,
-        description: None,
-    }
-}
-
-/// A field that may be left out or cleared with `null`.
-const fn clearable(name: &'static str, kind: Kind) -> FieldSpec {
-    FieldSpec {
-        name,
-        kind,
-        on_create: OnCreate::Optional,
-        nullable: true,
-        description: None,
-    }
-}
-
 /// An item's fields: any of them can change, `category` included.
 static ITEM: BodySpec = BodySpec {
     rules: rules::ITEM_FIELDS,
     missing: Missing::Last,
     fields: &[
-        field("category", Kind::Enum(categories), OnCreate::Required),
-        field("name", Kind::Text, OnCreate::Required),
-        field(
+        FieldSpec::new("category", Kind::Enum(categories), OnCreate::Required),
+        FieldSpec::new("name", Kind::Text, OnCreate::Required),
+        FieldSpec::new(
             "amount",
             Kind::Number,
             OnCreate::Default(DefaultValue::Number(DEFAULT_AMOUNT)),
         ),
-        field(
+        FieldSpec::new(
             "amount_unit",
             Kind::Text,
             OnCreate::Default(DefaultValue::Text(DEFAULT_AMOUNT_UNIT)),
         ),
-        clearable("type", Kind::Text),
-        clearable("form", Kind::Text),
-        clearable("origin", Kind::Text),
-        clearable("alpha_acid", Kind::Number),
-        clearable("color_srm", Kind::Number),
-        clearable("yield_percent", Kind::Number),
-        clearable("attenuation", Kind::Number),
-        clearable("year", Kind::Integer),
-        clearable("notes", Kind::Text),
+        FieldSpec::clearable("type", Kind::Text),
+        FieldSpec::clearable("form", Kind::Text),
+        FieldSpec::clearable("origin", Kind::Text),
+        FieldSpec::clearable("alpha_acid", Kind::Number),
+        FieldSpec::clearable("color_srm", Kind::Number),
+        FieldSpec::clearable("yield_percent", Kind::Number),
+        FieldSpec::clearable("attenuation", Kind::Number),
+        FieldSpec::clearable("year", Kind::Integer),
+        FieldSpec::clearable("notes", Kind::Text),
     ],
 };
 
 static ADJUST: BodySpec = BodySpec {
     rules: rules::ADJUST_FIELDS,
     missing: Missing::Last,
-    fields: &[FieldSpec {
-        name: "delta",
-        kind: Kind::Number,
-        on_create: OnCreate::Required,
-        nullable: false,
-        description: Some("Added to `amount` (negative to use up stock; 0 allowed)."),
-    }],
+    fields: &[FieldSpec::required("delta", Kind::Number)
+        .described("Added to `amount` (negative to use up stock; 0 allowed).")],
 };
 
 request_body_schema!(

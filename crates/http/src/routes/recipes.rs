@@ -44,27 +44,6 @@ fn type_names() -> Vec<&'static str> {
     RecipeType::ALL.iter().map(RecipeType::as_str).collect()
 }
 
-const fn field(name: &'static str, kind: Kind, on_create: OnCreate) -> FieldSpec {
-    FieldSpec {
-        name,
-        kind,
-        on_create,
-        nullable: false,
-        description: None,
-    }
-}
-
-/// A field that may be left out or cleared with `null`.
-const fn clearable(name: &'static str, kind: Kind, description: Option<&'static str>) -> FieldSpec {
-    FieldSpec {
-        name,
-        kind,
-        on_create: OnCreate::Optional,
-        nullable: true,
-        description,
-    }
-}
-
 const fn default(value: DefaultValue) -> OnCreate {
     OnCreate::Default(value)
 }
@@ -74,83 +53,57 @@ static RECIPE: BodySpec = BodySpec {
     rules: rules::RECIPE_FIELDS,
     missing: Missing::WhereRead,
     fields: &[
-        field("name", Kind::Text, OnCreate::Required),
-        field(
+        FieldSpec::new("name", Kind::Text, OnCreate::Required),
+        FieldSpec::new(
             "style",
             Kind::Text,
             default(DefaultValue::Text(DEFAULT_STYLE)),
         ),
-        field(
+        FieldSpec::new(
             "type",
             Kind::Choice(Choice::inline::<RecipeType>(type_names)),
             default(DefaultValue::Text(DEFAULT_TYPE.as_str())),
         ),
-        field(
+        FieldSpec::new(
             "batch_size_liters",
             Kind::Number,
             default(DefaultValue::Number(DEFAULT_BATCH_SIZE_LITERS)),
         ),
-        field(
+        FieldSpec::new(
             "boil_time_minutes",
             Kind::Number,
             default(DefaultValue::Number(DEFAULT_BOIL_TIME_MINUTES)),
         ),
-        field(
+        FieldSpec::new(
             "efficiency",
             Kind::Number,
             default(DefaultValue::Number(DEFAULT_EFFICIENCY)),
         ),
-        clearable("notes", Kind::Text, None),
-        clearable(
-            "equipment_id",
-            Kind::Uuid,
-            Some("One of the account's equipment profiles (`/v1/equipment`)."),
-        ),
-        clearable(
-            "style_id",
-            Kind::Text,
-            Some("A BJCP 2021 style id of `GET /v1/styles`, e.g. `21A`."),
-        ),
+        FieldSpec::clearable("notes", Kind::Text),
+        FieldSpec::clearable("equipment_id", Kind::Uuid)
+            .described("One of the account's equipment profiles (`/v1/equipment`)."),
+        FieldSpec::clearable("style_id", Kind::Text)
+            .described("A BJCP 2021 style id of `GET /v1/styles`, e.g. `21A`."),
     ],
 };
 
 static COPY: BodySpec = BodySpec {
     rules: rules::COPY_FIELDS,
     missing: Missing::WhereRead,
-    fields: &[FieldSpec {
-        name: "name",
-        kind: Kind::Text,
-        on_create: OnCreate::Optional,
-        nullable: false,
-        description: Some("Name of the copy; default \"<name> (copy)\"."),
-    }],
+    fields: &[FieldSpec::new("name", Kind::Text, OnCreate::Optional)
+        .described("Name of the copy; default \"<name> (copy)\".")],
 };
 
 static SCALE: BodySpec = BodySpec {
     rules: rules::SCALE_FIELDS,
     missing: Missing::WhereRead,
     fields: &[
-        FieldSpec {
-            name: "batch_size_liters",
-            kind: Kind::Number,
-            on_create: OnCreate::Required,
-            nullable: false,
-            description: Some("The new batch size into the fermenter, in litres."),
-        },
-        FieldSpec {
-            name: "efficiency",
-            kind: Kind::Number,
-            on_create: OnCreate::Optional,
-            nullable: false,
-            description: Some("The new mash efficiency (0–1); default: the recipe's."),
-        },
-        FieldSpec {
-            name: "name",
-            kind: Kind::Text,
-            on_create: OnCreate::Optional,
-            nullable: false,
-            description: Some("Name of the new recipe; default \"<name> (<size> L)\"."),
-        },
+        FieldSpec::required("batch_size_liters", Kind::Number)
+            .described("The new batch size into the fermenter, in litres."),
+        FieldSpec::new("efficiency", Kind::Number, OnCreate::Optional)
+            .described("The new mash efficiency (0–1); default: the recipe's."),
+        FieldSpec::new("name", Kind::Text, OnCreate::Optional)
+            .described("Name of the new recipe; default \"<name> (<size> L)\"."),
     ],
 };
 

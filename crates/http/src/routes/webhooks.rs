@@ -45,42 +45,26 @@ fn parse_subscribable(s: &str) -> Option<EventType> {
     EventType::parse(s).filter(|e| EventType::SUBSCRIBABLE.contains(e))
 }
 
-const fn field(name: &'static str, kind: Kind, on_create: OnCreate) -> FieldSpec {
-    FieldSpec {
-        name,
-        kind,
-        on_create,
-        nullable: false,
-        description: None,
-    }
-}
-
 static WEBHOOK: BodySpec = BodySpec {
     rules: rules::WEBHOOK_FIELDS,
     missing: Missing::Last,
     fields: &[
-        FieldSpec {
-            description: Some("An `http(s)` URL on a public address."),
-            ..field("url", Kind::Text, OnCreate::Required)
-        },
-        FieldSpec {
-            description: Some(
-                "A non-empty subset of `session.status_changed`, `reading.created`, \
-                 `fermentation.stable`.",
-            ),
-            ..field(
-                "events",
-                Kind::EnumArray(EnumArray {
-                    options: event_names,
-                    min_items: rules::MIN_EVENTS,
-                    example: Some(|| {
-                        serde_json::json!(["session.status_changed", "fermentation.stable"])
-                    }),
+        FieldSpec::required("url", Kind::Text).described("An `http(s)` URL on a public address."),
+        FieldSpec::required(
+            "events",
+            Kind::EnumArray(EnumArray {
+                options: event_names,
+                min_items: rules::MIN_EVENTS,
+                example: Some(|| {
+                    serde_json::json!(["session.status_changed", "fermentation.stable"])
                 }),
-                OnCreate::Required,
-            )
-        },
-        field(
+            }),
+        )
+        .described(
+            "A non-empty subset of `session.status_changed`, `reading.created`, \
+             `fermentation.stable`.",
+        ),
+        FieldSpec::new(
             "active",
             Kind::Boolean,
             OnCreate::Default(DefaultValue::Bool(true)),
