@@ -1,4 +1,4 @@
--- Display preferences of the web app (CONTRACT §8), one set per account. The API itself is
+-- Display preferences of the web app, one set per account. The API itself is
 -- metric and SG always; these only tell the app how to show numbers.
 ALTER TABLE users
     ADD COLUMN pref_amounts text NOT NULL DEFAULT 'metric'

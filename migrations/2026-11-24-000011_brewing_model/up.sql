@@ -1,4 +1,4 @@
--- The brewing model (CONTRACT §10): equipment profiles, a recipe's profile and BJCP style, and
+-- The brewing model: equipment profiles, a recipe's profile and BJCP style, and
 -- the hop form.
 CREATE TABLE equipment_profiles (
     id                             uuid PRIMARY KEY,

@@ -1,4 +1,4 @@
--- Devices (CONTRACT §11) and webhooks (CONTRACT §12).
+-- Devices (docs/devices.md) and webhooks (docs/webhooks.md).
 
 -- The target of devices' (session_id, user_id): a device can only feed its own account's sessions.
 ALTER TABLE brew_sessions ADD CONSTRAINT brew_sessions_id_user_key UNIQUE (id, user_id);

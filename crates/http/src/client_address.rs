@@ -1,5 +1,4 @@
-//! Which address a request comes from, for the per-address limits of sign-up and sign-in
-//! (CONTRACT §13).
+//! Which address a request comes from, for the per-address limits of sign-up and sign-in.
 //!
 //! Behind a reverse proxy the connection's peer is the proxy; the client's address is in a
 //! header the proxies append to (`WORT_CLIENT_IP_HEADER`, e.g. `X-Forwarded-For`). Its entries

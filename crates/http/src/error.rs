@@ -114,7 +114,7 @@ impl From<DomainError> for ApiError {
             }
             DomainError::Unavailable(detail) => {
                 // An outage fails every request: one line a second says so, with how many
-                // answers it stands for, instead of thousands (issue 17, found by the soak).
+                // answers it stands for, instead of thousands (found by the soak benchmark).
                 if let Some(answers) = OUTAGE_LOG.admit(std::time::Instant::now()) {
                     tracing::warn!(%detail, answers_503 = answers, "database unavailable");
                 }

@@ -1,4 +1,4 @@
-//! Request metrics for Prometheus (CONTRACT §13): a count and a latency histogram per route
+//! Request metrics for Prometheus: a count and a latency histogram per route
 //! *pattern* (`/v1/recipes/{id}`, never the raw path, so ids cannot explode the series or leak
 //! into a monitoring system), method and status. The `wort` binary serves them, with its pool and
 //! AI counters, on `WORT_METRICS_ADDR`.

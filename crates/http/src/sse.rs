@@ -29,7 +29,7 @@ use crate::error::{ApiError, ApiResult};
 const EVENT_BUFFER: usize = 32;
 
 /// While the provider thinks, a comment line at least this often keeps proxies and browsers from
-/// closing a quiet connection (CONTRACT §13: at least every 15 s).
+/// closing a quiet connection (a comment at least every 15 s).
 const KEEPALIVE: std::time::Duration = std::time::Duration::from_secs(15);
 
 /// How long the provider may take to its first piece before the stream starts without it

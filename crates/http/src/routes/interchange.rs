@@ -1,6 +1,6 @@
 //! `/v1/recipes/import` and `/v1/recipes/…/export`: BeerXML 1.0 and BeerJSON 1.0 files
-//! (CONTRACT §9). The file format is `wort-interchange`'s; this module only reads the request
-//! and writes the response.
+//! (docs/interchange.md). The file format is `wort-interchange`'s; this module only reads the
+//! request and writes the response.
 
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, HttpResponseBuilder, web};

@@ -1,4 +1,4 @@
-//! `/v1/styles`: the BJCP 2021 styles, names and numeric ranges only (CONTRACT §10). Read-only
+//! `/v1/styles`: the BJCP 2021 styles, names and numeric ranges only (docs/styles-source.md). Read-only
 //! and the same for every account; any credential may read them.
 
 use actix_web::{HttpRequest, HttpResponse, web};
