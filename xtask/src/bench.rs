@@ -1083,7 +1083,7 @@ impl Wort {
             .env("WORT_DB_POOL_SIZE", pool.to_string())
             .env("WORT_BENCH_ROUTES", "1")
             // The hydrometer posts as fast as wrk sends (a real one posts every 15 min; the
-            // contract's one reading a minute would measure the 429 path instead).
+            // production's one reading a minute would measure the 429 path instead).
             .env("WORT_DEVICE_READING_INTERVAL_SECS", "0")
             // The webhook receiver of the delivery benchmark listens on 127.0.0.1.
             .env("WORT_WEBHOOK_ALLOW_PRIVATE", "1")

@@ -15,8 +15,8 @@
 //! * [`ai`]: the AI assistant: daily limits and metering, prompts, chat threads.
 //! * [`brewing`]: pure brewing calculations (OG, FG, ABV, IBU, colour, calories…).
 //! * [`rules`]: the bound types every `rules.rs` is written with; [`error`]: the errors every use
-//!   case can end in, and the contract's 422 details; [`ports`]: the shared ports (clock,
-//!   health) and every aggregate's, re-exported.
+//!   case can end in, and the API's 422 details (docs/api-rules.md); [`ports`]: the shared ports
+//!   (clock, health) and every aggregate's, re-exported.
 
 pub mod account;
 pub mod ai;

@@ -1,5 +1,6 @@
 //! The vocabulary every aggregate's `rules.rs` is written in: a bound on a text's length or on a
-//! number, each able to check a value and say what is wrong in the contract's Zod shape.
+//! number, each able to check a value and say what is wrong in the Zod shape of the API's
+//! `422` details (docs/api-rules.md, "Validation").
 //!
 //! A bound is written once, as a constant in its aggregate's `rules.rs`. The HTTP adapter checks
 //! request fields with it, the OpenAPI document shows it (the adapter reads the aggregate's

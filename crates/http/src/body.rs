@@ -2,7 +2,8 @@
 //!
 //! The extractor never fails by itself: it only records what it found, and the handler asks for
 //! the body after the credential and the path have been checked, so errors come in the
-//! contract's order (401, then 400 for the path, then 413/400/422 for the body).
+//! API's order of checks (docs/api-rules.md: 401, then 400 for the path, then 413/400/422 for
+//! the body).
 //!
 //! Every read stops at the body read deadline (`middleware::body_deadline`): a body still
 //! arriving then is `408`.

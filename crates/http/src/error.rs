@@ -1,4 +1,5 @@
-//! The one place where failures become HTTP statuses and the contract's JSON bodies.
+//! The one place where failures become HTTP statuses and the API's JSON error bodies
+//! (`{"error": …}`, docs/api-rules.md).
 
 use actix_web::http::{StatusCode, header};
 use actix_web::{HttpResponse, ResponseError};

@@ -2,7 +2,8 @@
 //!
 //! * [`routes`]: handlers per resource and the route table.
 //! * [`credentials`]: API key and session-cookie authentication, with the CSRF rule.
-//! * [`body`], [`params`], [`validation`]: reading requests, in the contract's order of checks.
+//! * [`body`], [`params`], [`validation`]: reading requests, in the API's order of checks
+//!   (docs/api-rules.md).
 //! * [`error`]: every failure mapped to its status and JSON body, in one place.
 //! * [`idempotency`]: `Idempotency-Key` on writes under `/v1`: retried, applied once.
 //! * [`middleware`]: request ids, access log, CORS, `HEAD` as `GET`, head limits, the body read

@@ -4,7 +4,7 @@
 //!   revalidated every time, so a new release is picked up at once.
 //! * Any other `GET` outside the API's prefixes answers `index.html`, so client-side routes
 //!   (`/recipes/<id>`) load the app when opened directly. Unknown paths under `/v1` and `/api`
-//!   keep the contract's JSON `404`.
+//!   keep the API's JSON `404` (`{"error":"Not found"}`).
 //! * Pages carry a strict Content-Security-Policy: scripts, styles, images and requests only
 //!   from this origin, no inline script, no framing.
 

@@ -3,9 +3,9 @@
 //!
 //! * [`chat`]: chat threads and their stored messages.
 //! * [`prompt`]: exactly what is sent to the provider (recipe analysis, chat context).
-//! * [`service`]: recipe analysis and the chat turn's checks and reservation, in the contract's
-//!   order of checks. [`turn`]: the chat turn's state machine, from the provider's first piece
-//!   to the stored answer.
+//! * [`service`]: recipe analysis and the chat turn's checks and reservation, in the order
+//!   docs/ai.md ("Errors and their order") gives. [`turn`]: the chat turn's state machine, from
+//!   the provider's first piece to the stored answer.
 //! * [`model`]: the allowance, the metering day, provider messages. [`rules`]: bounds.
 //! * [`ports`]: metering and chat storage, the provider.
 

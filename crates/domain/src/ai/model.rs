@@ -114,7 +114,7 @@ impl UsageReport {
             .date
             .format(format_description!("[year]-[month]-[day]"))
             .unwrap_or_default();
-        // Midnight has no fraction, so the contract shows it without one.
+        // Midnight has no fraction, so it is written without one (docs/api-rules.md).
         let resets_at = day
             .resets_at
             .format(format_description!(

@@ -1,8 +1,8 @@
 //! The AI use cases: recipe analysis and the streamed chat turn, metered per account and UTC day.
 //!
-//! Every call follows the contract's order — existence (404), configuration (503), limits (429) —
-//! then reserves one message with a single guarded statement before the provider is asked, and
-//! afterwards either settles the tokens (the provider answered) or releases the reservation (it
+//! Every call follows the API's order (docs/ai.md) — existence (404), configuration (503), limits
+//! (429) — then reserves one message with a single guarded statement before the provider is asked,
+//! and afterwards either settles the tokens (the provider answered) or releases the reservation (it
 //! failed). The repositories check a connection out per call, so none is held while the provider
 //! answers.
 

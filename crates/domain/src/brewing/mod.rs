@@ -2,7 +2,8 @@
 //!
 //! [`compute_stats`] gives everything `GET /v1/recipes/{id}/stats` returns; the submodules hold one
 //! small named function per formula. Everything is computed from unrounded intermediates and only
-//! [`compute_stats`] (and [`est_color_srm`]) round, as the contract asks.
+//! [`compute_stats`] (and [`est_color_srm`]) round, as docs/calculations.md
+//! ("Rounding and undefined values") says.
 //!
 //! Units inside the formulas are the American ones the formulas were fitted in (pounds, US
 //! gallons); [`pounds`] and [`gallons`] convert from the service's metric units.

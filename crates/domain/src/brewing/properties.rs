@@ -220,7 +220,7 @@ proptest! {
         };
         let before = unrounded(&input, &context);
         let after = unrounded(&new_input, &context);
-        // The contract's tolerances: OG within 0.001, IBU within 1 %.
+        // The tolerances docs/calculations.md ("Scaling") states: OG within 0.001, IBU within 1 %.
         prop_assert!((after.og - before.og).abs() < 0.001, "{before:?} → {after:?}");
         prop_assert!(
             (after.ibu - before.ibu).abs() <= 0.01 * before.ibu,

@@ -1,8 +1,9 @@
 //! The five kinds of recipe children: fermentables, hops, yeasts, miscs and mash
 //! steps, with their enums, their validated create inputs (`New…`) and partial updates (`…Patch`).
 //!
-//! Each child serializes exactly as the contract shows it: JSON `type` is the Rust field `kind`,
-//! JSON `use` is `hop_use` / `misc_use` (`use` is a Rust keyword), enums are snake_case strings.
+//! Each child serializes exactly as the API's JSON has it (the OpenAPI document): JSON `type` is
+//! the Rust field `kind`, JSON `use` is `hop_use` / `misc_use` (`use` is a Rust keyword), enums are
+//! snake_case strings.
 
 use serde::Serialize;
 use time::OffsetDateTime;

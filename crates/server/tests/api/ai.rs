@@ -1119,7 +1119,7 @@ async fn without_a_provider_analysis_and_chat_are_503_but_the_rest_works() {
     assert_error(status, &body, 503, NOT_CONFIGURED);
     let (status, body) = call(chat(&app, &acct.key, json!({"message": "Hello"}))).await;
     assert_error(status, &body, 503, NOT_CONFIGURED);
-    // The contract's order: credential, body, existence, then configuration.
+    // The API's order (docs/ai.md): credential, body, existence, then configuration.
     assert_eq!(
         call(
             app.request(Method::POST, "/v1/chat")

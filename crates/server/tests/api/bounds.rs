@@ -44,7 +44,7 @@ fn probes(property: &Value) -> Vec<Probe> {
             .as_array()
             .is_some_and(|t| t.contains(&json!("integer")));
     // One step: a whole unit for integers, a millionth for measurements (exactly representable
-    // next to every bound the contract has).
+    // next to every bound the API has).
     let step = if integer { 1.0 } else { 1e-6 };
     let number = |x: f64| {
         if integer { json!(x as i64) } else { json!(x) }
@@ -149,7 +149,7 @@ async fn every_documented_bound_is_the_enforced_bound() {
             }
         }
     }
-    // Every create and update body of the contract has bounded fields: far more than this.
+    // Every create and update body of the API has bounded fields: far more than this.
     assert!(
         checked > 300,
         "only {checked} probes: is the document complete?"

@@ -1,4 +1,5 @@
-//! The OpenAPI document is part of the contract: a snapshot catches unintended changes.
+//! The OpenAPI document is part of the API clients build on: a snapshot catches unintended
+//! changes.
 //! After an intended change: `UPDATE_SNAPSHOTS=1 cargo xtask test -- openapi` and review the diff.
 
 use serde_json::Value;

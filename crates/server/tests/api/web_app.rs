@@ -1,5 +1,5 @@
 //! The web app as the `wort` binary serves it: the app for every client-side route, the
-//! contract's JSON 404 kept under `/v1` and `/api`, and the security headers.
+//! API's JSON 404 (`{"error":"Not found"}`) kept under `/v1` and `/api`, and the security headers.
 
 use reqwest::Method;
 
