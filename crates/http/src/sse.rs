@@ -65,7 +65,7 @@ impl TurnSink for ChannelSink {
     }
 }
 
-/// Starts the turn; answers with the contract's JSON error when it cannot start (404, 503, 429,
+/// Starts the turn; answers with the API's JSON error when it cannot start (404, 503, 429,
 /// or 502 when the provider fails before answering within [`FIRST_PIECE_PATIENCE`]), otherwise
 /// with the event stream.
 pub async fn chat_turn(

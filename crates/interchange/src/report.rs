@@ -5,7 +5,7 @@ use crate::domain::Violation;
 use crate::limits::{Bound, MAX_WARNINGS, MESSAGE_MAX_CHARS, QUOTE_MAX_CHARS};
 use crate::{ImportError, Warning};
 
-/// A path into the file, as the contract's `path` arrays show it.
+/// A path into the file, as the API's `path` arrays show it (docs/api-rules.md).
 pub(crate) type Path = Vec<String>;
 
 /// `path` with one more segment.

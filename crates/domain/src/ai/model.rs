@@ -49,7 +49,7 @@ pub enum AiLimit {
 }
 
 impl AiLimit {
-    /// The `error` of the 429, word for word as the contract has it.
+    /// The `error` of the 429, word for word as docs/ai.md gives it.
     pub fn message(&self) -> String {
         match self {
             AiLimit::Messages => {
@@ -276,7 +276,7 @@ mod tests {
     }
 
     #[test]
-    fn the_429_messages_are_the_contracts() {
+    fn the_429_messages_are_the_documented_ones() {
         assert_eq!(
             AiLimit::Messages.message(),
             "Daily AI message limit reached (200 per day)"

@@ -35,9 +35,9 @@ pub use stats::{
 pub use styles::{Style, StyleFit, style, style_fit, styles};
 pub use volumes::{Volumes, volumes};
 
-/// US gallons in one litre (the contract's constant).
+/// US gallons in one litre (the constant docs/calculations.md uses).
 pub const GALLONS_PER_LITER: f64 = 0.264172;
-/// Pounds in one kilogram (the contract's constant).
+/// Pounds in one kilogram (the constant docs/calculations.md uses).
 pub const POUNDS_PER_KG: f64 = 2.20462;
 
 /// Litres to US gallons.

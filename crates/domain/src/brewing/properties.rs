@@ -22,7 +22,7 @@ fn hop_use() -> impl Strategy<Value = HopUse> {
     prop::sample::select(HopUse::ALL)
 }
 
-/// Any fermentable within the contract's field caps.
+/// Any fermentable within the API's field caps (docs/api-rules.md).
 fn any_fermentable() -> impl Strategy<Value = Fermentable> {
     (
         fermentable_type(),

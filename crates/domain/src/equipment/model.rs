@@ -46,7 +46,7 @@ fn default_hop_utilization() -> f64 {
 }
 
 impl EquipmentProfile {
-    /// A profile that loses nothing and boils nothing off, with the contract's defaults: the
+    /// A profile that loses nothing and boils nothing off, with the documented defaults: the
     /// starting point a client edits, and the neutral element of the calculations.
     pub fn lossless(name: impl Into<String>, batch_size_liters: f64) -> Self {
         EquipmentProfile {

@@ -13,7 +13,7 @@ pub use crate::brewing::HopForm;
 
 /// A closed set of snake_case strings: the enum, its `ALL` list, `as_str` and `parse`.
 ///
-/// `#[derive(Default)]` plus `#[default]` on a variant marks the contract's create default. The test
+/// `#[derive(Default)]` plus `#[default]` on a variant marks the create default. The test
 /// `serde_names_match_as_str` checks that serde's snake_case and `as_str` agree.
 macro_rules! text_enum {
     (

@@ -99,7 +99,7 @@ pub struct Options {
     /// `None`: webhooks may target private addresses (the test receivers are on 127.0.0.1),
     /// retries start after 100 ms, and this instance delivers.
     pub webhooks: Option<wort_server::WebhookSettings>,
-    /// `None`: the contract's one reading per device per 60 s.
+    /// `None`: one reading per device per 60 s, as in production.
     pub device_reading_interval: Option<std::time::Duration>,
     /// Another database than the process's shared one (`database::isolated_database_url`).
     pub database: Option<String>,
