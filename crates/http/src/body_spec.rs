@@ -93,6 +93,10 @@ pub enum Kind {
     Choice(Choice),
     /// A UUID as a string (`format: uuid`).
     Uuid,
+    /// A calendar date as a string (`format: date`, `2024-05-01`).
+    Date,
+    /// An RFC 3339 date-time with an offset (`format: date-time`).
+    DateTime,
     Boolean,
     /// An array of strings, each one of a set.
     EnumArray(EnumArray),
@@ -243,7 +247,13 @@ impl Kind {
     /// What Zod names as expected when the field is `null` (or, for most kinds, missing).
     fn expected(self) -> &'static str {
         match self {
-            Kind::Text | Kind::Email | Kind::Enum(_) | Kind::Choice(_) | Kind::Uuid => "string",
+            Kind::Text
+            | Kind::Email
+            | Kind::Enum(_)
+            | Kind::Choice(_)
+            | Kind::Uuid
+            | Kind::Date
+            | Kind::DateTime => "string",
             Kind::Number | Kind::Integer | Kind::Integer64 => "number",
             Kind::Boolean => "boolean",
             Kind::EnumArray(_) => "array",
@@ -401,6 +411,18 @@ impl<'a> Reader<'a> {
         self.fields.optional(name, "string", sent)
     }
 
+    pub fn date(&mut self, name: &str) -> Option<time::Date> {
+        self.report_if_missing(name);
+        let sent = self.fields.date(name);
+        self.fields.optional(name, "string", sent)
+    }
+
+    pub fn datetime(&mut self, name: &str) -> Option<time::OffsetDateTime> {
+        self.report_if_missing(name);
+        let sent = self.fields.datetime(name);
+        self.fields.optional(name, "string", sent)
+    }
+
     pub fn nullable_uuid(&mut self, name: &str) -> Option<Option<uuid::Uuid>> {
         Fields::nullable(self.fields.uuid(name))
     }
@@ -490,7 +512,9 @@ fn property(
     let json_type = match field.kind {
         Kind::Choice(choice) => return choice_property(choice, field, description, default),
         Kind::EnumArray(array) => return array_property(array, field, description),
-        Kind::Text | Kind::Email | Kind::Enum(_) | Kind::Uuid => Type::String,
+        Kind::Text | Kind::Email | Kind::Enum(_) | Kind::Uuid | Kind::Date | Kind::DateTime => {
+            Type::String
+        }
         Kind::Number => Type::Number,
         Kind::Integer | Kind::Integer64 => Type::Integer,
         Kind::Boolean => Type::Boolean,
@@ -508,6 +532,8 @@ fn property(
         Kind::Integer64 => property.format(format(KnownFormat::Int64)),
         Kind::Email => property.format(format(KnownFormat::Email)),
         Kind::Uuid => property.format(format(KnownFormat::Uuid)),
+        Kind::Date => property.format(format(KnownFormat::Date)),
+        Kind::DateTime => property.format(format(KnownFormat::DateTime)),
         Kind::Enum(options) => property.enum_values(Some(options())),
         Kind::Text | Kind::Boolean | Kind::Choice(_) | Kind::EnumArray(_) => property,
     }
@@ -640,9 +666,13 @@ pub fn assert_whole(spec: &BodySpec, read: impl Fn(&Value) -> ApiResult<()>) {
             Kind::Number | Kind::Integer | Kind::Integer64 => {
                 matches!(rule, Some(Rule::Number(_)))
             }
-            Kind::Enum(_) | Kind::Choice(_) | Kind::Uuid | Kind::Boolean | Kind::EnumArray(_) => {
-                rule.is_none()
-            }
+            Kind::Enum(_)
+            | Kind::Choice(_)
+            | Kind::Uuid
+            | Kind::Date
+            | Kind::DateTime
+            | Kind::Boolean
+            | Kind::EnumArray(_) => rule.is_none(),
         };
         assert!(
             fits,

@@ -15,9 +15,11 @@ use crate::{DomainError, DomainResult};
 // ---- The state machine ---------------------------------------------------------------------------
 
 /// planned → brewing → fermenting → conditioning → completed, plus abandoned.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum SessionStatus {
+    // Where a new session starts unless told otherwise.
+    #[default]
     Planned,
     Brewing,
     Fermenting,
@@ -155,7 +157,7 @@ pub fn plan_brew_session(
     if let Value::Object(map) = &mut snapshot {
         map.insert("stats".to_owned(), stats);
     }
-    let status = request.status.unwrap_or(SessionStatus::Planned);
+    let status = request.status.unwrap_or_default();
     let mut phases = PhaseTimes::default();
     phases.enter(status, now);
     Ok(NewBrewSession {

@@ -23,6 +23,10 @@ pub const READING_GRAVITY: NumberRule = caps::GRAVITY;
 pub const READING_TEMPERATURE_C: NumberRule = caps::TEMPERATURE_C;
 pub const READING_PH: NumberRule = NumberRule::range(0.0, 14.0);
 
+/// The bounded fields a new session takes (the measurements come later, by update).
+pub const NEW_SESSION_FIELDS: FieldRules =
+    &[("name", Rule::Text(NAME)), ("notes", Rule::Text(NOTES))];
+/// The bounded fields of a session.
 pub const SESSION_FIELDS: FieldRules = &[
     ("name", Rule::Text(NAME)),
     ("notes", Rule::Text(NOTES)),

@@ -12,6 +12,10 @@ use wort_domain::brew_session::{
 
 use super::{created, page_response, resource};
 use crate::body::JsonBody;
+use crate::body_spec::{
+    BodySpec, Choice, DefaultValue, FieldSpec, Kind, Missing, Mode, OnCreate, Reader,
+    request_body_schema,
+};
 use crate::credentials::Authenticated;
 use crate::error::{ApiError, ApiResult};
 use crate::params::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Query, path_id};
@@ -75,42 +79,65 @@ fn units() -> Vec<&'static str> {
     GravityUnit::ALL.iter().map(GravityUnit::as_str).collect()
 }
 
-// ---- Request bodies, for the OpenAPI document (parsing is by `Fields`) -------------------------
+// ---- Request bodies ----------------------------------------------------------------------------
 
-#[derive(ToSchema)]
-#[allow(dead_code)]
-pub struct CreateSessionRequest {
-    recipe_id: uuid::Uuid,
-    #[schema(format = Date)]
-    brew_date: String,
-    /// Default: the recipe's name.
-    #[schema(nullable = false)]
-    name: Option<String>,
-    #[schema(inline, default = "planned", nullable = false)]
-    status: Option<SessionStatus>,
-    #[schema(nullable)]
-    notes: Option<String>,
+fn planned() -> &'static str {
+    SessionStatus::default().as_str()
 }
 
-#[derive(ToSchema)]
-#[allow(dead_code)]
-pub struct UpdateSessionRequest {
-    #[schema(nullable = false)]
-    name: Option<String>,
-    #[schema(format = Date, nullable = false)]
-    brew_date: Option<String>,
-    /// Forward moves (skipping allowed) or `abandoned`; final states are final.
-    #[schema(inline, nullable = false)]
-    status: Option<SessionStatus>,
-    #[schema(nullable)]
-    measured_og: Option<f64>,
-    #[schema(nullable)]
-    measured_fg: Option<f64>,
-    #[schema(nullable)]
-    measured_batch_size_liters: Option<f64>,
-    #[schema(nullable)]
-    notes: Option<String>,
-}
+/// A new session, in the order its fields are read.
+static NEW_SESSION: BodySpec = BodySpec {
+    rules: rules::NEW_SESSION_FIELDS,
+    missing: Missing::WhereRead,
+    fields: &[
+        FieldSpec::required("recipe_id", Kind::Uuid),
+        FieldSpec::required("brew_date", Kind::Date),
+        FieldSpec::new("name", Kind::Text, OnCreate::Optional)
+            .described("Default: the recipe's name."),
+        FieldSpec::new(
+            "status",
+            Kind::Choice(Choice::inline::<SessionStatus>(statuses)),
+            OnCreate::Default(DefaultValue::Variant(planned)),
+        ),
+        FieldSpec::clearable("notes", Kind::Text),
+    ],
+};
+
+/// A change to a session: its status follows the state machine, the measurements come in.
+static SESSION_UPDATE: BodySpec = BodySpec {
+    rules: rules::SESSION_FIELDS,
+    missing: Missing::WhereRead,
+    fields: &[
+        FieldSpec::new("name", Kind::Text, OnCreate::Optional),
+        FieldSpec::new("brew_date", Kind::Date, OnCreate::Optional),
+        FieldSpec::new(
+            "status",
+            Kind::Choice(Choice::inline::<SessionStatus>(statuses)),
+            OnCreate::Optional,
+        )
+        .described("Forward moves (skipping allowed) or `abandoned`; final states are final."),
+        FieldSpec::clearable("measured_og", Kind::Number),
+        FieldSpec::clearable("measured_fg", Kind::Number),
+        FieldSpec::clearable("measured_batch_size_liters", Kind::Number),
+        FieldSpec::clearable("notes", Kind::Text),
+    ],
+};
+
+request_body_schema!(
+    /// `POST /v1/sessions`.
+    CreateSessionRequest,
+    NEW_SESSION,
+    Mode::Create,
+    field_descriptions = true
+);
+
+request_body_schema!(
+    /// `PATCH /v1/sessions/{id}`.
+    UpdateSessionRequest,
+    SESSION_UPDATE,
+    Mode::Update,
+    field_descriptions = true
+);
 
 #[derive(ToSchema)]
 #[allow(dead_code)]
@@ -181,17 +208,12 @@ pub struct UpdateLogRequest {
 // ---- Readers ---------------------------------------------------------------------------------
 
 fn read_session_request(body: &Value) -> ApiResult<BrewSessionRequest> {
-    let mut f = Fields::of(body)?;
+    let mut f = Reader::new(body, &NEW_SESSION, Mode::Create)?;
     let recipe_id = f.uuid("recipe_id");
-    let recipe_id = f.required("recipe_id", "string", recipe_id);
     let brew_date = f.date("brew_date");
-    let brew_date = f.required("brew_date", "string", brew_date);
-    let name = f.text("name", rules::NAME);
-    let name = f.optional("name", "string", name);
-    let options = statuses();
-    let status = f.enumeration("status", &options, SessionStatus::parse);
-    let status = f.optional("status", "string", status);
-    let notes = Fields::nullable(f.text("notes", rules::NOTES)).flatten();
+    let name = f.text("name");
+    let status = f.enumeration("status", SessionStatus::parse);
+    let notes = f.nullable_text("notes").flatten();
     match (recipe_id, brew_date) {
         (Some(recipe_id), Some(brew_date)) => f.finish(BrewSessionRequest {
             recipe_id,
@@ -205,25 +227,15 @@ fn read_session_request(body: &Value) -> ApiResult<BrewSessionRequest> {
 }
 
 fn read_session_patch(body: &Value) -> ApiResult<BrewSessionPatch> {
-    let mut f = Fields::of(body)?;
-    let name = f.text("name", rules::NAME);
-    let name = f.optional("name", "string", name);
-    let brew_date = f.date("brew_date");
-    let brew_date = f.optional("brew_date", "string", brew_date);
-    let options = statuses();
-    let status = f.enumeration("status", &options, SessionStatus::parse);
-    let status = f.optional("status", "string", status);
+    let mut f = Reader::new(body, &SESSION_UPDATE, Mode::Update)?;
     let patch = BrewSessionPatch {
-        name,
-        brew_date,
-        status,
-        measured_og: Fields::nullable(f.number("measured_og", rules::MEASURED_GRAVITY)),
-        measured_fg: Fields::nullable(f.number("measured_fg", rules::MEASURED_GRAVITY)),
-        measured_batch_size_liters: Fields::nullable(f.number(
-            "measured_batch_size_liters",
-            rules::MEASURED_BATCH_SIZE_LITERS,
-        )),
-        notes: Fields::nullable(f.text("notes", rules::NOTES)),
+        name: f.text("name"),
+        brew_date: f.date("brew_date"),
+        status: f.enumeration("status", SessionStatus::parse),
+        measured_og: f.nullable_number("measured_og"),
+        measured_fg: f.nullable_number("measured_fg"),
+        measured_batch_size_liters: f.nullable_number("measured_batch_size_liters"),
+        notes: f.nullable_text("notes"),
     };
     f.finish(patch)
 }
@@ -596,4 +608,16 @@ pub async fn delete_log(
     let id = path_id(&req, "id")?;
     state.brew_sessions.delete_log(auth.0.user.id, id).await?;
     Ok(HttpResponse::NoContent().finish())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::body_spec::assert_whole;
+
+    #[test]
+    fn every_body_table_matches_its_reader() {
+        assert_whole(&NEW_SESSION, |body| read_session_request(body).map(|_| ()));
+        assert_whole(&SESSION_UPDATE, |body| read_session_patch(body).map(|_| ()));
+    }
 }
