@@ -36,8 +36,6 @@ fn operations_mut(
 /// writes it (`minLength`, `maximum`…), so the annotations on request structs carry none.
 fn bounded_bodies() -> Vec<(&'static str, FieldRules)> {
     vec![
-        ("CreateStepRequest", brew_session::STEP_FIELDS),
-        ("UpdateStepRequest", brew_session::STEP_FIELDS),
         ("CreateLogRequest", brew_session::READING_FIELDS),
         ("UpdateLogRequest", brew_session::READING_FIELDS),
     ]

@@ -139,33 +139,47 @@ request_body_schema!(
     field_descriptions = true
 );
 
-#[derive(ToSchema)]
-#[allow(dead_code)]
-pub struct CreateStepRequest {
-    title: String,
-    #[schema(nullable)]
-    description: Option<String>,
-    #[schema(nullable = false)]
-    sort_order: Option<i32>,
-    #[schema(nullable)]
-    duration_minutes: Option<f64>,
-}
+/// A new checklist step; a missing `title` is reported after the other failures.
+static NEW_STEP: BodySpec = BodySpec {
+    rules: rules::STEP_FIELDS,
+    missing: Missing::Last,
+    fields: &[
+        FieldSpec::required("title", Kind::Text),
+        FieldSpec::new("sort_order", Kind::Integer, OnCreate::Optional),
+        FieldSpec::clearable("description", Kind::Text),
+        FieldSpec::clearable("duration_minutes", Kind::Number),
+    ],
+};
 
-#[derive(ToSchema)]
-#[allow(dead_code)]
-pub struct UpdateStepRequest {
-    #[schema(nullable = false)]
-    title: Option<String>,
-    #[schema(nullable)]
-    description: Option<String>,
-    #[schema(nullable = false)]
-    sort_order: Option<i32>,
-    #[schema(nullable)]
-    duration_minutes: Option<f64>,
-    /// true stamps `completed_at` now; false clears it.
-    #[schema(nullable = false)]
-    completed: Option<bool>,
-}
+/// A change to a checklist step, ticking it included.
+static STEP_UPDATE: BodySpec = BodySpec {
+    rules: rules::STEP_FIELDS,
+    missing: Missing::Last,
+    fields: &[
+        FieldSpec::new("title", Kind::Text, OnCreate::Optional),
+        FieldSpec::new("sort_order", Kind::Integer, OnCreate::Optional),
+        FieldSpec::new("completed", Kind::Boolean, OnCreate::Optional)
+            .described("true stamps `completed_at` now; false clears it."),
+        FieldSpec::clearable("description", Kind::Text),
+        FieldSpec::clearable("duration_minutes", Kind::Number),
+    ],
+};
+
+request_body_schema!(
+    /// `POST /v1/sessions/{id}/steps`.
+    CreateStepRequest,
+    NEW_STEP,
+    Mode::Create,
+    field_descriptions = true
+);
+
+request_body_schema!(
+    /// `PATCH /v1/steps/{id}`.
+    UpdateStepRequest,
+    STEP_UPDATE,
+    Mode::Update,
+    field_descriptions = true
+);
 
 /// At least one of gravity, temperature_c, ph, notes.
 #[derive(ToSchema)]
@@ -240,25 +254,38 @@ fn read_session_patch(body: &Value) -> ApiResult<BrewSessionPatch> {
     f.finish(patch)
 }
 
-fn read_step_patch(f: &mut Fields) -> StepPatch {
-    let title = f.text("title", rules::STEP_TITLE);
-    let title = f.optional("title", "string", title);
-    let sort_order = f.integer("sort_order", wort_domain::rules::caps::SORT_ORDER);
+fn sort_order(f: &mut Reader) -> Option<i32> {
     #[allow(clippy::cast_possible_truncation)]
-    let sort_order = f
-        .optional("sort_order", "number", sort_order)
-        .map(|n| n as i32);
-    let completed = f.boolean("completed");
-    let completed = f.optional("completed", "boolean", completed);
-    StepPatch {
-        title,
-        description: Fields::nullable(f.text("description", rules::STEP_DESCRIPTION)),
+    f.integer("sort_order").map(|n| n as i32)
+}
+
+fn read_new_step(body: &Value) -> ApiResult<NewStep> {
+    let mut f = Reader::new(body, &NEW_STEP, Mode::Create)?;
+    let title = f.text("title");
+    let sort_order = sort_order(&mut f);
+    // A `None` title is a required field not sent, which `finish` reports.
+    let new = NewStep {
+        title: title.unwrap_or_default(),
         sort_order,
-        duration_minutes: Fields::nullable(
-            f.number("duration_minutes", rules::STEP_DURATION_MINUTES),
-        ),
+        description: f.nullable_text("description").flatten(),
+        duration_minutes: f.nullable_number("duration_minutes").flatten(),
+    };
+    f.finish(new)
+}
+
+fn read_step_patch(body: &Value) -> ApiResult<StepPatch> {
+    let mut f = Reader::new(body, &STEP_UPDATE, Mode::Update)?;
+    let title = f.text("title");
+    let sort_order = sort_order(&mut f);
+    let completed = f.boolean("completed");
+    let patch = StepPatch {
+        title,
+        description: f.nullable_text("description"),
+        sort_order,
+        duration_minutes: f.nullable_number("duration_minutes"),
         completed,
-    }
+    };
+    f.finish(patch)
 }
 
 fn read_log_patch(f: &mut Fields) -> LogPatch {
@@ -421,23 +448,7 @@ pub async fn create_step(
     body: JsonBody,
 ) -> ApiResult<HttpResponse> {
     let id = path_id(&req, "id")?;
-    let body = body.json()?;
-    let mut f = Fields::of(&body)?;
-    let p = read_step_patch(&mut f);
-    if body.get("title").is_none() {
-        f.report(crate::validation::invalid_type(
-            &["title"],
-            "string",
-            "undefined",
-        ));
-    }
-    let new = NewStep {
-        title: p.title.unwrap_or_default(),
-        description: p.description.flatten(),
-        sort_order: p.sort_order,
-        duration_minutes: p.duration_minutes.flatten(),
-    };
-    let new = f.finish(new)?;
+    let new = read_new_step(&body.json()?)?;
     Ok(created(
         &state
             .brew_sessions
@@ -470,10 +481,7 @@ pub async fn update_step(
     body: JsonBody,
 ) -> ApiResult<HttpResponse> {
     let id = path_id(&req, "id")?;
-    let body = body.json()?;
-    let mut f = Fields::of(&body)?;
-    let patch = read_step_patch(&mut f);
-    let patch = f.finish(patch)?;
+    let patch = read_step_patch(&body.json()?)?;
     Ok(HttpResponse::Ok().json(
         state
             .brew_sessions
@@ -619,5 +627,7 @@ mod tests {
     fn every_body_table_matches_its_reader() {
         assert_whole(&NEW_SESSION, |body| read_session_request(body).map(|_| ()));
         assert_whole(&SESSION_UPDATE, |body| read_session_patch(body).map(|_| ()));
+        assert_whole(&NEW_STEP, |body| read_new_step(body).map(|_| ()));
+        assert_whole(&STEP_UPDATE, |body| read_step_patch(body).map(|_| ()));
     }
 }
