@@ -9,7 +9,7 @@ use utoipa::openapi::security::{ApiKey, ApiKeyValue, SecurityScheme};
 use utoipa::openapi::{RefOr, Required};
 use utoipa::{Modify, OpenApi};
 
-use wort_domain::rules::{FieldRules, NumberRule, Rule};
+use wort_domain::rules::{NumberRule, Rule};
 use wort_domain::{brew_session, recipe};
 
 use crate::routes;
@@ -30,15 +30,6 @@ fn operations_mut(
         .into_iter()
         .flatten()
     })
-}
-
-/// Which domain rules bound which request body: the document shows each bound as the domain
-/// writes it (`minLength`, `maximum`…), so the annotations on request structs carry none.
-fn bounded_bodies() -> Vec<(&'static str, FieldRules)> {
-    vec![
-        ("CreateLogRequest", brew_session::READING_FIELDS),
-        ("UpdateLogRequest", brew_session::READING_FIELDS),
-    ]
 }
 
 /// The answers (and the credential) that follow from an operation's shape, added here rather
@@ -150,28 +141,6 @@ impl Modify for PageBounds {
     }
 }
 
-/// Writes the domain's bounds into the request schemas named by [`bounded_bodies`].
-struct FieldBounds;
-
-impl Modify for FieldBounds {
-    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
-        let Some(components) = openapi.components.as_mut() else {
-            return;
-        };
-        for (body, rules) in bounded_bodies() {
-            let Some(RefOr::T(Schema::Object(object))) = components.schemas.get_mut(body) else {
-                continue;
-            };
-            for (field, rule) in rules {
-                if let Some(RefOr::T(Schema::Object(property))) = object.properties.get_mut(*field)
-                {
-                    apply_rule(property, rule);
-                }
-            }
-        }
-    }
-}
-
 pub(crate) fn apply_rule(property: &mut utoipa::openapi::schema::Object, rule: &Rule) {
     match rule {
         Rule::Text(text) => {
@@ -272,7 +241,9 @@ fn without_null(schema: RefOr<Schema>) -> RefOr<Schema> {
 }
 
 /// A new fermentation reading needs at least one of gravity, temperature_c, ph or notes (not
-/// null): said in JSON Schema as `anyOf` next to the fields.
+/// null): said in JSON Schema as `anyOf` next to the fields. Written here by hand because a body
+/// table describes each field alone and cannot say "one of these"; the reader enforces it with
+/// the domain's `has_measurement`.
 struct ReadingNeedsAMeasurement;
 
 impl Modify for ReadingNeedsAMeasurement {
@@ -528,7 +499,7 @@ impl Modify for SecuritySchemes {
 #[openapi(
     info(title = "wort", version = "1.0.0",
         description = "Homebrewing data: recipes and their statistics, equipment profiles and styles, brew sessions, fermentation logs, inventory and an AI assistant."),
-    modifiers(&StandardAnswers, &FieldBounds, &PageBounds, &SecuritySchemes, &CommonResponses, &OptionalBodies, &ReadingNeedsAMeasurement,
+    modifiers(&StandardAnswers, &PageBounds, &SecuritySchemes, &CommonResponses, &OptionalBodies, &ReadingNeedsAMeasurement,
         &LinkFieldNames, &StyleIdPattern, &PublicOperations, &IdempotencyKeys),
     servers((url = "/", description = "This wort: every path is relative to the service's origin")),
     paths(

@@ -3,7 +3,6 @@
 
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde_json::Value;
-use utoipa::ToSchema;
 use wort_domain::brew_session::{
     BrewSession, BrewSessionFilter, BrewSessionPatch, BrewSessionRequest, BrewStep,
     FermentationLog, GravityUnit, LogPatch, LogRange, NewLog, NewStep, SessionStatus, StepPatch,
@@ -20,7 +19,6 @@ use crate::credentials::Authenticated;
 use crate::error::{ApiError, ApiResult};
 use crate::params::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Query, path_id};
 use crate::state::AppState;
-use crate::validation::Fields;
 
 /// Inside the `/v1/sessions` scope.
 pub fn configure(cfg: &mut web::ServiceConfig) {
@@ -83,6 +81,10 @@ fn units() -> Vec<&'static str> {
 
 fn planned() -> &'static str {
     SessionStatus::default().as_str()
+}
+
+fn sg() -> &'static str {
+    GravityUnit::default().as_str()
 }
 
 /// A new session, in the order its fields are read.
@@ -181,43 +183,44 @@ request_body_schema!(
     field_descriptions = true
 );
 
-/// At least one of gravity, temperature_c, ph, notes.
-#[derive(ToSchema)]
-#[allow(dead_code)]
-pub struct CreateLogRequest {
-    /// Default: now.
-    #[schema(format = DateTime, nullable = false)]
-    logged_at: Option<String>,
-    /// Specific gravity.
-    #[schema(nullable)]
-    gravity: Option<f64>,
-    /// The unit the reading was entered in (stored for display).
-    #[schema(inline, default = "sg", nullable = false)]
-    gravity_unit: Option<GravityUnit>,
-    #[schema(nullable)]
-    temperature_c: Option<f64>,
-    #[schema(nullable)]
-    ph: Option<f64>,
-    #[schema(nullable)]
-    notes: Option<String>,
-}
+/// A fermentation reading. A new one needs at least one of gravity, temperature_c, ph or notes:
+/// the table cannot say "one of these", so the domain checks it ([`has_measurement`]) and the
+/// document shows it as an `anyOf` added in one place (`ReadingNeedsAMeasurement` in
+/// `openapi.rs`).
+static READING: BodySpec = BodySpec {
+    rules: rules::READING_FIELDS,
+    missing: Missing::WhereRead,
+    fields: &[
+        FieldSpec::new("logged_at", Kind::DateTime, OnCreate::Optional).described("Default: now."),
+        FieldSpec::new(
+            "gravity_unit",
+            Kind::Choice(Choice::inline::<GravityUnit>(units)),
+            OnCreate::Default(DefaultValue::Variant(sg)),
+        )
+        .described("The unit the reading was entered in (stored for display)."),
+        FieldSpec::clearable("gravity", Kind::Number).described("Specific gravity."),
+        FieldSpec::clearable("temperature_c", Kind::Number),
+        FieldSpec::clearable("ph", Kind::Number),
+        FieldSpec::clearable("notes", Kind::Text),
+    ],
+};
 
-#[derive(ToSchema)]
-#[allow(dead_code)]
-pub struct UpdateLogRequest {
-    #[schema(format = DateTime, nullable = false)]
-    logged_at: Option<String>,
-    #[schema(nullable)]
-    gravity: Option<f64>,
-    #[schema(inline, nullable = false)]
-    gravity_unit: Option<GravityUnit>,
-    #[schema(nullable)]
-    temperature_c: Option<f64>,
-    #[schema(nullable)]
-    ph: Option<f64>,
-    #[schema(nullable)]
-    notes: Option<String>,
-}
+request_body_schema!(
+    /// `POST /v1/sessions/{id}/fermentation-logs`.
+    CreateLogRequest,
+    READING,
+    Mode::Create,
+    "At least one of gravity, temperature_c, ph, notes.",
+    field_descriptions = true
+);
+
+request_body_schema!(
+    /// `PATCH /v1/fermentation-logs/{id}`.
+    UpdateLogRequest,
+    READING,
+    Mode::Update,
+    field_descriptions = false
+);
 
 // ---- Readers ---------------------------------------------------------------------------------
 
@@ -288,24 +291,21 @@ fn read_step_patch(body: &Value) -> ApiResult<StepPatch> {
     f.finish(patch)
 }
 
-fn read_log_patch(f: &mut Fields) -> LogPatch {
+fn read_log_patch(f: &mut Reader) -> LogPatch {
     let logged_at = f.datetime("logged_at");
-    let logged_at = f.optional("logged_at", "string", logged_at);
-    let options = units();
-    let unit = f.enumeration("gravity_unit", &options, GravityUnit::parse);
-    let gravity_unit = f.optional("gravity_unit", "string", unit);
+    let gravity_unit = f.enumeration("gravity_unit", GravityUnit::parse);
     LogPatch {
         logged_at,
-        gravity: Fields::nullable(f.number("gravity", rules::READING_GRAVITY)),
+        gravity: f.nullable_number("gravity"),
         gravity_unit,
-        temperature_c: Fields::nullable(f.number("temperature_c", rules::READING_TEMPERATURE_C)),
-        ph: Fields::nullable(f.number("ph", rules::READING_PH)),
-        notes: Fields::nullable(f.text("notes", rules::NOTES)),
+        temperature_c: f.nullable_number("temperature_c"),
+        ph: f.nullable_number("ph"),
+        notes: f.nullable_text("notes"),
     }
 }
 
 fn read_new_log(body: &Value) -> ApiResult<NewLog> {
-    let mut f = Fields::of(body)?;
+    let mut f = Reader::new(body, &READING, Mode::Create)?;
     let p = read_log_patch(&mut f);
     let log = NewLog {
         logged_at: p.logged_at,
@@ -318,6 +318,12 @@ fn read_new_log(body: &Value) -> ApiResult<NewLog> {
     let log = f.finish(log)?;
     has_measurement(log.gravity, log.temperature_c, log.ph, log.notes.as_deref())?;
     Ok(log)
+}
+
+fn read_log_update(body: &Value) -> ApiResult<LogPatch> {
+    let mut f = Reader::new(body, &READING, Mode::Update)?;
+    let patch = read_log_patch(&mut f);
+    f.finish(patch)
 }
 
 // ---- Sessions ----------------------------------------------------------------------------------
@@ -592,10 +598,7 @@ pub async fn update_log(
     body: JsonBody,
 ) -> ApiResult<HttpResponse> {
     let id = path_id(&req, "id")?;
-    let body = body.json()?;
-    let mut f = Fields::of(&body)?;
-    let patch = read_log_patch(&mut f);
-    let patch = f.finish(patch)?;
+    let patch = read_log_update(&body.json()?)?;
     Ok(HttpResponse::Ok().json(
         state
             .brew_sessions
@@ -629,5 +632,7 @@ mod tests {
         assert_whole(&SESSION_UPDATE, |body| read_session_patch(body).map(|_| ()));
         assert_whole(&NEW_STEP, |body| read_new_step(body).map(|_| ()));
         assert_whole(&STEP_UPDATE, |body| read_step_patch(body).map(|_| ()));
+        assert_whole(&READING, |body| read_new_log(body).map(|_| ()));
+        assert_whole(&READING, |body| read_log_update(body).map(|_| ()));
     }
 }
