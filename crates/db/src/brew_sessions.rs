@@ -92,6 +92,7 @@ impl SessionRow {
             recipe_id: self.recipe_id,
             name: self.name,
             brew_date: self.brew_date,
+            next_statuses: status.next_statuses(),
             status,
             measured_og: self.measured_og,
             measured_fg: self.measured_fg,

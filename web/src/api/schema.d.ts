@@ -1169,6 +1169,11 @@ export interface components {
             /** Format: double */
             measured_og?: number | null;
             name: string;
+            /**
+             * @description The statuses this session may move to now, in the order to offer them: the later
+             *     forward states, then `abandoned`; empty once the status is final.
+             */
+            next_statuses: components["schemas"]["SessionStatus"][];
             notes?: string | null;
             /**
              * Format: uuid

@@ -9,7 +9,7 @@ import { clock, useNow, useTimerStart } from '../hooks';
 import { usePrefs } from '../prefs';
 import { display, formatNumber, fromInput, symbolFor } from '../units';
 import { NotFound } from '../components/NotFound';
-import { nextStates, statusLabel, type Status } from './sessionStatus';
+import { statusLabel, type Status } from './sessionStatus';
 import { absoluteTime } from '../time';
 import { useAutosave } from '../autosave';
 import { keys } from '../api/keys';
@@ -114,7 +114,8 @@ function StatusBar({ session }: { session: Session }) {
       void qc.invalidateQueries({ queryKey: keys.brewSessions.list() });
     },
   });
-  const next = nextStates(session.status);
+  // Which moves are allowed is the API's rule: it lists them, in the order to offer them.
+  const next = session.next_statuses;
   return (
     <section className="panel status-bar" aria-labelledby="h-status">
       <h2 id="h-status">

@@ -2,7 +2,7 @@ import { Link } from 'react-router-dom';
 import { useQuery } from '@tanstack/react-query';
 import { sessionListQuery } from './queries';
 import { Empty, ErrorBox, Loading } from '../components/States';
-import { forward, statusLabel, type Status } from './sessionStatus';
+import { statusLabel, type Status } from './sessionStatus';
 
 const order: Status[] = ['brewing', 'fermenting', 'conditioning', 'planned', 'completed', 'abandoned'];
 
@@ -46,7 +46,7 @@ export default function Sessions() {
                       <span className="muted">
                         {' '}
                         · brew day {s.brew_date}
-                        {forward.includes(s.status) && s.measured_abv != null ? ` · ${s.measured_abv} % ABV` : ''}
+                        {s.status !== 'abandoned' && s.measured_abv != null ? ` · ${s.measured_abv} % ABV` : ''}
                       </span>
                     </li>
                   ))}

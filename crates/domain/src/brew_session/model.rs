@@ -42,6 +42,9 @@ pub struct BrewSession {
     #[schema(value_type = String, format = Date)]
     pub brew_date: Date,
     pub status: SessionStatus,
+    /// The statuses this session may move to now, in the order to offer them: the later
+    /// forward states, then `abandoned`; empty once the status is final.
+    pub next_statuses: Vec<SessionStatus>,
     pub measured_og: Option<f64>,
     pub measured_fg: Option<f64>,
     pub measured_batch_size_liters: Option<f64>,
@@ -207,6 +210,7 @@ impl BrewSessionPatch {
                 phases.enter(to, now);
                 session.set_phases(phases);
                 session.status = to;
+                session.next_statuses = to.next_statuses();
             }
         }
         if let Some(name) = &self.name {
@@ -522,6 +526,7 @@ mod tests {
             measured_fg: None,
             measured_batch_size_liters: None,
             measured_abv: None,
+            next_statuses: status.next_statuses(),
             notes: None,
             recipe_snapshot: serde_json::Value::Null,
             brewing_started_at: None,

@@ -107,6 +107,17 @@ impl SessionStatus {
         }
     }
 
+    /// The statuses a session in this one may move to now, in the order a client offers them:
+    /// the later forward states, then `abandoned`; none from a final state. Staying put is
+    /// allowed by [`Self::can_move_to`] but is no move, so it is left out.
+    pub fn next_statuses(&self) -> Vec<SessionStatus> {
+        Self::ALL
+            .iter()
+            .copied()
+            .filter(|to| to != self && self.can_move_to(*to))
+            .collect()
+    }
+
     /// The transition as a rule check: `422 invalid_transition` with `from`/`to` when forbidden.
     pub fn check_move_to(&self, to: SessionStatus) -> DomainResult<()> {
         if self.can_move_to(to) {
@@ -168,6 +179,28 @@ pub fn check_step_room(count: i64) -> Result<(), DomainError> {
 mod tests {
     #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
     use super::*;
+
+    #[test]
+    fn next_statuses_are_the_later_forward_states_then_abandoned() {
+        use SessionStatus::*;
+        assert_eq!(
+            Planned.next_statuses(),
+            [Brewing, Fermenting, Conditioning, Completed, Abandoned]
+        );
+        assert_eq!(
+            Fermenting.next_statuses(),
+            [Conditioning, Completed, Abandoned]
+        );
+        assert_eq!(Conditioning.next_statuses(), [Completed, Abandoned]);
+        assert!(Completed.next_statuses().is_empty());
+        assert!(Abandoned.next_statuses().is_empty());
+        // Every status offered is a move the state machine accepts.
+        for from in SessionStatus::ALL {
+            for to in from.next_statuses() {
+                assert!(from.check_move_to(to).is_ok(), "{from:?} -> {to:?}");
+            }
+        }
+    }
 
     #[test]
     fn the_step_cap_refuses_the_one_past_it() {

@@ -268,6 +268,30 @@ async fn the_state_machine_allows_forward_moves_and_abandoning_only() {
         "abandoned",
     ];
     let rank = |s: &str| all.iter().position(|x| *x == s).unwrap();
+    let allowed = |from: &str, to: &str| {
+        from == to
+            || (!matches!(from, "completed" | "abandoned")
+                && (to == "abandoned" || rank(to) > rank(from)))
+    };
+    // What the session offers: exactly the allowed moves away from where it is, in this order.
+    let offered = |from: &str| {
+        json!(
+            all.iter()
+                .filter(|to| **to != from && allowed(from, to))
+                .collect::<Vec<_>>()
+        )
+    };
+    assert_eq!(
+        offered("planned"),
+        json!([
+            "brewing",
+            "fermenting",
+            "conditioning",
+            "completed",
+            "abandoned"
+        ])
+    );
+    assert_eq!(offered("completed"), json!([]));
     for from in all {
         for to in all {
             // A session created straight into `from`.
@@ -278,18 +302,17 @@ async fn the_state_machine_allows_forward_moves_and_abandoning_only() {
                 json!({"recipe_id": rid, "brew_date": "2026-11-28", "status": from}),
             )
             .await;
+            assert_eq!(s["next_statuses"], offered(from), "{from}");
             let path = format!("/v1/sessions/{}", s["id"].as_str().unwrap());
-            let allowed = from == to
-                || (!matches!(from, "completed" | "abandoned")
-                    && (to == "abandoned" || rank(to) > rank(from)));
             let (status, body) = call(
                 app.with_key(Method::PATCH, &path, &acct.key)
                     .json(&json!({"status": to, "notes": "x"})),
             )
             .await;
-            if allowed {
+            if allowed(from, to) {
                 assert_eq!(status, 200, "{from} → {to}: {body}");
                 assert_eq!(body["status"], to);
+                assert_eq!(body["next_statuses"], offered(to), "{from} → {to}");
             } else {
                 assert_eq!(status, 422, "{from} → {to}");
                 assert_eq!(
