@@ -11,8 +11,9 @@ use uuid::Uuid;
 use wort_domain::brew_session::check_step_room;
 use wort_domain::brew_session::ports::SessionPlanner;
 use wort_domain::brew_session::{
-    BrewSession, BrewSessionFilter, BrewSessionPatch, BrewStep, FermentationLog, GravityUnit,
-    LogPatch, LogRange, NewBrewSession, NewLog, NewStep, SessionStatus, StepPatch, measured_abv,
+    BrewSession, BrewSessionFilter, BrewSessionPatch, BrewStep, FermentationLog, FermentationSoFar,
+    GravityUnit, LogPatch, LogRange, NewBrewSession, NewLog, NewStep, SessionStatus, StepPatch,
+    measured_abv,
 };
 use wort_domain::page::{Page, PageRequest};
 use wort_domain::ports::BrewSessionRepository;
@@ -82,11 +83,15 @@ impl SessionRow {
         }
     }
 
-    fn entity(self) -> DomainResult<BrewSession> {
+    /// The session, its fermentation figures computed against `latest_gravity` (see
+    /// [`latest_gravity`]).
+    fn entity(self, latest_gravity: Option<f64>) -> DomainResult<BrewSession> {
         let status = SessionStatus::parse(&self.status)
             .ok_or_else(|| DomainError::Internal(format!("unknown status {}", self.status)))?;
         Ok(BrewSession {
             measured_abv: measured_abv(self.measured_og, self.measured_fg),
+            // Computed by `with_latest_gravity` below, which needs the snapshot in place.
+            fermentation: FermentationSoFar::default(),
             id: self.id,
             user_id: self.user_id.to_string(),
             recipe_id: self.recipe_id,
@@ -106,7 +111,8 @@ impl SessionRow {
             abandoned_at: self.abandoned_at,
             created_at: self.created_at,
             updated_at: self.updated_at,
-        })
+        }
+        .with_latest_gravity(latest_gravity))
     }
 }
 
@@ -230,6 +236,19 @@ impl LogRow {
 
 // ---- Shared pieces ----------------------------------------------------------------------------
 
+/// The gravity of the session's latest reading that has one, as a column selected beside the
+/// session row, so a page of sessions takes no query per session. It walks
+/// `fermentation_logs_session_time_idx` backwards from the newest reading.
+fn latest_gravity()
+-> diesel::expression::SqlLiteral<diesel::sql_types::Nullable<diesel::sql_types::Double>> {
+    diesel::dsl::sql(
+        "(SELECT l.gravity FROM fermentation_logs l \
+         WHERE l.session_id = brew_sessions.id AND l.user_id = brew_sessions.user_id \
+         AND l.gravity IS NOT NULL \
+         ORDER BY l.logged_at DESC, l.id DESC LIMIT 1)",
+    )
+}
+
 fn session_filtered(user: UserId, filter: &BrewSessionFilter) -> sessions::BoxedQuery<'static, Pg> {
     let mut query = sessions::table
         .filter(sessions::user_id.eq(user.0))
@@ -277,13 +296,13 @@ async fn find_session(
     let query = sessions::table
         .filter(sessions::id.eq(id))
         .filter(sessions::user_id.eq(user.0))
-        .select(SessionRow::as_select());
-    let row = if lock {
+        .select((SessionRow::as_select(), latest_gravity()));
+    let (row, latest): (SessionRow, Option<f64>) = if lock {
         query.for_update().first(conn).await?
     } else {
         query.first(conn).await?
     };
-    Ok(row.entity()?)
+    Ok(row.entity(latest)?)
 }
 
 /// Bumps the session's `updated_at` (locking its row); `NotFound` when it is not the caller's.
@@ -482,7 +501,8 @@ async fn create_in_tx(
         .get_result(conn)
         .await;
     let session = match inserted {
-        Ok(row) => row.entity()?,
+        // A new session has no readings yet.
+        Ok(row) => row.entity(None)?,
         // The recipe was deleted between reading it and now.
         Err(DieselError::DatabaseError(DatabaseErrorKind::ForeignKeyViolation, _)) => {
             return Err(TxError(DomainError::NotFound));
@@ -524,7 +544,8 @@ async fn update_in_tx(
     .returning(SessionRow::as_returning())
     .get_result(conn)
     .await?;
-    let saved = saved.entity()?;
+    // The readings are untouched by a session update: the latest is the one read above.
+    let saved = saved.entity(session.fermentation.latest_gravity)?;
     if saved.status != from {
         crate::outbox::session_status_changed(conn, user, &saved, from, now).await?;
     }
@@ -702,18 +723,18 @@ impl BrewSessionRepository for PgBrewSessions {
                 sessions::created_at.desc(),
                 sessions::id.desc(),
             ))
-            .select(SessionRow::as_select())
+            .select((SessionRow::as_select(), latest_gravity()))
             .limit(page.limit)
             .offset(page.offset);
         let count_query = session_filtered(user, filter).count();
         let (rows, total) = futures_util::try_join!(
-            page_query.load::<SessionRow>(&mut &*conn_ref),
+            page_query.load::<(SessionRow, Option<f64>)>(&mut &*conn_ref),
             count_query.get_result::<i64>(&mut &*conn_ref),
         )
         .map_err(db_error)?;
         let items = rows
             .into_iter()
-            .map(SessionRow::entity)
+            .map(|(row, latest)| row.entity(latest))
             .collect::<DomainResult<_>>()?;
         Ok(Page { items, total })
     }

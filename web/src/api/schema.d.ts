@@ -1153,6 +1153,8 @@ export interface components {
             conditioning_started_at?: string | null;
             /** Format: date-time */
             created_at: string;
+            /** @description How far fermentation has gone, from the original gravity and the latest reading. */
+            fermentation: components["schemas"]["FermentationSoFar"];
             /** Format: date-time */
             fermenting_started_at?: string | null;
             /** Format: uuid */
@@ -1773,6 +1775,33 @@ export interface components {
             session_id: string;
             /** Format: double */
             temperature_c?: number | null;
+        };
+        /**
+         * @description How far fermentation has gone: the original gravity against the latest reading that holds a
+         *     gravity.
+         */
+        FermentationSoFar: {
+            /**
+             * Format: double
+             * @description (OG − SG) × 131.25, rounded to 2 decimals; null without both gravities.
+             */
+            abv_percent?: number | null;
+            /**
+             * Format: double
+             * @description (OG − SG)/(OG − 1) × 100, rounded to 1 decimal; null without both gravities or when
+             *     OG ≤ 1.
+             */
+            apparent_attenuation_percent?: number | null;
+            /**
+             * Format: double
+             * @description The gravity of the latest reading that has one (by `logged_at`); null before any.
+             */
+            latest_gravity?: number | null;
+            /**
+             * Format: double
+             * @description The measured OG, else the planned OG of the recipe snapshot; null when neither is known.
+             */
+            original_gravity?: number | null;
         };
         /**
          * @description How one statistic sits in a style's range: `{"min","max","value","in_range"}`. With no range

@@ -72,7 +72,7 @@ export default function SessionPage() {
       <div className="session-grid">
         <div>
           <Checklist sessionId={id} snapshot={snap} status={s.status} />
-          <Fermentation session={s} snapshot={snap} />
+          <Fermentation session={s} />
         </div>
         <aside>
           <section className="panel" aria-labelledby="h-measured">
@@ -320,7 +320,7 @@ function StepTimer({ step, additions }: { step: Step; additions: Addition[] }) {
   );
 }
 
-function Fermentation({ session, snapshot }: { session: Session; snapshot: Snapshot }) {
+function Fermentation({ session }: { session: Session }) {
   const prefs = usePrefs();
   const qc = useQueryClient();
   const id = session.id;
@@ -349,17 +349,23 @@ function Fermentation({ session, snapshot }: { session: Session; snapshot: Snaps
       setError(null);
       setForm({ gravity: '', temperature: '', ph: '', notes: '' });
       qc.setQueryData<Log[]>(keys.brewSessions.logs(id), (old) => [...(old ?? []), log].sort((a, b) => a.logged_at.localeCompare(b.logged_at)));
+      // The figures so far are the session's, computed by the API from its latest reading.
+      void qc.invalidateQueries({ queryKey: keys.brewSessions.detail(id) });
     },
     onError: setError,
   });
   const del = useMutation({
     mutationFn: (logId: string) => unwrap(client.DELETE('/v1/fermentation-logs/{id}', { params: { path: { id: logId } } })),
-    onSuccess: (_r, logId) => qc.setQueryData<Log[]>(keys.brewSessions.logs(id), (old) => old?.filter((l) => l.id !== logId)),
+    onSuccess: (_r, logId) => {
+      qc.setQueryData<Log[]>(keys.brewSessions.logs(id), (old) => old?.filter((l) => l.id !== logId));
+      void qc.invalidateQueries({ queryKey: keys.brewSessions.detail(id) });
+    },
   });
   const api = error instanceof ApiError ? error : null;
   const list = useMemo(() => logs.data ?? [], [logs.data]);
-  const latest = [...list].reverse().find((l) => l.gravity != null);
-  const og = session.measured_og ?? snapshot.stats?.og ?? null;
+  // Original gravity (measured, else planned), the latest gravity and the figures between them
+  // are the API's.
+  const { original_gravity: og, latest_gravity: latest, apparent_attenuation_percent: attenuation, abv_percent: abv } = session.fermentation;
   const gSym = symbolFor('gravity', prefs);
   const tSym = symbolFor('temperature', prefs);
   const fieldErr = (k: string) => api?.at(k);
@@ -375,15 +381,15 @@ function Fermentation({ session, snapshot }: { session: Session; snapshot: Snaps
         </div>
         <div>
           <dt>Latest gravity</dt>
-          <dd>{latest?.gravity == null ? '—' : display(latest.gravity, 'gravity', prefs)}</dd>
+          <dd>{latest == null ? '—' : display(latest, 'gravity', prefs)}</dd>
         </div>
         <div>
           <dt>Apparent attenuation</dt>
-          <dd>{og != null && latest?.gravity != null && og > 1 ? `${formatNumber(((og - latest.gravity) / (og - 1)) * 100, 1)} %` : '—'}</dd>
+          <dd>{attenuation == null ? '—' : `${formatNumber(attenuation, 1)} %`}</dd>
         </div>
         <div>
           <dt>ABV so far</dt>
-          <dd>{og != null && latest?.gravity != null ? `${formatNumber((og - latest.gravity) * 131.25, 2)} %` : '—'}</dd>
+          <dd>{abv == null ? '—' : `${formatNumber(abv, 2)} %`}</dd>
         </div>
       </dl>
       <form
@@ -440,7 +446,7 @@ function Fermentation({ session, snapshot }: { session: Session; snapshot: Snaps
           <span className="muted small">
             {' '}
             — {list.length} {list.length === 1 ? 'reading' : 'readings'}
-            {latest?.gravity != null ? `, latest gravity ${display(latest.gravity, 'gravity', prefs)}` : ''}
+            {latest != null ? `, latest gravity ${display(latest, 'gravity', prefs)}` : ''}
           </span>
         </figcaption>
         {logs.isPending ? (

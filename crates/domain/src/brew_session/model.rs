@@ -8,6 +8,8 @@ use uuid::Uuid;
 
 use super::checklist::checklist;
 use super::rules::has_measurement;
+use crate::brewing::gravity::{abv, attenuation_so_far};
+use crate::brewing::round_to;
 use crate::equipment::EquipmentProfile;
 use crate::recipe::RecipeDetail;
 use crate::{DomainError, DomainResult};
@@ -50,6 +52,8 @@ pub struct BrewSession {
     pub measured_batch_size_liters: Option<f64>,
     /// (OG − FG) × 131.25, rounded to 2 decimals; null unless both gravities are measured.
     pub measured_abv: Option<f64>,
+    /// How far fermentation has gone, from the original gravity and the latest reading.
+    pub fermentation: FermentationSoFar,
     pub notes: Option<String>,
     /// The recipe exactly as `GET /v1/recipes/{id}` returned it when the session was created,
     /// plus a `stats` member; later recipe edits do not change it.
@@ -107,6 +111,35 @@ impl PhaseTimes {
 pub fn measured_abv(og: Option<f64>, fg: Option<f64>) -> Option<f64> {
     let (og, fg) = (og?, fg?);
     Some(((og - fg) * 131.25 * 100.0).round() / 100.0)
+}
+
+/// How far fermentation has gone: the original gravity against the latest reading that holds a
+/// gravity.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, utoipa::ToSchema)]
+pub struct FermentationSoFar {
+    /// The measured OG, else the planned OG of the recipe snapshot; null when neither is known.
+    pub original_gravity: Option<f64>,
+    /// The gravity of the latest reading that has one (by `logged_at`); null before any.
+    pub latest_gravity: Option<f64>,
+    /// (OG − SG)/(OG − 1) × 100, rounded to 1 decimal; null without both gravities or when
+    /// OG ≤ 1.
+    pub apparent_attenuation_percent: Option<f64>,
+    /// (OG − SG) × 131.25, rounded to 2 decimals; null without both gravities.
+    pub abv_percent: Option<f64>,
+}
+
+impl FermentationSoFar {
+    pub fn of(original_gravity: Option<f64>, latest_gravity: Option<f64>) -> Self {
+        let both = original_gravity.zip(latest_gravity);
+        FermentationSoFar {
+            original_gravity,
+            latest_gravity,
+            apparent_attenuation_percent: both
+                .and_then(|(og, sg)| attenuation_so_far(og, sg))
+                .map(|a| round_to(a, 1)),
+            abv_percent: both.map(|(og, sg)| round_to(abv(og, sg), 2)),
+        }
+    }
 }
 
 /// A validated create request.
@@ -232,6 +265,11 @@ impl BrewSessionPatch {
             session.notes.clone_from(notes);
         }
         session.measured_abv = measured_abv(session.measured_og, session.measured_fg);
+        // A measured OG replaces the planned one; the latest reading is unchanged by a patch.
+        session.fermentation = FermentationSoFar::of(
+            session.original_gravity(),
+            session.fermentation.latest_gravity,
+        );
         let changed = *session != before;
         if changed {
             session.updated_at = now;
@@ -241,6 +279,25 @@ impl BrewSessionPatch {
 }
 
 impl BrewSession {
+    /// The measured OG, else the planned one the recipe snapshot's stats hold.
+    pub fn original_gravity(&self) -> Option<f64> {
+        self.measured_og.or_else(|| {
+            self.recipe_snapshot
+                .get("stats")?
+                .get("og")?
+                .as_f64()
+                .filter(|og| og.is_finite())
+        })
+    }
+
+    /// The session with its fermentation figures computed against `latest_gravity`, the gravity
+    /// of its latest reading that has one.
+    #[must_use]
+    pub fn with_latest_gravity(mut self, latest_gravity: Option<f64>) -> Self {
+        self.fermentation = FermentationSoFar::of(self.original_gravity(), latest_gravity);
+        self
+    }
+
     pub fn phases(&self) -> PhaseTimes {
         PhaseTimes {
             brewing_started_at: self.brewing_started_at,
@@ -508,6 +565,58 @@ mod tests {
     }
 
     #[test]
+    fn fermentation_so_far_rounds_like_the_stats_and_needs_both_gravities() {
+        assert_eq!(
+            FermentationSoFar::of(Some(1.052), Some(1.013)),
+            FermentationSoFar {
+                original_gravity: Some(1.052),
+                latest_gravity: Some(1.013),
+                // 39 of 52 points: 75 %; (1.052 − 1.013) × 131.25 = 5.11875.
+                apparent_attenuation_percent: Some(75.0),
+                abv_percent: Some(5.12),
+            }
+        );
+        let none = FermentationSoFar::of(Some(1.050), None);
+        assert_eq!(
+            (none.apparent_attenuation_percent, none.abv_percent),
+            (None, None)
+        );
+        let no_og = FermentationSoFar::of(None, Some(1.010));
+        assert_eq!(
+            (no_og.apparent_attenuation_percent, no_og.abv_percent),
+            (None, None)
+        );
+        // OG 1 has no points to ferment: no attenuation, while ABV still reads the difference.
+        let flat = FermentationSoFar::of(Some(1.0), Some(1.0));
+        assert_eq!(
+            (flat.apparent_attenuation_percent, flat.abv_percent),
+            (None, Some(0.0))
+        );
+    }
+
+    #[test]
+    fn the_original_gravity_is_the_measured_one_else_the_planned_one() {
+        let mut s = session_at(OffsetDateTime::UNIX_EPOCH, Fermenting);
+        assert_eq!(s.original_gravity(), None);
+        s.recipe_snapshot = serde_json::json!({"stats": {"og": 1.048}});
+        let s = s.with_latest_gravity(Some(1.012));
+        assert_eq!(s.fermentation.original_gravity, Some(1.048));
+        assert_eq!(s.fermentation.abv_percent, Some(4.73));
+        // Measuring the OG replaces the planned one and keeps the latest reading.
+        let mut s = s;
+        let patch = BrewSessionPatch {
+            measured_og: Some(Some(1.052)),
+            ..BrewSessionPatch::default()
+        };
+        assert!(patch.apply(&mut s, OffsetDateTime::UNIX_EPOCH).unwrap());
+        assert_eq!(
+            s.fermentation,
+            FermentationSoFar::of(Some(1.052), Some(1.012))
+        );
+        assert_eq!(s.fermentation.apparent_attenuation_percent, Some(76.9));
+    }
+
+    #[test]
     fn amounts_print_like_a_brewer_writes_them() {
         assert_eq!(amount(28.0), "28");
         assert_eq!(amount(28.35), "28.35");
@@ -526,6 +635,7 @@ mod tests {
             measured_fg: None,
             measured_batch_size_liters: None,
             measured_abv: None,
+            fermentation: FermentationSoFar::default(),
             next_statuses: status.next_statuses(),
             notes: None,
             recipe_snapshot: serde_json::Value::Null,

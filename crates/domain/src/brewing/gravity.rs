@@ -82,6 +82,14 @@ pub fn abv(og: f64, fg: f64) -> f64 {
     (og - fg) * ABV_FACTOR
 }
 
+/// Apparent attenuation (%) of a beer now at `sg` that started at `og`:
+/// (OG − SG)/(OG − 1) × 100. `None` when OG ≤ 1, where there was no sugar to ferment.
+///
+/// Worked example: 1.050 down to 1.012 is 38 of 50 points, 76 %.
+pub fn attenuation_so_far(og: f64, sg: f64) -> Option<f64> {
+    (og > 1.0).then(|| (og - sg) / (og - 1.0) * 100.0)
+}
+
 /// Specific gravity of a wort measured in degrees Plato, by the usual ASBC approximation
 /// `SG = 1 + P / (258.6 − (P / 258.2 × 227.1))`; it undoes [`super::calories::plato`] to within
 /// 0.0004 SG up to 1.120. Devices and hydrometers may report in °P; readings are stored as SG.
@@ -92,6 +100,14 @@ pub fn sg_from_plato(plato: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn attenuation_so_far_is_the_share_of_points_gone() {
+        let a = attenuation_so_far(1.050, 1.012).unwrap_or(f64::NAN);
+        assert!((a - 76.0).abs() < 1e-9, "{a}");
+        assert_eq!(attenuation_so_far(1.0, 1.0), None);
+        assert_eq!(attenuation_so_far(0.998, 0.990), None);
+    }
     use crate::brewing::fixtures::{fermentable, yeast};
     use crate::ingredients::FermentableType::{Adjunct, DryExtract, Grain, Honey, Sugar};
 

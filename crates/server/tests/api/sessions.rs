@@ -563,6 +563,113 @@ async fn steps_tick_untick_and_custom_steps_append() {
 }
 
 #[tokio::test]
+async fn the_session_reports_fermentation_so_far_from_its_latest_gravity() {
+    let app = TestApp::spawn().await;
+    let acct = app.account().await;
+    let rid = full_recipe(&app, &acct).await;
+    let s = post(
+        &app,
+        &acct,
+        "/v1/sessions",
+        json!({"recipe_id": rid, "brew_date": "2026-11-20", "status": "fermenting"}),
+    )
+    .await;
+    let sid = s["id"].as_str().unwrap();
+    let path = format!("/v1/sessions/{sid}");
+    let logs = format!("{path}/fermentation-logs");
+    let planned = s["recipe_snapshot"]["stats"]["og"].as_f64().unwrap();
+    assert!(planned > 1.0, "{planned}");
+    assert_eq!(
+        s["fermentation"],
+        json!({
+            "original_gravity": planned,
+            "latest_gravity": null,
+            "apparent_attenuation_percent": null,
+            "abv_percent": null
+        }),
+        "the planned OG until one is measured, nothing so far before a reading"
+    );
+
+    // The latest reading by logged_at that has a gravity counts, whatever order they came in.
+    let kept = post(
+        &app,
+        &acct,
+        &logs,
+        json!({"logged_at": "2026-11-21T08:00:00Z", "gravity": 1.042}),
+    )
+    .await;
+    let latest = post(
+        &app,
+        &acct,
+        &logs,
+        json!({"logged_at": "2026-11-22T08:00:00Z", "gravity": 1.020}),
+    )
+    .await;
+    post(
+        &app,
+        &acct,
+        &logs,
+        json!({"logged_at": "2026-11-20T20:00:00Z", "gravity": 1.050}),
+    )
+    .await;
+    post(
+        &app,
+        &acct,
+        &logs,
+        json!({"logged_at": "2026-11-23T08:00:00Z", "temperature_c": 18.5}),
+    )
+    .await;
+    let (_, got) = call(app.with_key(Method::GET, &path, &acct.key)).await;
+    let round = |x: f64, d: i32| (x * 10f64.powi(d)).round() / 10f64.powi(d);
+    assert_eq!(
+        got["fermentation"],
+        json!({
+            "original_gravity": planned,
+            "latest_gravity": 1.020,
+            "apparent_attenuation_percent": round((planned - 1.020) / (planned - 1.0) * 100.0, 1),
+            "abv_percent": round((planned - 1.020) * 131.25, 2)
+        })
+    );
+
+    // A measured OG replaces the planned one: 32 of 52 points gone, 4.2 % so far.
+    let (status, updated) = call(
+        app.with_key(Method::PATCH, &path, &acct.key)
+            .json(&json!({"measured_og": 1.052})),
+    )
+    .await;
+    assert_eq!(status, 200, "{updated}");
+    let measured = json!({
+        "original_gravity": 1.052,
+        "latest_gravity": 1.020,
+        "apparent_attenuation_percent": 61.5,
+        "abv_percent": 4.2
+    });
+    assert_eq!(updated["fermentation"], measured);
+    let (_, list) = call(app.with_key(Method::GET, "/v1/sessions", &acct.key)).await;
+    assert_eq!(list[0]["fermentation"], measured, "the list says the same");
+
+    // Deleting the latest reading falls back to the one before: 10 of 52 points, 1.3125 %.
+    let (status, _) = call(app.with_key(
+        Method::DELETE,
+        &format!("/v1/fermentation-logs/{}", latest["id"].as_str().unwrap()),
+        &acct.key,
+    ))
+    .await;
+    assert_eq!(status, 204);
+    let (_, got) = call(app.with_key(Method::GET, &path, &acct.key)).await;
+    assert_eq!(
+        got["fermentation"],
+        json!({
+            "original_gravity": 1.052,
+            "latest_gravity": kept["gravity"],
+            "apparent_attenuation_percent": 19.2,
+            "abv_percent": 1.31
+        })
+    );
+    app.stop().await;
+}
+
+#[tokio::test]
 async fn fermentation_logs_record_list_by_range_and_report_the_latest() {
     let app = TestApp::spawn().await;
     let acct = app.account().await;
