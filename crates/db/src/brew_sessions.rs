@@ -11,8 +11,8 @@ use uuid::Uuid;
 use wort_domain::brew_session::check_step_room;
 use wort_domain::brew_session::ports::SessionPlanner;
 use wort_domain::brew_session::{
-    BrewSession, BrewSessionFilter, BrewSessionPatch, BrewStep, FermentationLog, FermentationSoFar,
-    GravityUnit, LogPatch, LogRange, NewBrewSession, NewLog, NewStep, SessionStatus, StepPatch,
+    BrewSession, BrewSessionFilter, BrewSessionPatch, BrewSessionPlan, BrewStep, FermentationLog,
+    FermentationSoFar, GravityUnit, LogPatch, LogRange, NewLog, NewStep, SessionStatus, StepPatch,
     measured_abv,
 };
 use wort_domain::page::{Page, PageRequest};
@@ -472,7 +472,7 @@ pub(crate) async fn insert_reading(
 async fn create_in_tx(
     conn: &mut AsyncPgConnection,
     user: UserId,
-    new: NewBrewSession,
+    new: BrewSessionPlan,
     now: OffsetDateTime,
 ) -> Result<BrewSession, TxError> {
     let row = SessionRow {

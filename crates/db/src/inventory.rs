@@ -9,7 +9,7 @@ use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use time::OffsetDateTime;
 use uuid::Uuid;
 use wort_domain::inventory::{
-    InventoryCategory, InventoryFields, InventoryFilter, InventoryItem, InventoryPatch, MAX_AMOUNT,
+    InventoryCategory, InventoryFilter, InventoryItem, InventoryPatch, MAX_AMOUNT, NewInventoryItem,
 };
 use wort_domain::page::{Page, PageRequest};
 use wort_domain::ports::InventoryRepository;
@@ -167,7 +167,7 @@ impl InventoryRepository for PgInventory {
     async fn create(
         &self,
         user: UserId,
-        f: InventoryFields,
+        f: NewInventoryItem,
         now: OffsetDateTime,
     ) -> DomainResult<InventoryItem> {
         let mut conn = checkout(&self.pool).await?;

@@ -32,7 +32,7 @@ pub use chats::PgChats;
 pub use devices::PgDevices;
 pub use equipment::PgEquipment;
 pub use idempotency::PgIdempotency;
-pub use ingredients::PgIngredients;
+pub use ingredients::PgRecipeChildren;
 pub use inventory::PgInventory;
 pub use pool::{DbPool, PoolSettings, PoolStatus, build_pool};
 pub use recipes::PgRecipes;

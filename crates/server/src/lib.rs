@@ -21,7 +21,7 @@ use actix_web::{HttpServer, web};
 use wort_ai::{AiSettings, OpenAiCompatible};
 use wort_db::pool::{DbPool, PgHealth};
 use wort_db::{
-    PgAccounts, PgBrewSessions, PgIngredients, PgInventory, PgRecipes, PoolSettings, build_pool,
+    PgAccounts, PgBrewSessions, PgInventory, PgRecipeChildren, PgRecipes, PoolSettings, build_pool,
 };
 use wort_db::{PgAiUsage, PgChats, PgDevices, PgEquipment, PgIdempotency, PgWebhooks};
 use wort_domain::account::{AccountLimits, AccountService};
@@ -339,7 +339,7 @@ impl SharedParts {
             ),
             recipes: RecipeService::new(
                 recipes.clone(),
-                Arc::new(PgIngredients::new(pool.clone())),
+                Arc::new(PgRecipeChildren::new(pool.clone())),
                 equipment.clone(),
                 clock.clone(),
                 self.cpu.clone(),

@@ -410,11 +410,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One ingredient by id. */
+        /** One item by id. */
         get: operations["get_fermentables"];
         put?: never;
         post?: never;
-        /** Delete an ingredient. */
+        /** Delete the item. */
         delete: operations["delete_fermentables"];
         options?: never;
         head?: never;
@@ -448,11 +448,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One ingredient by id. */
+        /** One item by id. */
         get: operations["get_hops"];
         put?: never;
         post?: never;
-        /** Delete an ingredient. */
+        /** Delete the item. */
         delete: operations["delete_hops"];
         options?: never;
         head?: never;
@@ -521,11 +521,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One ingredient by id. */
+        /** One item by id. */
         get: operations["get_mash_steps"];
         put?: never;
         post?: never;
-        /** Delete an ingredient. */
+        /** Delete the item. */
         delete: operations["delete_mash_steps"];
         options?: never;
         head?: never;
@@ -575,11 +575,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One ingredient by id. */
+        /** One item by id. */
         get: operations["get_miscs"];
         put?: never;
         post?: never;
-        /** Delete an ingredient. */
+        /** Delete the item. */
         delete: operations["delete_miscs"];
         options?: never;
         head?: never;
@@ -768,7 +768,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** All of a recipe's ingredients of this kind, in order. */
+        /** All of a recipe's items of this kind, in order. */
         get: operations["list_fermentables"];
         put?: never;
         /** Add to a recipe (appended unless `sort_order` is given). */
@@ -786,7 +786,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** All of a recipe's ingredients of this kind, in order. */
+        /** All of a recipe's items of this kind, in order. */
         get: operations["list_hops"];
         put?: never;
         /** Add to a recipe (appended unless `sort_order` is given). */
@@ -804,7 +804,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** All of a recipe's ingredients of this kind, in order. */
+        /** All of a recipe's items of this kind, in order. */
         get: operations["list_mash_steps"];
         put?: never;
         /** Add to a recipe (appended unless `sort_order` is given). */
@@ -822,7 +822,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** All of a recipe's ingredients of this kind, in order. */
+        /** All of a recipe's items of this kind, in order. */
         get: operations["list_miscs"];
         put?: never;
         /** Add to a recipe (appended unless `sort_order` is given). */
@@ -840,7 +840,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** All of a recipe's ingredients of this kind, in order. */
+        /** All of a recipe's items of this kind, in order. */
         get: operations["list_yeasts"];
         put?: never;
         /** Add to a recipe (appended unless `sort_order` is given). */
@@ -1087,11 +1087,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One ingredient by id. */
+        /** One item by id. */
         get: operations["get_yeasts"];
         put?: never;
         post?: never;
-        /** Delete an ingredient. */
+        /** Delete the item. */
         delete: operations["delete_yeasts"];
         options?: never;
         head?: never;
@@ -4890,7 +4890,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Ingredient id */
+                /** @description Id of the item */
                 id: string;
             };
             cookie?: never;
@@ -4954,7 +4954,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Ingredient id */
+                /** @description Id of the item */
                 id: string;
             };
             cookie?: never;
@@ -5020,7 +5020,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description Ingredient id */
+                /** @description Id of the item */
                 id: string;
             };
             cookie?: never;
@@ -5354,7 +5354,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Ingredient id */
+                /** @description Id of the item */
                 id: string;
             };
             cookie?: never;
@@ -5418,7 +5418,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Ingredient id */
+                /** @description Id of the item */
                 id: string;
             };
             cookie?: never;
@@ -5484,7 +5484,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description Ingredient id */
+                /** @description Id of the item */
                 id: string;
             };
             cookie?: never;
@@ -6082,7 +6082,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Ingredient id */
+                /** @description Id of the item */
                 id: string;
             };
             cookie?: never;
@@ -6146,7 +6146,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Ingredient id */
+                /** @description Id of the item */
                 id: string;
             };
             cookie?: never;
@@ -6212,7 +6212,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description Ingredient id */
+                /** @description Id of the item */
                 id: string;
             };
             cookie?: never;
@@ -6498,7 +6498,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Ingredient id */
+                /** @description Id of the item */
                 id: string;
             };
             cookie?: never;
@@ -6562,7 +6562,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Ingredient id */
+                /** @description Id of the item */
                 id: string;
             };
             cookie?: never;
@@ -6628,7 +6628,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description Ingredient id */
+                /** @description Id of the item */
                 id: string;
             };
             cookie?: never;
@@ -10318,7 +10318,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Ingredient id */
+                /** @description Id of the item */
                 id: string;
             };
             cookie?: never;
@@ -10382,7 +10382,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Ingredient id */
+                /** @description Id of the item */
                 id: string;
             };
             cookie?: never;
@@ -10448,7 +10448,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description Ingredient id */
+                /** @description Id of the item */
                 id: string;
             };
             cookie?: never;

@@ -8,7 +8,7 @@
 //! * [`rows`]: the row structs and their conversions.
 //! * [`queries`]: the per-kind queries and the whole-recipe reads and writes of the recipe
 //!   repository.
-//! * [`repository`]: [`PgIngredients`], one child at a time.
+//! * [`repository`]: [`PgRecipeChildren`], one child at a time.
 
 mod queries;
 mod repository;
@@ -18,4 +18,4 @@ pub(crate) use queries::{
     Children, copy_ingredients, fermentables_by_recipe, insert_new_children, load_children_of,
     load_ingredients,
 };
-pub use repository::PgIngredients;
+pub use repository::PgRecipeChildren;

@@ -8,7 +8,7 @@ use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use time::OffsetDateTime;
 use uuid::Uuid;
 use wort_domain::ingredients::{Fermentable, Hop, MashStep, Misc, Yeast};
-use wort_domain::recipe::{Ingredient, NewRecipeWithIngredients};
+use wort_domain::recipe::{NewRecipeWithIngredients, RecipeChild};
 use wort_domain::{DomainResult, UserId, new_id};
 
 use super::rows::{FermentableRow, HopRow, MashStepRow, MiscRow, RowPlace, YeastRow};
@@ -134,8 +134,8 @@ child_queries!(mash_step_q, mash_steps, MashStepRow);
 
 pub(super) fn entities<R>(
     rows: Vec<R>,
-    to_entity: impl Fn(R) -> DomainResult<Ingredient>,
-) -> DomainResult<Vec<Ingredient>> {
+    to_entity: impl Fn(R) -> DomainResult<RecipeChild>,
+) -> DomainResult<Vec<RecipeChild>> {
     rows.into_iter().map(to_entity).collect()
 }
 

@@ -1,4 +1,4 @@
-//! [`PgIngredients`]: adding, changing and deleting one child of a recipe, each in a transaction
+//! [`PgRecipeChildren`]: adding, changing and deleting one child of a recipe, each in a transaction
 //! that also bumps the recipe's `updated_at`.
 
 use async_trait::async_trait;
@@ -6,9 +6,9 @@ use diesel::prelude::*;
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 use time::OffsetDateTime;
 use uuid::Uuid;
-use wort_domain::ports::IngredientRepository;
+use wort_domain::ports::RecipeChildRepository;
 use wort_domain::recipe::{
-    Ingredient, IngredientKind, IngredientPatch, NewIngredient, check_ingredient_room,
+    NewRecipeChild, RecipeChild, RecipeChildKind, RecipeChildPatch, check_ingredient_room,
 };
 use wort_domain::{DomainError, DomainResult, UserId, new_id};
 
@@ -18,13 +18,13 @@ use crate::error::{TxError, db_error};
 use crate::pool::{DbPool, checkout};
 use crate::schema::recipes;
 
-pub struct PgIngredients {
+pub struct PgRecipeChildren {
     pool: DbPool,
 }
 
-impl PgIngredients {
+impl PgRecipeChildren {
     pub fn new(pool: DbPool) -> Self {
-        PgIngredients { pool }
+        PgRecipeChildren { pool }
     }
 }
 
@@ -55,16 +55,18 @@ async fn add_in_tx(
     conn: &mut AsyncPgConnection,
     user: UserId,
     recipe_id: Uuid,
-    new: NewIngredient,
+    new: NewRecipeChild,
     now: OffsetDateTime,
-) -> Result<Ingredient, TxError> {
+) -> Result<RecipeChild, TxError> {
     touch_recipe(conn, user, recipe_id, now).await?;
     let (count, last) = match new.kind() {
-        IngredientKind::Fermentable => fermentable_q::count_and_last(conn, user, recipe_id).await?,
-        IngredientKind::Hop => hop_q::count_and_last(conn, user, recipe_id).await?,
-        IngredientKind::Yeast => yeast_q::count_and_last(conn, user, recipe_id).await?,
-        IngredientKind::Misc => misc_q::count_and_last(conn, user, recipe_id).await?,
-        IngredientKind::MashStep => mash_step_q::count_and_last(conn, user, recipe_id).await?,
+        RecipeChildKind::Fermentable => {
+            fermentable_q::count_and_last(conn, user, recipe_id).await?
+        }
+        RecipeChildKind::Hop => hop_q::count_and_last(conn, user, recipe_id).await?,
+        RecipeChildKind::Yeast => yeast_q::count_and_last(conn, user, recipe_id).await?,
+        RecipeChildKind::Misc => misc_q::count_and_last(conn, user, recipe_id).await?,
+        RecipeChildKind::MashStep => mash_step_q::count_and_last(conn, user, recipe_id).await?,
     };
     check_ingredient_room(new.kind(), count).map_err(TxError)?;
     let append_at = last.map_or(0, |l| l.saturating_add(1));
@@ -75,34 +77,34 @@ async fn add_in_tx(
         now,
     };
     let inserted = match new {
-        NewIngredient::Fermentable(n) => {
+        NewRecipeChild::Fermentable(n) => {
             let row = FermentableRow::new(n, &at, append_at);
             entities(fermentable_q::insert(conn, &[row]).await?, |r| {
-                r.entity().map(Ingredient::Fermentable)
+                r.entity().map(RecipeChild::Fermentable)
             })?
         }
-        NewIngredient::Hop(n) => {
+        NewRecipeChild::Hop(n) => {
             let row = HopRow::new(n, &at, append_at);
             entities(hop_q::insert(conn, &[row]).await?, |r| {
-                r.entity().map(Ingredient::Hop)
+                r.entity().map(RecipeChild::Hop)
             })?
         }
-        NewIngredient::Yeast(n) => {
+        NewRecipeChild::Yeast(n) => {
             let row = YeastRow::new(n, &at, append_at);
             entities(yeast_q::insert(conn, &[row]).await?, |r| {
-                r.entity().map(Ingredient::Yeast)
+                r.entity().map(RecipeChild::Yeast)
             })?
         }
-        NewIngredient::Misc(n) => {
+        NewRecipeChild::Misc(n) => {
             let row = MiscRow::new(n, &at, append_at);
             entities(misc_q::insert(conn, &[row]).await?, |r| {
-                r.entity().map(Ingredient::Misc)
+                r.entity().map(RecipeChild::Misc)
             })?
         }
-        NewIngredient::MashStep(n) => {
+        NewRecipeChild::MashStep(n) => {
             let row = MashStepRow::new(n, &at, append_at);
             entities(mash_step_q::insert(conn, &[row]).await?, |r| {
-                r.entity().map(Ingredient::MashStep)
+                r.entity().map(RecipeChild::MashStep)
             })?
         }
     };
@@ -115,18 +117,20 @@ async fn add_in_tx(
 async fn find_ingredient(
     conn: &mut AsyncPgConnection,
     user: UserId,
-    kind: IngredientKind,
+    kind: RecipeChildKind,
     id: Uuid,
-) -> Result<Ingredient, TxError> {
+) -> Result<RecipeChild, TxError> {
     Ok(match kind {
-        IngredientKind::Fermentable => {
-            Ingredient::Fermentable(fermentable_q::find(conn, user, id).await?.entity()?)
+        RecipeChildKind::Fermentable => {
+            RecipeChild::Fermentable(fermentable_q::find(conn, user, id).await?.entity()?)
         }
-        IngredientKind::Hop => Ingredient::Hop(hop_q::find(conn, user, id).await?.entity()?),
-        IngredientKind::Yeast => Ingredient::Yeast(yeast_q::find(conn, user, id).await?.entity()?),
-        IngredientKind::Misc => Ingredient::Misc(misc_q::find(conn, user, id).await?.entity()?),
-        IngredientKind::MashStep => {
-            Ingredient::MashStep(mash_step_q::find(conn, user, id).await?.entity()?)
+        RecipeChildKind::Hop => RecipeChild::Hop(hop_q::find(conn, user, id).await?.entity()?),
+        RecipeChildKind::Yeast => {
+            RecipeChild::Yeast(yeast_q::find(conn, user, id).await?.entity()?)
+        }
+        RecipeChildKind::Misc => RecipeChild::Misc(misc_q::find(conn, user, id).await?.entity()?),
+        RecipeChildKind::MashStep => {
+            RecipeChild::MashStep(mash_step_q::find(conn, user, id).await?.entity()?)
         }
     })
 }
@@ -135,52 +139,52 @@ async fn update_in_tx(
     conn: &mut AsyncPgConnection,
     user: UserId,
     id: Uuid,
-    patch: IngredientPatch,
+    patch: RecipeChildPatch,
     now: OffsetDateTime,
-) -> Result<Ingredient, TxError> {
+) -> Result<RecipeChild, TxError> {
     let current = find_ingredient(conn, user, patch.kind(), id).await?;
     let (recipe_id, saved) = match (current, patch) {
-        (Ingredient::Fermentable(mut e), IngredientPatch::Fermentable(p)) if !p.is_empty() => {
+        (RecipeChild::Fermentable(mut e), RecipeChildPatch::Fermentable(p)) if !p.is_empty() => {
             p.apply(&mut e);
             (
                 e.recipe_id,
-                Ingredient::Fermentable(
+                RecipeChild::Fermentable(
                     fermentable_q::save(conn, &FermentableRow::of(&e, user))
                         .await?
                         .entity()?,
                 ),
             )
         }
-        (Ingredient::Hop(mut e), IngredientPatch::Hop(p)) if !p.is_empty() => {
+        (RecipeChild::Hop(mut e), RecipeChildPatch::Hop(p)) if !p.is_empty() => {
             p.apply(&mut e);
             (
                 e.recipe_id,
-                Ingredient::Hop(hop_q::save(conn, &HopRow::of(&e, user)).await?.entity()?),
+                RecipeChild::Hop(hop_q::save(conn, &HopRow::of(&e, user)).await?.entity()?),
             )
         }
-        (Ingredient::Yeast(mut e), IngredientPatch::Yeast(p)) if !p.is_empty() => {
+        (RecipeChild::Yeast(mut e), RecipeChildPatch::Yeast(p)) if !p.is_empty() => {
             p.apply(&mut e);
             (
                 e.recipe_id,
-                Ingredient::Yeast(
+                RecipeChild::Yeast(
                     yeast_q::save(conn, &YeastRow::of(&e, user))
                         .await?
                         .entity()?,
                 ),
             )
         }
-        (Ingredient::Misc(mut e), IngredientPatch::Misc(p)) if !p.is_empty() => {
+        (RecipeChild::Misc(mut e), RecipeChildPatch::Misc(p)) if !p.is_empty() => {
             p.apply(&mut e);
             (
                 e.recipe_id,
-                Ingredient::Misc(misc_q::save(conn, &MiscRow::of(&e, user)).await?.entity()?),
+                RecipeChild::Misc(misc_q::save(conn, &MiscRow::of(&e, user)).await?.entity()?),
             )
         }
-        (Ingredient::MashStep(mut e), IngredientPatch::MashStep(p)) if !p.is_empty() => {
+        (RecipeChild::MashStep(mut e), RecipeChildPatch::MashStep(p)) if !p.is_empty() => {
             p.apply(&mut e);
             (
                 e.recipe_id,
-                Ingredient::MashStep(
+                RecipeChild::MashStep(
                     mash_step_q::save(conn, &MashStepRow::of(&e, user))
                         .await?
                         .entity()?,
@@ -197,30 +201,30 @@ async fn update_in_tx(
 async fn delete_in_tx(
     conn: &mut AsyncPgConnection,
     user: UserId,
-    kind: IngredientKind,
+    kind: RecipeChildKind,
     id: Uuid,
     now: OffsetDateTime,
 ) -> Result<(), TxError> {
     let recipe_id = match kind {
-        IngredientKind::Fermentable => fermentable_q::delete(conn, user, id).await?,
-        IngredientKind::Hop => hop_q::delete(conn, user, id).await?,
-        IngredientKind::Yeast => yeast_q::delete(conn, user, id).await?,
-        IngredientKind::Misc => misc_q::delete(conn, user, id).await?,
-        IngredientKind::MashStep => mash_step_q::delete(conn, user, id).await?,
+        RecipeChildKind::Fermentable => fermentable_q::delete(conn, user, id).await?,
+        RecipeChildKind::Hop => hop_q::delete(conn, user, id).await?,
+        RecipeChildKind::Yeast => yeast_q::delete(conn, user, id).await?,
+        RecipeChildKind::Misc => misc_q::delete(conn, user, id).await?,
+        RecipeChildKind::MashStep => mash_step_q::delete(conn, user, id).await?,
     };
     let recipe_id = recipe_id.ok_or(TxError(DomainError::NotFound))?;
     touch_recipe(conn, user, recipe_id, now).await
 }
 
 #[async_trait]
-impl IngredientRepository for PgIngredients {
+impl RecipeChildRepository for PgRecipeChildren {
     async fn add(
         &self,
         user: UserId,
         recipe_id: Uuid,
-        new: NewIngredient,
+        new: NewRecipeChild,
         now: OffsetDateTime,
-    ) -> DomainResult<Ingredient> {
+    ) -> DomainResult<RecipeChild> {
         let mut conn = checkout(&self.pool).await?;
         conn.transaction(async |conn| add_in_tx(conn, user, recipe_id, new, now).await)
             .await
@@ -231,8 +235,8 @@ impl IngredientRepository for PgIngredients {
         &self,
         user: UserId,
         recipe_id: Uuid,
-        kind: IngredientKind,
-    ) -> DomainResult<Vec<Ingredient>> {
+        kind: RecipeChildKind,
+    ) -> DomainResult<Vec<RecipeChild>> {
         let conn = checkout(&self.pool).await?;
         let conn_ref: &AsyncPgConnection = &conn;
         let ids = [recipe_id];
@@ -243,7 +247,7 @@ impl IngredientRepository for PgIngredients {
             .get_result::<i64>(&mut &*conn_ref);
         // Existence and the list travel together in one round trip.
         let (count, children) = match kind {
-            IngredientKind::Fermentable => {
+            RecipeChildKind::Fermentable => {
                 let (c, rows) = futures_util::try_join!(
                     exists,
                     fermentable_q::of_recipes(conn_ref, user, &ids)
@@ -251,32 +255,35 @@ impl IngredientRepository for PgIngredients {
                 .map_err(db_error)?;
                 (
                     c,
-                    entities(rows, |r| r.entity().map(Ingredient::Fermentable))?,
+                    entities(rows, |r| r.entity().map(RecipeChild::Fermentable))?,
                 )
             }
-            IngredientKind::Hop => {
+            RecipeChildKind::Hop => {
                 let (c, rows) =
                     futures_util::try_join!(exists, hop_q::of_recipes(conn_ref, user, &ids))
                         .map_err(db_error)?;
-                (c, entities(rows, |r| r.entity().map(Ingredient::Hop))?)
+                (c, entities(rows, |r| r.entity().map(RecipeChild::Hop))?)
             }
-            IngredientKind::Yeast => {
+            RecipeChildKind::Yeast => {
                 let (c, rows) =
                     futures_util::try_join!(exists, yeast_q::of_recipes(conn_ref, user, &ids))
                         .map_err(db_error)?;
-                (c, entities(rows, |r| r.entity().map(Ingredient::Yeast))?)
+                (c, entities(rows, |r| r.entity().map(RecipeChild::Yeast))?)
             }
-            IngredientKind::Misc => {
+            RecipeChildKind::Misc => {
                 let (c, rows) =
                     futures_util::try_join!(exists, misc_q::of_recipes(conn_ref, user, &ids))
                         .map_err(db_error)?;
-                (c, entities(rows, |r| r.entity().map(Ingredient::Misc))?)
+                (c, entities(rows, |r| r.entity().map(RecipeChild::Misc))?)
             }
-            IngredientKind::MashStep => {
+            RecipeChildKind::MashStep => {
                 let (c, rows) =
                     futures_util::try_join!(exists, mash_step_q::of_recipes(conn_ref, user, &ids))
                         .map_err(db_error)?;
-                (c, entities(rows, |r| r.entity().map(Ingredient::MashStep))?)
+                (
+                    c,
+                    entities(rows, |r| r.entity().map(RecipeChild::MashStep))?,
+                )
             }
         };
         if count == 0 {
@@ -286,7 +293,12 @@ impl IngredientRepository for PgIngredients {
         }
     }
 
-    async fn get(&self, user: UserId, kind: IngredientKind, id: Uuid) -> DomainResult<Ingredient> {
+    async fn get(
+        &self,
+        user: UserId,
+        kind: RecipeChildKind,
+        id: Uuid,
+    ) -> DomainResult<RecipeChild> {
         let mut conn = checkout(&self.pool).await?;
         // FOR UPDATE outside a transaction locks nothing for long; one query, one shape.
         find_ingredient(&mut conn, user, kind, id)
@@ -298,9 +310,9 @@ impl IngredientRepository for PgIngredients {
         &self,
         user: UserId,
         id: Uuid,
-        patch: IngredientPatch,
+        patch: RecipeChildPatch,
         now: OffsetDateTime,
-    ) -> DomainResult<Ingredient> {
+    ) -> DomainResult<RecipeChild> {
         let mut conn = checkout(&self.pool).await?;
         conn.transaction(async |conn| update_in_tx(conn, user, id, patch, now).await)
             .await
@@ -310,7 +322,7 @@ impl IngredientRepository for PgIngredients {
     async fn delete(
         &self,
         user: UserId,
-        kind: IngredientKind,
+        kind: RecipeChildKind,
         id: Uuid,
         now: OffsetDateTime,
     ) -> DomainResult<()> {

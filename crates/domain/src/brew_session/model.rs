@@ -144,7 +144,7 @@ impl FermentationSoFar {
 
 /// A validated create request.
 #[derive(Debug, Clone, PartialEq)]
-pub struct BrewSessionRequest {
+pub struct NewBrewSession {
     pub recipe_id: Uuid,
     pub brew_date: Date,
     pub name: Option<String>,
@@ -154,7 +154,7 @@ pub struct BrewSessionRequest {
 
 /// Everything the store needs to create a session: the snapshot and the checklist are made here.
 #[derive(Debug, Clone, PartialEq)]
-pub struct NewBrewSession {
+pub struct BrewSessionPlan {
     pub recipe_id: Uuid,
     pub name: String,
     pub brew_date: Date,
@@ -169,11 +169,11 @@ pub struct NewBrewSession {
 /// the profile's volumes and the style's fit), the status given on create entered at once, and
 /// the brew-day checklist (with the profile's volumes to heat, collect and check).
 pub fn plan_brew_session(
-    request: &BrewSessionRequest,
+    request: &NewBrewSession,
     recipe: &RecipeDetail,
     equipment: Option<&EquipmentProfile>,
     now: OffsetDateTime,
-) -> DomainResult<NewBrewSession> {
+) -> DomainResult<BrewSessionPlan> {
     let forms = recipe.hop_forms();
     let context = crate::brewing::BrewingContext {
         equipment,
@@ -196,7 +196,7 @@ pub fn plan_brew_session(
     let status = request.status.unwrap_or_default();
     let mut phases = PhaseTimes::default();
     phases.enter(status, now);
-    Ok(NewBrewSession {
+    Ok(BrewSessionPlan {
         recipe_id: request.recipe_id,
         name: request
             .name

@@ -4,7 +4,7 @@ use async_trait::async_trait;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use super::model::NewBrewSession;
+use super::model::BrewSessionPlan;
 use crate::equipment::EquipmentProfile;
 use crate::page::{Page, PageRequest};
 use crate::recipe::RecipeDetail;
@@ -13,7 +13,7 @@ use crate::{DomainResult, UserId};
 /// Turns the recipe as read inside the creating transaction, with its equipment profile if it
 /// names one, into the session to insert.
 pub type SessionPlanner =
-    dyn Fn(&RecipeDetail, Option<&EquipmentProfile>) -> DomainResult<NewBrewSession> + Send + Sync;
+    dyn Fn(&RecipeDetail, Option<&EquipmentProfile>) -> DomainResult<BrewSessionPlan> + Send + Sync;
 
 /// Brew sessions with their checklist steps and fermentation readings. Writes to a step or a
 /// reading bump the session's `updated_at` in the same transaction.

@@ -6,8 +6,8 @@ use std::sync::Arc;
 use uuid::Uuid;
 
 use super::model::{
-    BrewSession, BrewSessionFilter, BrewSessionPatch, BrewSessionRequest, BrewStep,
-    FermentationLog, LogPatch, LogRange, NewLog, NewStep, StepPatch, plan_brew_session,
+    BrewSession, BrewSessionFilter, BrewSessionPatch, BrewStep, FermentationLog, LogPatch,
+    LogRange, NewBrewSession, NewLog, NewStep, StepPatch, plan_brew_session,
 };
 use super::ports::BrewSessionRepository;
 use crate::page::{Page, PageRequest};
@@ -26,11 +26,7 @@ impl BrewSessionService {
 
     /// Snapshots the recipe (with its stats), enters the requested status and generates the
     /// brew-day checklist: reading the recipe and inserting the session are one transaction.
-    pub async fn create(
-        &self,
-        user: UserId,
-        request: BrewSessionRequest,
-    ) -> DomainResult<BrewSession> {
+    pub async fn create(&self, user: UserId, request: NewBrewSession) -> DomainResult<BrewSession> {
         let now = self.clock.now();
         let recipe_id = request.recipe_id;
         let plan = move |recipe: &_, equipment: Option<&_>| {

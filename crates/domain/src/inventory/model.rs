@@ -61,7 +61,7 @@ pub struct InventoryItem {
 
 /// The writable fields of an item, with defaults applied (create) — or the whole new state.
 #[derive(Debug, Clone, PartialEq)]
-pub struct InventoryFields {
+pub struct NewInventoryItem {
     pub category: InventoryCategory,
     pub name: String,
     pub amount: f64,

@@ -4,7 +4,7 @@ use async_trait::async_trait;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use super::model::{InventoryFields, InventoryFilter, InventoryItem, InventoryPatch};
+use super::model::{InventoryFilter, InventoryItem, InventoryPatch, NewInventoryItem};
 use crate::page::{Page, PageRequest};
 use crate::{DomainResult, UserId};
 
@@ -19,7 +19,7 @@ pub trait InventoryRepository: Send + Sync {
     async fn create(
         &self,
         user: UserId,
-        fields: InventoryFields,
+        fields: NewInventoryItem,
         now: OffsetDateTime,
     ) -> DomainResult<InventoryItem>;
     async fn get(&self, user: UserId, id: Uuid) -> DomainResult<InventoryItem>;

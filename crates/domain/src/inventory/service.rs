@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use uuid::Uuid;
 
-use super::model::{InventoryFields, InventoryFilter, InventoryItem, InventoryPatch};
+use super::model::{InventoryFilter, InventoryItem, InventoryPatch, NewInventoryItem};
 use super::ports::InventoryRepository;
 use crate::page::{Page, PageRequest};
 use crate::ports::Clock;
@@ -32,7 +32,7 @@ impl InventoryService {
     pub async fn create(
         &self,
         user: UserId,
-        fields: InventoryFields,
+        fields: NewInventoryItem,
     ) -> DomainResult<InventoryItem> {
         self.items.create(user, fields, self.clock.now()).await
     }

@@ -5,7 +5,7 @@
 //! the Rust field `kind`, JSON `use` is `hop_use` / `misc_use` (`use` is a Rust keyword), enums are
 //! snake_case strings.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
@@ -21,7 +21,9 @@ macro_rules! text_enum {
         $name:ident { $( $(#[$vmeta:meta])* $variant:ident => $text:literal ),+ $(,)? }
     ) => {
         $(#[$meta])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, utoipa::ToSchema)]
+        #[derive(
+            Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema,
+        )]
         #[serde(rename_all = "snake_case")]
         pub enum $name {
             $( $(#[$vmeta])* $variant ),+
@@ -42,6 +44,9 @@ macro_rules! text_enum {
         }
     };
 }
+
+/// The catalogue's own enums (a hop's purpose, a yeast's flocculation) are written the same way.
+pub(crate) use text_enum;
 
 text_enum! {
     /// What a fermentable is. Only `grain` and `adjunct` are mashed, so only they are scaled by

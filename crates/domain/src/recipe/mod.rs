@@ -1,8 +1,8 @@
 //! The recipe aggregate: a recipe and its ingredients.
 //!
-//! "Ingredient" is the one word for the five lists a recipe holds (fermentables, hops, yeasts,
+//! "RecipeChild" is the one word for the five lists a recipe holds (fermentables, hops, yeasts,
 //! miscs and mash steps; docs/api-rules.md calls them the recipe's children). Adding a sixth kind
-//! means one more variant of [`IngredientKind`] and its entry in each layer's table.
+//! means one more variant of [`RecipeChildKind`] and its entry in each layer's table.
 //!
 //! * [`model`]: the recipe and the ingredient enums. [`ingredients`]: each kind's fields.
 //! * [`rules`]: bounds, defaults and limits. [`ports`]: storage. [`service`]: the use cases.

@@ -99,13 +99,13 @@ pub struct NewRecipeWithIngredients {
 
 impl NewRecipeWithIngredients {
     /// How many ingredients of each kind it holds.
-    pub fn counts(&self) -> [(IngredientKind, usize); 5] {
+    pub fn counts(&self) -> [(RecipeChildKind, usize); 5] {
         [
-            (IngredientKind::Fermentable, self.fermentables.len()),
-            (IngredientKind::Hop, self.hops.len()),
-            (IngredientKind::Yeast, self.yeasts.len()),
-            (IngredientKind::Misc, self.miscs.len()),
-            (IngredientKind::MashStep, self.mash_steps.len()),
+            (RecipeChildKind::Fermentable, self.fermentables.len()),
+            (RecipeChildKind::Hop, self.hops.len()),
+            (RecipeChildKind::Yeast, self.yeasts.len()),
+            (RecipeChildKind::Misc, self.miscs.len()),
+            (RecipeChildKind::MashStep, self.mash_steps.len()),
         ]
     }
 }
@@ -177,7 +177,7 @@ pub struct RecipeFilter {
 /// The five kinds of recipe children. Each is created under its recipe
 /// (`POST /v1/recipes/{id}/<path>`) and read, updated and deleted by its own id.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum IngredientKind {
+pub enum RecipeChildKind {
     Fermentable,
     Hop,
     Yeast,
@@ -185,8 +185,8 @@ pub enum IngredientKind {
     MashStep,
 }
 
-impl IngredientKind {
-    pub const ALL: [IngredientKind; 5] = [
+impl RecipeChildKind {
+    pub const ALL: [RecipeChildKind; 5] = [
         Self::Fermentable,
         Self::Hop,
         Self::Yeast,
@@ -216,7 +216,7 @@ impl IngredientKind {
 /// Any one recipe child.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
-pub enum Ingredient {
+pub enum RecipeChild {
     Fermentable(Fermentable),
     Hop(Hop),
     Yeast(Yeast),
@@ -226,7 +226,7 @@ pub enum Ingredient {
 
 /// A validated create request for any kind of child.
 #[derive(Debug, Clone, PartialEq)]
-pub enum NewIngredient {
+pub enum NewRecipeChild {
     Fermentable(crate::ingredients::NewFermentable),
     Hop(crate::ingredients::NewHop),
     Yeast(crate::ingredients::NewYeast),
@@ -236,7 +236,7 @@ pub enum NewIngredient {
 
 /// A validated partial update for any kind of child.
 #[derive(Debug, Clone, PartialEq)]
-pub enum IngredientPatch {
+pub enum RecipeChildPatch {
     Fermentable(crate::ingredients::FermentablePatch),
     Hop(crate::ingredients::HopPatch),
     Yeast(crate::ingredients::YeastPatch),
@@ -244,26 +244,26 @@ pub enum IngredientPatch {
     MashStep(crate::ingredients::MashStepPatch),
 }
 
-impl IngredientPatch {
-    pub fn kind(&self) -> IngredientKind {
+impl RecipeChildPatch {
+    pub fn kind(&self) -> RecipeChildKind {
         match self {
-            Self::Fermentable(_) => IngredientKind::Fermentable,
-            Self::Hop(_) => IngredientKind::Hop,
-            Self::Yeast(_) => IngredientKind::Yeast,
-            Self::Misc(_) => IngredientKind::Misc,
-            Self::MashStep(_) => IngredientKind::MashStep,
+            Self::Fermentable(_) => RecipeChildKind::Fermentable,
+            Self::Hop(_) => RecipeChildKind::Hop,
+            Self::Yeast(_) => RecipeChildKind::Yeast,
+            Self::Misc(_) => RecipeChildKind::Misc,
+            Self::MashStep(_) => RecipeChildKind::MashStep,
         }
     }
 }
 
-impl NewIngredient {
-    pub fn kind(&self) -> IngredientKind {
+impl NewRecipeChild {
+    pub fn kind(&self) -> RecipeChildKind {
         match self {
-            Self::Fermentable(_) => IngredientKind::Fermentable,
-            Self::Hop(_) => IngredientKind::Hop,
-            Self::Yeast(_) => IngredientKind::Yeast,
-            Self::Misc(_) => IngredientKind::Misc,
-            Self::MashStep(_) => IngredientKind::MashStep,
+            Self::Fermentable(_) => RecipeChildKind::Fermentable,
+            Self::Hop(_) => RecipeChildKind::Hop,
+            Self::Yeast(_) => RecipeChildKind::Yeast,
+            Self::Misc(_) => RecipeChildKind::Misc,
+            Self::MashStep(_) => RecipeChildKind::MashStep,
         }
     }
 }

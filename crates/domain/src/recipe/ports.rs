@@ -5,8 +5,8 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 use super::model::{
-    Ingredient, IngredientKind, IngredientPatch, NewIngredient, NewRecipe,
-    NewRecipeWithIngredients, Recipe, RecipeDetail, RecipeFilter, RecipePatch,
+    NewRecipe, NewRecipeChild, NewRecipeWithIngredients, Recipe, RecipeChild, RecipeChildKind,
+    RecipeChildPatch, RecipeDetail, RecipeFilter, RecipePatch,
 };
 use crate::page::{Page, PageRequest};
 use crate::{DomainResult, UserId};
@@ -63,7 +63,7 @@ pub trait RecipeRepository: Send + Sync {
 
 /// Recipe children. Every write bumps the parent recipe's `updated_at` in the same transaction.
 #[async_trait]
-pub trait IngredientRepository: Send + Sync {
+pub trait RecipeChildRepository: Send + Sync {
     /// Appends when `sort_order` is absent; `NotFound` when the recipe is not the caller's; a
     /// validation error when the recipe already holds
     /// [`MAX_INGREDIENTS_PER_KIND`](crate::recipe::MAX_INGREDIENTS_PER_KIND) of this kind.
@@ -71,27 +71,28 @@ pub trait IngredientRepository: Send + Sync {
         &self,
         user: UserId,
         recipe_id: Uuid,
-        new: NewIngredient,
+        new: NewRecipeChild,
         now: OffsetDateTime,
-    ) -> DomainResult<Ingredient>;
+    ) -> DomainResult<RecipeChild>;
     async fn list(
         &self,
         user: UserId,
         recipe_id: Uuid,
-        kind: IngredientKind,
-    ) -> DomainResult<Vec<Ingredient>>;
-    async fn get(&self, user: UserId, kind: IngredientKind, id: Uuid) -> DomainResult<Ingredient>;
+        kind: RecipeChildKind,
+    ) -> DomainResult<Vec<RecipeChild>>;
+    async fn get(&self, user: UserId, kind: RecipeChildKind, id: Uuid)
+    -> DomainResult<RecipeChild>;
     async fn update(
         &self,
         user: UserId,
         id: Uuid,
-        patch: IngredientPatch,
+        patch: RecipeChildPatch,
         now: OffsetDateTime,
-    ) -> DomainResult<Ingredient>;
+    ) -> DomainResult<RecipeChild>;
     async fn delete(
         &self,
         user: UserId,
-        kind: IngredientKind,
+        kind: RecipeChildKind,
         id: Uuid,
         now: OffsetDateTime,
     ) -> DomainResult<()>;

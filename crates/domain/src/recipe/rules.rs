@@ -1,7 +1,7 @@
 //! The recipe's bounds, defaults and limits (docs/api-rules.md "Field caps"), and the violations
 //! they produce.
 
-use super::model::{IngredientKind, RecipeType};
+use super::model::{RecipeChildKind, RecipeType};
 use crate::DomainError;
 use crate::error::Violation;
 use crate::rules::{FieldRules, NumberRule, Rule, TextRule, caps, check_room};
@@ -124,18 +124,18 @@ pub const MASH_STEP_FIELDS: FieldRules = &[
 ];
 
 /// The bounded fields of each ingredient kind.
-pub fn ingredient_fields(kind: IngredientKind) -> FieldRules {
+pub fn ingredient_fields(kind: RecipeChildKind) -> FieldRules {
     match kind {
-        IngredientKind::Fermentable => FERMENTABLE_FIELDS,
-        IngredientKind::Hop => HOP_FIELDS,
-        IngredientKind::Yeast => YEAST_FIELDS,
-        IngredientKind::Misc => MISC_FIELDS,
-        IngredientKind::MashStep => MASH_STEP_FIELDS,
+        RecipeChildKind::Fermentable => FERMENTABLE_FIELDS,
+        RecipeChildKind::Hop => HOP_FIELDS,
+        RecipeChildKind::Yeast => YEAST_FIELDS,
+        RecipeChildKind::Misc => MISC_FIELDS,
+        RecipeChildKind::MashStep => MASH_STEP_FIELDS,
     }
 }
 
 /// The 201st ingredient of a kind.
-pub fn too_many_ingredients(kind: IngredientKind) -> Violation {
+pub fn too_many_ingredients(kind: RecipeChildKind) -> Violation {
     Violation::too_many(
         &[kind.array_name()],
         MAX_INGREDIENTS_PER_KIND,
@@ -148,7 +148,7 @@ pub fn too_many_ingredients(kind: IngredientKind) -> Violation {
 
 /// A recipe holding `count` children of `kind` may take one more only below
 /// [`MAX_INGREDIENTS_PER_KIND`]; each kind is capped on its own.
-pub fn check_ingredient_room(kind: IngredientKind, count: i64) -> Result<(), DomainError> {
+pub fn check_ingredient_room(kind: RecipeChildKind, count: i64) -> Result<(), DomainError> {
     check_room(count, MAX_INGREDIENTS_PER_KIND, || {
         too_many_ingredients(kind)
     })
@@ -161,9 +161,9 @@ mod tests {
 
     #[test]
     fn each_kind_is_capped_on_its_own() {
-        assert!(check_ingredient_room(IngredientKind::Hop, MAX_INGREDIENTS_PER_KIND - 1).is_ok());
+        assert!(check_ingredient_room(RecipeChildKind::Hop, MAX_INGREDIENTS_PER_KIND - 1).is_ok());
         let refused =
-            check_ingredient_room(IngredientKind::Hop, MAX_INGREDIENTS_PER_KIND).unwrap_err();
+            check_ingredient_room(RecipeChildKind::Hop, MAX_INGREDIENTS_PER_KIND).unwrap_err();
         assert!(
             matches!(&refused, DomainError::Invalid(v) if v[0].path == ["hops"]),
             "{refused:?}"

@@ -5,10 +5,10 @@ use std::sync::Arc;
 use uuid::Uuid;
 
 use super::model::{
-    Ingredient, IngredientKind, IngredientPatch, NewIngredient, NewRecipe,
-    NewRecipeWithIngredients, Recipe, RecipeDetail, RecipeFilter, RecipePatch,
+    NewRecipe, NewRecipeChild, NewRecipeWithIngredients, Recipe, RecipeChild, RecipeChildKind,
+    RecipeChildPatch, RecipeDetail, RecipeFilter, RecipePatch,
 };
-use super::ports::{CpuWork, IngredientRepository, RecipeRepository, run_cpu};
+use super::ports::{CpuWork, RecipeChildRepository, RecipeRepository, run_cpu};
 use super::rules::{MAX_INGREDIENTS_PER_KIND, NAME, check_style_id, too_many_ingredients};
 use crate::brewing::round_to;
 use crate::brewing::scaling::{ScaleTarget, Scaled, scale};
@@ -22,7 +22,7 @@ use crate::{DomainResult, UserId};
 
 pub struct RecipeService {
     recipes: Arc<dyn RecipeRepository>,
-    ingredients: Arc<dyn IngredientRepository>,
+    ingredients: Arc<dyn RecipeChildRepository>,
     equipment: Arc<dyn EquipmentRepository>,
     clock: Arc<dyn Clock>,
     /// Where imported files are read: shared by every worker, so its bound holds per process.
@@ -32,7 +32,7 @@ pub struct RecipeService {
 impl RecipeService {
     pub fn new(
         recipes: Arc<dyn RecipeRepository>,
-        ingredients: Arc<dyn IngredientRepository>,
+        ingredients: Arc<dyn RecipeChildRepository>,
         equipment: Arc<dyn EquipmentRepository>,
         clock: Arc<dyn Clock>,
         cpu: Arc<dyn CpuWork>,
@@ -190,8 +190,8 @@ impl RecipeService {
         &self,
         user: UserId,
         recipe_id: Uuid,
-        new: NewIngredient,
-    ) -> DomainResult<Ingredient> {
+        new: NewRecipeChild,
+    ) -> DomainResult<RecipeChild> {
         self.ingredients
             .add(user, recipe_id, new, self.clock.now())
             .await
@@ -201,17 +201,17 @@ impl RecipeService {
         &self,
         user: UserId,
         recipe_id: Uuid,
-        kind: IngredientKind,
-    ) -> DomainResult<Vec<Ingredient>> {
+        kind: RecipeChildKind,
+    ) -> DomainResult<Vec<RecipeChild>> {
         self.ingredients.list(user, recipe_id, kind).await
     }
 
     pub async fn get_ingredient(
         &self,
         user: UserId,
-        kind: IngredientKind,
+        kind: RecipeChildKind,
         id: Uuid,
-    ) -> DomainResult<Ingredient> {
+    ) -> DomainResult<RecipeChild> {
         self.ingredients.get(user, kind, id).await
     }
 
@@ -219,8 +219,8 @@ impl RecipeService {
         &self,
         user: UserId,
         id: Uuid,
-        patch: IngredientPatch,
-    ) -> DomainResult<Ingredient> {
+        patch: RecipeChildPatch,
+    ) -> DomainResult<RecipeChild> {
         self.ingredients
             .update(user, id, patch, self.clock.now())
             .await
@@ -229,7 +229,7 @@ impl RecipeService {
     pub async fn delete_ingredient(
         &self,
         user: UserId,
-        kind: IngredientKind,
+        kind: RecipeChildKind,
         id: Uuid,
     ) -> DomainResult<()> {
         self.ingredients

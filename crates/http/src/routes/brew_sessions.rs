@@ -4,9 +4,9 @@
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde_json::Value;
 use wort_domain::brew_session::{
-    BrewSession, BrewSessionFilter, BrewSessionPatch, BrewSessionRequest, BrewStep,
-    FermentationLog, GravityUnit, LogPatch, LogRange, NewLog, NewStep, SessionStatus, StepPatch,
-    has_measurement, rules,
+    BrewSession, BrewSessionFilter, BrewSessionPatch, BrewStep, FermentationLog, GravityUnit,
+    LogPatch, LogRange, NewBrewSession, NewLog, NewStep, SessionStatus, StepPatch, has_measurement,
+    rules,
 };
 
 use super::{created, page_response, resource};
@@ -224,7 +224,7 @@ request_body_schema!(
 
 // ---- Readers ---------------------------------------------------------------------------------
 
-fn read_session_request(body: &Value) -> ApiResult<BrewSessionRequest> {
+fn read_session_request(body: &Value) -> ApiResult<NewBrewSession> {
     let mut f = Reader::new(body, &NEW_SESSION, Mode::Create)?;
     let recipe_id = f.uuid("recipe_id");
     let brew_date = f.date("brew_date");
@@ -232,7 +232,7 @@ fn read_session_request(body: &Value) -> ApiResult<BrewSessionRequest> {
     let status = f.enumeration("status", SessionStatus::parse);
     let notes = f.nullable_text("notes").flatten();
     match (recipe_id, brew_date) {
-        (Some(recipe_id), Some(brew_date)) => f.finish(BrewSessionRequest {
+        (Some(recipe_id), Some(brew_date)) => f.finish(NewBrewSession {
             recipe_id,
             brew_date,
             name,

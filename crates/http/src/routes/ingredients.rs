@@ -12,7 +12,7 @@ use wort_domain::ingredients::{
     MiscPatch, MiscType, MiscUse, NewFermentable, NewHop, NewMashStep, NewMisc, NewYeast, Yeast,
     YeastForm, YeastPatch, YeastType,
 };
-use wort_domain::recipe::{IngredientKind, IngredientPatch, NewIngredient};
+use wort_domain::recipe::{NewRecipeChild, RecipeChildKind, RecipeChildPatch};
 
 use super::{created, resource};
 use crate::body::JsonBody;
@@ -138,13 +138,13 @@ static MASH_STEP: BodySpec = BodySpec {
     ],
 };
 
-fn spec(kind: IngredientKind) -> &'static BodySpec {
+fn spec(kind: RecipeChildKind) -> &'static BodySpec {
     match kind {
-        IngredientKind::Fermentable => &FERMENTABLE,
-        IngredientKind::Hop => &HOP,
-        IngredientKind::Yeast => &YEAST,
-        IngredientKind::Misc => &MISC,
-        IngredientKind::MashStep => &MASH_STEP,
+        RecipeChildKind::Fermentable => &FERMENTABLE,
+        RecipeChildKind::Hop => &HOP,
+        RecipeChildKind::Yeast => &YEAST,
+        RecipeChildKind::Misc => &MISC,
+        RecipeChildKind::MashStep => &MASH_STEP,
     }
 }
 
@@ -223,12 +223,12 @@ fn read_mash_step(r: &mut Reader) -> MashStepPatch {
 
 /// A create body of `kind`: every field read, required ones reported when missing, defaults
 /// filled in. Each `None` left is a required field not sent, which the reader reports.
-pub fn read_new_ingredient(kind: IngredientKind, body: &Value) -> ApiResult<NewIngredient> {
+pub fn read_new_ingredient(kind: RecipeChildKind, body: &Value) -> ApiResult<NewRecipeChild> {
     let mut r = Reader::new(body, spec(kind), Mode::Create)?;
     let new = match kind {
-        IngredientKind::Fermentable => {
+        RecipeChildKind::Fermentable => {
             let p = read_fermentable(&mut r);
-            NewIngredient::Fermentable(NewFermentable {
+            NewRecipeChild::Fermentable(NewFermentable {
                 name: p.name.unwrap_or_default(),
                 kind: p.kind.unwrap_or_default(),
                 amount_kg: p.amount_kg.unwrap_or_default(),
@@ -239,9 +239,9 @@ pub fn read_new_ingredient(kind: IngredientKind, body: &Value) -> ApiResult<NewI
                 sort_order: p.sort_order,
             })
         }
-        IngredientKind::Hop => {
+        RecipeChildKind::Hop => {
             let p = read_hop(&mut r);
-            NewIngredient::Hop(NewHop {
+            NewRecipeChild::Hop(NewHop {
                 name: p.name.unwrap_or_default(),
                 alpha_acid: p.alpha_acid.unwrap_or_default(),
                 amount_grams: p.amount_grams.unwrap_or_default(),
@@ -251,9 +251,9 @@ pub fn read_new_ingredient(kind: IngredientKind, body: &Value) -> ApiResult<NewI
                 sort_order: p.sort_order,
             })
         }
-        IngredientKind::Yeast => {
+        RecipeChildKind::Yeast => {
             let p = read_yeast(&mut r);
-            NewIngredient::Yeast(NewYeast {
+            NewRecipeChild::Yeast(NewYeast {
                 name: p.name.unwrap_or_default(),
                 lab: p.lab.flatten(),
                 product_id: p.product_id.flatten(),
@@ -268,9 +268,9 @@ pub fn read_new_ingredient(kind: IngredientKind, body: &Value) -> ApiResult<NewI
                 sort_order: p.sort_order,
             })
         }
-        IngredientKind::Misc => {
+        RecipeChildKind::Misc => {
             let p = read_misc(&mut r);
-            NewIngredient::Misc(NewMisc {
+            NewRecipeChild::Misc(NewMisc {
                 name: p.name.unwrap_or_default(),
                 kind: p.kind.unwrap_or_default(),
                 misc_use: p.misc_use.unwrap_or_default(),
@@ -281,9 +281,9 @@ pub fn read_new_ingredient(kind: IngredientKind, body: &Value) -> ApiResult<NewI
                 sort_order: p.sort_order,
             })
         }
-        IngredientKind::MashStep => {
+        RecipeChildKind::MashStep => {
             let p = read_mash_step(&mut r);
-            NewIngredient::MashStep(NewMashStep {
+            NewRecipeChild::MashStep(NewMashStep {
                 name: p.name.unwrap_or_default(),
                 kind: p.kind.unwrap_or_default(),
                 temperature_c: p.temperature_c.unwrap_or_default(),
@@ -298,20 +298,20 @@ pub fn read_new_ingredient(kind: IngredientKind, body: &Value) -> ApiResult<NewI
 }
 
 /// A PATCH body of `kind` (`recipe_id` and other read-only fields are ignored).
-pub fn read_ingredient_patch(kind: IngredientKind, body: &Value) -> ApiResult<IngredientPatch> {
+pub fn read_ingredient_patch(kind: RecipeChildKind, body: &Value) -> ApiResult<RecipeChildPatch> {
     let mut r = Reader::new(body, spec(kind), Mode::Update)?;
     let patch = match kind {
-        IngredientKind::Fermentable => IngredientPatch::Fermentable(read_fermentable(&mut r)),
-        IngredientKind::Hop => IngredientPatch::Hop(read_hop(&mut r)),
-        IngredientKind::Yeast => IngredientPatch::Yeast(read_yeast(&mut r)),
-        IngredientKind::Misc => IngredientPatch::Misc(read_misc(&mut r)),
-        IngredientKind::MashStep => IngredientPatch::MashStep(read_mash_step(&mut r)),
+        RecipeChildKind::Fermentable => RecipeChildPatch::Fermentable(read_fermentable(&mut r)),
+        RecipeChildKind::Hop => RecipeChildPatch::Hop(read_hop(&mut r)),
+        RecipeChildKind::Yeast => RecipeChildPatch::Yeast(read_yeast(&mut r)),
+        RecipeChildKind::Misc => RecipeChildPatch::Misc(read_misc(&mut r)),
+        RecipeChildKind::MashStep => RecipeChildPatch::MashStep(read_mash_step(&mut r)),
     };
     r.finish(patch)
 }
 
 async fn create_ingredient(
-    kind: IngredientKind,
+    kind: RecipeChildKind,
     auth: Authenticated,
     req: HttpRequest,
     state: web::Data<AppState>,
@@ -327,7 +327,7 @@ async fn create_ingredient(
 }
 
 async fn list_ingredients(
-    kind: IngredientKind,
+    kind: RecipeChildKind,
     auth: Authenticated,
     req: HttpRequest,
     state: web::Data<AppState>,
@@ -342,7 +342,7 @@ async fn list_ingredients(
 }
 
 async fn get_ingredient(
-    kind: IngredientKind,
+    kind: RecipeChildKind,
     auth: Authenticated,
     req: HttpRequest,
     state: web::Data<AppState>,
@@ -357,7 +357,7 @@ async fn get_ingredient(
 }
 
 async fn update_ingredient(
-    kind: IngredientKind,
+    kind: RecipeChildKind,
     auth: Authenticated,
     req: HttpRequest,
     state: web::Data<AppState>,
@@ -374,7 +374,7 @@ async fn update_ingredient(
 }
 
 async fn delete_ingredient(
-    kind: IngredientKind,
+    kind: RecipeChildKind,
     auth: Authenticated,
     req: HttpRequest,
     state: web::Data<AppState>,
@@ -403,7 +403,7 @@ macro_rules! ingredient_routes {
                 create_ingredient($kind, auth, req, state, body).await
             }
 
-            #[doc = "All of a recipe's ingredients of this kind, in order."]
+            #[doc = "All of a recipe's items of this kind, in order."]
             #[utoipa::path(get, path = $collection, operation_id = concat!("list_", stringify!($module)), tag = $tag,
                 params(("recipe_id" = uuid::Uuid, Path, description = "Recipe id")),
                 responses((status = 200, body = [$entity])))]
@@ -411,9 +411,9 @@ macro_rules! ingredient_routes {
                 list_ingredients($kind, auth, req, state).await
             }
 
-            #[doc = "One ingredient by id."]
+            #[doc = "One item by id."]
             #[utoipa::path(get, path = $item, operation_id = concat!("get_", stringify!($module)), tag = $tag,
-                params(("id" = uuid::Uuid, Path, description = "Ingredient id")),
+                params(("id" = uuid::Uuid, Path, description = "Id of the item")),
                 responses((status = 200, body = $entity)))]
             pub async fn get(auth: Authenticated, req: HttpRequest, state: web::Data<AppState>) -> ApiResult<HttpResponse> {
                 get_ingredient($kind, auth, req, state).await
@@ -421,15 +421,15 @@ macro_rules! ingredient_routes {
 
             #[doc = "Change some fields; `recipe_id` cannot be changed; `{}` changes nothing."]
             #[utoipa::path(patch, path = $item, operation_id = concat!("update_", stringify!($module)), tag = $tag,
-                params(("id" = uuid::Uuid, Path, description = "Ingredient id")), request_body = $update_body,
+                params(("id" = uuid::Uuid, Path, description = "Id of the item")), request_body = $update_body,
                 responses((status = 200, body = $entity)))]
             pub async fn update(auth: Authenticated, req: HttpRequest, state: web::Data<AppState>, body: JsonBody) -> ApiResult<HttpResponse> {
                 update_ingredient($kind, auth, req, state, body).await
             }
 
-            #[doc = "Delete an ingredient."]
+            #[doc = "Delete the item."]
             #[utoipa::path(delete, path = $item, operation_id = concat!("delete_", stringify!($module)), tag = $tag,
-                params(("id" = uuid::Uuid, Path, description = "Ingredient id")),
+                params(("id" = uuid::Uuid, Path, description = "Id of the item")),
                 responses((status = 204, description = "Deleted")))]
             pub async fn delete(auth: Authenticated, req: HttpRequest, state: web::Data<AppState>) -> ApiResult<HttpResponse> {
                 delete_ingredient($kind, auth, req, state).await
@@ -457,7 +457,7 @@ macro_rules! ingredient_routes {
 
 ingredient_routes!(
     fermentables,
-    IngredientKind::Fermentable,
+    RecipeChildKind::Fermentable,
     Fermentable,
     schema::CreateFermentable,
     schema::UpdateFermentable,
@@ -469,7 +469,7 @@ ingredient_routes!(
 );
 ingredient_routes!(
     hops,
-    IngredientKind::Hop,
+    RecipeChildKind::Hop,
     Hop,
     schema::CreateHop,
     schema::UpdateHop,
@@ -481,7 +481,7 @@ ingredient_routes!(
 );
 ingredient_routes!(
     yeasts,
-    IngredientKind::Yeast,
+    RecipeChildKind::Yeast,
     Yeast,
     schema::CreateYeast,
     schema::UpdateYeast,
@@ -493,7 +493,7 @@ ingredient_routes!(
 );
 ingredient_routes!(
     miscs,
-    IngredientKind::Misc,
+    RecipeChildKind::Misc,
     Misc,
     schema::CreateMisc,
     schema::UpdateMisc,
@@ -505,7 +505,7 @@ ingredient_routes!(
 );
 ingredient_routes!(
     mash_steps,
-    IngredientKind::MashStep,
+    RecipeChildKind::MashStep,
     MashStep,
     schema::CreateMashStep,
     schema::UpdateMashStep,
@@ -578,7 +578,7 @@ mod tests {
 
     #[test]
     fn every_field_of_the_tables_is_read() {
-        for kind in IngredientKind::ALL {
+        for kind in RecipeChildKind::ALL {
             assert_whole(spec(kind), |body| {
                 read_new_ingredient(kind, body).map(|_| ())
             });

@@ -3,8 +3,8 @@
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde_json::Value;
 use wort_domain::inventory::{
-    DEFAULT_AMOUNT, DEFAULT_AMOUNT_UNIT, InventoryCategory, InventoryFields, InventoryFilter,
-    InventoryItem, InventoryPatch, rules,
+    DEFAULT_AMOUNT, DEFAULT_AMOUNT_UNIT, InventoryCategory, InventoryFilter, InventoryItem,
+    InventoryPatch, NewInventoryItem, rules,
 };
 
 use super::{created, page_response, resource};
@@ -123,11 +123,11 @@ fn read_patch(f: &mut Reader) -> InventoryPatch {
     }
 }
 
-pub fn read_new_item(body: &Value) -> ApiResult<InventoryFields> {
+pub fn read_new_item(body: &Value) -> ApiResult<NewInventoryItem> {
     let mut f = Reader::new(body, &ITEM, Mode::Create)?;
     let p = read_patch(&mut f);
     // Each `None` left is a required field not sent, which `finish` reports.
-    let fields = InventoryFields {
+    let fields = NewInventoryItem {
         category: p.category.unwrap_or(InventoryCategory::Misc),
         name: p.name.unwrap_or_default(),
         amount: p.amount.unwrap_or_default(),
