@@ -8,6 +8,7 @@
 //! * [`recipe`]: recipes and their ingredients.
 //! * [`brew_session`]: brew days, their state machine, checklist and fermentation readings.
 //! * [`inventory`]: ingredients on hand.
+//! * [`catalog`]: the ingredient catalogue (built-in items and each account's own), its search.
 //! * [`equipment`]: equipment profiles (the kettle's losses and utilisation).
 //! * [`device`]: hydrometers that post readings by themselves, with their ingest tokens.
 //! * [`webhook`]: webhook endpoints, the events they receive, signing and the retry policy.
@@ -22,6 +23,7 @@ pub mod account;
 pub mod ai;
 pub mod brew_session;
 pub mod brewing;
+pub mod catalog;
 pub mod device;
 pub mod equipment;
 pub mod error;
