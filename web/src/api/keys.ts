@@ -29,6 +29,15 @@ export const keys = {
   styles: {
     all: () => ['styles'] as const,
   },
+  catalog: {
+    /** Everything of the ingredient catalogue: an own item's change refreshes searches and lists alike. */
+    all: () => ['catalog'] as const,
+    kind: (kind: string) => ['catalog', kind] as const,
+    /** The suggestions of a name field (built-in and own items). */
+    search: (kind: string, q: string) => ['catalog', kind, 'search', q] as const,
+    /** A page of the account's own items (the Ingredients page). */
+    mine: (kind: string, params: { q: string; page: number }) => ['catalog', kind, 'mine', params] as const,
+  },
   equipment: {
     list: () => ['equipment', 'list'] as const,
     detail: (id: string) => ['equipment', 'detail', id] as const,

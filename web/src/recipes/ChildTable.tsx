@@ -1,11 +1,14 @@
-import { useState } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { ApiError, errorText, request } from '../api/client';
+import { useRef, useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { ApiError, errorText, request, type Schemas } from '../api/client';
 import { usePrefs } from '../prefs';
 import { fromInput, symbolFor, toInput, type Kind } from '../units';
 import { AutoField } from '../components/AutoField';
-import { fieldSaver } from '../autosave';
 import { keys } from '../api/keys';
+import { statsQuery } from './queries';
+import { CatalogName } from '../catalog/CatalogName';
+import { fillFrom, itemBodyFrom } from '../catalog/fill';
+import type { CatalogItem, CatalogKind } from '../catalog/types';
 
 export interface Col {
   key: string;
@@ -16,10 +19,23 @@ export interface Col {
   nullable?: boolean;
   /** Default of the add form, in API units. */
   def?: string | number | null;
+  /** The default as it depends on the add form's other fields (API units), e.g. a hop's time on its use. */
+  defBy?: (values: Record<string, string>) => number;
+  /** Minutes entered and shown in days where this says so (a dry hop's contact time). */
+  days?: (row: Record<string, unknown>) => boolean;
   /** The word in accessible names, when the column header's word is taken by a recipe field. */
   aria?: string;
   /** Shown in the add form. */
   add?: boolean;
+}
+
+/** A read-only column computed for display: the API's numbers (IBU per hop) or presentation arithmetic (grist %). */
+export interface DerivedCol {
+  key: string;
+  label: string;
+  /** Shown right after this column. */
+  after: string;
+  value: (row: Row, ctx: { rows: Row[]; stats: Schemas['RecipeStats'] | undefined }) => string;
 }
 
 export interface ChildSpec {
@@ -28,6 +44,15 @@ export interface ChildSpec {
   singular: string;
   title: string;
   cols: Col[];
+  derived?: DerivedCol[];
+  /** The name field suggests from this catalogue; rows can be saved to it. */
+  catalog?: CatalogKind;
+  /** The add form's field that takes focus once a catalogue item is chosen. */
+  afterChoose?: string;
+  /** The rows in the order they are shown, when the view orders them itself (the API's `sort_order` then stays as it is). */
+  order?: (rows: Row[]) => Row[];
+  /** Said under the table when `order` is set. */
+  orderNote?: string;
 }
 
 export interface Row {
@@ -37,22 +62,49 @@ export interface Row {
   [k: string]: unknown;
 }
 
+/** Saves of number fields wait this long after the last keystroke (the statistics follow each save). */
+const NUMBER_DELAY = 100;
+
+const MINUTES_PER_DAY = 1440;
+
+/** A column's unit symbol in headers and labels ('' when it has none worth saying). */
+function colSymbol(c: Col, prefs: ReturnType<typeof usePrefs>): string {
+  if (!c.unit) return '';
+  const s = symbolFor(c.unit, prefs);
+  return ['SG', ''].includes(s) ? '' : s;
+}
+
 /** One kind of a recipe's children: inline edit, delete, reorder (sort_order), and an add form. */
-export function ChildTable({ recipeId, spec, rows }: { recipeId: string; spec: ChildSpec; rows: Row[] }) {
+export function ChildTable({ recipeId, spec, rows: apiRows }: { recipeId: string; spec: ChildSpec; rows: Row[] }) {
   const qc = useQueryClient();
   const prefs = usePrefs();
-  const refresh = () => Promise.all([qc.invalidateQueries({ queryKey: keys.recipes.detail(recipeId) }), qc.invalidateQueries({ queryKey: keys.recipes.stats(recipeId) })]);
+  const stats = useQuery({ ...statsQuery(recipeId), enabled: !!spec.derived });
   const [rowError, setRowError] = useState<string | null>(null);
+  const [saved, setSaved] = useState<string | null>(null);
+  const rows = spec.order ? spec.order(apiRows) : apiRows;
+  const detailKey = keys.recipes.detail(recipeId);
+  const statsKey = keys.recipes.stats(recipeId);
+  const listKey = spec.path === 'mash-steps' ? 'mash_steps' : spec.path;
 
-  // One row's field: the recipe and its statistics are refetched before it counts as saved.
-  const saver = (id: string) =>
-    fieldSaver(qc, {
-      patch: (body: Record<string, unknown>) => request('PATCH', `/v1/${spec.path}/${id}`, body),
-      awaited: [keys.recipes.detail(recipeId), keys.recipes.stats(recipeId)],
-    });
+  // The recipe in the cache takes the API's answer for one child: no refetch of the whole recipe,
+  // so a change costs one write and one `/stats`.
+  const putRow = (update: (list: Row[]) => Row[]) =>
+    qc.setQueryData<Record<string, unknown>>(detailKey, (r) => (r ? { ...r, [listKey]: update((r[listKey] as Row[] | undefined) ?? []) } : r));
+  const refreshStats = () => qc.invalidateQueries({ queryKey: statsKey });
+  const refreshAll = () => Promise.all([qc.invalidateQueries({ queryKey: detailKey }), refreshStats()]);
+
+  // One row's field: saved, put into the recipe, and counted as saved once the statistics are back.
+  const saver = (id: string) => (field: string) => async (value: string | number | null) => {
+    const answer = await request<Row>('PATCH', `/v1/${spec.path}/${id}`, { [field]: value });
+    putRow((list) => list.map((r) => (r.id === id ? { ...r, ...answer } : r)));
+    await refreshStats();
+  };
   const del = useMutation({
     mutationFn: (id: string) => request('DELETE', `/v1/${spec.path}/${id}`),
-    onSuccess: refresh,
+    onSuccess: (_v, id) => {
+      putRow((list) => list.filter((r) => r.id !== id));
+      return refreshStats();
+    },
     onError: (e) => setRowError(errorText(e)),
   });
   const move = useMutation({
@@ -65,11 +117,35 @@ export function ChildTable({ recipeId, spec, rows }: { recipeId: string; spec: C
       await request('PATCH', `/v1/${spec.path}/${a.id}`, { sort_order: ob });
       await request('PATCH', `/v1/${spec.path}/${b.id}`, { sort_order: oa });
     },
-    onSettled: refresh,
+    onSettled: refreshAll,
     onError: (e) => setRowError(errorText(e)),
+  });
+  const kind = spec.catalog;
+  const keep = useMutation({
+    mutationFn: (row: Row) => request<CatalogItem>('POST', `/v1/catalog/${kind}`, itemBodyFrom(kind!, row)),
+    onSuccess: (item) => {
+      setRowError(null);
+      setSaved(`Saved “${item.name}” to my ingredients.`);
+      return qc.invalidateQueries({ queryKey: keys.catalog.kind(kind!) });
+    },
+    onError: (e) => {
+      setSaved(null);
+      setRowError(`Not saved to my ingredients: ${errorText(e)}`);
+    },
   });
 
   const headingId = `h-${spec.path}`;
+  const columns: (Col | DerivedCol)[] = [];
+  for (const c of spec.cols) {
+    columns.push(c);
+    for (const d of spec.derived ?? []) if (d.after === c.key) columns.push(d);
+  }
+  const isDerived = (c: Col | DerivedCol): c is DerivedCol => 'value' in c;
+  const header = (c: Col | DerivedCol) => {
+    if (isDerived(c) || c.days) return c.label;
+    const s = colSymbol(c, prefs);
+    return s ? `${c.label} (${s})` : c.label;
+  };
   return (
     <section className="child" aria-labelledby={headingId}>
       <h2 id={headingId}>{spec.title}</h2>
@@ -79,10 +155,9 @@ export function ChildTable({ recipeId, spec, rows }: { recipeId: string; spec: C
         <table role="table" className="rows">
           <thead role="rowgroup">
             <tr role="row">
-              {spec.cols.map((c) => (
+              {columns.map((c) => (
                 <th key={c.key} scope="col">
-                  {c.label}
-                  {c.unit && !['SG', ''].includes(symbolFor(c.unit, prefs)) ? ` (${symbolFor(c.unit, prefs)})` : ''}
+                  {header(c)}
                 </th>
               ))}
               <th role="columnheader" scope="col">
@@ -93,34 +168,44 @@ export function ChildTable({ recipeId, spec, rows }: { recipeId: string; spec: C
           <tbody role="rowgroup">
             {rows.map((r, i) => (
               <tr role="row" key={r.id}>
-                {spec.cols.map((c) => (
-                  <td role="cell" key={c.key} data-label={c.unit && !['SG', ''].includes(symbolFor(c.unit, prefs)) ? `${c.label} (${symbolFor(c.unit, prefs)})` : c.label}>
-                    <AutoField
-                      label={cellLabel(c, spec, i)}
-                      visibleLabel={false}
-                      field={c.key}
-                      type={c.type}
-                      unit={c.unit}
-                      options={c.options}
-                      nullable={c.nullable}
-                      value={r[c.key] as string | number | null}
-                      save={saver(r.id)(c.key)}
-                    />
-                  </td>
-                ))}
+                {columns.map((c) =>
+                  isDerived(c) ? (
+                    <td role="cell" key={c.key} data-label={c.label} className="derived">
+                      {c.value(r, { rows, stats: stats.data })}
+                    </td>
+                  ) : (
+                    <Cell key={c.key} c={c} spec={spec} row={r} i={i} save={saver(r.id)(c.key)} label={header(c)} />
+                  ),
+                )}
                 <td role="cell" className="row-actions">
-                  <button type="button" className="icon" aria-label={`Move ${spec.singular} ${i + 1} up`} disabled={i === 0 || move.isPending} onClick={() => move.mutate({ i, dir: -1 })}>
-                    ↑
-                  </button>
-                  <button
-                    type="button"
-                    className="icon"
-                    aria-label={`Move ${spec.singular} ${i + 1} down`}
-                    disabled={i === rows.length - 1 || move.isPending}
-                    onClick={() => move.mutate({ i, dir: 1 })}
-                  >
-                    ↓
-                  </button>
+                  {!spec.order && (
+                    <>
+                      <button type="button" className="icon" aria-label={`Move ${spec.singular} ${i + 1} up`} disabled={i === 0 || move.isPending} onClick={() => move.mutate({ i, dir: -1 })}>
+                        ↑
+                      </button>
+                      <button
+                        type="button"
+                        className="icon"
+                        aria-label={`Move ${spec.singular} ${i + 1} down`}
+                        disabled={i === rows.length - 1 || move.isPending}
+                        onClick={() => move.mutate({ i, dir: 1 })}
+                      >
+                        ↓
+                      </button>
+                    </>
+                  )}
+                  {kind && (
+                    <button
+                      type="button"
+                      className="icon"
+                      title="Save to my ingredients"
+                      aria-label={`Save ${spec.singular} ${i + 1} to my ingredients: ${r.name}`}
+                      disabled={keep.isPending}
+                      onClick={() => keep.mutate(r)}
+                    >
+                      ☆
+                    </button>
+                  )}
                   <button type="button" className="icon danger-text" aria-label={`Remove ${spec.singular} ${i + 1}: ${r.name}`} onClick={() => del.mutate(r.id)}>
                     ✕
                   </button>
@@ -130,13 +215,60 @@ export function ChildTable({ recipeId, spec, rows }: { recipeId: string; spec: C
           </tbody>
         </table>
       )}
+      {spec.order && spec.orderNote && rows.length > 1 ? <p className="muted small">{spec.orderNote}</p> : null}
+      <p className="small save-state saved" aria-live="polite">
+        {saved}
+      </p>
       {rowError && (
         <p className="form-error" role="alert">
           {rowError}
         </p>
       )}
-      <AddForm recipeId={recipeId} spec={spec} onAdded={refresh} />
+      <AddForm
+        recipeId={recipeId}
+        spec={spec}
+        onAdded={(row) => {
+          putRow((list) => [...list, row]);
+          return refreshStats();
+        }}
+      />
     </section>
+  );
+}
+
+/** One editable cell; a column in days (a dry hop's time) shows and takes days, the API keeps minutes. */
+function Cell({ c, spec, row, i, save, label }: { c: Col; spec: ChildSpec; row: Row; i: number; save: (v: string | number | null) => Promise<void>; label: string }) {
+  const days = c.days?.(row) ?? false;
+  const value = row[c.key] as string | number | null;
+  const shownLabel = days ? `${c.label} (days)` : label;
+  return (
+    <td role="cell" data-label={shownLabel}>
+      {days ? (
+        <AutoField
+          label={`${cellLabel(c, spec, i)} (days)`}
+          visibleLabel={false}
+          field={c.key}
+          type="number"
+          unit="plain"
+          value={typeof value === 'number' ? value / MINUTES_PER_DAY : value}
+          save={(v) => save(typeof v === 'number' ? v * MINUTES_PER_DAY : v)}
+          delay={NUMBER_DELAY}
+        />
+      ) : (
+        <AutoField
+          label={cellLabel(c, spec, i)}
+          visibleLabel={false}
+          field={c.key}
+          type={c.type}
+          unit={c.unit}
+          options={c.options}
+          nullable={c.nullable}
+          value={value}
+          save={save}
+          delay={c.type === 'number' ? NUMBER_DELAY : undefined}
+        />
+      )}
+    </td>
   );
 }
 
@@ -148,44 +280,94 @@ function cellLabel(c: Col, spec: ChildSpec, i: number): string {
   return `${c.aria ?? c.label} of ${one}`;
 }
 
-function initial(spec: ChildSpec, prefs: ReturnType<typeof usePrefs>): Record<string, string> {
+type Prefs = ReturnType<typeof usePrefs>;
+
+/** A number column's add-form text for an API value (days where the column says so). */
+function shownNumber(c: Col, v: number | null, values: Record<string, string>, prefs: Prefs): string {
+  if (v == null) return '';
+  return c.days?.(values) ? toInput(v / MINUTES_PER_DAY, 'plain', prefs) : toInput(v, c.unit ?? 'plain', prefs);
+}
+
+function initial(spec: ChildSpec, prefs: Prefs): Record<string, string> {
   const out: Record<string, string> = {};
   for (const c of spec.cols) {
-    if (c.add === false) continue;
-    out[c.key] = c.type === 'number' ? toInput(typeof c.def === 'number' ? c.def : null, c.unit ?? 'plain', prefs) : c.def == null ? '' : String(c.def);
+    if (c.add === false || c.type === 'number') continue;
+    out[c.key] = c.def == null ? '' : String(c.def);
+  }
+  for (const c of spec.cols) {
+    if (c.add === false || c.type !== 'number') continue;
+    const def = c.defBy ? c.defBy(out) : typeof c.def === 'number' ? c.def : null;
+    out[c.key] = shownNumber(c, def, out, prefs);
   }
   return out;
 }
 
-function AddForm({ recipeId, spec, onAdded }: { recipeId: string; spec: ChildSpec; onAdded: () => unknown }) {
+function AddForm({ recipeId, spec, onAdded }: { recipeId: string; spec: ChildSpec; onAdded: (row: Row) => unknown }) {
   const prefs = usePrefs();
   const [values, setValues] = useState(() => initial(spec, prefs));
+  // The chosen catalogue item: its id and the fields it fills that have no column here (API units).
+  const [chosen, setChosen] = useState<{ id: string; extra: Record<string, unknown> } | null>(null);
+  // Fields the person typed in: a default that depends on another field never overwrites them.
+  const touched = useRef(new Set<string>());
   const [error, setError] = useState<unknown>(null);
+  const nameRef = useRef<HTMLInputElement>(null);
   const cols = spec.cols.filter((c) => c.add !== false);
   const add = useMutation({
     mutationFn: () => {
-      const body: Record<string, unknown> = {};
+      const body: Record<string, unknown> = { ...(chosen?.extra ?? {}) };
       for (const c of cols) {
         const t = values[c.key] ?? '';
         if (c.type === 'number') {
-          const n = fromInput(t, c.unit ?? 'plain', prefs);
+          const days = c.days?.(values) ?? false;
+          const n = days ? fromInput(t, 'plain', prefs) : fromInput(t, c.unit ?? 'plain', prefs);
           if (n == null) {
             if (!c.nullable) body[c.key] = undefined;
             continue;
           }
-          body[c.key] = Number.isNaN(n) ? t : n;
+          body[c.key] = Number.isNaN(n) ? t : days ? n * MINUTES_PER_DAY : n;
         } else if (t !== '') body[c.key] = t;
       }
       if (!body.name) body.name = `New ${spec.singular}`;
-      return request('POST', `/v1/recipes/${recipeId}/${spec.path}`, body);
+      // The link to the catalogue item the row was made from.
+      if (chosen) body.catalog_id = chosen.id;
+      return request<Row>('POST', `/v1/recipes/${recipeId}/${spec.path}`, body);
     },
-    onSuccess: async () => {
+    onSuccess: async (row) => {
       setError(null);
       setValues(initial(spec, prefs));
-      await onAdded();
+      setChosen(null);
+      touched.current.clear();
+      nameRef.current?.focus();
+      await onAdded(row);
     },
     onError: setError,
   });
+
+  const set = (key: string, v: string) => {
+    touched.current.add(key);
+    const next = { ...values, [key]: v };
+    // Defaults that follow this field (a dry hop's 3 days), where the person has not typed.
+    for (const c of cols) {
+      if (c.type === 'number' && c.defBy && !touched.current.has(c.key) && c.key !== key) next[c.key] = shownNumber(c, c.defBy(next), next, prefs);
+    }
+    setValues(next);
+  };
+
+  const choose = (item: CatalogItem) => {
+    const fill = fillFrom(spec.catalog!, item);
+    const next: Record<string, string> = { ...values, name: item.name };
+    const extra: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(fill)) {
+      const c = cols.find((col) => col.key === k);
+      if (!c) extra[k] = v;
+      else next[k] = c.type === 'number' ? shownNumber(c, v as number, next, prefs) : String(v);
+    }
+    setValues(next);
+    setChosen({ id: item.id, extra });
+    const target = spec.afterChoose ? document.getElementById(`add-${spec.path}-${spec.afterChoose}`) : null;
+    (target ?? document.getElementById(`add-${spec.path}-submit`))?.focus();
+  };
+
   const api = error instanceof ApiError ? error : null;
   const addLabel = `Add ${spec.singular}`;
   return (
@@ -198,15 +380,20 @@ function AddForm({ recipeId, spec, onAdded }: { recipeId: string; spec: ChildSpe
       }}
     >
       {cols.map((c) => {
-        const sym = c.unit ? symbolFor(c.unit, prefs) : '';
-        const label = c.key === 'name' ? `New ${spec.singular}` : `New ${spec.singular} ${(c.aria ?? c.label).toLowerCase()}${sym && sym !== 'SG' ? ` (${sym})` : ''}`;
+        const days = c.days?.(values) ?? false;
+        const sym = days ? 'days' : colSymbol(c, prefs);
+        const label = c.key === 'name' ? `New ${spec.singular}` : `New ${spec.singular} ${(c.aria ?? c.label).toLowerCase()}${sym ? ` (${sym})` : ''}`;
         const fieldErr = api?.at(c.key);
         const id = `add-${spec.path}-${c.key}`;
+        const common = {
+          'aria-invalid': fieldErr ? true : undefined,
+          'aria-describedby': fieldErr ? `${id}-err` : undefined,
+        } as const;
         return (
           <div className={`field ${fieldErr ? 'has-error' : ''}`} key={c.key}>
             <label htmlFor={id}>{label}</label>
             {c.type === 'select' ? (
-              <select id={id} value={values[c.key]} onChange={(e) => setValues({ ...values, [c.key]: e.target.value })}>
+              <select id={id} value={values[c.key]} onChange={(e) => set(c.key, e.target.value)}>
                 {c.nullable && <option value="">—</option>}
                 {(c.options ?? []).map(([v, l]) => (
                   <option key={v} value={v}>
@@ -214,16 +401,32 @@ function AddForm({ recipeId, spec, onAdded }: { recipeId: string; spec: ChildSpe
                   </option>
                 ))}
               </select>
+            ) : c.key === 'name' && spec.catalog ? (
+              <CatalogName
+                id={id}
+                kind={spec.catalog}
+                value={values.name ?? ''}
+                onChange={(v) => {
+                  // Typing after a choice makes it the person's own ingredient again.
+                  setChosen(null);
+                  set('name', v);
+                }}
+                onChoose={choose}
+                inputRef={nameRef}
+                inputProps={{ ...common, placeholder: `Search or type a ${spec.singular}` }}
+              />
             ) : (
               <input
                 id={id}
+                ref={c.key === 'name' ? nameRef : undefined}
                 type="text"
                 inputMode={c.type === 'number' ? 'decimal' : undefined}
                 value={values[c.key]}
                 placeholder={c.key === 'name' ? `New ${spec.singular}` : undefined}
-                aria-invalid={fieldErr ? true : undefined}
-                aria-describedby={fieldErr ? `${id}-err` : undefined}
-                onChange={(e) => setValues({ ...values, [c.key]: e.target.value })}
+                {...common}
+                // A default is replaced by typing, not appended to.
+                onFocus={c.type === 'number' ? (e) => e.currentTarget.select() : undefined}
+                onChange={(e) => set(c.key, e.target.value)}
               />
             )}
             {fieldErr && (
@@ -234,7 +437,7 @@ function AddForm({ recipeId, spec, onAdded }: { recipeId: string; spec: ChildSpe
           </div>
         );
       })}
-      <button type="submit" disabled={add.isPending}>
+      <button type="submit" id={`add-${spec.path}-submit`} disabled={add.isPending}>
         {addLabel}
       </button>
       {error != null && (!api || api.rest(cols.map((c) => c.key)) !== 'Please correct the marked fields.') ? (

@@ -1,6 +1,7 @@
 import type { Schemas } from '../api/client';
-import type { ChildSpec } from './ChildTable';
+import type { ChildSpec, Row } from './ChildTable';
 import { enumOptions } from '../components/Field';
+import { formatNumber } from '../units';
 
 export const fermentableTypes = ['grain', 'adjunct', 'sugar', 'extract', 'dry_extract', 'fruit', 'juice', 'honey', 'other'] as const;
 export const hopUses = ['boil', 'dry_hop', 'mash', 'first_wort', 'whirlpool', 'aroma'] as const;
@@ -23,6 +24,9 @@ export const specs: { key: 'fermentables' | 'hops' | 'yeasts' | 'miscs' | 'mash_
       path: 'fermentables',
       singular: 'fermentable',
       title: 'Fermentables',
+      catalog: 'fermentables',
+      afterChoose: 'amount_kg',
+      derived: [{ key: 'grist', label: 'Grist', after: 'amount_kg', value: (r, { rows }) => gristShare(r, rows) }],
       cols: [
         { key: 'name', label: 'Name', type: 'text', def: '' },
         { key: 'type', label: 'Kind', type: 'select', options: enumOptions(fermentableTypes), def: 'grain' },
@@ -38,12 +42,37 @@ export const specs: { key: 'fermentables' | 'hops' | 'yeasts' | 'miscs' | 'mash_
       path: 'hops',
       singular: 'hop',
       title: 'Hops',
+      catalog: 'hops',
+      afterChoose: 'amount_grams',
+      order: hopOrder,
+      orderNote: 'Hops are listed in the order they go in: first wort, boil by time, whirlpool, dry hop.',
+      derived: [
+        {
+          key: 'ibu',
+          label: 'IBU',
+          after: 'time_minutes',
+          // The API's Tinseth IBU of this addition (`/stats`), never computed here.
+          value: (r, { stats }) => {
+            const hit = stats?.ibu_by_hop.find((h) => h.hop_id === r.id);
+            return hit ? formatNumber(hit.ibu, 1) : '—';
+          },
+        },
+      ],
       cols: [
         { key: 'name', label: 'Name', type: 'text', def: '' },
         { key: 'use', label: 'Use', type: 'select', options: enumOptions(hopUses), def: 'boil' },
         { key: 'alpha_acid', label: 'Alpha acid', type: 'number', unit: 'percent', def: 5 },
         { key: 'amount_grams', label: 'Amount', type: 'number', unit: 'mass_g', def: 25 },
-        { key: 'time_minutes', label: 'Time', type: 'number', unit: 'minutes', def: 60 },
+        {
+          key: 'time_minutes',
+          label: 'Time',
+          type: 'number',
+          unit: 'minutes',
+          def: 60,
+          defBy: (v) => hopTimeDefaults[v.use ?? 'boil'] ?? 60,
+          // A dry hop's contact time is days; the API keeps minutes.
+          days: (r) => r.use === 'dry_hop',
+        },
         // Pellets give Tinseth's utilisation × 1.10, plugs × 1.02 (the API's rule; the column only names the form).
         { key: 'form', label: 'Form', type: 'select', options: enumOptions(hopForms), nullable: true, def: '' },
       ],
@@ -55,6 +84,7 @@ export const specs: { key: 'fermentables' | 'hops' | 'yeasts' | 'miscs' | 'mash_
       path: 'yeasts',
       singular: 'yeast',
       title: 'Yeasts',
+      catalog: 'yeasts',
       cols: [
         { key: 'name', label: 'Name', type: 'text', def: '' },
         { key: 'lab', label: 'Lab', type: 'text', nullable: true, def: '' },
@@ -70,6 +100,8 @@ export const specs: { key: 'fermentables' | 'hops' | 'yeasts' | 'miscs' | 'mash_
       path: 'miscs',
       singular: 'other ingredient',
       title: 'Other ingredients',
+      catalog: 'miscs',
+      afterChoose: 'amount',
       cols: [
         { key: 'name', label: 'Name', type: 'text', def: '' },
         { key: 'type', label: 'Kind', type: 'select', options: enumOptions(miscTypes), def: 'other' },
@@ -95,3 +127,33 @@ export const specs: { key: 'fermentables' | 'hops' | 'yeasts' | 'miscs' | 'mash_
     },
   },
 ];
+
+/** A new hop's time by its use (minutes): a dry hop sits 3 days, a whirlpool 20 minutes. */
+const hopTimeDefaults: Record<string, number> = { boil: 60, first_wort: 60, mash: 60, whirlpool: 20, aroma: 0, dry_hop: 3 * 1440 };
+
+/** When a hop goes in, in brew-day order. */
+const useRank: Record<string, number> = { mash: 0, first_wort: 1, boil: 2, aroma: 3, whirlpool: 4, dry_hop: 5 };
+
+/** Hops in the order they go in: mash, first wort, boil by time (longest first), flame-out,
+ * whirlpool, dry hop; ties keep the API's order. A view order only: `sort_order` is left alone. */
+export function hopOrder(rows: Row[]): Row[] {
+  return rows
+    .map((r, i) => ({ r, i }))
+    .sort((a, b) => {
+      const ua = useRank[String(a.r.use)] ?? 9;
+      const ub = useRank[String(b.r.use)] ?? 9;
+      if (ua !== ub) return ua - ub;
+      const ta = Number(a.r.time_minutes) || 0;
+      const tb = Number(b.r.time_minutes) || 0;
+      if (ta !== tb) return tb - ta;
+      return a.i - b.i;
+    })
+    .map(({ r }) => r);
+}
+
+/** A fermentable's share of the grist by mass, "91.7 %" (presentation arithmetic over the rows shown). */
+export function gristShare(row: Row, rows: Row[]): string {
+  const total = rows.reduce((s, r) => s + (Number(r.amount_kg) || 0), 0);
+  if (total <= 0) return '—';
+  return `${formatNumber(((Number(row.amount_kg) || 0) / total) * 100, 1)} %`;
+}
