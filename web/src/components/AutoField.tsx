@@ -51,6 +51,8 @@ export function AutoField({
   const [state, setState] = useState<SaveState>({ kind: 'idle' });
   const dirty = useRef(false);
   const timer = useRef<ReturnType<typeof setTimeout>>();
+  // Saves go one after another, so a short pause between keystrokes never lets an older value land last.
+  const inFlight = useRef<Promise<unknown>>(Promise.resolve());
   const latest = useRef({ draft, value, save, prefs });
   latest.current = { draft, value, save, prefs };
 
@@ -86,7 +88,9 @@ export function AutoField({
     dirty.current = false;
     setState({ kind: 'saving' });
     try {
-      await s(out);
+      const next = inFlight.current.then(() => s(out));
+      inFlight.current = next.catch(() => undefined);
+      await next;
       setState({ kind: 'saved' });
     } catch (e) {
       dirty.current = true;

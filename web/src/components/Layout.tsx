@@ -6,6 +6,7 @@ const links = [
   ['/recipes', 'Recipes'],
   ['/sessions', 'Brew sessions'],
   ['/inventory', 'Inventory'],
+  ['/ingredients', 'Ingredients'],
   ['/equipment', 'Equipment'],
   ['/devices', 'Devices'],
   ['/webhooks', 'Webhooks'],

@@ -36,6 +36,8 @@ export interface DerivedCol {
   /** Shown right after this column. */
   after: string;
   value: (row: Row, ctx: { rows: Row[]; stats: Schemas['RecipeStats'] | undefined }) => string;
+  /** Reads the recipe's `/stats`. */
+  stats?: boolean;
 }
 
 export interface ChildSpec {
@@ -78,7 +80,8 @@ function colSymbol(c: Col, prefs: ReturnType<typeof usePrefs>): string {
 export function ChildTable({ recipeId, spec, rows: apiRows }: { recipeId: string; spec: ChildSpec; rows: Row[] }) {
   const qc = useQueryClient();
   const prefs = usePrefs();
-  const stats = useQuery({ ...statsQuery(recipeId), enabled: !!spec.derived });
+  // Only a table that shows the API's numbers watches the statistics (so only it re-renders when they change).
+  const stats = useQuery({ ...statsQuery(recipeId), enabled: !!spec.derived?.some((d) => d.stats) });
   const [rowError, setRowError] = useState<string | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
   const rows = spec.order ? spec.order(apiRows) : apiRows;
@@ -96,8 +99,10 @@ export function ChildTable({ recipeId, spec, rows: apiRows }: { recipeId: string
   // One row's field: saved, put into the recipe, and counted as saved once the statistics are back.
   const saver = (id: string) => (field: string) => async (value: string | number | null) => {
     const answer = await request<Row>('PATCH', `/v1/${spec.path}/${id}`, { [field]: value });
+    // The statistics' request leaves before the page re-renders with the answer.
+    const statsBack = refreshStats();
     putRow((list) => list.map((r) => (r.id === id ? { ...r, ...answer } : r)));
-    await refreshStats();
+    await statsBack;
   };
   const del = useMutation({
     mutationFn: (id: string) => request('DELETE', `/v1/${spec.path}/${id}`),
@@ -171,7 +176,7 @@ export function ChildTable({ recipeId, spec, rows: apiRows }: { recipeId: string
                 {columns.map((c) =>
                   isDerived(c) ? (
                     <td role="cell" key={c.key} data-label={c.label} className="derived">
-                      {c.value(r, { rows, stats: stats.data })}
+                      {c.value(r, { rows, stats: c.stats ? stats.data : undefined })}
                     </td>
                   ) : (
                     <Cell key={c.key} c={c} spec={spec} row={r} i={i} save={saver(r.id)(c.key)} label={header(c)} />

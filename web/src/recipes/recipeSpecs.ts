@@ -51,6 +51,7 @@ export const specs: { key: 'fermentables' | 'hops' | 'yeasts' | 'miscs' | 'mash_
           key: 'ibu',
           label: 'IBU',
           after: 'time_minutes',
+          stats: true,
           // The API's Tinseth IBU of this addition (`/stats`), never computed here.
           value: (r, { stats }) => {
             const hit = stats?.ibu_by_hop.find((h) => h.hop_id === r.id);
