@@ -38,10 +38,12 @@ export async function catalogue(page: Page): Promise<'server' | 'fixture'> {
   await page.route(/\/v1\/catalog\/(fermentables|hops|yeasts|miscs)(\?.*)?$/, async (route: Route) => {
     const url = new URL(route.request().url());
     const kind = url.pathname.split('/').pop()!;
-    const q = (url.searchParams.get('q') ?? '').toLowerCase();
+    // Case and punctuation do not count ("us05" finds US-05), as in the catalogue's own search.
+    const fold = (t: string) => t.toLowerCase().replace(/[^a-z0-9]+/g, '');
+    const q = fold(url.searchParams.get('q') ?? '');
     const limit = Number(url.searchParams.get('limit') ?? '8');
     const all = withIds[kind] ?? [];
-    const hits = all.filter((i) => [i.name, ...(i.aliases as string[])].some((s) => String(s).toLowerCase().includes(q))).slice(0, limit);
+    const hits = all.filter((i) => [i.name, ...(i.aliases as string[])].some((s) => fold(String(s)).includes(q))).slice(0, limit);
     await route.fulfill({ json: hits, headers: { 'X-Total-Count': String(hits.length) } });
   });
   return 'fixture';

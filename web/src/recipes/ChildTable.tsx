@@ -9,6 +9,7 @@ import { statsQuery } from './queries';
 import { CatalogName } from '../catalog/CatalogName';
 import { fillFrom, itemBodyFrom } from '../catalog/fill';
 import type { CatalogItem, CatalogKind } from '../catalog/types';
+import './ChildTable.css';
 
 export interface Col {
   key: string;
@@ -65,7 +66,7 @@ export interface Row {
 }
 
 /** Saves of number fields wait this long after the last keystroke (the statistics follow each save). */
-const NUMBER_DELAY = 100;
+const NUMBER_DELAY = 80;
 
 const MINUTES_PER_DAY = 1440;
 
@@ -147,7 +148,7 @@ export function ChildTable({ recipeId, spec, rows: apiRows }: { recipeId: string
   }
   const isDerived = (c: Col | DerivedCol): c is DerivedCol => 'value' in c;
   const header = (c: Col | DerivedCol) => {
-    if (isDerived(c) || c.days) return c.label;
+    if (isDerived(c)) return c.label;
     const s = colSymbol(c, prefs);
     return s ? `${c.label} (${s})` : c.label;
   };
@@ -249,16 +250,19 @@ function Cell({ c, spec, row, i, save, label }: { c: Col; spec: ChildSpec; row: 
   return (
     <td role="cell" data-label={shownLabel}>
       {days ? (
-        <AutoField
-          label={`${cellLabel(c, spec, i)} (days)`}
-          visibleLabel={false}
-          field={c.key}
-          type="number"
-          unit="plain"
-          value={typeof value === 'number' ? value / MINUTES_PER_DAY : value}
-          save={(v) => save(typeof v === 'number' ? v * MINUTES_PER_DAY : v)}
-          delay={NUMBER_DELAY}
-        />
+        <div className="in-days">
+          <AutoField
+            label={`${cellLabel(c, spec, i)} (days)`}
+            visibleLabel={false}
+            field={c.key}
+            type="number"
+            unit="plain"
+            value={typeof value === 'number' ? value / MINUTES_PER_DAY : value}
+            save={(v) => save(typeof v === 'number' ? v * MINUTES_PER_DAY : v)}
+            delay={NUMBER_DELAY}
+          />
+          <span aria-hidden="true">days</span>
+        </div>
       ) : (
         <AutoField
           label={cellLabel(c, spec, i)}
@@ -418,7 +422,7 @@ function AddForm({ recipeId, spec, onAdded }: { recipeId: string; spec: ChildSpe
                 }}
                 onChoose={choose}
                 inputRef={nameRef}
-                inputProps={{ ...common, placeholder: `Search or type a ${spec.singular}` }}
+                inputProps={{ ...common, placeholder: 'Type to search' }}
               />
             ) : (
               <input
