@@ -129,6 +129,8 @@ struct StepRow {
     completed: bool,
     completed_at: Option<OffsetDateTime>,
     created_at: OffsetDateTime,
+    boil: bool,
+    boil_addition_at: Option<f64>,
 }
 
 impl StepRow {
@@ -144,6 +146,8 @@ impl StepRow {
             completed: s.completed,
             completed_at: s.completed_at,
             created_at: s.created_at,
+            boil: s.boil,
+            boil_addition_at: s.boil_addition_at,
         }
     }
 
@@ -165,6 +169,8 @@ impl StepRow {
             completed: false,
             completed_at: None,
             created_at: now,
+            boil: step.boil,
+            boil_addition_at: step.boil_addition_at,
         }
     }
 
@@ -176,6 +182,8 @@ impl StepRow {
             description: self.description,
             sort_order: self.sort_order,
             duration_minutes: self.duration_minutes,
+            boil: self.boil,
+            boil_addition_at: self.boil_addition_at,
             completed: self.completed,
             completed_at: self.completed_at,
             created_at: self.created_at,

@@ -242,6 +242,8 @@ diesel::table! {
         completed -> Bool,
         completed_at -> Nullable<Timestamptz>,
         created_at -> Timestamptz,
+        boil -> Bool,
+        boil_addition_at -> Nullable<Double>,
     }
 }
 

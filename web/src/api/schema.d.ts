@@ -1186,7 +1186,7 @@ export interface components {
              * @description The recipe exactly as `GET /v1/recipes/{id}` returned it when the session was created,
              *     plus a `stats` member; later recipe edits do not change it.
              */
-            recipe_snapshot: Record<string, never>;
+            recipe_snapshot: components["schemas"]["RecipeSnapshot"];
             status: components["schemas"]["SessionStatus"];
             /** Format: date-time */
             updated_at: string;
@@ -1194,6 +1194,14 @@ export interface components {
             user_id: string;
         };
         BrewStep: {
+            /** @description The step whose timer is the boil: the boil additions are due against its countdown. */
+            boil: boolean;
+            /**
+             * Format: double
+             * @description A boil addition: how many minutes before the end of the boil it goes in (0 at flame-out).
+             *     Null for every other step. Both are set when the checklist is generated, never by a client.
+             */
+            boil_addition_at?: number | null;
             completed: boolean;
             /** Format: date-time */
             completed_at?: string | null;
@@ -2064,6 +2072,15 @@ export interface components {
             mash_steps: components["schemas"]["MashStep"][];
             miscs: components["schemas"]["Misc"][];
             yeasts: components["schemas"]["Yeast"][];
+        };
+        /**
+         * @description What a session keeps of its recipe: the recipe exactly as `GET /v1/recipes/{id}` returned it
+         *     when the session was created, with its `stats` then. Stored as JSON, so later recipe edits
+         *     never change what a brew day was brewed from; a session created by an earlier version of wort
+         *     lacks the fields added since.
+         */
+        RecipeSnapshot: components["schemas"]["RecipeDetail"] & {
+            stats: components["schemas"]["StatsReport"];
         };
         /**
          * @description Order of `GET /v1/recipes`: by name, creation or last update; a leading `-` means descending.

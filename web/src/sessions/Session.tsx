@@ -20,17 +20,8 @@ type Session = Schemas['BrewSession'];
 type Step = Schemas['BrewStep'];
 type Log = Schemas['FermentationLog'];
 
-interface Snapshot {
-  name?: string;
-  style?: string;
-  batch_size_liters?: number;
-  boil_time_minutes?: number;
-  fermentables?: { id: string; name: string; amount_kg: number }[];
-  hops?: { id: string; name: string; amount_grams: number; time_minutes: number; use: string }[];
-  yeasts?: { id: string; name: string }[];
-  miscs?: { id: string; name: string; amount: number; amount_unit: string; time_minutes: number; use: string }[];
-  stats?: Schemas['RecipeStats'];
-}
+/** Sessions created by earlier versions of wort may lack fields added to recipes since. */
+type Snapshot = Partial<Schemas['RecipeSnapshot']>;
 
 export default function SessionPage() {
   const { id = '' } = useParams();
@@ -51,7 +42,7 @@ export default function SessionPage() {
       <ErrorBox error={session.error} retry={() => session.refetch()} />
     );
   const s = session.data;
-  const snap = s.recipe_snapshot as Snapshot;
+  const snap: Snapshot = s.recipe_snapshot;
   return (
     <div className="session-page">
       <div className="page-head">
@@ -71,7 +62,7 @@ export default function SessionPage() {
       <StatusBar session={s} />
       <div className="session-grid">
         <div>
-          <Checklist sessionId={id} snapshot={snap} status={s.status} />
+          <Checklist sessionId={id} status={s.status} />
           <Fermentation session={s} />
         </div>
         <aside>
@@ -165,26 +156,16 @@ interface Addition {
   at: number;
 }
 
-/** What goes into the boil and when, from the snapshot (hop and misc times are data, not a rule). */
-function boilAdditions(snap: Snapshot, prefs: ReturnType<typeof usePrefs>): Addition[] {
-  const boil = snap.boil_time_minutes ?? 60;
-  const out: Addition[] = [];
-  for (const h of snap.hops ?? []) {
-    const what = `${display(h.amount_grams, 'mass_g', prefs)} ${h.name}`;
-    if (h.use === 'first_wort') continue;
-    if ((h.use === 'boil' || h.use === 'aroma') && h.time_minutes > 0) out.push({ key: `h${h.id}`, text: what, at: Math.min(h.time_minutes, boil) });
-    else if (h.use === 'boil' || h.use === 'aroma') out.push({ key: `h${h.id}`, text: `${what} at flame-out`, at: 0 });
-  }
-  for (const m of snap.miscs ?? []) {
-    if (m.use !== 'boil') continue;
-    out.push({ key: `m${m.id}`, text: `${formatNumber(m.amount, 2)} ${m.amount_unit} ${m.name}`, at: Math.min(m.time_minutes, boil) });
-  }
-  return out.sort((a, b) => b.at - a.at);
+/** The boil additions as the API generated them: each step says when it is due. */
+function boilAdditions(steps: Step[]): Addition[] {
+  return steps
+    .filter((s) => s.boil_addition_at != null)
+    .map((s) => ({ key: s.id, text: s.title, at: s.boil_addition_at ?? 0 }))
+    .sort((a, b) => b.at - a.at);
 }
 
-function Checklist({ sessionId, snapshot, status }: { sessionId: string; snapshot: Snapshot; status: Status }) {
+function Checklist({ sessionId, status }: { sessionId: string; status: Status }) {
   const qc = useQueryClient();
-  const prefs = usePrefs();
   const steps = useQuery({
     queryKey: keys.brewSessions.steps(sessionId),
     queryFn: () => unwrap(client.GET('/v1/sessions/{id}/steps', { params: { path: { id: sessionId } } })),
@@ -213,7 +194,7 @@ function Checklist({ sessionId, snapshot, status }: { sessionId: string; snapsho
       }),
   });
   const list = steps.data ?? [];
-  const boilStep = list.find((s) => /^bring to a boil/i.test(s.title)) ?? list.find((s) => s.duration_minutes === snapshot.boil_time_minutes && !/^mash/i.test(s.title));
+  const additions = boilAdditions(list);
   const done = list.filter((s) => s.completed).length;
   return (
     <section className="panel" aria-labelledby="h-checklist">
@@ -246,7 +227,7 @@ function Checklist({ sessionId, snapshot, status }: { sessionId: string; snapsho
               </div>
               {s.description && <p className="muted small step-desc">{s.description}</p>}
               {s.duration_minutes != null && s.duration_minutes > 0 && (
-                <StepTimer step={s} additions={s.id === boilStep?.id ? boilAdditions(snapshot, prefs) : []} />
+                <StepTimer step={s} additions={s.boil ? additions : []} />
               )}
             </li>
           ))}
@@ -281,7 +262,7 @@ function StepTimer({ step, additions }: { step: Step; additions: Addition[] }) {
     const fresh = due.filter((a) => !seen.current.has(a.key));
     if (fresh.length) {
       fresh.forEach((a) => seen.current.add(a.key));
-      setAnnounced(`Add now: ${fresh.map((a) => `${a.text}${a.at > 0 ? ` (${formatNumber(a.at, 0)} min left in the boil)` : ''}`).join('; ')}`);
+      setAnnounced(`Due now: ${fresh.map((a) => a.text).join('; ')}`);
     }
   }, [due, running]);
   return (
@@ -310,8 +291,7 @@ function StepTimer({ step, additions }: { step: Step; additions: Addition[] }) {
           </div>
           {upcoming.length > 0 && (
             <p className="muted small">
-              Next additions:{' '}
-              {upcoming.map((a) => `${a.text}${a.at > 0 ? ` at ${formatNumber(a.at, 0)} min` : ''}`).join(', ')}
+              Next: {upcoming.map((a) => a.text).join('; ')}
             </p>
           )}
         </div>

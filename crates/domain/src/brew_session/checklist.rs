@@ -16,6 +16,16 @@ fn step(title: String, description: Option<String>, duration_minutes: Option<f64
         description,
         sort_order: None,
         duration_minutes,
+        boil: false,
+        boil_addition_at: None,
+    }
+}
+
+/// A step that goes into the boil `minutes_left` minutes before its end (0 at flame-out).
+fn boil_addition(title: String, minutes_left: f64) -> NewStep {
+    NewStep {
+        boil_addition_at: Some(minutes_left),
+        ..step(title, None, None)
     }
 }
 
@@ -134,7 +144,8 @@ pub fn checklist(recipe: &RecipeDetail, volumes: Option<&Volumes>) -> Vec<NewSte
     }
 
     let mut boil: Vec<BoilAddition> = Vec::new();
-    let mut flame_out: Vec<String> = Vec::new();
+    // Flame-out additions are due when the boil's countdown ends; whirlpool ones come after it.
+    let mut flame_out: Vec<NewStep> = Vec::new();
     for hop in &recipe.hops {
         let what = format!("{} g {}", amount(hop.amount_grams), hop.name);
         let at = hop.time_minutes.min(boil_time).max(0.0);
@@ -149,10 +160,13 @@ pub fn checklist(recipe: &RecipeDetail, volumes: Option<&Volumes>) -> Vec<NewSte
                 first_wort: false,
                 title: format!("Add {what} at {} min", amount(at)),
             }),
-            HopUse::Boil | HopUse::Aroma => flame_out.push(format!("At flame-out: add {what}")),
-            HopUse::Whirlpool => flame_out.push(format!(
-                "Whirlpool: add {what} for {} min",
-                amount(hop.time_minutes)
+            HopUse::Boil | HopUse::Aroma => {
+                flame_out.push(boil_addition(format!("At flame-out: add {what}"), 0.0));
+            }
+            HopUse::Whirlpool => flame_out.push(step(
+                format!("Whirlpool: add {what} for {} min", amount(hop.time_minutes)),
+                None,
+                None,
             )),
             // Mash hops go in with the grain; dry hops come days later, not on brew day.
             HopUse::Mash | HopUse::DryHop => {}
@@ -169,8 +183,10 @@ pub fn checklist(recipe: &RecipeDetail, volumes: Option<&Volumes>) -> Vec<NewSte
                     title: format!("Add {what} at {} min", amount(at)),
                 });
             }
-            MiscUse::Boil => flame_out.push(format!("At flame-out: add {what}")),
-            MiscUse::Whirlpool => flame_out.push(format!("Whirlpool: add {what}")),
+            MiscUse::Boil => {
+                flame_out.push(boil_addition(format!("At flame-out: add {what}"), 0.0));
+            }
+            MiscUse::Whirlpool => flame_out.push(step(format!("Whirlpool: add {what}"), None, None)),
             _ => {}
         }
     }
@@ -200,14 +216,22 @@ pub fn checklist(recipe: &RecipeDetail, volumes: Option<&Volumes>) -> Vec<NewSte
             .then(b.minutes_left.total_cmp(&a.minutes_left))
     });
     let (first_wort, in_boil): (Vec<_>, Vec<_>) = boil.into_iter().partition(|a| a.first_wort);
+    // First-wort hops go in while the wort is collected, before the boil's countdown starts.
     steps.extend(first_wort.into_iter().map(|a| step(a.title, None, None)));
-    steps.push(step(
-        "Bring to a boil".to_owned(),
-        Some(format!("Boil for {} min.", amount(boil_time))),
-        Some(boil_time),
-    ));
-    steps.extend(in_boil.into_iter().map(|a| step(a.title, None, None)));
-    steps.extend(flame_out.into_iter().map(|t| step(t, None, None)));
+    steps.push(NewStep {
+        boil: true,
+        ..step(
+            "Bring to a boil".to_owned(),
+            Some(format!("Boil for {} min.", amount(boil_time))),
+            Some(boil_time),
+        )
+    });
+    steps.extend(
+        in_boil
+            .into_iter()
+            .map(|a| boil_addition(a.title, a.minutes_left)),
+    );
+    steps.extend(flame_out);
     steps.push(step("Chill the wort".to_owned(), None, None));
     let transfer =
         volumes.map(|v| format!("{} L into the fermenter.", amount(v.into_fermenter_liters)));

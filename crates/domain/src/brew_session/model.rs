@@ -57,7 +57,7 @@ pub struct BrewSession {
     pub notes: Option<String>,
     /// The recipe exactly as `GET /v1/recipes/{id}` returned it when the session was created,
     /// plus a `stats` member; later recipe edits do not change it.
-    #[schema(value_type = Object)]
+    #[schema(value_type = RecipeSnapshot)]
     pub recipe_snapshot: Value,
     #[serde(serialize_with = "crate::timestamp::serialize_opt")]
     #[schema(value_type = Option<String>, format = DateTime)]
@@ -142,6 +142,17 @@ impl FermentationSoFar {
     }
 }
 
+/// What a session keeps of its recipe: the recipe exactly as `GET /v1/recipes/{id}` returned it
+/// when the session was created, with its `stats` then. Stored as JSON, so later recipe edits
+/// never change what a brew day was brewed from; a session created by an earlier version of wort
+/// lacks the fields added since.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct RecipeSnapshot<'a> {
+    #[serde(flatten)]
+    pub recipe: &'a RecipeDetail,
+    pub stats: crate::brewing::StatsReport,
+}
+
 /// A validated create request.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NewBrewSession {
@@ -186,13 +197,8 @@ pub fn plan_brew_session(
         .and_then(crate::brewing::style);
     let stats = crate::brewing::stats_report(&recipe.stats_input(), &context, style);
     let steps = checklist(recipe, stats.volumes.as_ref());
-    let mut snapshot = serde_json::to_value(recipe)
+    let snapshot = serde_json::to_value(RecipeSnapshot { recipe, stats })
         .map_err(|e| DomainError::Internal(format!("snapshot: {e}")))?;
-    let stats =
-        serde_json::to_value(stats).map_err(|e| DomainError::Internal(format!("stats: {e}")))?;
-    if let Value::Object(map) = &mut snapshot {
-        map.insert("stats".to_owned(), stats);
-    }
     let status = request.status.unwrap_or_default();
     let mut phases = PhaseTimes::default();
     phases.enter(status, now);
@@ -333,6 +339,11 @@ pub struct BrewStep {
     pub description: Option<String>,
     pub sort_order: i32,
     pub duration_minutes: Option<f64>,
+    /// The step whose timer is the boil: the boil additions are due against its countdown.
+    pub boil: bool,
+    /// A boil addition: how many minutes before the end of the boil it goes in (0 at flame-out).
+    /// Null for every other step. Both are set when the checklist is generated, never by a client.
+    pub boil_addition_at: Option<f64>,
     pub completed: bool,
     #[serde(serialize_with = "crate::timestamp::serialize_opt")]
     #[schema(value_type = Option<String>, format = DateTime)]
@@ -342,13 +353,16 @@ pub struct BrewStep {
     pub created_at: OffsetDateTime,
 }
 
-/// A step to create; `sort_order: None` appends.
+/// A step to create; `sort_order: None` appends. `boil` and `boil_addition_at` come only from
+/// the generated checklist: a step a person adds is neither.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NewStep {
     pub title: String,
     pub description: Option<String>,
     pub sort_order: Option<i32>,
     pub duration_minutes: Option<f64>,
+    pub boil: bool,
+    pub boil_addition_at: Option<f64>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq)]

@@ -28,7 +28,7 @@ pub struct HopIbu {
     pub ibu: f64,
 }
 
-/// A recipe's computed statistics, rounded as the contract says. Never stored.
+/// A recipe's computed statistics, each rounded as its field's description says. Never stored.
 #[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct RecipeStats {
     /// Original gravity (SG), 4 decimals.

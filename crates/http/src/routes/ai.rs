@@ -101,7 +101,7 @@ pub async fn analyse_recipe(
     Ok(HttpResponse::Ok().json(analysis))
 }
 
-/// The body of `POST /v1/chat`, checked in the contract's order: too large or a message over
+/// The body of `POST /v1/chat`, checked in this order: too large or a message over
 /// 8,000 characters (413), unreadable (400), invalid fields (422).
 fn read_turn(body: &JsonBody) -> ApiResult<TurnRequest> {
     let body = match body.json() {

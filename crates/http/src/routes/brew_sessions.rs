@@ -272,6 +272,8 @@ fn read_new_step(body: &Value) -> ApiResult<NewStep> {
         sort_order,
         description: f.nullable_text("description").flatten(),
         duration_minutes: f.nullable_number("duration_minutes").flatten(),
+        boil: false,
+        boil_addition_at: None,
     };
     f.finish(new)
 }

@@ -158,6 +158,31 @@ async fn creating_a_session_snapshots_the_recipe_and_generates_the_checklist() {
     );
     assert_eq!(steps[2]["duration_minutes"], 60.0);
     assert_eq!(steps[14]["description"], "US-05");
+    // The boil's step carries the timer; the additions say when they are due against it, in
+    // minutes before its end. First-wort hops go in before the countdown, whirlpool after it.
+    let boil: Vec<(&str, bool, Value)> = steps
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["title"].as_str().unwrap(),
+                s["boil"].as_bool().unwrap(),
+                s["boil_addition_at"].clone(),
+            )
+        })
+        .filter(|(_, boil, at)| *boil || !at.is_null())
+        .collect();
+    assert_eq!(
+        boil,
+        [
+            ("Bring to a boil", true, Value::Null),
+            ("Add 28 g Cascade at 60 min", false, json!(60.0)),
+            ("Add 5 g Irish moss at 15 min", false, json!(15.0)),
+            ("Add 14 g Cascade at 10 min", false, json!(10.0)),
+            ("At flame-out: add 30 g Citra", false, json!(0.0)),
+        ]
+    );
     for (i, s) in steps.as_array().unwrap().iter().enumerate() {
         assert_eq!(s["sort_order"], i as i64);
         assert_eq!(s["completed"], false);
