@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { memo, useRef, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, errorText, request, type Schemas } from '../api/client';
 import { usePrefs } from '../prefs';
@@ -77,8 +77,9 @@ function colSymbol(c: Col, prefs: ReturnType<typeof usePrefs>): string {
   return ['SG', ''].includes(s) ? '' : s;
 }
 
-/** One kind of a recipe's children: inline edit, delete, reorder (sort_order), and an add form. */
-export function ChildTable({ recipeId, spec, rows: apiRows }: { recipeId: string; spec: ChildSpec; rows: Row[] }) {
+/** One kind of a recipe's children: inline edit, delete, reorder (sort_order), and an add form.
+ * Memoised: a change to one kind's rows re-renders that table only (the others keep their arrays). */
+export const ChildTable = memo(function ChildTable({ recipeId, spec, rows: apiRows }: { recipeId: string; spec: ChildSpec; rows: Row[] }) {
   const qc = useQueryClient();
   const prefs = usePrefs();
   // Only a table that shows the API's numbers watches the statistics (so only it re-renders when they change).
@@ -240,7 +241,7 @@ export function ChildTable({ recipeId, spec, rows: apiRows }: { recipeId: string
       />
     </section>
   );
-}
+});
 
 /** One editable cell; a column in days (a dry hop's time) shows and takes days, the API keeps minutes. */
 function Cell({ c, spec, row, i, save, label }: { c: Col; spec: ChildSpec; row: Row; i: number; save: (v: string | number | null) => Promise<void>; label: string }) {
