@@ -66,7 +66,7 @@ export interface Row {
 }
 
 /** Saves of number fields wait this long after the last keystroke (the statistics follow each save). */
-const NUMBER_DELAY = 80;
+export const NUMBER_DELAY = 80;
 
 const MINUTES_PER_DAY = 1440;
 

@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, client, errorText, unwrap, type Schemas } from '../api/client';
 import { exportHref } from './interchange';
 import { AutoField } from '../components/AutoField';
-import { ChildTable, type Row } from './ChildTable';
+import { ChildTable, NUMBER_DELAY, type Row } from './ChildTable';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { TextField } from '../components/Field';
 import { ErrorBox, Loading } from '../components/States';
@@ -62,9 +62,9 @@ export default function RecipeEditor() {
               <AutoField label="Name" field="name" value={r.name} save={save('name')} />
               <AutoField label="Style" field="style" value={r.style} save={save('style')} />
               <AutoField label="Type" field="type" type="select" options={recipeTypes} value={r.type} save={save('type')} />
-              <AutoField label="Batch size" field="batch_size_liters" type="number" unit="volume" value={r.batch_size_liters} save={save('batch_size_liters')} />
-              <AutoField label="Boil time" field="boil_time_minutes" type="number" unit="minutes" value={r.boil_time_minutes} save={save('boil_time_minutes')} />
-              <AutoField label="Efficiency" field="efficiency" type="number" unit="fraction" value={r.efficiency} save={save('efficiency')} />
+              <AutoField label="Batch size" field="batch_size_liters" type="number" unit="volume" value={r.batch_size_liters} save={save('batch_size_liters')} delay={NUMBER_DELAY} />
+              <AutoField label="Boil time" field="boil_time_minutes" type="number" unit="minutes" value={r.boil_time_minutes} save={save('boil_time_minutes')} delay={NUMBER_DELAY} />
+              <AutoField label="Efficiency" field="efficiency" type="number" unit="fraction" value={r.efficiency} save={save('efficiency')} delay={NUMBER_DELAY} />
               <BrewingPickers recipe={r} save={save} />
               <AutoField label="Notes" field="notes" type="textarea" nullable value={r.notes ?? null} save={save('notes')} className="span-all" />
             </div>
