@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, render, screen } from '@testing-library/react';
+import { act, cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Combobox } from './Combobox';
 
@@ -34,6 +34,34 @@ function Harness({ onSelect, onSubmit }: { onSelect?: (o: string) => void; onSub
         emptyText="No match in the catalogue"
       />
     </form>
+  );
+}
+
+/** The same, with matches that arrive 50 ms after the text changes (as from the API). */
+function SlowHarness({ onSelect }: { onSelect: (o: string) => void }) {
+  const [text, setText] = useState('');
+  const [answered, setAnswered] = useState('');
+  useEffect(() => {
+    const t = setTimeout(() => setAnswered(text), 50);
+    return () => clearTimeout(t);
+  }, [text]);
+  const q = answered.trim().toLowerCase();
+  const options = q === '' ? [] : hops.filter((h) => h.toLowerCase().includes(q));
+  return (
+    <>
+      <label htmlFor="hop">New hop</label>
+      <Combobox
+        id="hop"
+        value={text}
+        onChange={setText}
+        options={options}
+        optionKey={(o) => o}
+        renderOption={(o) => <span>{o}</span>}
+        onSelect={onSelect}
+        loading={answered !== text}
+        listLabel="Hop suggestions"
+      />
+    </>
   );
 }
 
@@ -132,5 +160,18 @@ describe('Combobox', () => {
     await user.click(screen.getByRole('option', { name: 'Cascade' }));
     expect(onSelect).toHaveBeenCalledWith('Cascade');
     expect(document.activeElement).toBe(box);
+  });
+  it('waits for the matches of what was typed when Enter comes first', async () => {
+    const user = userEvent.setup();
+    const onSelect = vi.fn();
+    render(<SlowHarness onSelect={onSelect} />);
+    const box = screen.getByRole('combobox', { name: 'New hop' });
+    await user.type(box, 'c');
+    await act(() => new Promise((r) => setTimeout(r, 80)));
+    expect(screen.getAllByRole('option')).toHaveLength(5); // Cascade first
+    await user.type(box, 'olu{Enter}');
+    expect(onSelect).not.toHaveBeenCalled();
+    await act(() => new Promise((r) => setTimeout(r, 80)));
+    expect(onSelect).toHaveBeenCalledWith('Columbus');
   });
 });

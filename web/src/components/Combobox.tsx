@@ -1,4 +1,4 @@
-import { useEffect, useId, useState, type InputHTMLAttributes, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type InputHTMLAttributes, type ReactNode } from 'react';
 import './Combobox.css';
 
 export interface ComboboxProps<T> {
@@ -12,7 +12,8 @@ export interface ComboboxProps<T> {
   /** The option's content: its name and a short hint. */
   renderOption: (o: T) => ReactNode;
   onSelect: (o: T) => void;
-  /** Suggestions are being fetched (announced, and the list stays open over the old ones). */
+  /** The suggestions for the text as it is now are still being fetched (the old ones stay shown;
+   * Enter waits for the new ones). */
   loading?: boolean;
   /** Said in the list when the text matches nothing; nothing shown when omitted. */
   emptyText?: string;
@@ -55,6 +56,16 @@ export function Combobox<T>({
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [keysNow]);
 
+  // Enter pressed while the matches for the text were still on their way: chosen once they are in,
+  // so a quick typist never gets a match of what was typed before.
+  const pendingEnter = useRef(false);
+  useEffect(() => {
+    if (!pendingEnter.current || loading) return;
+    pendingEnter.current = false;
+    if (options.length) choose(options[0]!);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [loading, keysNow]);
+
   const shown = open && (options.length > 0 || (!!emptyText && !loading && value.trim() !== ''));
   const activeId = shown && active >= 0 && active < options.length ? `${id}-opt-${active}` : undefined;
 
@@ -70,6 +81,7 @@ export function Combobox<T>({
   };
 
   const onKeyDown = (e: React.KeyboardEvent<HTMLInputElement>) => {
+    pendingEnter.current = false;
     switch (e.key) {
       case 'ArrowDown':
         e.preventDefault();
@@ -86,7 +98,10 @@ export function Combobox<T>({
         } else if (options.length) setActive((a) => (a <= 0 ? options.length - 1 : a - 1));
         break;
       case 'Enter':
-        if (shown && active >= 0 && active < options.length) {
+        if (open && loading && value.trim() !== '') {
+          e.preventDefault();
+          pendingEnter.current = true;
+        } else if (shown && active >= 0 && active < options.length) {
           e.preventDefault();
           choose(options[active]!);
         }
