@@ -1812,8 +1812,11 @@ export interface components {
             original_gravity?: number | null;
         };
         /**
-         * @description How one statistic sits in a style's range: `{"min","max","value","in_range"}`. With no range
-         *     in the guidelines, `min`, `max` and `in_range` are null: there is nothing to be in.
+         * @description How one statistic sits in a style's range: `{"min","max","value","in_range","position"}`.
+         *     `value` is the statistic as a brewer reads it (OG and FG to 0.001, IBU to 1, colour to 0.1 SRM,
+         *     ABV to 0.1 %), and `in_range` and `position` are decided on that value, so a value shown equal
+         *     to a bound is in range. With no range in the guidelines, `min`, `max`, `in_range` and
+         *     `position` are null: there is nothing to be in.
          */
         Fit: {
             in_range?: boolean | null;
@@ -1821,6 +1824,7 @@ export interface components {
             max?: number | null;
             /** Format: double */
             min?: number | null;
+            position?: null | components["schemas"]["FitPosition"];
             /** Format: double */
             value: number;
         };
@@ -2625,6 +2629,11 @@ export interface components {
         YeastForm: "liquid" | "dry" | "slant" | "culture";
         /** @enum {string} */
         YeastType: "ale" | "lager" | "hybrid" | "wheat" | "wine" | "champagne" | "kveik" | "brett" | "lacto" | "other";
+        /**
+         * @description Where a value lies against a style's range.
+         * @enum {string}
+         */
+        FitPosition: "below" | "in_range" | "above";
     };
     responses: never;
     parameters: never;

@@ -35,12 +35,10 @@ describe('style-fit bar', () => {
 });
 
 describe('style-fit words', () => {
-  it('follow the API and say on which side', () => {
-    expect(fitStatus({ min: 1, max: 2, value: 1.5, in_range: true })).toBe('in range');
-    expect(fitStatus({ min: 1, max: 2, value: 0.5, in_range: false })).toBe('below');
-    expect(fitStatus({ min: 1, max: 2, value: 2.5, in_range: false })).toBe('above');
-    expect(fitStatus({ min: null, max: null, value: 2.5, in_range: null })).toBe('no range');
-    // The API rounds before judging: an edge value it calls out of range takes the nearer side.
-    expect(fitStatus({ min: 1, max: 2, value: 1, in_range: false })).toBe('below');
+  it('follow the API, which judges the value as displayed', () => {
+    expect(fitStatus({ min: 1, max: 2, value: 1.5, in_range: true, position: 'in_range' })).toBe('in range');
+    expect(fitStatus({ min: 1, max: 2, value: 0.5, in_range: false, position: 'below' })).toBe('below');
+    expect(fitStatus({ min: 1, max: 2, value: 2.5, in_range: false, position: 'above' })).toBe('above');
+    expect(fitStatus({ min: null, max: null, value: 2.5, in_range: null, position: null })).toBe('no range');
   });
 });

@@ -8,15 +8,18 @@ export type FitEntry = Schemas['Fit'];
 
 export type FitStatus = 'in range' | 'below' | 'above' | 'no range';
 
-/** The words for an entry: the API's `in_range`, and on which side a value outside lies. */
+/** The words for an entry: the API's `position`, decided on the value as displayed. */
 export function fitStatus(f: FitEntry): FitStatus {
-  if (f.in_range == null) return 'no range';
-  if (f.in_range) return 'in range';
-  if (f.min != null && f.value < f.min) return 'below';
-  if (f.max != null && f.value > f.max) return 'above';
-  // Out of range by the API's (rounded) judgement but not by these numbers: the nearer side.
-  if (f.min != null && f.max != null) return Math.abs(f.value - f.min) <= Math.abs(f.value - f.max) ? 'below' : 'above';
-  return f.min != null ? 'below' : 'above';
+  switch (f.position) {
+    case 'in_range':
+      return 'in range';
+    case 'below':
+      return 'below';
+    case 'above':
+      return 'above';
+    default:
+      return 'no range';
+  }
 }
 
 export interface BarGeometry {

@@ -12,6 +12,7 @@ use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
+use super::round_to;
 use super::stats::RecipeStats;
 
 /// The shipped style set, parsed once on first use.
@@ -58,23 +59,47 @@ pub fn style(id: &str) -> Option<&'static Style> {
     styles().iter().find(|s| s.id == id)
 }
 
-/// How one statistic sits in a style's range: `{"min","max","value","in_range"}`. With no range
-/// in the guidelines, `min`, `max` and `in_range` are null: there is nothing to be in.
+/// Where a value lies against a style's range.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum FitPosition {
+    Below,
+    InRange,
+    Above,
+}
+
+/// How one statistic sits in a style's range: `{"min","max","value","in_range","position"}`.
+/// `value` is the statistic as a brewer reads it (OG and FG to 0.001, IBU to 1, colour to 0.1 SRM,
+/// ABV to 0.1 %), and `in_range` and `position` are decided on that value, so a value shown equal
+/// to a bound is in range. With no range in the guidelines, `min`, `max`, `in_range` and
+/// `position` are null: there is nothing to be in.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct Fit {
     pub min: Option<f64>,
     pub max: Option<f64>,
     pub value: f64,
     pub in_range: Option<bool>,
+    pub position: Option<FitPosition>,
 }
 
 impl Fit {
-    fn of(range: Option<Range>, value: f64) -> Fit {
+    fn of(range: Option<Range>, value: f64, displayed_decimals: i32) -> Fit {
+        let value = round_to(value, displayed_decimals);
+        let position = range.map(|r| {
+            if value < r.min {
+                FitPosition::Below
+            } else if value > r.max {
+                FitPosition::Above
+            } else {
+                FitPosition::InRange
+            }
+        });
         Fit {
             min: range.map(|r| r.min),
             max: range.map(|r| r.max),
             value,
-            in_range: range.map(|r| r.contains(value)),
+            in_range: position.map(|p| p == FitPosition::InRange),
+            position,
         }
     }
 }
@@ -89,16 +114,15 @@ pub struct StyleFit {
     pub abv: Fit,
 }
 
-/// Places a recipe's statistics in a style's ranges. The values are the statistics as `/stats`
-/// shows them (rounded), so what a brewer reads beside the bar is what was compared: an OG shown
-/// as 1.0440 is in a 1.044–1.050 range.
+/// Places a recipe's statistics in a style's ranges, on the values as a brewer reads them: an OG
+/// of 1.0555 reads 1.056 and is in a 1.056–1.070 range, not "below 1.056".
 pub fn style_fit(stats: &RecipeStats, style: &Style) -> StyleFit {
     StyleFit {
-        og: Fit::of(style.og, stats.og),
-        fg: Fit::of(style.fg, stats.fg),
-        ibu: Fit::of(style.ibu, stats.ibu),
-        color_srm: Fit::of(style.color_srm, stats.srm),
-        abv: Fit::of(style.abv, stats.abv),
+        og: Fit::of(style.og, stats.og, 3),
+        fg: Fit::of(style.fg, stats.fg, 3),
+        ibu: Fit::of(style.ibu, stats.ibu, 0),
+        color_srm: Fit::of(style.color_srm, stats.srm, 1),
+        abv: Fit::of(style.abv, stats.abv, 1),
     }
 }
 
@@ -108,13 +132,16 @@ mod tests {
 
     #[test]
     fn the_shipped_file_parses_whole() {
-        // 1A–26D, 28A–32B, 34A–34C and the local styles X1–X5 (see docs/styles-source.md for the
-        // 27 and 33 entries the source lacks).
-        assert_eq!(styles().len(), 110);
+        // Every BJCP 2021 style: 1A–26D, 27, 28A–34C, and the local styles X1–X5
+        // (docs/styles-source.md says where 27 and 33 come from).
+        assert_eq!(styles().len(), 113);
         let mut ids: Vec<&str> = styles().iter().map(|s| s.id.as_str()).collect();
         ids.sort_unstable();
         ids.dedup();
-        assert_eq!(ids.len(), 110, "ids are unique");
+        assert_eq!(ids.len(), 113, "ids are unique");
+        for id in ["27", "33A", "33B", "34C", "X5"] {
+            assert!(style(id).is_some(), "{id}");
+        }
         for s in styles() {
             assert!(!s.name.is_empty() && !s.category.is_empty(), "{s:?}");
             for r in [s.og, s.fg, s.ibu, s.color_srm, s.abv]
@@ -174,7 +201,11 @@ mod tests {
             (None, None, None, None, None)
         );
         assert_eq!(style("21a"), None, "ids are exact");
-        assert_eq!(style("27A"), None, "not in the source set");
+        assert_eq!(
+            style("27A"),
+            None,
+            "27 is one style: the entry names its historical beer"
+        );
     }
 
     fn stats(og: f64, fg: f64, ibu: f64, srm: f64, abv: f64) -> RecipeStats {
@@ -204,14 +235,37 @@ mod tests {
                 min: Some(1.044),
                 max: Some(1.050),
                 value: 1.044,
-                in_range: Some(true)
+                in_range: Some(true),
+                position: Some(FitPosition::InRange),
             }
         );
         assert_eq!(f.fg.in_range, Some(true));
         assert_eq!(f.ibu.in_range, Some(true));
         assert_eq!(f.color_srm.in_range, Some(false));
+        assert_eq!(f.color_srm.position, Some(FitPosition::Above));
         assert_eq!(f.color_srm.value, 4.1);
         assert_eq!(f.abv.in_range, Some(false));
+        assert_eq!(f.abv.position, Some(FitPosition::Below));
+    }
+
+    #[test]
+    fn fit_is_decided_on_the_values_as_displayed() {
+        // 21A: OG 1.056–1.070, FG 1.008–1.014, IBU 40–70, SRM 6–14, ABV 5.5–7.5.
+        let ipa = style("21A").unwrap();
+        // 1.0555 reads 1.056: on the bound, so in range (it was "below 1.056" before).
+        let f = style_fit(&stats(1.0555, 1.0141, 39.6, 5.96, 5.46), ipa);
+        assert_eq!((f.og.value, f.og.in_range), (1.056, Some(true)));
+        assert_eq!((f.fg.value, f.fg.in_range), (1.014, Some(true)));
+        assert_eq!((f.ibu.value, f.ibu.in_range), (40.0, Some(true)));
+        assert_eq!((f.color_srm.value, f.color_srm.in_range), (6.0, Some(true)));
+        assert_eq!((f.abv.value, f.abv.in_range), (5.5, Some(true)));
+        // Just past a bound as displayed is out, on the side it lies.
+        let f = style_fit(&stats(1.0554, 1.0146, 70.5, 14.06, 7.56), ipa);
+        assert_eq!(f.og.position, Some(FitPosition::Below));
+        assert_eq!(f.fg.position, Some(FitPosition::Above));
+        assert_eq!(f.ibu.position, Some(FitPosition::Above));
+        assert_eq!(f.color_srm.position, Some(FitPosition::Above));
+        assert_eq!(f.abv.position, Some(FitPosition::Above));
     }
 
     #[test]
@@ -223,13 +277,14 @@ mod tests {
                 min: None,
                 max: None,
                 value: 30.0,
-                in_range: None
+                in_range: None,
+                position: None,
             }
         );
         let v = serde_json::to_value(f).unwrap();
         assert_eq!(
             v["og"],
-            serde_json::json!({"min": null, "max": null, "value": 1.05, "in_range": null})
+            serde_json::json!({"min": null, "max": null, "value": 1.05, "in_range": null, "position": null})
         );
     }
 }

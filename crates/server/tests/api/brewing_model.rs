@@ -281,11 +281,14 @@ async fn stats_add_volumes_and_style_fit_only_when_named() {
     assert!(pre_boil > 1.0 && pre_boil < og, "{pre_boil} < {og}");
 
     let fit = &stats["style_fit"];
-    assert_eq!(fit["og"]["value"], stats["og"]);
+    // The fit is judged on the values as a brewer reads them: OG to 0.001, IBU to 1.
+    let shown = |x: &Value, scale: f64| (x.as_f64().unwrap() * scale).round() / scale;
+    assert_eq!(fit["og"]["value"], shown(&stats["og"], 1000.0));
     assert_eq!(fit["og"]["min"], 1.045, "18B American Pale Ale: {fit}");
     assert_eq!(fit["og"]["max"], 1.06);
     assert_eq!(fit["og"]["in_range"], true);
-    assert_eq!(fit["ibu"]["value"], stats["ibu"]);
+    assert_eq!(fit["og"]["position"], "in_range");
+    assert_eq!(fit["ibu"]["value"], shown(&stats["ibu"], 1.0));
     for key in ["og", "fg", "ibu", "color_srm", "abv"] {
         assert!(fit[key]["in_range"].is_boolean(), "{key}: {fit}");
     }
