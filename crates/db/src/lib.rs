@@ -10,6 +10,7 @@
 pub mod accounts;
 pub mod ai;
 pub mod brew_sessions;
+pub mod catalog;
 pub mod chats;
 mod deadline;
 pub mod devices;

@@ -148,6 +148,16 @@ fn connect(
             .execute(&mut conn)
             .await
             .map_err(|e| ConnectionError::BadConnection(e.to_string()))?;
+        // How close a catalogue search must come to a part of an item's names to find it (the
+        // `<%` operator of pg_trgm, which the trigram index answers): one typo in a short word
+        // is still found.
+        diesel::sql_query(format!(
+            "SET pg_trgm.word_similarity_threshold = {}",
+            wort_domain::catalog::search::TYPO_TOLERANCE
+        ))
+        .execute(&mut conn)
+        .await
+        .map_err(|e| ConnectionError::BadConnection(e.to_string()))?;
         Ok(conn)
     }
     .boxed()

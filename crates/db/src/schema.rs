@@ -104,6 +104,7 @@ diesel::table! {
         notes -> Nullable<Text>,
         sort_order -> Integer,
         created_at -> Timestamptz,
+        catalog_id -> Nullable<Uuid>,
     }
 }
 
@@ -121,6 +122,7 @@ diesel::table! {
         sort_order -> Integer,
         created_at -> Timestamptz,
         form -> Nullable<Text>,
+        catalog_id -> Nullable<Uuid>,
     }
 }
 
@@ -143,6 +145,7 @@ diesel::table! {
         notes -> Nullable<Text>,
         sort_order -> Integer,
         created_at -> Timestamptz,
+        catalog_id -> Nullable<Uuid>,
     }
 }
 
@@ -162,6 +165,7 @@ diesel::table! {
         notes -> Nullable<Text>,
         sort_order -> Integer,
         created_at -> Timestamptz,
+        catalog_id -> Nullable<Uuid>,
     }
 }
 
@@ -202,6 +206,7 @@ diesel::table! {
         notes -> Nullable<Text>,
         created_at -> Timestamptz,
         updated_at -> Timestamptz,
+        catalog_id -> Nullable<Uuid>,
     }
 }
 
@@ -379,6 +384,31 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    catalog_items (id) {
+        id -> Uuid,
+        user_id -> Nullable<Uuid>,
+        kind -> Text,
+        name -> Text,
+        aliases -> Array<Text>,
+        details -> Jsonb,
+        notes -> Nullable<Text>,
+        folded_name -> Text,
+        folded_names -> Array<Text>,
+        search_text -> Text,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    catalog_seed (singleton) {
+        singleton -> Bool,
+        fingerprint -> Text,
+        seeded_at -> Timestamptz,
+    }
+}
+
 diesel::joinable!(auth_sessions -> users (user_id));
 diesel::joinable!(api_keys -> users (user_id));
 diesel::joinable!(recipes -> users (user_id));
@@ -411,4 +441,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     webhook_deliveries,
     webhook_attempts,
     idempotency_keys,
+    catalog_items,
+    catalog_seed,
 );

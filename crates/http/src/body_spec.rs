@@ -100,6 +100,8 @@ pub enum Kind {
     Boolean,
     /// An array of strings, each one of a set.
     EnumArray(EnumArray),
+    /// An array of at most this many strings, each bounded by the field's text rule.
+    TextArray(usize),
 }
 
 #[derive(Clone, Copy)]
@@ -256,7 +258,7 @@ impl Kind {
             | Kind::DateTime => "string",
             Kind::Number | Kind::Integer | Kind::Integer64 => "number",
             Kind::Boolean => "boolean",
-            Kind::EnumArray(_) => "array",
+            Kind::EnumArray(_) | Kind::TextArray(_) => "array",
         }
     }
 
@@ -423,6 +425,23 @@ impl<'a> Reader<'a> {
         self.fields.optional(name, "string", sent)
     }
 
+    /// An array of texts that may be left out but not cleared; on create, absent is empty.
+    pub fn text_array(&mut self, name: &str) -> Option<Vec<String>> {
+        self.report_if_missing(name);
+        let max_items = match self.spec.field(name).map(|f| f.kind) {
+            Some(Kind::TextArray(max)) => max,
+            _ => usize::MAX,
+        };
+        let sent = self
+            .fields
+            .text_array(name, self.spec.text_rule(name), max_items);
+        let absent = self.body.get(name).is_none();
+        match self.fields.optional(name, "array", sent) {
+            None if absent && self.mode == Mode::Create => Some(Vec::new()),
+            value => value,
+        }
+    }
+
     pub fn nullable_uuid(&mut self, name: &str) -> Option<Option<uuid::Uuid>> {
         Fields::nullable(self.fields.uuid(name))
     }
@@ -438,6 +457,20 @@ impl<'a> Reader<'a> {
             self.fields
                 .enumeration(name, &options.unwrap_or_default(), parse),
         )
+    }
+
+    /// A nullable enum field kept as its string (one of the table's values): `None` when not
+    /// sent, `Some(None)` for `null`.
+    pub fn nullable_choice(&mut self, name: &str) -> Option<Option<String>> {
+        let options = self
+            .spec
+            .field(name)
+            .map(|f| f.kind.options())
+            .unwrap_or_default();
+        let sent = self.fields.enumeration(name, &options, |s| {
+            options.contains(&s).then(|| s.to_owned())
+        });
+        Fields::nullable(sent)
     }
 
     /// A nullable field: `None` when not sent, `Some(None)` for `null`.
@@ -512,6 +545,9 @@ fn property(
     let json_type = match field.kind {
         Kind::Choice(choice) => return choice_property(choice, field, description, default),
         Kind::EnumArray(array) => return array_property(array, field, description),
+        Kind::TextArray(max_items) => {
+            return text_array_property(spec, field, max_items, description);
+        }
         Kind::Text | Kind::Email | Kind::Enum(_) | Kind::Uuid | Kind::Date | Kind::DateTime => {
             Type::String
         }
@@ -535,7 +571,9 @@ fn property(
         Kind::Date => property.format(format(KnownFormat::Date)),
         Kind::DateTime => property.format(format(KnownFormat::DateTime)),
         Kind::Enum(options) => property.enum_values(Some(options())),
-        Kind::Text | Kind::Boolean | Kind::Choice(_) | Kind::EnumArray(_) => property,
+        Kind::Text | Kind::Boolean | Kind::Choice(_) | Kind::EnumArray(_) | Kind::TextArray(_) => {
+            property
+        }
     }
     .build();
     if let Some(rule) = spec.rule(field.name) {
@@ -565,6 +603,29 @@ fn array_property(array: EnumArray, field: &FieldSpec, description: Option<&str>
     #[allow(deprecated)]
     let array = array.example(example);
     array.into()
+}
+
+/// Strings, each bounded by the field's text rule, at most `max_items` of them.
+fn text_array_property(
+    spec: &BodySpec,
+    field: &FieldSpec,
+    max_items: usize,
+    description: Option<&str>,
+) -> RefOr<Schema> {
+    let mut item = ObjectBuilder::new().schema_type(Type::String).build();
+    if let Some(rule) = spec.rule(field.name) {
+        crate::openapi::apply_rule(&mut item, &rule);
+    }
+    schema::ArrayBuilder::new()
+        .schema_type(if field.nullable {
+            SchemaType::from_iter([Type::Array, Type::Null])
+        } else {
+            SchemaType::Type(Type::Array)
+        })
+        .items(RefOr::T(Schema::Object(item)))
+        .max_items(Some(max_items))
+        .description(description)
+        .into()
 }
 
 fn choice_property(
@@ -643,7 +704,7 @@ pub fn assert_whole(spec: &BodySpec, read: impl Fn(&Value) -> ApiResult<()>) {
             .iter()
             .map(|f| {
                 let wrong = match f.kind {
-                    Kind::EnumArray(_) => Value::Bool(false),
+                    Kind::EnumArray(_) | Kind::TextArray(_) => Value::Bool(false),
                     _ => Value::Array(Vec::new()),
                 };
                 (f.name.to_owned(), wrong)
@@ -662,7 +723,7 @@ pub fn assert_whole(spec: &BodySpec, read: impl Fn(&Value) -> ApiResult<()>) {
     for field in spec.fields {
         let rule = spec.rule(field.name);
         let fits = match field.kind {
-            Kind::Text | Kind::Email => matches!(rule, Some(Rule::Text(_))),
+            Kind::Text | Kind::Email | Kind::TextArray(_) => matches!(rule, Some(Rule::Text(_))),
             Kind::Number | Kind::Integer | Kind::Integer64 => {
                 matches!(rule, Some(Rule::Number(_)))
             }

@@ -13,7 +13,7 @@ use wort_domain::rules::{NumberRule, Rule};
 use wort_domain::{brew_session, recipe};
 
 use crate::routes;
-use crate::routes::ingredients;
+use crate::routes::{catalog, ingredients};
 
 /// Every operation of the document (the methods wort uses), to change in place.
 fn operations_mut(
@@ -118,6 +118,8 @@ impl Modify for PageBounds {
         for (path, item) in &mut openapi.paths.paths {
             let max = if path.ends_with("/fermentation-logs") {
                 brew_session::MAX_LOG_PAGE
+            } else if path.starts_with("/v1/catalog/") {
+                wort_domain::catalog::MAX_PAGE_SIZE
             } else {
                 wort_domain::page::MAX_PAGE_SIZE
             };
@@ -528,6 +530,14 @@ impl Modify for SecuritySchemes {
         ingredients::mash_steps::update, ingredients::mash_steps::delete,
         routes::inventory::list_items, routes::inventory::create_item, routes::inventory::get_item,
         routes::inventory::update_item, routes::inventory::delete_item, routes::inventory::adjust_item,
+        catalog::fermentables::list, catalog::fermentables::create, catalog::fermentables::get,
+        catalog::fermentables::update, catalog::fermentables::delete,
+        catalog::hops::list, catalog::hops::create, catalog::hops::get,
+        catalog::hops::update, catalog::hops::delete,
+        catalog::yeasts::list, catalog::yeasts::create, catalog::yeasts::get,
+        catalog::yeasts::update, catalog::yeasts::delete,
+        catalog::miscs::list, catalog::miscs::create, catalog::miscs::get,
+        catalog::miscs::update, catalog::miscs::delete,
         routes::ai::usage, routes::ai::analyse_recipe, routes::ai::chat_turn,
         routes::chats::list_chats, routes::chats::create_chat, routes::chats::get_chat,
         routes::chats::update_chat, routes::chats::delete_chat,
@@ -558,6 +568,7 @@ impl Modify for SecuritySchemes {
         (name = "miscs", description = "Other ingredients: finings, salts, spices, flavourings"),
         (name = "mash steps", description = "Mash schedule of a recipe"),
         (name = "inventory", description = "Ingredients on hand"),
+        (name = "catalog", description = "The ingredient catalogue: built-in fermentables, hops, yeasts and miscs, and the account's own"),
         (name = "equipment", description = "Equipment profiles: a brewer's kettle, losses and hop utilisation"),
         (name = "styles", description = "BJCP 2021 styles: names and numeric ranges"),
         (name = "ai", description = "The AI assistant: usage and limits, recipe analysis, streamed chat turns"),

@@ -18,6 +18,7 @@ pub struct AppState {
     pub recipes: RecipeService,
     pub brew_sessions: BrewSessionService,
     pub inventory: InventoryService,
+    pub catalog: wort_domain::catalog::CatalogService,
     pub equipment: EquipmentService,
     pub devices: DeviceService,
     /// Shared with the delivery workers.

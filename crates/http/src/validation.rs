@@ -112,6 +112,53 @@ impl<'a> Fields<'a> {
         }
     }
 
+    /// An array of at most `max_items` strings, each within `rule`; failures are reported at
+    /// the item (`["aliases", "2"]`).
+    pub fn text_array(
+        &mut self,
+        name: &str,
+        rule: TextRule,
+        max_items: usize,
+    ) -> Sent<Vec<String>> {
+        match self.raw(name) {
+            Sent::Absent => Sent::Absent,
+            Sent::Null => Sent::Null,
+            Sent::Value(Value::Array(items)) => {
+                let before = self.issues.len();
+                if items.len() > max_items {
+                    #[allow(clippy::cast_possible_wrap)]
+                    self.report(Violation::too_many(
+                        &[name],
+                        max_items as i64,
+                        format!("Array must contain at most {max_items} element(s)"),
+                    ));
+                }
+                let mut texts = Vec::with_capacity(items.len());
+                for (i, item) in items.iter().enumerate() {
+                    let index = i.to_string();
+                    match item {
+                        Value::String(s) => match rule.check(&[name, &index], s) {
+                            Ok(()) => texts.push(s.clone()),
+                            Err(v) => self.report(v),
+                        },
+                        other => {
+                            self.report(invalid_type(&[name, &index], "string", type_name(other)))
+                        }
+                    }
+                }
+                if self.issues.len() == before {
+                    Sent::Value(texts)
+                } else {
+                    Sent::Absent
+                }
+            }
+            Sent::Value(other) => {
+                self.report(invalid_type(&[name], "array", type_name(other)));
+                Sent::Absent
+            }
+        }
+    }
+
     /// A finite number within `rule` (a whole one when the rule says so).
     pub fn number(&mut self, name: &str, rule: NumberRule) -> Sent<f64> {
         match self.raw(name) {

@@ -359,6 +359,10 @@ impl SharedParts {
                 Arc::new(PgInventory::new(pool.clone())),
                 clock.clone(),
             ),
+            catalog: wort_domain::catalog::CatalogService::new(
+                Arc::new(wort_db::catalog::PgCatalog::new(pool.clone())),
+                clock.clone(),
+            ),
             ai: Arc::new(AiService {
                 usage: Arc::new(PgAiUsage::new(pool.clone())),
                 chats: Arc::new(PgChats::new(pool.clone())),

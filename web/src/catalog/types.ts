@@ -7,8 +7,7 @@ export type CatalogKind = (typeof catalogKinds)[number];
 
 interface Base {
   id: string;
-  /** `builtin` items are shared and read-only; `mine` are the account's own. Every descriptive
-   * field may be unknown (null). */
+  /** `builtin` items are shared and read-only; `mine` are the account's own. */
   source: 'builtin' | 'mine';
   name: string;
   aliases: string[];
@@ -16,16 +15,16 @@ interface Base {
 }
 
 export interface CatalogFermentable extends Base {
-  type?: string | null;
-  color_srm?: number | null;
-  yield_percent?: number | null;
+  type: string;
+  color_srm: number;
+  yield_percent: number;
   origin?: string | null;
   supplier?: string | null;
   diastatic_power_lintner?: number | null;
 }
 
 export interface CatalogHop extends Base {
-  alpha_acid?: number | null;
+  alpha_acid: number;
   beta_acid?: number | null;
   origin?: string | null;
   purpose?: string | null;
@@ -34,7 +33,7 @@ export interface CatalogHop extends Base {
 export interface CatalogYeast extends Base {
   lab?: string | null;
   product_id?: string | null;
-  type?: string | null;
+  type: string;
   form?: string | null;
   attenuation?: number | null;
   attenuation_min?: number | null;
@@ -45,9 +44,9 @@ export interface CatalogYeast extends Base {
 }
 
 export interface CatalogMisc extends Base {
-  type?: string | null;
-  use?: string | null;
-  amount_unit?: string | null;
+  type: string;
+  use: string;
+  amount_unit: string;
 }
 
 export interface CatalogItems {

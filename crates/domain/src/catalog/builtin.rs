@@ -1,5 +1,6 @@
-//! The built-in catalogue shipped with wort: four JSON files (one array of items per kind),
-//! embedded at build time and seeded into the database when wort migrates.
+//! The built-in catalogue shipped with wort: four JSON files in `data/catalog/` (one array of
+//! items per kind; where the numbers come from is in its `NOTICE.md`), embedded at build time
+//! and seeded into the database when wort migrates.
 //!
 //! Each item has a stable `id` (a UUID: recipes link to it), `name`, `aliases`, `data_source`
 //! (where the numbers come from; kept in the file, not served), `notes`, and the descriptive
@@ -17,11 +18,20 @@ use super::search::SEARCH_TEXT_VERSION;
 const FILES: [(CatalogKind, &str); 4] = [
     (
         CatalogKind::Fermentable,
-        include_str!("fixture/fermentables.json"),
+        include_str!("../../data/catalog/fermentables.json"),
     ),
-    (CatalogKind::Hop, include_str!("fixture/hops.json")),
-    (CatalogKind::Yeast, include_str!("fixture/yeasts.json")),
-    (CatalogKind::Misc, include_str!("fixture/miscs.json")),
+    (
+        CatalogKind::Hop,
+        include_str!("../../data/catalog/hops.json"),
+    ),
+    (
+        CatalogKind::Yeast,
+        include_str!("../../data/catalog/yeasts.json"),
+    ),
+    (
+        CatalogKind::Misc,
+        include_str!("../../data/catalog/miscs.json"),
+    ),
 ];
 
 #[derive(Deserialize)]

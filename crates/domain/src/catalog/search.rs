@@ -10,6 +10,10 @@ use unicode_normalization::char::is_combining_mark;
 /// Bumped whenever [`fold`] or [`search_text`] changes, so stored texts are written again.
 pub const SEARCH_TEXT_VERSION: u32 = 1;
 
+/// The least trigram word similarity (0–1) between a query and a part of an item's search text
+/// for the item to be found: "cascde" is 0.57 of "cascade", unrelated words stay below 0.3.
+pub const TYPO_TOLERANCE: f64 = 0.5;
+
 /// Latin letters that decomposition leaves whole, spelt as a person without the key types them.
 fn spelt_out(c: char) -> Option<&'static str> {
     Some(match c {

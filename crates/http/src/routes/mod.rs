@@ -4,6 +4,7 @@ pub mod ai;
 pub mod auth;
 pub mod bench;
 pub mod brew_sessions;
+pub mod catalog;
 pub mod chats;
 pub mod devices;
 pub mod equipment;
@@ -56,6 +57,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .service(web::scope("/v1/steps").configure(brew_sessions::configure_steps))
     .service(web::scope("/v1/fermentation-logs").configure(brew_sessions::configure_logs))
     .service(web::scope("/v1/inventory").configure(inventory::configure))
+    .service(web::scope("/v1/catalog").configure(catalog::configure))
     .service(web::scope("/v1/equipment").configure(equipment::configure))
     .service(web::scope("/v1/styles").configure(styles::configure))
     .service(web::scope("/v1/chats").configure(chats::configure))

@@ -13,8 +13,9 @@
 //! * The template is checked and built under a PostgreSQL advisory lock, so one process builds
 //!   it and the others wait. The lock goes with its session, so a crashed builder never blocks
 //!   the others; a template it left half-built is not marked, and the next process rebuilds it.
-//! * The name carries a fingerprint of the migrations, so a server that outlives a run (a
-//!   developer's own PostgreSQL) never hands out a template from older migrations.
+//! * The name carries a fingerprint of the migrations (and of the built-in catalogue seeded with
+//!   them), so a server that outlives a run (a developer's own PostgreSQL) never hands out a
+//!   template from older migrations.
 //! * The databases are not dropped at exit (a test process has no reliable exit hook). The
 //!   throwaway cluster of `cargo xtask test` takes them with it; on a server that outlives the
 //!   run, a later run drops those of earlier runs whose process is gone (never during a run:
@@ -180,6 +181,8 @@ fn migrations_fingerprint() -> Result<u64, String> {
     }
     files.sort();
     let mut hasher = DefaultHasher::new();
+    // The built-in catalogue is seeded with the migrations: new data, new template.
+    wort_domain::catalog::builtin::fingerprint().hash(&mut hasher);
     for file in files {
         file.strip_prefix(root).unwrap_or(&file).hash(&mut hasher);
         std::fs::read(&file)

@@ -15,6 +15,7 @@ mod auth;
 mod backup;
 mod bounds;
 mod brewing_model;
+mod catalog;
 mod database;
 mod devices;
 mod embedded;

@@ -147,6 +147,16 @@ async fn owner_fixture(app: &TestApp, owner: &Account) -> BTreeMap<&'static str,
         )
         .await,
     );
+    // The account's own catalogue items, one per kind (keyed by the two segments of the path).
+    for (kind, name) in [
+        ("catalog/fermentables", "Secret malt"),
+        ("catalog/hops", "Secret hop"),
+        ("catalog/yeasts", "Secret yeast"),
+        ("catalog/miscs", "Secret spice"),
+    ] {
+        let id = create(app, k, &format!("/v1/{kind}"), json!({"name": name})).await;
+        ids.insert(kind, id);
+    }
     ids.insert("recipes", recipe);
     ids.insert("sessions", session);
     // The styles are one catalogue for every account: the owner reads one like anybody.
@@ -247,10 +257,15 @@ fn request_example(doc: &Value, method: &str, path: &str, operation: &Value) -> 
     Some(body_override(method, path).unwrap_or_else(|| example(doc, schema)))
 }
 
-/// The owner's id for a path: the resource named by the segment right after `/v1/`.
+/// The owner's id for a path: the resource named by the two segments right after `/v1/`
+/// (`catalog/hops`) or else the one.
 fn id_for<'a>(path: &str, ids: &'a BTreeMap<&'static str, String>) -> &'a str {
-    let segment = path.trim_start_matches("/v1/").split('/').next().unwrap();
-    ids.get(segment)
+    let rest = path.trim_start_matches("/v1/");
+    let mut segments = rest.split('/');
+    let first = segments.next().unwrap();
+    let two = segments.next().map(|second| format!("{first}/{second}"));
+    two.and_then(|two| ids.get(two.as_str()))
+        .or_else(|| ids.get(first))
         .unwrap_or_else(|| panic!("the security matrix has no owner fixture for {path}: add one"))
         .as_str()
 }

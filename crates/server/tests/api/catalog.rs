@@ -1,0 +1,285 @@
+//! The ingredient catalogue: built-in items, the account's own, search, and `catalog_id` links.
+
+use reqwest::{Method, StatusCode};
+use serde_json::{Value, json};
+
+use crate::support::{TestApp, call, issue_codes, random_id};
+
+/// The names of a list answer, in order.
+fn names(list: &Value) -> Vec<String> {
+    list.as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["name"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+async fn search(app: &TestApp, key: &str, kind: &str, q: &str) -> Vec<String> {
+    let (status, list) = call(
+        app.with_key(Method::GET, &format!("/v1/catalog/{kind}"), key)
+            .query(&[("q", q)]),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{list}");
+    names(&list)
+}
+
+async fn create(app: &TestApp, key: &str, kind: &str, body: Value) -> Value {
+    let (status, item) = call(
+        app.with_key(Method::POST, &format!("/v1/catalog/{kind}"), key)
+            .json(&body),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{item}");
+    item
+}
+
+/// The id of the built-in item of `kind` named exactly `name`.
+async fn builtin_id(app: &TestApp, key: &str, kind: &str, name: &str) -> String {
+    let (_, list) = call(
+        app.with_key(Method::GET, &format!("/v1/catalog/{kind}"), key)
+            .query(&[("q", name), ("limit", "50")]),
+    )
+    .await;
+    list.as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["name"] == name && i["source"] == "builtin")
+        .unwrap_or_else(|| panic!("no built-in {name}: {list}"))["id"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+#[tokio::test]
+async fn searches_find_what_a_person_types() {
+    let app = TestApp::spawn().await;
+    let acct = app.account().await;
+    let k = &acct.key;
+    assert_eq!(search(&app, k, "hops", "citr").await[0], "Citra");
+    assert_eq!(
+        search(&app, k, "fermentables", "maris oter").await[0],
+        "Maris Otter"
+    );
+    for q in ["us05", "US-05", "us 05"] {
+        assert_eq!(search(&app, k, "yeasts", q).await[0], "SafAle US-05", "{q}");
+    }
+    assert_eq!(search(&app, k, "hops", "zatec").await[0], "Saaz");
+    assert_eq!(search(&app, k, "hops", "ŽATEC").await[0], "Saaz");
+    assert_eq!(
+        search(&app, k, "hops", "cascde").await[0],
+        "Cascade",
+        "a typo"
+    );
+    assert!(search(&app, k, "hops", "qqqqzzzz").await.is_empty());
+}
+
+#[tokio::test]
+async fn built_in_items_carry_their_kinds_fields() {
+    let app = TestApp::spawn().await;
+    let acct = app.account().await;
+    let (_, list) = call(
+        app.with_key(Method::GET, "/v1/catalog/yeasts", &acct.key)
+            .query(&[("q", "us-05")]),
+    )
+    .await;
+    let us05 = &list[0];
+    assert_eq!(us05["source"], "builtin");
+    assert_eq!(us05["lab"], "Fermentis");
+    assert_eq!(us05["product_id"], "US-05");
+    assert_eq!(us05["type"], "ale");
+    assert_eq!(us05["form"], "dry");
+    assert!(us05["aliases"].as_array().unwrap().contains(&json!("US05")));
+    for field in [
+        "attenuation",
+        "attenuation_min",
+        "attenuation_max",
+        "min_temp_c",
+        "max_temp_c",
+        "flocculation",
+        "notes",
+    ] {
+        assert!(us05.get(field).is_some(), "{field} in {us05}");
+    }
+    assert!(us05.get("data_source").is_none());
+    let id = us05["id"].as_str().unwrap();
+    let (status, one) =
+        call(app.with_key(Method::GET, &format!("/v1/catalog/yeasts/{id}"), &acct.key)).await;
+    assert_eq!((status, &one), (StatusCode::OK, us05));
+    // An id of another kind is not found.
+    let (status, _) =
+        call(app.with_key(Method::GET, &format!("/v1/catalog/hops/{id}"), &acct.key)).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn without_a_search_the_list_is_alphabetical_and_paged() {
+    let app = TestApp::spawn().await;
+    let acct = app.account().await;
+    let mine = create(&app, &acct.key, "miscs", json!({"name": "aaa my salt"})).await;
+    let res = app
+        .with_key(Method::GET, "/v1/catalog/miscs", &acct.key)
+        .send()
+        .await
+        .unwrap();
+    let total: i64 = res.headers()["x-total-count"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let first: Value = res.json().await.unwrap();
+    assert_eq!(first.as_array().unwrap().len(), 20, "default limit");
+    assert_eq!(first[0]["id"], mine["id"], "case-insensitive: aaa first");
+    let list = names(&first);
+    let mut sorted = list.clone();
+    sorted.sort_by_key(|n| n.to_lowercase());
+    assert_eq!(list, sorted);
+
+    let (_, all) = call(
+        app.with_key(Method::GET, "/v1/catalog/miscs", &acct.key)
+            .query(&[("limit", "50"), ("offset", "0")]),
+    )
+    .await;
+    let res = app
+        .with_key(Method::GET, "/v1/catalog/miscs", &acct.key)
+        .query(&[("limit", "5"), ("offset", "3")])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        res.headers()["x-total-count"].to_str().unwrap(),
+        total.to_string()
+    );
+    let page: Value = res.json().await.unwrap();
+    assert_eq!(page.as_array().unwrap()[..], all.as_array().unwrap()[3..8]);
+    for (limit, offset) in [("0", "0"), ("51", "0"), ("x", "0"), ("5", "-1")] {
+        let (status, _) = call(
+            app.with_key(Method::GET, "/v1/catalog/miscs", &acct.key)
+                .query(&[("limit", limit), ("offset", offset)]),
+        )
+        .await;
+        assert_eq!(
+            status,
+            StatusCode::BAD_REQUEST,
+            "limit {limit} offset {offset}"
+        );
+    }
+    // Another account does not see the item.
+    let other = app.account().await;
+    let (_, list) = call(
+        app.with_key(Method::GET, "/v1/catalog/miscs", &other.key)
+            .query(&[("q", "aaa my salt")]),
+    )
+    .await;
+    assert!(!names(&list).contains(&"aaa my salt".to_owned()));
+    // A session cookie reads too.
+    let (status, _) = call(app.with_cookie(Method::GET, "/v1/catalog/hops", &acct.cookie)).await;
+    assert_eq!(status, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn own_items_come_before_built_in_ones_of_equal_match() {
+    let app = TestApp::spawn().await;
+    let acct = app.account().await;
+    let mine = create(
+        &app,
+        &acct.key,
+        "hops",
+        json!({"name": "Citra", "alpha_acid": 13.1}),
+    )
+    .await;
+    let (_, list) = call(
+        app.with_key(Method::GET, "/v1/catalog/hops", &acct.key)
+            .query(&[("q", "citr")]),
+    )
+    .await;
+    assert_eq!(list[0]["id"], mine["id"]);
+    assert_eq!(list[0]["source"], "mine");
+    assert_eq!(list[1]["name"], "Citra");
+    assert_eq!(list[1]["source"], "builtin");
+}
+
+#[tokio::test]
+async fn own_items_are_created_changed_and_deleted_built_in_ones_are_read_only() {
+    let app = TestApp::spawn().await;
+    let acct = app.account().await;
+    let k = &acct.key;
+    let item = create(
+        &app,
+        k,
+        "yeasts",
+        json!({"name": "House Kveik", "aliases": ["Voss-ish"], "lab": "Me", "type": "kveik",
+               "form": "slant", "flocculation": "very_high", "attenuation": 80}),
+    )
+    .await;
+    assert_eq!(item["source"], "mine");
+    assert_eq!(item["aliases"], json!(["Voss-ish"]));
+    assert_eq!(item["product_id"], Value::Null);
+    assert_eq!(item["flocculation"], "very_high");
+    let id = item["id"].as_str().unwrap().to_owned();
+    assert_eq!(search(&app, k, "yeasts", "vossish").await[0], "House Kveik");
+
+    let path = format!("/v1/catalog/yeasts/{id}");
+    let (status, changed) = call(
+        app.with_key(Method::PATCH, &path, k)
+            .json(&json!({"lab": null, "attenuation_min": 75, "name": "House Kveik II"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{changed}");
+    assert_eq!(changed["lab"], Value::Null);
+    assert_eq!(changed["attenuation_min"], 75.0);
+    assert_eq!(changed["attenuation"], 80.0, "untouched");
+    assert_eq!(changed["type"], "kveik");
+    let (status, same) = call(app.with_key(Method::PATCH, &path, k).json(&json!({}))).await;
+    assert_eq!((status, &same), (StatusCode::OK, &changed));
+
+    let (status, body) = call(
+        app.with_key(Method::POST, "/v1/catalog/yeasts", k)
+            .json(&json!({"aliases": ["", 3], "form": "powder", "attenuation": 101})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        issue_codes(&body),
+        [
+            ("too_small", "aliases.0"),
+            ("invalid_type", "aliases.1"),
+            ("invalid_enum_value", "form"),
+            ("too_big", "attenuation"),
+            ("invalid_type", "name"),
+        ]
+        .map(|(c, p)| (c.to_owned(), p.to_owned()))
+    );
+
+    // Another account: 404 on each route.
+    let other = app.account().await;
+    for method in [Method::GET, Method::PATCH, Method::DELETE] {
+        let (status, _) = call(
+            app.with_key(method.clone(), &path, &other.key)
+                .json(&json!({})),
+        )
+        .await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{method}");
+    }
+
+    // Built-in: read-only.
+    let saaz = builtin_id(&app, k, "hops", "Saaz").await;
+    let saaz_path = format!("/v1/catalog/hops/{saaz}");
+    let (status, body) = call(
+        app.with_key(Method::PATCH, &saaz_path, k)
+            .json(&json!({"alpha_acid": 9})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert!(body["error"].is_string(), "{body}");
+    let (status, _) = call(app.with_key(Method::DELETE, &saaz_path, k)).await;
+    assert_eq!(status, StatusCode::CONFLICT);
+
+    let (status, body) = call(app.with_key(Method::DELETE, &path, k)).await;
+    assert_eq!((status, body), (StatusCode::NO_CONTENT, Value::Null));
+    let (status, _) = call(app.with_key(Method::DELETE, &path, k)).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let (status, _) =
+        call(app.with_key(Method::GET, &format!("/v1/catalog/hops/{}", random_id()), k)).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+}
