@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { keys } from '../api/keys';
 import { Combobox, type ComboboxProps } from '../components/Combobox';
 import { usePrefs } from '../prefs';
 import { hintFor } from './fill';
@@ -45,9 +46,14 @@ export function CatalogName({
   inputProps?: ComboboxProps<CatalogItem>['inputProps'];
 }) {
   const prefs = usePrefs();
-  const q = useDebounced(value.trim(), SEARCH_DEBOUNCE_MS);
+  const qc = useQueryClient();
+  const now = value.trim();
+  // Matches already fetched for this very text (the same hop twice) are used at once, undebounced.
+  const cached = now ? qc.getQueryData<CatalogItem[]>(keys.catalog.search(kind, now)) : undefined;
+  const q = useDebounced(now, SEARCH_DEBOUNCE_MS);
   const search = useQuery(catalogSearchQuery(kind, q));
-  const options: CatalogItem[] = value.trim() === '' || search.isError ? [] : (search.data ?? []);
+  const options: CatalogItem[] = now === '' || (!cached && search.isError) ? [] : (cached ?? search.data ?? []);
+  const loading = !cached && (search.isFetching || q !== now);
   return (
     <Combobox<CatalogItem>
       id={id}
@@ -56,7 +62,7 @@ export function CatalogName({
       options={options}
       optionKey={(o) => o.id}
       onSelect={onChoose}
-      loading={search.isFetching || q !== value.trim()}
+      loading={loading}
       listLabel={listNames[kind]}
       inputRef={inputRef}
       inputProps={inputProps}

@@ -146,7 +146,7 @@ export function Combobox<T>({
           inputProps?.onBlur?.(e);
         }}
       />
-      <ul id={listId} role="listbox" aria-label={listLabel} className="combobox-list" hidden={!shown}>
+      <ul id={listId} role="listbox" aria-label={listLabel} aria-busy={!!loading} className="combobox-list" hidden={!shown}>
         {shown &&
           options.map((o, i) => (
             <li
