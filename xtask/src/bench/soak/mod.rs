@@ -22,10 +22,12 @@
 //! This file is the run and its timeline. [`faults`](mod@faults): the cluster and the faults injected into
 //! it. [`processes`]: wort and the fake AI provider's switch. [`accounts`]: one account per
 //! client. [`http`]: one-shot requests with timing. [`clients`]: the load. [`verify`](mod@verify): the
-//! read-back. [`report`](mod@report): the report and its verdict.
+//! read-back. [`report`](mod@report): the report and its verdict. [`failover`]: `--failover`,
+//! the primary of a replicated pair killed under load.
 
 mod accounts;
 mod clients;
+mod failover;
 mod faults;
 mod http;
 mod processes;
@@ -73,9 +75,19 @@ const USAGE: &str = "usage: cargo xtask soak [-- --seconds N]
 
   --seconds N   how long the load and the faults run (default 120, at least 30); the AI calls
                 still waiting on the hanging provider then get up to 60 s more, and the read-back
-                of every acknowledged write follows";
+                of every acknowledged write follows
+
+   or: cargo xtask soak --failover [--seconds N]   (`--failover --help` for more)";
 
 pub fn run(args: &[String]) -> ExitCode {
+    if args.iter().any(|a| a == "--failover") {
+        let rest: Vec<String> = args
+            .iter()
+            .filter(|a| *a != "--failover")
+            .cloned()
+            .collect();
+        return failover::run(&rest);
+    }
     let seconds = match parse(args) {
         Ok(seconds) => seconds,
         Err(message) => {

@@ -1,0 +1,419 @@
+//! `cargo xtask soak --failover`: the primary killed under load. A pg_auto_failover formation
+//! (a monitor, a primary and a synchronous standby, see [`formation`]) serves one release `wort`
+//! through the multi-host URL
+//! `postgres://postgres@127.0.0.1:P1,127.0.0.1:P2/wort?target_session_attrs=read-write`;
+//! 16 of the soak's clients (mixed reads and writes, every acknowledged write recorded) load it
+//! for `--seconds N` (default 75); a third of the way in, the primary's keeper, its PostgreSQL
+//! server and every one of that server's processes get SIGKILL at once. pg_auto_failover's
+//! monitor notices and promotes the standby; the same `wort` process, never restarted, must find
+//! the new primary by itself. Afterwards every acknowledged write is read back.
+//!
+//! Reported: statuses, the window of 503s (first sent to last answered) and of errors of any
+//! kind, the first success after the kill, when the standby began to accept writes, and the
+//! acknowledged writes missing. Exits non-zero when one is missing or unreadable, when the
+//! standby was never promoted, or when wort died.
+
+mod formation;
+mod report;
+
+use std::fs;
+use std::net::SocketAddr;
+use std::path::Path;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use super::super::{build_release_wort, step, target_dir};
+use super::accounts::Setup;
+use super::clients::{ClientRun, Sample, client};
+use super::processes::{start_wort, wait_ready};
+use super::verify::{Verified, verify};
+use crate::bench::Wort;
+use crate::process::wort_migrate;
+
+use formation::{Formation, INSTALL, tuning};
+use report::{Findings, report};
+
+const DATABASE: &str = "wort";
+const CLIENTS: usize = 16;
+const DEFAULT_SECONDS: u64 = 75;
+const MIN_SECONDS: u64 = 45;
+const MAX_SECONDS: u64 = 600;
+/// Nothing listens there: this run makes no AI call.
+const NO_PROVIDER: &str = "127.0.0.1:9";
+
+const USAGE: &str = "usage: cargo xtask soak --failover [--seconds N]
+
+  --failover    a pg_auto_failover formation (monitor, primary, synchronous standby) on
+                127.0.0.1; 16 clients load one wort through a multi-host DATABASE_URL; the
+                primary is killed (SIGKILL, keeper included) a third of the way in; every
+                acknowledged write is read back afterwards. Needs pg_auto_failover:";
+const OPTIONS_HELP: &str = "  --seconds N   how long the load runs (default 75, 45 to 600)
+  --no-build    use target/release/wort as it is instead of building it first";
+
+fn usage() -> String {
+    format!("{USAGE}\n                {INSTALL}\n{OPTIONS_HELP}")
+}
+
+#[derive(Debug, PartialEq)]
+struct Options {
+    seconds: u64,
+    build: bool,
+}
+
+/// `args` without `--failover`.
+pub(super) fn run(args: &[String]) -> ExitCode {
+    let options = match parse(args) {
+        Ok(options) => options,
+        Err(message) => {
+            eprintln!("{message}");
+            return ExitCode::from(2);
+        }
+    };
+    match failover(&options) {
+        Ok((text, failed)) => {
+            eprintln!("\n{text}");
+            let file = target_dir().join("soak").join("failover").join("report.md");
+            if fs::write(&file, &text).is_ok() {
+                eprintln!("xtask soak --failover: the report is in {}", file.display());
+            }
+            if failed {
+                eprintln!("xtask soak --failover: FAILED (see the verdict above)");
+                ExitCode::FAILURE
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
+        Err(e) => {
+            eprintln!("xtask soak --failover: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn parse(args: &[String]) -> Result<Options, String> {
+    let mut options = Options {
+        seconds: DEFAULT_SECONDS,
+        build: true,
+    };
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--seconds" => {
+                options.seconds = args
+                    .next()
+                    .and_then(|v| v.parse::<u64>().ok())
+                    .filter(|n| (MIN_SECONDS..=MAX_SECONDS).contains(n))
+                    .ok_or_else(|| {
+                        format!(
+                            "--seconds needs {MIN_SECONDS} to {MAX_SECONDS}\n\n{}",
+                            usage()
+                        )
+                    })?;
+            }
+            "--no-build" => options.build = false,
+            "-h" | "--help" => return Err(usage()),
+            other => return Err(format!("unknown option {other}\n\n{}", usage())),
+        }
+    }
+    Ok(options)
+}
+
+fn failover(options: &Options) -> Result<(String, bool), String> {
+    let total = Duration::from_secs(options.seconds);
+    let wort_bin = if options.build {
+        build_release_wort()?
+    } else {
+        let bin = target_dir().join("release").join("wort");
+        if !bin.exists() {
+            return Err(format!("{} does not exist: build it first", bin.display()));
+        }
+        bin
+    };
+    let out = target_dir().join("soak").join("failover");
+    fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+    step("pg_auto_failover: monitor, primary, synchronous standby (127.0.0.1, free ports)");
+    let began = Instant::now();
+    let mut formation = Formation::start(&out, DATABASE)?;
+    eprintln!(
+        "    formation ready in {:.1} s",
+        began.elapsed().as_secs_f64()
+    );
+    let result = run_on(&mut formation, &wort_bin, &out, total);
+    let finished = formation.finish();
+    result.and_then(|outcome| finished.map(|()| outcome))
+}
+
+fn run_on(
+    formation: &mut Formation,
+    wort_bin: &Path,
+    out: &Path,
+    total: Duration,
+) -> Result<(String, bool), String> {
+    let url = formation.url(DATABASE);
+    let (primary, standby) = match &formation.nodes {
+        [a, b] => ((a.name, a.port), (b.name, b.port)),
+    };
+    if formation.writable(primary.1) != Some(true) || formation.writable(standby.1) != Some(false) {
+        return Err(format!(
+            "expected {} to be the primary and {} the standby",
+            primary.0, standby.0
+        ));
+    }
+    let sync_names = formation.synchronous_standby_names(primary.1)?;
+    let work = out.join("work");
+    fs::create_dir_all(&work).map_err(|e| format!("{}: {e}", work.display()))?;
+    step(&format!("wort migrate, wort serve on {url}"));
+    wort_migrate(wort_bin, &work, &url)?;
+    let log = out.join("wort.log");
+    let provider: SocketAddr = NO_PROVIDER
+        .parse()
+        .map_err(|e| format!("{NO_PROVIDER}: {e}"))?;
+    let mut server = start_wort(wort_bin, &work, &url, provider, &log)?;
+    let addr = server.addr;
+    let wort_pid = server.process.id();
+
+    step(&format!(
+        "{CLIENTS} accounts with a recipe, a brew session and an inventory item"
+    ));
+    let setups = thread::scope(|scope| {
+        let handles: Vec<_> = (0..CLIENTS)
+            .map(|i| scope.spawn(move || Setup::create(addr, i)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().map_err(|_| "a setup thread panicked".to_owned())?)
+            .collect::<Result<Vec<_>, String>>()
+    })?;
+
+    let kill_after = total / 3;
+    step(&format!(
+        "load for {} s; {} killed at {} s (times from the start of the load)",
+        total.as_secs(),
+        primary.0,
+        kill_after.as_secs()
+    ));
+    let started = Instant::now();
+    let deadline = started + total;
+    let stop = AtomicBool::new(false);
+    let (clients, timeline) = thread::scope(|scope| {
+        let clients: Vec<_> = setups
+            .iter()
+            .enumerate()
+            .map(|(i, setup)| {
+                let stop = &stop;
+                scope.spawn(move || client(addr, setup, i, started, deadline, stop))
+            })
+            .collect();
+        let timeline = kill_and_watch(formation, &mut server, started, kill_after, deadline);
+        if timeline.died.is_some() || timeline.kill.is_err() {
+            stop.store(true, Ordering::Relaxed);
+        }
+        let clients: Vec<ClientRun> = clients.into_iter().filter_map(|h| h.join().ok()).collect();
+        (clients, timeline)
+    });
+    eprintln!(
+        "    load over after {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+    let killed = timeline.kill.clone()?;
+
+    step("read back every acknowledged write (same wort process)");
+    let died = timeline.died.clone().or_else(|| exited(&mut server));
+    let verified = match died {
+        None => {
+            wait_ready(addr)?;
+            Some(verify(addr, &setups, &clients))
+        }
+        Some(_) => None,
+    };
+    let died = died.or_else(|| exited(&mut server));
+    let same_process = server.process.id() == wort_pid && died.is_none();
+    let stopped = server.stop();
+
+    let samples: Vec<Sample> = clients
+        .iter()
+        .flat_map(|c| c.samples.iter().copied())
+        .collect();
+    let setup = vec![
+        format!(
+            "pg_auto_failover {}: monitor and two nodes (PostgreSQL 15) on 127.0.0.1, \
+             `synchronous_standby_names = '{sync_names}'`, `synchronous_commit = on`",
+            pg_autoctl_version()
+        ),
+        format!("monitor timings: {}", tuning().join(", ")),
+        format!("nodes: `timeout.network_partition_timeout = 3` (default 20 s)"),
+        format!(
+            "`DATABASE_URL=postgres://postgres@127.0.0.1:P1,127.0.0.1:P2/wort?target_session_attrs=read-write` \
+             ({} first)",
+            primary.0
+        ),
+        format!(
+            "one release wort, pool 16 (the default), `WORT_DB_DEADLINE_MS` default (5 s); \
+             {CLIENTS} soak clients (58 % reads, 42 % writes, 20 ms pause), each with its own \
+             API key"
+        ),
+        format!(
+            "wort process: {} throughout",
+            if same_process {
+                "the same"
+            } else {
+                "NOT the same"
+            }
+        ),
+    ];
+    let text = report(&Findings {
+        setup: &setup,
+        total_s: total.as_secs_f64(),
+        kill_ms: timeline.kill_ms,
+        killed: &killed,
+        promoted_ms: timeline.promoted_ms,
+        timeline: &timeline.events,
+        samples: &samples,
+        verified: verified.as_ref(),
+        died: died.as_deref(),
+    });
+    stopped?;
+    let failed = died.is_some()
+        || timeline.promoted_ms.is_none()
+        || verified.as_ref().is_none_or(Verified::failed);
+    Ok((text, failed))
+}
+
+fn exited(server: &mut Wort) -> Option<String> {
+    server
+        .process
+        .exited()
+        .map(|status| format!("wort exited ({status})"))
+}
+
+/// What happened to the formation, in milliseconds from the start of the load.
+struct Timeline {
+    kill_ms: u32,
+    kill: Result<String, String>,
+    promoted_ms: Option<u32>,
+    events: Vec<(u32, String)>,
+    died: Option<String>,
+}
+
+fn millis(started: Instant) -> u32 {
+    u32::try_from(started.elapsed().as_millis()).unwrap_or(u32::MAX)
+}
+
+/// Waits for `kill_after`, kills the primary, then watches the monitor's view of the nodes and
+/// the standby's `pg_is_in_recovery()` until `deadline`.
+fn kill_and_watch(
+    formation: &mut Formation,
+    server: &mut Wort,
+    started: Instant,
+    kill_after: Duration,
+    deadline: Instant,
+) -> Timeline {
+    let mut timeline = Timeline {
+        kill_ms: 0,
+        kill: Err("not killed".to_owned()),
+        promoted_ms: None,
+        events: Vec::new(),
+        died: None,
+    };
+    while started.elapsed() < kill_after {
+        if let Some(why) = exited(server) {
+            timeline.died = Some(why);
+            return timeline;
+        }
+        thread::sleep(Duration::from_millis(50));
+    }
+    let standby_port = formation.nodes.get(1).map_or(0, |n| n.port);
+    timeline.kill_ms = millis(started);
+    timeline.kill = formation
+        .kill_node(0)
+        .map(|n| format!("SIGKILL to node1's keeper and PostgreSQL, {n} processes"));
+    let what = match &timeline.kill {
+        Ok(what) => what.clone(),
+        Err(e) => format!("the kill failed: {e}"),
+    };
+    eprintln!("    {:6.1} s  {what}", f64::from(timeline.kill_ms) / 1000.0);
+    timeline.events.push((timeline.kill_ms, what));
+    if timeline.kill.is_err() {
+        return timeline;
+    }
+    let mut last_states = String::new();
+    while Instant::now() < deadline {
+        if let Some(why) = exited(server) {
+            timeline.died = Some(why);
+            break;
+        }
+        let states = formation.states().map_or_else(
+            |e| format!("monitor unreachable: {e}"),
+            |s| {
+                s.iter()
+                    .map(|(name, reported, goal)| format!("{name} {reported} → {goal}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            },
+        );
+        if states != last_states {
+            let at = millis(started);
+            eprintln!("    {:6.1} s  monitor: {states}", f64::from(at) / 1000.0);
+            timeline.events.push((at, format!("monitor: {states}")));
+            last_states = states;
+        }
+        if timeline.promoted_ms.is_none() && formation.writable(standby_port) == Some(true) {
+            let at = millis(started);
+            eprintln!(
+                "    {:6.1} s  node2 accepts writes (pg_is_in_recovery() = false)",
+                f64::from(at) / 1000.0
+            );
+            timeline.promoted_ms = Some(at);
+            timeline.events.push((
+                at,
+                "node2 accepts writes (`pg_is_in_recovery()` false)".into(),
+            ));
+        }
+        thread::sleep(Duration::from_millis(100));
+    }
+    timeline
+}
+
+fn pg_autoctl_version() -> String {
+    std::process::Command::new("pg_autoctl")
+        .arg("--version")
+        .output()
+        .ok()
+        .and_then(|o| {
+            String::from_utf8_lossy(&o.stdout)
+                .lines()
+                .next()
+                .and_then(|l| l.split_whitespace().last())
+                .map(str::to_owned)
+        })
+        .unwrap_or_else(|| "(version unknown)".to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn options() {
+        assert_eq!(
+            parse(&[]).unwrap(),
+            Options {
+                seconds: DEFAULT_SECONDS,
+                build: true
+            }
+        );
+        let given = parse(&["--seconds".into(), "60".into(), "--no-build".into()]).unwrap();
+        assert_eq!(
+            given,
+            Options {
+                seconds: 60,
+                build: false
+            }
+        );
+        assert!(parse(&["--seconds".into(), "10".into()]).is_err());
+        assert!(parse(&["--other".into()]).is_err());
+    }
+}
