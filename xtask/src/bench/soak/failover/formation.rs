@@ -52,6 +52,17 @@ pub(super) fn tuning() -> Vec<&'static str> {
         .collect()
 }
 
+/// A node as a client sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Role {
+    /// In recovery: a standby.
+    Standby,
+    /// Out of recovery but refusing writes (`transaction_read_only`): a promoted standby that
+    /// pg_auto_failover still fences while the old primary may be alive.
+    ReadOnly,
+    Writable,
+}
+
 pub(super) struct Node {
     pub(super) name: &'static str,
     pub(super) port: u16,
@@ -285,15 +296,20 @@ impl Formation {
             .collect())
     }
 
-    /// Whether the node on `port` accepts writes: `Some(true)` for a primary, `Some(false)` for a
-    /// standby in recovery, `None` when it does not answer.
-    pub(super) fn writable(&self, port: u16) -> Option<bool> {
+    /// What the node on `port` is now, as a client sees it; `None` when it does not answer.
+    pub(super) fn role(&self, port: u16) -> Option<Role> {
         let out = self
-            .psql(port, "postgres", "postgres", "SELECT pg_is_in_recovery()")
+            .psql(
+                port,
+                "postgres",
+                "postgres",
+                "SELECT pg_is_in_recovery(), current_setting('transaction_read_only')",
+            )
             .ok()?;
         match out.trim() {
-            "f" => Some(true),
-            "t" => Some(false),
+            "f|off" => Some(Role::Writable),
+            "f|on" => Some(Role::ReadOnly),
+            "t|on" => Some(Role::Standby),
             _ => None,
         }
     }

@@ -32,7 +32,7 @@ use super::verify::{Verified, verify};
 use crate::bench::Wort;
 use crate::process::wort_migrate;
 
-use formation::{Formation, INSTALL, tuning};
+use formation::{Formation, INSTALL, Role, tuning};
 use report::{Findings, report};
 
 const DATABASE: &str = "wort";
@@ -155,7 +155,9 @@ fn run_on(
     let (primary, standby) = match &formation.nodes {
         [a, b] => ((a.name, a.port), (b.name, b.port)),
     };
-    if formation.writable(primary.1) != Some(true) || formation.writable(standby.1) != Some(false) {
+    if formation.role(primary.1) != Some(Role::Writable)
+        || formation.role(standby.1) != Some(Role::Standby)
+    {
         return Err(format!(
             "expected {} to be the primary and {} the standby",
             primary.0, standby.0
@@ -269,6 +271,7 @@ fn run_on(
         kill_ms: timeline.kill_ms,
         killed: &killed,
         promoted_ms: timeline.promoted_ms,
+        writable_ms: timeline.writable_ms,
         timeline: &timeline.events,
         samples: &samples,
         verified: verified.as_ref(),
@@ -276,7 +279,7 @@ fn run_on(
     });
     stopped?;
     let failed = died.is_some()
-        || timeline.promoted_ms.is_none()
+        || timeline.writable_ms.is_none()
         || verified.as_ref().is_none_or(Verified::failed);
     Ok((text, failed))
 }
@@ -292,7 +295,9 @@ fn exited(server: &mut Wort) -> Option<String> {
 struct Timeline {
     kill_ms: u32,
     kill: Result<String, String>,
+    /// node2 out of recovery, then accepting writes.
     promoted_ms: Option<u32>,
+    writable_ms: Option<u32>,
     events: Vec<(u32, String)>,
     died: Option<String>,
 }
@@ -314,6 +319,7 @@ fn kill_and_watch(
         kill_ms: 0,
         kill: Err("not killed".to_owned()),
         promoted_ms: None,
+        writable_ms: None,
         events: Vec::new(),
         died: None,
     };
@@ -359,17 +365,23 @@ fn kill_and_watch(
             timeline.events.push((at, format!("monitor: {states}")));
             last_states = states;
         }
-        if timeline.promoted_ms.is_none() && formation.writable(standby_port) == Some(true) {
+        if timeline.writable_ms.is_none() {
+            let role = formation.role(standby_port);
             let at = millis(started);
-            eprintln!(
-                "    {:6.1} s  node2 accepts writes (pg_is_in_recovery() = false)",
-                f64::from(at) / 1000.0
-            );
-            timeline.promoted_ms = Some(at);
-            timeline.events.push((
-                at,
-                "node2 accepts writes (`pg_is_in_recovery()` false)".into(),
-            ));
+            let mut note = |what: &str| {
+                eprintln!("    {:6.1} s  node2 {what}", f64::from(at) / 1000.0);
+                timeline.events.push((at, format!("node2 {what}")));
+            };
+            if timeline.promoted_ms.is_none()
+                && matches!(role, Some(Role::ReadOnly | Role::Writable))
+            {
+                note("out of recovery (`pg_is_in_recovery()` false)");
+                timeline.promoted_ms = Some(at);
+            }
+            if role == Some(Role::Writable) {
+                note("accepts writes (`transaction_read_only` off)");
+                timeline.writable_ms = Some(at);
+            }
         }
         thread::sleep(Duration::from_millis(100));
     }

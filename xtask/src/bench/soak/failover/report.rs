@@ -1,5 +1,5 @@
 //! What the failover cost the clients, from their samples: statuses, the window of 503s and
-//! of errors, the first success after the kill; and the read-back's verdict.
+//! of errors, the first success after them; and the read-back's verdict.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -18,7 +18,8 @@ pub(super) struct Window {
     /// The same for every answer that is neither 2xx nor 404 (connection errors included).
     pub(super) first_error: Option<u32>,
     pub(super) last_error_end: Option<u32>,
-    /// The end of the first 2xx among the requests sent at or after the kill.
+    /// The end of the first 2xx among the requests sent after the first error (or at or
+    /// after the kill when there was none).
     pub(super) first_success_after_kill: Option<u32>,
     /// The longest request sent from the kill to the last error.
     pub(super) slowest_in_window_ms: u32,
@@ -34,6 +35,11 @@ fn is_error(outcome: u16) -> bool {
 
 pub(super) fn window(samples: &[Sample], kill_ms: u32) -> Window {
     let mut w = Window::default();
+    let errors_from = samples
+        .iter()
+        .filter(|s| is_error(s.outcome) && s.at_ms >= kill_ms)
+        .map(|s| s.at_ms)
+        .min();
     for s in samples {
         w.requests += 1;
         *w.by_outcome.entry(s.outcome).or_default() += 1;
@@ -45,7 +51,8 @@ pub(super) fn window(samples: &[Sample], kill_ms: u32) -> Window {
             w.first_error = Some(w.first_error.map_or(s.at_ms, |f| f.min(s.at_ms)));
             w.last_error_end = Some(w.last_error_end.map_or(end_ms(s), |l| l.max(end_ms(s))));
         }
-        if s.at_ms >= kill_ms && (200..300).contains(&s.outcome) {
+        let after = errors_from.map_or(s.at_ms >= kill_ms, |from| s.at_ms > from);
+        if after && (200..300).contains(&s.outcome) {
             w.first_success_after_kill = Some(
                 w.first_success_after_kill
                     .map_or(end_ms(s), |f| f.min(end_ms(s))),
@@ -105,6 +112,7 @@ pub(super) struct Findings<'a> {
     pub(super) kill_ms: u32,
     pub(super) killed: &'a str,
     pub(super) promoted_ms: Option<u32>,
+    pub(super) writable_ms: Option<u32>,
     pub(super) timeline: &'a [(u32, String)],
     pub(super) samples: &'a [Sample],
     pub(super) verified: Option<&'a Verified>,
@@ -156,14 +164,16 @@ pub(super) fn report(f: &Findings) -> String {
     );
     let _ = writeln!(
         out,
-        "- first success after the kill: {}",
+        "- first success after the errors began: {}",
         w.first_success_after_kill
             .map_or("none".to_owned(), |ms| since(ms, f.kill_ms))
     );
     let _ = writeln!(
         out,
-        "- standby accepting writes: {}",
+        "- standby out of recovery: {}; accepting writes: {}",
         f.promoted_ms
+            .map_or("never".to_owned(), |ms| since(ms, f.kill_ms)),
+        f.writable_ms
             .map_or("never".to_owned(), |ms| since(ms, f.kill_ms))
     );
     let _ = writeln!(
@@ -250,6 +260,7 @@ mod tests {
         let samples = [
             sample(900, 1, 201),
             sample(1_000, 5, 503),
+            sample(1_000, 1, 200),
             sample(1_200, 2, 404),
             sample(1_500, 3, 3),
             sample(4_000, 200, 503),
@@ -257,7 +268,7 @@ mod tests {
             sample(5_000, 1, 200),
         ];
         let w = window(&samples, 1_000);
-        assert_eq!(w.requests, 7);
+        assert_eq!(w.requests, 8);
         assert_eq!(w.first_503, Some(1_000));
         assert_eq!(w.last_503_end, Some(4_200));
         assert_eq!(w.first_error, Some(1_000));
