@@ -77,6 +77,7 @@ pub(super) struct Formation {
     pg_autoctl: PathBuf,
     /// uid and gid of `postgres` when we are root.
     run_as: Option<(u32, u32)>,
+    short_timings: bool,
     monitor_port: u16,
     monitor: Option<Process>,
     pub(super) nodes: [Node; 2],
@@ -85,7 +86,13 @@ pub(super) struct Formation {
 impl Formation {
     /// The monitor, then the first node (it becomes the primary), then the second (it is
     /// cloned from the first with pg_basebackup and becomes the synchronous standby).
-    pub(super) fn start(logs: &Path, database: &str) -> Result<Formation, String> {
+    /// `short_timings`: the monitor's and the keepers' timings above, else pg_auto_failover's
+    /// defaults.
+    pub(super) fn start(
+        logs: &Path,
+        database: &str,
+        short_timings: bool,
+    ) -> Result<Formation, String> {
         let pg_autoctl = find_pg_autoctl()?;
         let bin_dir = PgBinaries::locate_version(PG_MAJOR)
             .ok_or_else(|| {
@@ -115,6 +122,7 @@ impl Formation {
             bin_dir,
             pg_autoctl,
             run_as,
+            short_timings,
             monitor_port: port()?,
             monitor: None,
             nodes: [node("node1", port()?), node("node2", port()?)],
@@ -161,10 +169,13 @@ impl Formation {
             "--no-ssl",
         ]);
         self.run_to_end("monitor-create", create, Duration::from_secs(60))?;
-        let conf = pgdata.join("postgresql.conf");
-        let mut text = fs::read_to_string(&conf).map_err(|e| format!("{}: {e}", conf.display()))?;
-        text.push_str(MONITOR_TUNING);
-        fs::write(&conf, text).map_err(|e| format!("{}: {e}", conf.display()))?;
+        if self.short_timings {
+            let conf = pgdata.join("postgresql.conf");
+            let mut text =
+                fs::read_to_string(&conf).map_err(|e| format!("{}: {e}", conf.display()))?;
+            text.push_str(MONITOR_TUNING);
+            fs::write(&conf, text).map_err(|e| format!("{}: {e}", conf.display()))?;
+        }
         let run = self.pg_autoctl(&["run"], &pgdata);
         self.monitor = Some(self.spawn_logged("monitor", run)?);
         wait_for_port(self.monitor_port, Duration::from_secs(30))
@@ -172,7 +183,7 @@ impl Formation {
     }
 
     /// `pg_autoctl create postgres` (the second node's includes its pg_basebackup), the
-    /// shortened partition timeout, then the keeper (`pg_autoctl run`).
+    /// shortened partition timeout if asked for, then the keeper (`pg_autoctl run`).
     fn start_node(&mut self, i: usize, database: &str) -> Result<(), String> {
         let monitor = self.monitor_url();
         let (name, port, pgdata) = {
@@ -223,12 +234,14 @@ impl Formation {
                 self.logs.join(format!("{name}-create.log")).display()
             ));
         }
-        let mut set = self.pg_autoctl(&["config", "set"], &pgdata);
-        set.args([
-            "timeout.network_partition_timeout",
-            NETWORK_PARTITION_TIMEOUT_SECS,
-        ]);
-        self.run_to_end(&format!("{name}-config"), set, Duration::from_secs(30))?;
+        if self.short_timings {
+            let mut set = self.pg_autoctl(&["config", "set"], &pgdata);
+            set.args([
+                "timeout.network_partition_timeout",
+                NETWORK_PARTITION_TIMEOUT_SECS,
+            ]);
+            self.run_to_end(&format!("{name}-config"), set, Duration::from_secs(30))?;
+        }
         let run = self.pg_autoctl(&["run"], &pgdata);
         let keeper = self.spawn_logged(name, run)?;
         self.nodes

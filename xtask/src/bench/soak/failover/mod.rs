@@ -38,18 +38,25 @@ use report::{Findings, report};
 const DATABASE: &str = "wort";
 const CLIENTS: usize = 16;
 const DEFAULT_SECONDS: u64 = 75;
+/// With pg_auto_failover's own timings the failover alone takes about 50 s.
+const DEFAULT_SECONDS_DEFAULT_TIMINGS: u64 = 150;
 const MIN_SECONDS: u64 = 45;
 const MAX_SECONDS: u64 = 600;
 /// Nothing listens there: this run makes no AI call.
 const NO_PROVIDER: &str = "127.0.0.1:9";
 
-const USAGE: &str = "usage: cargo xtask soak --failover [--seconds N]
+const USAGE: &str =
+    "usage: cargo xtask soak --failover [--seconds N] [--default-timings] [--no-build]
 
   --failover    a pg_auto_failover formation (monitor, primary, synchronous standby) on
                 127.0.0.1; 16 clients load one wort through a multi-host DATABASE_URL; the
                 primary is killed (SIGKILL, keeper included) a third of the way in; every
                 acknowledged write is read back afterwards. Needs pg_auto_failover:";
-const OPTIONS_HELP: &str = "  --seconds N   how long the load runs (default 75, 45 to 600)
+const OPTIONS_HELP: &str =
+    "  --seconds N   how long the load runs (default 75, 45 to 600; 150 with --default-timings)
+  --default-timings
+                pg_auto_failover's own timings (unhealthy after 20 s, 30 s demote timeout)
+                instead of the shortened ones (3 s, 5 s)
   --no-build    use target/release/wort as it is instead of building it first";
 
 fn usage() -> String {
@@ -60,6 +67,7 @@ fn usage() -> String {
 struct Options {
     seconds: u64,
     build: bool,
+    default_timings: bool,
 }
 
 /// `args` without `--failover`.
@@ -94,8 +102,9 @@ pub(super) fn run(args: &[String]) -> ExitCode {
 
 fn parse(args: &[String]) -> Result<Options, String> {
     let mut options = Options {
-        seconds: DEFAULT_SECONDS,
+        seconds: 0,
         build: true,
+        default_timings: false,
     };
     let mut args = args.iter();
     while let Some(arg) = args.next() {
@@ -113,9 +122,17 @@ fn parse(args: &[String]) -> Result<Options, String> {
                     })?;
             }
             "--no-build" => options.build = false,
+            "--default-timings" => options.default_timings = true,
             "-h" | "--help" => return Err(usage()),
             other => return Err(format!("unknown option {other}\n\n{}", usage())),
         }
+    }
+    if options.seconds == 0 {
+        options.seconds = if options.default_timings {
+            DEFAULT_SECONDS_DEFAULT_TIMINGS
+        } else {
+            DEFAULT_SECONDS
+        };
     }
     Ok(options)
 }
@@ -135,12 +152,18 @@ fn failover(options: &Options) -> Result<(String, bool), String> {
     fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
     step("pg_auto_failover: monitor, primary, synchronous standby (127.0.0.1, free ports)");
     let began = Instant::now();
-    let mut formation = Formation::start(&out, DATABASE)?;
+    let mut formation = Formation::start(&out, DATABASE, !options.default_timings)?;
     eprintln!(
         "    formation ready in {:.1} s",
         began.elapsed().as_secs_f64()
     );
-    let result = run_on(&mut formation, &wort_bin, &out, total);
+    let result = run_on(
+        &mut formation,
+        &wort_bin,
+        &out,
+        total,
+        options.default_timings,
+    );
     let finished = formation.finish();
     result.and_then(|outcome| finished.map(|()| outcome))
 }
@@ -150,6 +173,7 @@ fn run_on(
     wort_bin: &Path,
     out: &Path,
     total: Duration,
+    default_timings: bool,
 ) -> Result<(String, bool), String> {
     let url = formation.url(DATABASE);
     let (primary, standby) = match &formation.nodes {
@@ -244,8 +268,15 @@ fn run_on(
              `synchronous_standby_names = '{sync_names}'`, `synchronous_commit = on`",
             pg_autoctl_version()
         ),
-        format!("monitor timings: {}", tuning().join(", ")),
-        format!("nodes: `timeout.network_partition_timeout = 3` (default 20 s)"),
+        if default_timings {
+            "pg_auto_failover's default timings".to_owned()
+        } else {
+            format!(
+                "monitor timings: {}; nodes: `timeout.network_partition_timeout = 3` \
+                 (default 20 s)",
+                tuning().join(", ")
+            )
+        },
         format!(
             "`DATABASE_URL=postgres://postgres@127.0.0.1:P1,127.0.0.1:P2/wort?target_session_attrs=read-write` \
              ({} first)",
@@ -414,7 +445,8 @@ mod tests {
             parse(&[]).unwrap(),
             Options {
                 seconds: DEFAULT_SECONDS,
-                build: true
+                build: true,
+                default_timings: false
             }
         );
         let given = parse(&["--seconds".into(), "60".into(), "--no-build".into()]).unwrap();
@@ -422,9 +454,12 @@ mod tests {
             given,
             Options {
                 seconds: 60,
-                build: false
+                build: false,
+                default_timings: false
             }
         );
+        let stock = parse(&["--default-timings".into()]).unwrap();
+        assert_eq!(stock.seconds, DEFAULT_SECONDS_DEFAULT_TIMINGS);
         assert!(parse(&["--seconds".into(), "10".into()]).is_err());
         assert!(parse(&["--other".into()]).is_err());
     }

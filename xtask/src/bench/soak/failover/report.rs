@@ -79,7 +79,8 @@ fn secs(ms: u32) -> String {
     format!("{:.2} s", f64::from(ms) / 1000.0)
 }
 
-/// Requests per second from one second before the kill to one after the last error.
+/// Requests per second from one second before the kill to one after the last error; a run of
+/// seconds with nothing but 503s is one row.
 fn per_second(samples: &[Sample], kill_ms: u32, until_ms: u32) -> String {
     let first = kill_ms / 1000;
     let last = until_ms / 1000 + 1;
@@ -95,13 +96,21 @@ fn per_second(samples: &[Sample], kill_ms: u32, until_ms: u32) -> String {
             }
         }
     }
-    let mut out = String::from("| second of the load | 2xx | 503 | other |\n|---|---|---|---|\n");
-    for (second, (ok, unavailable, other)) in rows {
-        let _ = writeln!(
-            out,
-            "| {second}–{} s | {ok} | {unavailable} | {other} |",
-            second + 1
-        );
+    // (from, to, counts): consecutive all-503 seconds merged.
+    let mut merged: Vec<(u32, u32, (u64, u64, u64))> = Vec::new();
+    for (second, counts) in rows {
+        let only_503 = counts.0 == 0 && counts.2 == 0 && counts.1 > 0;
+        match merged.last_mut() {
+            Some((_, to, sum)) if only_503 && sum.0 == 0 && sum.2 == 0 && sum.1 > 0 => {
+                *to = second + 1;
+                sum.1 += counts.1;
+            }
+            _ => merged.push((second, second + 1, counts)),
+        }
+    }
+    let mut out = String::from("| seconds of the load | 2xx | 503 | other |\n|---|---|---|---|\n");
+    for (from, to, (ok, unavailable, other)) in merged {
+        let _ = writeln!(out, "| {from}–{to} s | {ok} | {unavailable} | {other} |");
     }
     out
 }
@@ -277,6 +286,29 @@ mod tests {
         assert_eq!(w.slowest_in_window_ms, 200);
         assert_eq!(w.by_outcome.get(&503), Some(&2));
         assert_eq!(w.by_outcome.get(&404), Some(&1));
+    }
+
+    #[test]
+    fn seconds_of_nothing_but_503s_are_one_row() {
+        let samples = [
+            sample(1_500, 1, 200),
+            sample(2_100, 1, 503),
+            sample(2_200, 1, 200),
+            sample(3_100, 1, 503),
+            sample(4_100, 1, 503),
+            sample(5_100, 1, 201),
+        ];
+        let table = per_second(&samples, 2_000, 4_200);
+        let rows: Vec<&str> = table.lines().skip(2).collect();
+        assert_eq!(
+            rows,
+            [
+                "| 1–2 s | 1 | 0 | 0 |",
+                "| 2–3 s | 1 | 1 | 0 |",
+                "| 3–5 s | 0 | 2 | 0 |",
+                "| 5–6 s | 1 | 0 | 0 |",
+            ]
+        );
     }
 
     #[test]
