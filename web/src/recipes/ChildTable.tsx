@@ -98,13 +98,14 @@ export const ChildTable = memo(function ChildTable({ recipeId, spec, rows: apiRo
   const refreshStats = () => qc.invalidateQueries({ queryKey: statsKey });
   const refreshAll = () => Promise.all([qc.invalidateQueries({ queryKey: detailKey }), refreshStats()]);
 
-  // One row's field: saved, put into the recipe, and counted as saved once the statistics are back.
+  // One row's field: saved and put into the recipe; the statistics follow in the background (a
+  // newer save's refresh supersedes an older one still on its way), so the next keystroke's save
+  // waits only for this write, never for its statistics.
   const saver = (id: string) => (field: string) => async (value: string | number | null) => {
     const answer = await request<Row>('PATCH', `/v1/${spec.path}/${id}`, { [field]: value });
     // The statistics' request leaves before the page re-renders with the answer.
-    const statsBack = refreshStats();
+    void refreshStats();
     putRow((list) => list.map((r) => (r.id === id ? { ...r, ...answer } : r)));
-    await statsBack;
   };
   const del = useMutation({
     mutationFn: (id: string) => request('DELETE', `/v1/${spec.path}/${id}`),
