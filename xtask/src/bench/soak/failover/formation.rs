@@ -340,8 +340,9 @@ impl Formation {
 
     /// SIGKILL to node `i`'s keeper and every process under it (its PostgreSQL server and all
     /// of that server's processes) at once: the machine is gone, and no keeper restarts it.
-    /// Returns how many processes were killed.
-    pub(super) fn kill_node(&mut self, i: usize) -> Result<usize, String> {
+    /// `signaled` is called just before the signal goes out (the run's clock starts there);
+    /// returns how many processes were killed.
+    pub(super) fn kill_node(&mut self, i: usize, signaled: impl FnOnce()) -> Result<usize, String> {
         let node = self.nodes.get_mut(i).ok_or("no such node")?;
         let keeper = node
             .keeper
@@ -349,6 +350,7 @@ impl Formation {
             .and_then(Process::id)
             .ok_or_else(|| format!("{}'s keeper is not running", node.name))?;
         let pids = descendants(keeper);
+        signaled();
         // kill fails when one of them has just exited, but signals the others.
         let _ = signal("KILL", &pids);
         if let Some(mut process) = node.keeper.take() {

@@ -362,10 +362,11 @@ fn kill_and_watch(
         thread::sleep(Duration::from_millis(50));
     }
     let standby_port = formation.nodes.get(1).map_or(0, |n| n.port);
-    timeline.kill_ms = millis(started);
+    let mut kill_ms = millis(started);
     timeline.kill = formation
-        .kill_node(0)
+        .kill_node(0, || kill_ms = millis(started))
         .map(|n| format!("SIGKILL to node1's keeper and PostgreSQL, {n} processes"));
+    timeline.kill_ms = kill_ms;
     let what = match &timeline.kill {
         Ok(what) => what.clone(),
         Err(e) => format!("the kill failed: {e}"),

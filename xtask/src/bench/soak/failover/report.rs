@@ -1,5 +1,5 @@
 //! What the failover cost the clients, from their samples: statuses, the window of 503s and
-//! of errors, the first success after them; and the read-back's verdict.
+//! of errors, the longest time without a success; and the read-back's verdict.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -18,9 +18,10 @@ pub(super) struct Window {
     /// The same for every answer that is neither 2xx nor 404 (connection errors included).
     pub(super) first_error: Option<u32>,
     pub(super) last_error_end: Option<u32>,
-    /// The end of the first 2xx among the requests sent after the first error (or at or
-    /// after the kill when there was none).
-    pub(super) first_success_after_kill: Option<u32>,
+    /// The longest stretch after the kill with no 2xx answered: from the kill or the end of
+    /// a 2xx to the end of the next 2xx (the first success after the outage); `None` when no
+    /// request sent after the kill succeeded.
+    pub(super) without_success: Option<(u32, u32)>,
     /// The longest request sent from the kill to the last error.
     pub(super) slowest_in_window_ms: u32,
 }
@@ -35,11 +36,6 @@ fn is_error(outcome: u16) -> bool {
 
 pub(super) fn window(samples: &[Sample], kill_ms: u32) -> Window {
     let mut w = Window::default();
-    let errors_from = samples
-        .iter()
-        .filter(|s| is_error(s.outcome) && s.at_ms >= kill_ms)
-        .map(|s| s.at_ms)
-        .min();
     for s in samples {
         w.requests += 1;
         *w.by_outcome.entry(s.outcome).or_default() += 1;
@@ -51,13 +47,20 @@ pub(super) fn window(samples: &[Sample], kill_ms: u32) -> Window {
             w.first_error = Some(w.first_error.map_or(s.at_ms, |f| f.min(s.at_ms)));
             w.last_error_end = Some(w.last_error_end.map_or(end_ms(s), |l| l.max(end_ms(s))));
         }
-        let after = errors_from.map_or(s.at_ms >= kill_ms, |from| s.at_ms > from);
-        if after && (200..300).contains(&s.outcome) {
-            w.first_success_after_kill = Some(
-                w.first_success_after_kill
-                    .map_or(end_ms(s), |f| f.min(end_ms(s))),
-            );
+    }
+    let mut successes: Vec<u32> = samples
+        .iter()
+        .filter(|s| s.at_ms >= kill_ms && (200..300).contains(&s.outcome))
+        .map(end_ms)
+        .collect();
+    successes.sort_unstable();
+    let mut previous = kill_ms;
+    for end in successes {
+        let longest = w.without_success.map_or(0, |(from, to)| to - from);
+        if end.saturating_sub(previous) > longest {
+            w.without_success = Some((previous, end));
         }
+        previous = previous.max(end);
     }
     let until = w.last_error_end.unwrap_or(kill_ms);
     w.slowest_in_window_ms = samples
@@ -173,9 +176,11 @@ pub(super) fn report(f: &Findings) -> String {
     );
     let _ = writeln!(
         out,
-        "- first success after the errors began: {}",
-        w.first_success_after_kill
-            .map_or("none".to_owned(), |ms| since(ms, f.kill_ms))
+        "- longest time without a success: {}",
+        w.without_success.map_or_else(
+            || "no success after the kill".to_owned(),
+            |(from, to)| span(Some(from), Some(to))
+        )
     );
     let _ = writeln!(
         out,
@@ -269,7 +274,7 @@ mod tests {
         let samples = [
             sample(900, 1, 201),
             sample(1_000, 5, 503),
-            sample(1_000, 1, 200),
+            sample(1_001, 1, 200),
             sample(1_200, 2, 404),
             sample(1_500, 3, 3),
             sample(4_000, 200, 503),
@@ -282,7 +287,8 @@ mod tests {
         assert_eq!(w.last_503_end, Some(4_200));
         assert_eq!(w.first_error, Some(1_000));
         assert_eq!(w.last_error_end, Some(4_200));
-        assert_eq!(w.first_success_after_kill, Some(4_110));
+        // 1_001 ended 1_002 (the server not quite dead yet); 4_110 is the first after it.
+        assert_eq!(w.without_success, Some((1_002, 4_110)));
         assert_eq!(w.slowest_in_window_ms, 200);
         assert_eq!(w.by_outcome.get(&503), Some(&2));
         assert_eq!(w.by_outcome.get(&404), Some(&1));
@@ -316,6 +322,7 @@ mod tests {
         let w = window(&[sample(10, 1, 200)], 5);
         assert_eq!(w.first_503, None);
         assert_eq!(w.first_error, None);
-        assert_eq!(w.first_success_after_kill, Some(11));
+        assert_eq!(w.without_success, Some((5, 11)));
+        assert_eq!(window(&[sample(10, 1, 503)], 5).without_success, None);
     }
 }
