@@ -82,8 +82,6 @@ function colSymbol(c: Col, prefs: ReturnType<typeof usePrefs>): string {
 export const ChildTable = memo(function ChildTable({ recipeId, spec, rows: apiRows }: { recipeId: string; spec: ChildSpec; rows: Row[] }) {
   const qc = useQueryClient();
   const prefs = usePrefs();
-  // Only a table that shows the API's numbers watches the statistics (so only it re-renders when they change).
-  const stats = useQuery({ ...statsQuery(recipeId), enabled: !!spec.derived?.some((d) => d.stats) });
   const [rowError, setRowError] = useState<string | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
   const rows = spec.order ? spec.order(apiRows) : apiRows;
@@ -179,7 +177,7 @@ export const ChildTable = memo(function ChildTable({ recipeId, spec, rows: apiRo
                 {columns.map((c) =>
                   isDerived(c) ? (
                     <td role="cell" key={c.key} data-label={c.label} className="derived">
-                      {c.value(r, { rows, stats: c.stats ? stats.data : undefined })}
+                      {c.stats ? <StatsValue recipeId={recipeId} col={c} row={r} rows={rows} /> : c.value(r, { rows, stats: undefined })}
                     </td>
                   ) : (
                     <Cell key={c.key} c={c} spec={spec} row={r} i={i} save={saver(r.id)(c.key)} label={header(c)} />
@@ -243,6 +241,13 @@ export const ChildTable = memo(function ChildTable({ recipeId, spec, rows: apiRo
     </section>
   );
 });
+
+/** A cell showing the API's numbers: only it watches `/stats`, so new statistics re-render these
+ * cells, not the table around them. */
+function StatsValue({ recipeId, col, row, rows }: { recipeId: string; col: DerivedCol; row: Row; rows: Row[] }) {
+  const stats = useQuery(statsQuery(recipeId));
+  return <>{col.value(row, { rows, stats: stats.data })}</>;
+}
 
 /** One editable cell; a column in days (a dry hop's time) shows and takes days, the API keeps minutes. */
 function Cell({ c, spec, row, i, save, label }: { c: Col; spec: ChildSpec; row: Row; i: number; save: (v: string | number | null) => Promise<void>; label: string }) {
