@@ -42,16 +42,20 @@ pub(crate) fn fermentable_type(word: &str) -> Option<FermentableType> {
     })
 }
 
-/// BeerXML hop `USE` (and the converter's `use` extension in BeerJSON). `Hop Stand` is
-/// Grainfather's word for a whirlpool addition.
+/// BeerXML hop `USE` (and the converter's `use` extension in BeerJSON).
+///
+/// BeerXML's `Aroma` is a steep after flame-out for `TIME` minutes (the BeerXML 1.0 text: "Aroma
+/// hops are added after the boil", and Brewfather, BeerSmith and Grainfather write it so, with
+/// the steep's temperature beside it), so it is wort's `whirlpool`, not a late boil addition:
+/// counted as boiling, Brewfather's Philter XPA comes out at 131 IBU instead of the file's 28.7.
+/// `Hop Stand` is Grainfather's word and `Whirlpool` BeerSmith's for the same thing.
 pub(crate) fn hop_use(word: &str) -> Option<HopUse> {
     Some(match fold(word).as_str() {
         "boil" => HopUse::Boil,
         "dryhop" => HopUse::DryHop,
         "mash" => HopUse::Mash,
         "firstwort" => HopUse::FirstWort,
-        "aroma" => HopUse::Aroma,
-        "whirlpool" | "hopstand" => HopUse::Whirlpool,
+        "aroma" | "whirlpool" | "hopstand" => HopUse::Whirlpool,
         _ => return None,
     })
 }
@@ -150,15 +154,17 @@ pub(crate) fn beerjson_recipe_type(t: RecipeType) -> &'static str {
     }
 }
 
+/// wort's hop use in BeerXML's words. A `whirlpool` steep is BeerXML's `Aroma` (every reader
+/// knows that word; `Whirlpool` is not BeerXML 1.0). wort's own `aroma` is a late boil addition
+/// counted as boiling for its time, which BeerXML calls `Boil`: written so, a reader computes the
+/// same bitterness, and it comes back as `boil`.
 pub(crate) fn beerxml_hop_use(u: HopUse) -> &'static str {
     match u {
-        HopUse::Boil => "Boil",
+        HopUse::Boil | HopUse::Aroma => "Boil",
         HopUse::DryHop => "Dry Hop",
         HopUse::Mash => "Mash",
         HopUse::FirstWort => "First Wort",
-        HopUse::Aroma => "Aroma",
-        // Not a BeerXML 1.0 word, but what Brewfather and others write and read.
-        HopUse::Whirlpool => "Whirlpool",
+        HopUse::Whirlpool => "Aroma",
     }
 }
 
@@ -204,6 +210,8 @@ mod tests {
         assert_eq!(hop_use("Dry&Hop"), None);
         assert_eq!(hop_use("DRY HOP"), Some(HopUse::DryHop));
         assert_eq!(hop_use("Hop Stand"), Some(HopUse::Whirlpool));
+        assert_eq!(hop_use("Aroma"), Some(HopUse::Whirlpool), "a steep after flame-out");
+        assert_eq!(hop_use("Whirlpool"), Some(HopUse::Whirlpool));
         assert_eq!(misc_type("Water Agent"), Some(MiscType::WaterAgent));
         assert_eq!(recipe_type("All Grain"), Some(RecipeType::AllGrain));
         assert_eq!(recipe_type("cider"), None);
@@ -212,7 +220,9 @@ mod tests {
     #[test]
     fn written_words_read_back() {
         for u in HopUse::ALL {
-            assert_eq!(hop_use(beerxml_hop_use(*u)), Some(*u));
+            // wort's `aroma` is a late boil addition: BeerXML calls it Boil.
+            let back = if *u == HopUse::Aroma { HopUse::Boil } else { *u };
+            assert_eq!(hop_use(beerxml_hop_use(*u)), Some(back));
         }
         for u in MiscUse::ALL {
             assert_eq!(misc_use(beerxml_misc_use(*u)), Some(*u));
