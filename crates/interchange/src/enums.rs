@@ -210,7 +210,11 @@ mod tests {
         assert_eq!(hop_use("Dry&Hop"), None);
         assert_eq!(hop_use("DRY HOP"), Some(HopUse::DryHop));
         assert_eq!(hop_use("Hop Stand"), Some(HopUse::Whirlpool));
-        assert_eq!(hop_use("Aroma"), Some(HopUse::Whirlpool), "a steep after flame-out");
+        assert_eq!(
+            hop_use("Aroma"),
+            Some(HopUse::Whirlpool),
+            "a steep after flame-out"
+        );
         assert_eq!(hop_use("Whirlpool"), Some(HopUse::Whirlpool));
         assert_eq!(misc_type("Water Agent"), Some(MiscType::WaterAgent));
         assert_eq!(recipe_type("All Grain"), Some(RecipeType::AllGrain));
@@ -221,7 +225,11 @@ mod tests {
     fn written_words_read_back() {
         for u in HopUse::ALL {
             // wort's `aroma` is a late boil addition: BeerXML calls it Boil.
-            let back = if *u == HopUse::Aroma { HopUse::Boil } else { *u };
+            let back = if *u == HopUse::Aroma {
+                HopUse::Boil
+            } else {
+                *u
+            };
             assert_eq!(hop_use(beerxml_hop_use(*u)), Some(back));
         }
         for u in MiscUse::ALL {

@@ -95,7 +95,8 @@ fn carried(format: Format, r: &ImportedRecipe) -> ImportedRecipe {
                     (y.min_temp_c, y.max_temp_c) = (None, None);
                 }
                 if !y.amount_unit.as_deref().is_some_and(beerjson_unit) || y.amount.is_none() {
-                    (y.amount, y.amount_unit) = (None, None);
+                    // BeerJSON requires an amount: an unknown one is written as one package.
+                    (y.amount, y.amount_unit) = (Some(1.0), Some("pkg".into()));
                 }
             }
             for m in &mut r.miscs {

@@ -224,6 +224,25 @@ fn every_export_of_a_real_file_validates() {
 }
 
 #[test]
+fn a_yeast_without_an_amount_is_written_as_one_package() {
+    let schemas = Schemas::load();
+    let mut details: Vec<_> = import_ok("bx_brewersfriend_tubbs_ii.xml")
+        .recipes
+        .iter()
+        .map(detail)
+        .collect();
+    for y in &mut details[0].yeasts {
+        (y.amount, y.amount_unit) = (None, None);
+    }
+    assert!(!details[0].yeasts.is_empty());
+    let doc = export_beerjson(&details);
+    let errors = schemas.errors(&doc);
+    assert!(errors.is_empty(), "{errors:#?}");
+    let culture = &doc["beerjson"]["recipes"][0]["ingredients"]["culture_additions"][0];
+    assert_eq!(culture["amount"], json!({"unit": "pkg", "value": 1.0}));
+}
+
+#[test]
 fn the_validator_refuses_what_the_schema_refuses() {
     let schemas = Schemas::load();
     let details: Vec<_> = import_ok("bx_brewersfriend_tubbs_ii.xml")

@@ -191,11 +191,14 @@ fn culture(y: &Yeast) -> Value {
         );
     }
     put(&mut o, "notes", text(y.notes.as_ref()));
+    // BeerJSON requires an amount; a yeast without one (or in a unit BeerJSON does not know) is
+    // one package, which is what a recipe that names a yeast and no amount means.
     let a = y
         .amount
         .zip(y.amount_unit.as_deref())
-        .and_then(|(v, u)| amount(v, u));
-    put(&mut o, "amount", a);
+        .and_then(|(v, u)| amount(v, u))
+        .unwrap_or_else(|| measure("pkg", 1.0));
+    o.insert("amount".into(), a);
     Value::Object(o)
 }
 
