@@ -172,52 +172,56 @@ export const ChildTable = memo(function ChildTable({ recipeId, spec, rows: apiRo
             </tr>
           </thead>
           <tbody role="rowgroup">
-            {rows.map((r, i) => (
-              <tr role="row" key={r.id}>
-                {columns.map((c) =>
-                  isDerived(c) ? (
-                    <td role="cell" key={c.key} data-label={c.label} className="derived">
-                      {c.stats ? <StatsValue recipeId={recipeId} col={c} row={r} rows={rows} /> : c.value(r, { rows, stats: undefined })}
-                    </td>
-                  ) : (
-                    <Cell key={c.key} c={c} spec={spec} row={r} i={i} save={saver(r.id)(c.key)} label={header(c)} />
-                  ),
-                )}
-                <td role="cell" className="row-actions">
-                  {!spec.order && (
-                    <>
-                      <button type="button" className="icon" aria-label={`Move ${spec.singular} ${i + 1} up`} disabled={i === 0 || move.isPending} onClick={() => move.mutate({ i, dir: -1 })}>
-                        ↑
-                      </button>
+            {rows.map((r, shownAt) => {
+              // A row keeps its number (its place in the API's order) when the view orders rows itself.
+              const i = spec.order ? apiRows.indexOf(r) : shownAt;
+              return (
+                <tr role="row" key={r.id}>
+                  {columns.map((c) =>
+                    isDerived(c) ? (
+                      <td role="cell" key={c.key} data-label={c.label} className="derived">
+                        {c.stats ? <StatsValue recipeId={recipeId} col={c} row={r} rows={rows} /> : c.value(r, { rows, stats: undefined })}
+                      </td>
+                    ) : (
+                      <Cell key={c.key} c={c} spec={spec} row={r} i={i} save={saver(r.id)(c.key)} label={header(c)} />
+                    ),
+                  )}
+                  <td role="cell" className="row-actions">
+                    {!spec.order && (
+                      <>
+                        <button type="button" className="icon" aria-label={`Move ${spec.singular} ${i + 1} up`} disabled={i === 0 || move.isPending} onClick={() => move.mutate({ i, dir: -1 })}>
+                          ↑
+                        </button>
+                        <button
+                          type="button"
+                          className="icon"
+                          aria-label={`Move ${spec.singular} ${i + 1} down`}
+                          disabled={i === rows.length - 1 || move.isPending}
+                          onClick={() => move.mutate({ i, dir: 1 })}
+                        >
+                          ↓
+                        </button>
+                      </>
+                    )}
+                    {kind && (
                       <button
                         type="button"
                         className="icon"
-                        aria-label={`Move ${spec.singular} ${i + 1} down`}
-                        disabled={i === rows.length - 1 || move.isPending}
-                        onClick={() => move.mutate({ i, dir: 1 })}
+                        title="Save to my ingredients"
+                        aria-label={`Save ${spec.singular} ${i + 1} to my ingredients: ${r.name}`}
+                        disabled={keep.isPending}
+                        onClick={() => keep.mutate(r)}
                       >
-                        ↓
+                        ☆
                       </button>
-                    </>
-                  )}
-                  {kind && (
-                    <button
-                      type="button"
-                      className="icon"
-                      title="Save to my ingredients"
-                      aria-label={`Save ${spec.singular} ${i + 1} to my ingredients: ${r.name}`}
-                      disabled={keep.isPending}
-                      onClick={() => keep.mutate(r)}
-                    >
-                      ☆
+                    )}
+                    <button type="button" className="icon danger-text" aria-label={`Remove ${spec.singular} ${i + 1}: ${r.name}`} onClick={() => del.mutate(r.id)}>
+                      ✕
                     </button>
-                  )}
-                  <button type="button" className="icon danger-text" aria-label={`Remove ${spec.singular} ${i + 1}: ${r.name}`} onClick={() => del.mutate(r.id)}>
-                    ✕
-                  </button>
-                </td>
-              </tr>
-            ))}
+                  </td>
+                </tr>
+              );
+            })}
           </tbody>
         </table>
       )}
@@ -327,6 +331,7 @@ function AddForm({ recipeId, spec, onAdded }: { recipeId: string; spec: ChildSpe
   const touched = useRef(new Set<string>());
   const [error, setError] = useState<unknown>(null);
   const nameRef = useRef<HTMLInputElement>(null);
+  const formRef = useRef<HTMLFormElement>(null);
   const cols = spec.cols.filter((c) => c.add !== false);
   const add = useMutation({
     mutationFn: () => {
@@ -353,7 +358,9 @@ function AddForm({ recipeId, spec, onAdded }: { recipeId: string; spec: ChildSpe
       setValues(initial(spec, prefs));
       setChosen(null);
       touched.current.clear();
-      nameRef.current?.focus();
+      // Back to the name for the next one, unless the person has already moved on elsewhere.
+      const at = document.activeElement;
+      if (!at || at === document.body || formRef.current?.contains(at)) nameRef.current?.focus();
       await onAdded(row);
     },
     onError: setError,
@@ -388,6 +395,7 @@ function AddForm({ recipeId, spec, onAdded }: { recipeId: string; spec: ChildSpe
   const addLabel = `Add ${spec.singular}`;
   return (
     <form
+      ref={formRef}
       className="add-row"
       aria-label={`Add a ${spec.singular}`}
       onSubmit={(e) => {
