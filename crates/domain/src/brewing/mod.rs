@@ -9,6 +9,7 @@
 //! gallons); [`pounds`] and [`gallons`] convert from the service's metric units.
 //! See `docs/calculations.md` for sources and conventions.
 
+pub mod agreement;
 pub mod bitterness;
 pub mod calories;
 pub mod colour;
