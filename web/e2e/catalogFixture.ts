@@ -2,13 +2,13 @@ import type { Page, Route } from '@playwright/test';
 import { hasPath } from './helpers';
 
 // A few catalogue items, answered in the browser's network layer only when the server under test
-// does not serve the catalogue yet (its OpenAPI document has no `/v1/catalog/{kind}`): the
+// does not serve the catalogue yet (its OpenAPI document has no `/v1/catalog/hops`): the
 // editor's behaviour is then still tested, against the catalogue's documented shape.
 const items: Record<string, Record<string, unknown>[]> = {
   fermentables: [
     { name: 'Pale 2-Row', type: 'grain', color_srm: 1.8, yield_percent: 79, origin: 'United States', supplier: 'Briess', diastatic_power_lintner: 140 },
     { name: 'Maris Otter', type: 'grain', color_srm: 3, yield_percent: 81, origin: 'United Kingdom', supplier: 'Simpsons', diastatic_power_lintner: 120 },
-    { name: 'Crystal 40', aliases: ['Caramel 40'], type: 'grain', color_srm: 40, yield_percent: 74, origin: 'United States', supplier: 'Briess', diastatic_power_lintner: 0 },
+    { name: 'Crystal 40', aliases: ['Caramel 40', 'C40'], type: 'grain', color_srm: 40, yield_percent: 74, origin: 'United States', supplier: 'Briess', diastatic_power_lintner: 0 },
     { name: 'Crystal 60', aliases: ['Caramel 60'], type: 'grain', color_srm: 60, yield_percent: 74, origin: 'United States', supplier: 'Briess', diastatic_power_lintner: 0 },
   ],
   hops: [
@@ -34,7 +34,7 @@ const withIds = Object.fromEntries(
 
 /** Serves the fixture catalogue to the page when the server has none; says which is in use. */
 export async function catalogue(page: Page): Promise<'server' | 'fixture'> {
-  if (await hasPath(page, '/v1/catalog/{kind}')) return 'server';
+  if (await hasPath(page, '/v1/catalog/hops')) return 'server';
   await page.route(/\/v1\/catalog\/(fermentables|hops|yeasts|miscs)(\?.*)?$/, async (route: Route) => {
     const url = new URL(route.request().url());
     const kind = url.pathname.split('/').pop()!;

@@ -68,7 +68,9 @@ function isKind(k: string | null): k is CatalogKind {
   return !!k && (catalogKinds as readonly string[]).includes(k);
 }
 
-/** A page of the account's own catalogue items of one kind, with the `X-Total-Count`. */
+/** A page of the account's own catalogue items of one kind (`source=mine`), with the `X-Total-Count`.
+ * A server that does not filter by source answers built-in items too; they are shown as such,
+ * read-only, and counted, so nothing is hidden either way. */
 async function minePage(kind: CatalogKind, q: string, page: number): Promise<{ items: CatalogItem[]; total: number }> {
   const params = new URLSearchParams({ source: 'mine', limit: String(PAGE), offset: String(page * PAGE) });
   if (q) params.set('q', q);
@@ -155,7 +157,7 @@ export default function Ingredients() {
         <button type="submit">Search</button>
       </form>
       <section className="panel" aria-labelledby="h-mine">
-        <h2 id="h-mine">My {plural.toLowerCase()}</h2>
+        <h2 id="h-mine">{plural}</h2>
         {list.isPending ? (
           <Loading what={`your ${plural.toLowerCase()}`} />
         ) : list.isError ? (
@@ -167,7 +169,7 @@ export default function Ingredients() {
           </Empty>
         ) : (
           <>
-            <ul className="inv-list" aria-label={`My ${plural.toLowerCase()}`}>
+            <ul className="inv-list" aria-label={plural}>
               {list.data.items.map((item) => (
                 <IngredientRow key={item.id} kind={kind} singular={singular} item={item} />
               ))}

@@ -50,13 +50,13 @@ export function hintFor(kind: CatalogKind, item: CatalogItem, prefs: Preferences
   switch (kind) {
     case 'fermentables': {
       const f = item as CatalogItems['fermentables'];
-      parts.push(display(f.color_srm, 'color', prefs));
+      if (f.color_srm != null) parts.push(display(f.color_srm, 'color', prefs));
       if (f.supplier || f.origin) parts.push((f.supplier || f.origin)!);
       break;
     }
     case 'hops': {
       const h = item as CatalogItems['hops'];
-      parts.push(`${formatNumber(h.alpha_acid, 1)} % AA`);
+      if (h.alpha_acid != null) parts.push(`${formatNumber(h.alpha_acid, 1)} % AA`);
       if (h.origin) parts.push(h.origin);
       break;
     }
@@ -71,7 +71,7 @@ export function hintFor(kind: CatalogKind, item: CatalogItem, prefs: Preferences
     }
     case 'miscs': {
       const m = item as CatalogItems['miscs'];
-      parts.push(words(m.type), words(m.use));
+      for (const w of [m.type, m.use]) if (w) parts.push(words(w));
       break;
     }
   }

@@ -7,7 +7,8 @@ export type CatalogKind = (typeof catalogKinds)[number];
 
 interface Base {
   id: string;
-  /** `builtin` items are shared and read-only; `mine` are the account's own. */
+  /** `builtin` items are shared and read-only; `mine` are the account's own. Every descriptive
+   * field may be unknown (null). */
   source: 'builtin' | 'mine';
   name: string;
   aliases: string[];
@@ -15,16 +16,16 @@ interface Base {
 }
 
 export interface CatalogFermentable extends Base {
-  type: string;
-  color_srm: number;
-  yield_percent: number;
+  type?: string | null;
+  color_srm?: number | null;
+  yield_percent?: number | null;
   origin?: string | null;
   supplier?: string | null;
   diastatic_power_lintner?: number | null;
 }
 
 export interface CatalogHop extends Base {
-  alpha_acid: number;
+  alpha_acid?: number | null;
   beta_acid?: number | null;
   origin?: string | null;
   purpose?: string | null;
@@ -33,7 +34,7 @@ export interface CatalogHop extends Base {
 export interface CatalogYeast extends Base {
   lab?: string | null;
   product_id?: string | null;
-  type: string;
+  type?: string | null;
   form?: string | null;
   attenuation?: number | null;
   attenuation_min?: number | null;
@@ -44,9 +45,9 @@ export interface CatalogYeast extends Base {
 }
 
 export interface CatalogMisc extends Base {
-  type: string;
-  use: string;
-  amount_unit: string;
+  type?: string | null;
+  use?: string | null;
+  amount_unit?: string | null;
 }
 
 export interface CatalogItems {
