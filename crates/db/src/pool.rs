@@ -109,8 +109,10 @@ impl Default for PoolSettings {
 pub fn build_pool(database_url: &str, settings: &PoolSettings) -> Result<DbPool, String> {
     let statement_timeout_ms = settings.statement_timeout.as_millis();
     let deadline = settings.deadline;
+    let create_timeout = settings.create_timeout;
     let mut config = ManagerConfig::default();
-    config.custom_setup = Box::new(move |url| connect(url, statement_timeout_ms, deadline));
+    config.custom_setup =
+        Box::new(move |url| connect(url, statement_timeout_ms, deadline, create_timeout));
     // Checkouts only check the connection's own broken flag (set when its socket dies or a
     // transaction was left open) instead of a `SELECT 1` round trip per request.
     config.recycling_method = RecyclingMethod::Fast;
@@ -131,9 +133,10 @@ fn connect(
     url: &str,
     statement_timeout_ms: u128,
     deadline: Duration,
+    create_timeout: Duration,
 ) -> BoxFuture<'_, ConnectionResult<AsyncPgConnection>> {
     async move {
-        let mut conn = open(url, deadline).await?;
+        let mut conn = open(url, deadline, create_timeout).await?;
         diesel::sql_query(format!("SET statement_timeout = {statement_timeout_ms}"))
             .execute(&mut conn)
             .await
@@ -169,25 +172,51 @@ fn connect(
 /// This is what `AsyncPgConnection::establish` does through tokio-postgres' own `connect`,
 /// which gives no way to wrap the socket; so the hosts of a multi-host URL
 /// (`postgres://h1,h2/db?target_session_attrs=read-write`) are tried here, in order, like libpq.
-async fn open(url: &str, deadline: Duration) -> ConnectionResult<AsyncPgConnection> {
+///
+/// Each host gets [`per_host_timeout`] to accept the connection and finish the start-up: a
+/// primary that is gone without a reset (a machine powered off, a network that drops packets, a
+/// frozen server) would otherwise hold every new connection until the pool's create timeout, and
+/// the promoted standby named after it would never be tried.
+async fn open(
+    url: &str,
+    deadline: Duration,
+    create_timeout: Duration,
+) -> ConnectionResult<AsyncPgConnection> {
     let config: tokio_postgres::Config = url
         .parse()
         .map_err(|e: tokio_postgres::Error| ConnectionError::BadConnection(e.to_string()))?;
     let hosts = config.get_hosts();
     let ports = config.get_ports();
+    let per_host = per_host_timeout(&config, create_timeout);
     let mut last_error = ConnectionError::BadConnection("the URL names no host".to_owned());
     for (i, host) in hosts.iter().enumerate() {
         // One port for every host, or one per host; PostgreSQL's default otherwise.
         let port = ports.get(i).or(ports.first()).copied().unwrap_or(5432);
-        match open_host(&config, host, port, deadline).await {
-            Ok(conn) => return Ok(conn),
-            Err(e) => {
-                tracing::debug!(error = %e, "database host refused or unsuitable; trying the next");
-                last_error = e;
-            }
-        }
+        let error =
+            match tokio::time::timeout(per_host, open_host(&config, host, port, deadline)).await {
+                Ok(Ok(conn)) => return Ok(conn),
+                Ok(Err(e)) => e,
+                Err(_) => ConnectionError::BadConnection(format!(
+                    "database host {i} did not answer within {} ms",
+                    per_host.as_millis()
+                )),
+            };
+        tracing::debug!(%error, "database host refused or unsuitable; trying the next");
+        last_error = error;
     }
     Err(last_error)
+}
+
+/// The URL's `connect_timeout` when it has one (per host, as in libpq), else an even share of the
+/// pool's create timeout, so that every host of the URL is tried within it.
+fn per_host_timeout(config: &tokio_postgres::Config, create_timeout: Duration) -> Duration {
+    let hosts = u32::try_from(config.get_hosts().len())
+        .unwrap_or(u32::MAX)
+        .max(1);
+    config
+        .get_connect_timeout()
+        .copied()
+        .unwrap_or(create_timeout / hosts)
 }
 
 async fn open_host(
@@ -284,5 +313,75 @@ impl wort_domain::ports::HealthCheck for PgHealth {
             .await
             .map_err(crate::error::db_error)?;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    use super::*;
+    use std::time::Instant;
+    use tokio::net::TcpListener;
+
+    /// A host that accepts connections and never says a word: a frozen server, or (as far as a
+    /// client can tell) one whose packets vanish.
+    async fn silent_host() -> (u16, tokio::task::JoinHandle<()>) {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let task = tokio::spawn(async move {
+            let mut held = Vec::new();
+            while let Ok((socket, _)) = listener.accept().await {
+                held.push(socket);
+            }
+        });
+        (port, task)
+    }
+
+    #[tokio::test]
+    async fn a_silent_first_host_does_not_keep_the_next_from_being_tried() {
+        let (silent, _silent_task) = silent_host().await;
+        // The second host answers the start-up with garbage, which is enough to show it was
+        // reached: the error then names the protocol, not the first host's silence.
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let second = listener.local_addr().unwrap().port();
+        let reached = tokio::spawn(async move {
+            use tokio::io::AsyncWriteExt;
+            let (mut socket, _) = listener.accept().await.unwrap();
+            socket.write_all(b"not postgres").await.unwrap();
+        });
+        let url = format!(
+            "postgres://wort@127.0.0.1:{silent},127.0.0.1:{second}/wort?target_session_attrs=read-write"
+        );
+        let started = Instant::now();
+        let result = tokio::time::timeout(
+            Duration::from_secs(10),
+            open(&url, Duration::from_secs(5), Duration::from_secs(2)),
+        )
+        .await
+        .expect("open gave up on the silent host");
+        assert!(result.is_err());
+        tokio::time::timeout(Duration::from_secs(1), reached)
+            .await
+            .expect("the second host was tried")
+            .unwrap();
+        // One share of the create timeout (2 s over 2 hosts) on the silent one, then the next.
+        let took = started.elapsed();
+        assert!(took >= Duration::from_millis(900), "{took:?}");
+        assert!(took < Duration::from_secs(3), "{took:?}");
+    }
+
+    #[test]
+    fn the_urls_connect_timeout_wins_over_the_share() {
+        let config: tokio_postgres::Config =
+            "postgres://a,b,c/db?connect_timeout=7".parse().unwrap();
+        assert_eq!(
+            per_host_timeout(&config, Duration::from_secs(6)),
+            Duration::from_secs(7)
+        );
+        let config: tokio_postgres::Config = "postgres://a,b,c/db".parse().unwrap();
+        assert_eq!(
+            per_host_timeout(&config, Duration::from_secs(6)),
+            Duration::from_secs(2)
+        );
     }
 }
