@@ -68,6 +68,8 @@ pub(super) struct Node {
     pub(super) port: u16,
     pgdata: PathBuf,
     keeper: Option<Process>,
+    /// The processes SIGSTOPped by [`Formation::freeze_node`].
+    frozen: Vec<u32>,
 }
 
 pub(super) struct Formation {
@@ -116,6 +118,7 @@ impl Formation {
             port,
             pgdata: dir.join(name),
             keeper: None,
+            frozen: Vec::new(),
         };
         let mut formation = Formation {
             logs: logs.to_path_buf(),
@@ -379,7 +382,45 @@ impl Formation {
         }
     }
 
+    /// SIGSTOP to node `i`'s keeper and every process under it: the server still accepts TCP
+    /// connections (the kernel completes the handshake) but answers nothing, as a machine that
+    /// hangs or a network that drops its packets looks to a client. `signaled` as for
+    /// [`kill_node`](Self::kill_node); returns how many processes were stopped.
+    pub(super) fn freeze_node(
+        &mut self,
+        i: usize,
+        signaled: impl FnOnce(),
+    ) -> Result<usize, String> {
+        let node = self.nodes.get_mut(i).ok_or("no such node")?;
+        let keeper = node
+            .keeper
+            .as_ref()
+            .and_then(Process::id)
+            .ok_or_else(|| format!("{}'s keeper is not running", node.name))?;
+        let pids = descendants(keeper);
+        signaled();
+        let stopped = signal("STOP", &pids);
+        node.frozen = pids;
+        stopped.map(|()| node.frozen.len())
+    }
+
+    /// SIGKILL to what [`freeze_node`](Self::freeze_node) stopped (a stopped process ignores
+    /// SIGTERM until continued, and continuing it would bring back a second primary).
+    pub(super) fn kill_frozen(&mut self) {
+        for node in &mut self.nodes {
+            if node.frozen.is_empty() {
+                continue;
+            }
+            let _ = signal("KILL", &node.frozen);
+            if let Some(mut process) = node.keeper.take() {
+                let _ = process.wait_until(Instant::now() + Duration::from_secs(5));
+            }
+            node.frozen.clear();
+        }
+    }
+
     fn stop_all(&mut self) {
+        self.kill_frozen();
         let keepers = self.nodes.iter_mut().filter_map(|n| n.keeper.take());
         for process in keepers.chain(self.monitor.take()) {
             let tree = process.id().map(descendants).unwrap_or_default();

@@ -46,7 +46,8 @@ const MAX_SECONDS: u64 = 600;
 const NO_PROVIDER: &str = "127.0.0.1:9";
 
 const USAGE: &str =
-    "usage: cargo xtask soak --failover [--seconds N] [--default-timings] [--no-build]
+    "usage: cargo xtask soak --failover [--seconds N] [--default-timings] [--freeze]
+                                  [--no-build]
 
   --failover    a pg_auto_failover formation (monitor, primary, synchronous standby) on
                 127.0.0.1; 16 clients load one wort through a multi-host DATABASE_URL; the
@@ -57,6 +58,8 @@ const OPTIONS_HELP: &str =
   --default-timings
                 pg_auto_failover's own timings (unhealthy after 20 s, 30 s demote timeout)
                 instead of the shortened ones (3 s, 5 s)
+  --freeze      SIGSTOP the primary (keeper included) instead of killing it: it accepts TCP
+                connections but answers nothing, as a hung machine or a lossy network does
   --no-build    use target/release/wort as it is instead of building it first";
 
 fn usage() -> String {
@@ -68,6 +71,7 @@ struct Options {
     seconds: u64,
     build: bool,
     default_timings: bool,
+    freeze: bool,
 }
 
 /// `args` without `--failover`.
@@ -105,6 +109,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
         seconds: 0,
         build: true,
         default_timings: false,
+        freeze: false,
     };
     let mut args = args.iter();
     while let Some(arg) = args.next() {
@@ -123,6 +128,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
             }
             "--no-build" => options.build = false,
             "--default-timings" => options.default_timings = true,
+            "--freeze" => options.freeze = true,
             "-h" | "--help" => return Err(usage()),
             other => return Err(format!("unknown option {other}\n\n{}", usage())),
         }
@@ -138,7 +144,6 @@ fn parse(args: &[String]) -> Result<Options, String> {
 }
 
 fn failover(options: &Options) -> Result<(String, bool), String> {
-    let total = Duration::from_secs(options.seconds);
     let wort_bin = if options.build {
         build_release_wort()?
     } else {
@@ -157,13 +162,7 @@ fn failover(options: &Options) -> Result<(String, bool), String> {
         "    formation ready in {:.1} s",
         began.elapsed().as_secs_f64()
     );
-    let result = run_on(
-        &mut formation,
-        &wort_bin,
-        &out,
-        total,
-        options.default_timings,
-    );
+    let result = run_on(&mut formation, &wort_bin, &out, options);
     let finished = formation.finish();
     result.and_then(|outcome| finished.map(|()| outcome))
 }
@@ -172,9 +171,9 @@ fn run_on(
     formation: &mut Formation,
     wort_bin: &Path,
     out: &Path,
-    total: Duration,
-    default_timings: bool,
+    options: &Options,
 ) -> Result<(String, bool), String> {
+    let total = Duration::from_secs(options.seconds);
     let url = formation.url(DATABASE);
     let (primary, standby) = match &formation.nodes {
         [a, b] => ((a.name, a.port), (b.name, b.port)),
@@ -215,9 +214,10 @@ fn run_on(
 
     let kill_after = total / 3;
     step(&format!(
-        "load for {} s; {} killed at {} s (times from the start of the load)",
+        "load for {} s; {} {} at {} s (times from the start of the load)",
         total.as_secs(),
         primary.0,
+        if options.freeze { "frozen" } else { "killed" },
         kill_after.as_secs()
     ));
     let started = Instant::now();
@@ -232,7 +232,14 @@ fn run_on(
                 scope.spawn(move || client(addr, setup, i, started, deadline, stop))
             })
             .collect();
-        let timeline = kill_and_watch(formation, &mut server, started, kill_after, deadline);
+        let timeline = kill_and_watch(
+            formation,
+            &mut server,
+            started,
+            kill_after,
+            deadline,
+            options.freeze,
+        );
         if timeline.died.is_some() || timeline.kill.is_err() {
             stop.store(true, Ordering::Relaxed);
         }
@@ -244,6 +251,10 @@ fn run_on(
         started.elapsed().as_secs_f64()
     );
     let killed = timeline.kill.clone()?;
+    if options.freeze {
+        step("SIGKILL to the frozen node1 (continuing it would bring back a second primary)");
+        formation.kill_frozen();
+    }
 
     step("read back every acknowledged write (same wort process)");
     let died = timeline.died.clone().or_else(|| exited(&mut server));
@@ -268,7 +279,7 @@ fn run_on(
              `synchronous_standby_names = '{sync_names}'`, `synchronous_commit = on`",
             pg_autoctl_version()
         ),
-        if default_timings {
+        if options.default_timings {
             "pg_auto_failover's default timings".to_owned()
         } else {
             format!(
@@ -345,6 +356,7 @@ fn kill_and_watch(
     started: Instant,
     kill_after: Duration,
     deadline: Instant,
+    freeze: bool,
 ) -> Timeline {
     let mut timeline = Timeline {
         kill_ms: 0,
@@ -363,9 +375,15 @@ fn kill_and_watch(
     }
     let standby_port = formation.nodes.get(1).map_or(0, |n| n.port);
     let mut kill_ms = millis(started);
-    timeline.kill = formation
-        .kill_node(0, || kill_ms = millis(started))
-        .map(|n| format!("SIGKILL to node1's keeper and PostgreSQL, {n} processes"));
+    timeline.kill = if freeze {
+        formation
+            .freeze_node(0, || kill_ms = millis(started))
+            .map(|n| format!("SIGSTOP to node1's keeper and PostgreSQL, {n} processes"))
+    } else {
+        formation
+            .kill_node(0, || kill_ms = millis(started))
+            .map(|n| format!("SIGKILL to node1's keeper and PostgreSQL, {n} processes"))
+    };
     timeline.kill_ms = kill_ms;
     let what = match &timeline.kill {
         Ok(what) => what.clone(),
@@ -447,7 +465,8 @@ mod tests {
             Options {
                 seconds: DEFAULT_SECONDS,
                 build: true,
-                default_timings: false
+                default_timings: false,
+                freeze: false
             }
         );
         let given = parse(&["--seconds".into(), "60".into(), "--no-build".into()]).unwrap();
@@ -456,7 +475,8 @@ mod tests {
             Options {
                 seconds: 60,
                 build: false,
-                default_timings: false
+                default_timings: false,
+                freeze: false
             }
         );
         let stock = parse(&["--default-timings".into()]).unwrap();

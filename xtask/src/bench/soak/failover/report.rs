@@ -83,7 +83,7 @@ fn secs(ms: u32) -> String {
 }
 
 /// Requests per second from one second before the kill to one after the last error; a run of
-/// seconds with nothing but 503s is one row.
+/// seconds with nothing but 503s (or nothing answered at all) is one row.
 fn per_second(samples: &[Sample], kill_ms: u32, until_ms: u32) -> String {
     let first = kill_ms / 1000;
     let last = until_ms / 1000 + 1;
@@ -99,12 +99,12 @@ fn per_second(samples: &[Sample], kill_ms: u32, until_ms: u32) -> String {
             }
         }
     }
-    // (from, to, counts): consecutive all-503 seconds merged.
+    // (from, to, counts): consecutive seconds without a 2xx or another status merged.
     let mut merged: Vec<(u32, u32, (u64, u64, u64))> = Vec::new();
     for (second, counts) in rows {
-        let only_503 = counts.0 == 0 && counts.2 == 0 && counts.1 > 0;
+        let only_503 = counts.0 == 0 && counts.2 == 0;
         match merged.last_mut() {
-            Some((_, to, sum)) if only_503 && sum.0 == 0 && sum.2 == 0 && sum.1 > 0 => {
+            Some((_, to, sum)) if only_503 && sum.0 == 0 && sum.2 == 0 => {
                 *to = second + 1;
                 sum.1 += counts.1;
             }
@@ -295,24 +295,24 @@ mod tests {
     }
 
     #[test]
-    fn seconds_of_nothing_but_503s_are_one_row() {
+    fn seconds_without_a_success_are_one_row() {
         let samples = [
             sample(1_500, 1, 200),
             sample(2_100, 1, 503),
             sample(2_200, 1, 200),
             sample(3_100, 1, 503),
-            sample(4_100, 1, 503),
-            sample(5_100, 1, 201),
+            sample(5_100, 1, 503),
+            sample(6_100, 1, 201),
         ];
-        let table = per_second(&samples, 2_000, 4_200);
+        let table = per_second(&samples, 2_000, 5_200);
         let rows: Vec<&str> = table.lines().skip(2).collect();
         assert_eq!(
             rows,
             [
                 "| 1–2 s | 1 | 0 | 0 |",
                 "| 2–3 s | 1 | 1 | 0 |",
-                "| 3–5 s | 0 | 2 | 0 |",
-                "| 5–6 s | 1 | 0 | 0 |",
+                "| 3–6 s | 0 | 2 | 0 |",
+                "| 6–7 s | 1 | 0 | 0 |",
             ]
         );
     }
