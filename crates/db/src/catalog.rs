@@ -169,6 +169,18 @@ impl CatalogRepository for PgCatalog {
         row.try_into()
     }
 
+    async fn get_any(&self, user: UserId, id: Uuid) -> DomainResult<CatalogItem> {
+        let mut conn = checkout(&self.pool).await?;
+        let row: ItemRow = items::table
+            .filter(items::id.eq(id))
+            .filter(items::user_id.is_null().or(items::user_id.eq(user.0)))
+            .select(ItemRow::as_select())
+            .first(&mut conn)
+            .await
+            .map_err(db_error)?;
+        row.try_into()
+    }
+
     async fn create(
         &self,
         user: UserId,

@@ -50,6 +50,7 @@ struct ItemRow {
     notes: Option<String>,
     created_at: OffsetDateTime,
     updated_at: OffsetDateTime,
+    catalog_id: Option<Uuid>,
 }
 
 impl TryFrom<ItemRow> for InventoryItem {
@@ -74,6 +75,7 @@ impl TryFrom<ItemRow> for InventoryItem {
             attenuation: r.attenuation,
             year: r.year,
             notes: r.notes,
+            catalog_id: r.catalog_id,
             created_at: r.created_at,
             updated_at: r.updated_at,
         })
@@ -96,6 +98,7 @@ struct ItemChanges {
     attenuation: Option<Option<f64>>,
     year: Option<Option<i32>>,
     notes: Option<Option<String>>,
+    catalog_id: Option<Option<Uuid>>,
     updated_at: OffsetDateTime,
 }
 
@@ -189,6 +192,7 @@ impl InventoryRepository for PgInventory {
             notes: f.notes,
             created_at: now,
             updated_at: now,
+            catalog_id: f.catalog_id,
         };
         diesel::insert_into(items::table)
             .values(&row)
@@ -229,6 +233,7 @@ impl InventoryRepository for PgInventory {
             attenuation: p.attenuation,
             year: p.year,
             notes: p.notes,
+            catalog_id: p.catalog_id,
             updated_at: now,
         };
         diesel::update(

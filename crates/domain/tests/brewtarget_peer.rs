@@ -183,6 +183,7 @@ fn to_wort(r: &Recipe) -> Wort {
         .fermentables
         .iter()
         .map(|f| Fermentable {
+            catalog_id: None,
             id: Uuid::new_v4(),
             recipe_id: Uuid::nil(),
             name: f.name.clone(),
@@ -207,6 +208,7 @@ fn to_wort(r: &Recipe) -> Wort {
         .hops
         .iter()
         .map(|h| Hop {
+            catalog_id: None,
             form: None,
             id: Uuid::new_v4(),
             recipe_id: Uuid::nil(),
@@ -240,6 +242,7 @@ fn to_wort(r: &Recipe) -> Wort {
         .yeast_attenuation_percent
         .iter()
         .map(|a| Yeast {
+            catalog_id: None,
             id: Uuid::new_v4(),
             recipe_id: Uuid::nil(),
             name: "yeast".into(),

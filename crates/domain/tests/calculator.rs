@@ -175,6 +175,7 @@ fn build(case: &Case) -> Built {
         .iter()
         .zip(0..)
         .map(|(f, i)| Fermentable {
+            catalog_id: None,
             id: Uuid::new_v4(),
             recipe_id,
             name: f.name.clone(),
@@ -193,6 +194,7 @@ fn build(case: &Case) -> Built {
         .iter()
         .zip(0..)
         .map(|(h, i)| Hop {
+            catalog_id: None,
             form: None,
             id: Uuid::new_v4(),
             recipe_id,
@@ -210,6 +212,7 @@ fn build(case: &Case) -> Built {
         .iter()
         .zip(0..)
         .map(|(y, i)| Yeast {
+            catalog_id: None,
             id: Uuid::new_v4(),
             recipe_id,
             name: y.name.clone(),

@@ -194,6 +194,7 @@ fn everything() -> ImportedRecipe {
             .map(|(i, &kind)| NewFermentable {
                 name: format!("F{i}"),
                 kind,
+                catalog_id: None,
                 amount_kg: 0.1 + i as f64 * 0.37,
                 color_srm: 1.5 + i as f64 * 11.0,
                 yield_percent: 60.0 + i as f64 * 3.3,
@@ -208,6 +209,7 @@ fn everything() -> ImportedRecipe {
             .map(|(i, &hop_use)| NewHop {
                 // Every form BeerXML 1.0 has a word for, and none (an extract has no BeerXML word).
                 form: [
+                catalog_id: None,
                     Some(HopForm::Pellet),
                     Some(HopForm::Plug),
                     Some(HopForm::Leaf),
@@ -227,6 +229,7 @@ fn everything() -> ImportedRecipe {
             .map(|(i, &kind)| NewYeast {
                 name: format!("Y{i}"),
                 lab: (i % 2 == 0).then(|| "Lab".to_owned()),
+                catalog_id: None,
                 product_id: (i % 3 == 0).then(|| format!("P-{i}")),
                 kind,
                 form: [
@@ -251,6 +254,7 @@ fn everything() -> ImportedRecipe {
             .map(|(i, &misc_use)| NewMisc {
                 name: format!("M{i}"),
                 kind: MiscType::ALL[i % MiscType::ALL.len()],
+                catalog_id: None,
                 misc_use,
                 amount: 2.5 + i as f64,
                 amount_unit: ["g", "ml", "tsp", "pkg", "oz", "items", "kg"][i].to_owned(),

@@ -341,6 +341,7 @@ impl SharedParts {
                 recipes.clone(),
                 Arc::new(PgRecipeChildren::new(pool.clone())),
                 equipment.clone(),
+        let catalog = Arc::new(wort_db::catalog::PgCatalog::new(pool.clone()));
                 clock.clone(),
                 self.cpu.clone(),
             ),
@@ -355,14 +356,12 @@ impl SharedParts {
                 Arc::new(PgBrewSessions::new(pool.clone())),
                 clock.clone(),
             ),
+                catalog.clone(),
             inventory: InventoryService::new(
                 Arc::new(PgInventory::new(pool.clone())),
                 clock.clone(),
             ),
-            catalog: wort_domain::catalog::CatalogService::new(
-                Arc::new(wort_db::catalog::PgCatalog::new(pool.clone())),
-                clock.clone(),
-            ),
+            catalog: wort_domain::catalog::CatalogService::new(catalog, clock.clone()),
             ai: Arc::new(AiService {
                 usage: Arc::new(PgAiUsage::new(pool.clone())),
                 chats: Arc::new(PgChats::new(pool.clone())),

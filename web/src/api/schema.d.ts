@@ -241,6 +241,154 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/catalog/fermentables": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Built-in items and the account's own. With `q`, best match first (case, accents and punctuation ignored, prefixes and typos found; the account's own before built-in ones of equal match); without, alphabetical. */
+        get: operations["list_catalog_fermentables"];
+        put?: never;
+        /** Add an item of the account's own (`source: "mine"`). */
+        post: operations["create_catalog_fermentables"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/catalog/fermentables/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One item, built-in or the account's own. */
+        get: operations["get_catalog_fermentables"];
+        put?: never;
+        post?: never;
+        /** Delete one of the account's own items; what was filled from it keeps its values and loses the link. */
+        delete: operations["delete_catalog_fermentables"];
+        options?: never;
+        head?: never;
+        /** Change some fields of one of the account's own items; recipes filled from it keep their values. */
+        patch: operations["update_catalog_fermentables"];
+        trace?: never;
+    };
+    "/v1/catalog/hops": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Built-in items and the account's own. With `q`, best match first (case, accents and punctuation ignored, prefixes and typos found; the account's own before built-in ones of equal match); without, alphabetical. */
+        get: operations["list_catalog_hops"];
+        put?: never;
+        /** Add an item of the account's own (`source: "mine"`). */
+        post: operations["create_catalog_hops"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/catalog/hops/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One item, built-in or the account's own. */
+        get: operations["get_catalog_hops"];
+        put?: never;
+        post?: never;
+        /** Delete one of the account's own items; what was filled from it keeps its values and loses the link. */
+        delete: operations["delete_catalog_hops"];
+        options?: never;
+        head?: never;
+        /** Change some fields of one of the account's own items; recipes filled from it keep their values. */
+        patch: operations["update_catalog_hops"];
+        trace?: never;
+    };
+    "/v1/catalog/miscs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Built-in items and the account's own. With `q`, best match first (case, accents and punctuation ignored, prefixes and typos found; the account's own before built-in ones of equal match); without, alphabetical. */
+        get: operations["list_catalog_miscs"];
+        put?: never;
+        /** Add an item of the account's own (`source: "mine"`). */
+        post: operations["create_catalog_miscs"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/catalog/miscs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One item, built-in or the account's own. */
+        get: operations["get_catalog_miscs"];
+        put?: never;
+        post?: never;
+        /** Delete one of the account's own items; what was filled from it keeps its values and loses the link. */
+        delete: operations["delete_catalog_miscs"];
+        options?: never;
+        head?: never;
+        /** Change some fields of one of the account's own items; recipes filled from it keep their values. */
+        patch: operations["update_catalog_miscs"];
+        trace?: never;
+    };
+    "/v1/catalog/yeasts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Built-in items and the account's own. With `q`, best match first (case, accents and punctuation ignored, prefixes and typos found; the account's own before built-in ones of equal match); without, alphabetical. */
+        get: operations["list_catalog_yeasts"];
+        put?: never;
+        /** Add an item of the account's own (`source: "mine"`). */
+        post: operations["create_catalog_yeasts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/catalog/yeasts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One item, built-in or the account's own. */
+        get: operations["get_catalog_yeasts"];
+        put?: never;
+        post?: never;
+        /** Delete one of the account's own items; what was filled from it keeps its values and loses the link. */
+        delete: operations["delete_catalog_yeasts"];
+        options?: never;
+        head?: never;
+        /** Change some fields of one of the account's own items; recipes filled from it keep their values. */
+        patch: operations["update_catalog_yeasts"];
+        trace?: never;
+    };
     "/v1/chat": {
         parameters: {
             query?: never;
@@ -1218,6 +1366,51 @@ export interface components {
             sort_order: number;
             title: string;
         };
+        /** @description A fermentable of the ingredient catalogue. */
+        CatalogFermentable: components["schemas"]["FermentableDetails"] & {
+            /** @description Other names it goes by; a search finds it by any of them. */
+            aliases: string[];
+            /** Format: uuid */
+            id: string;
+            name: string;
+            notes?: string | null;
+            source: components["schemas"]["CatalogSource"];
+        };
+        /** @description A hop of the ingredient catalogue. */
+        CatalogHop: components["schemas"]["HopDetails"] & {
+            /** @description Other names it goes by; a search finds it by any of them. */
+            aliases: string[];
+            /** Format: uuid */
+            id: string;
+            name: string;
+            notes?: string | null;
+            source: components["schemas"]["CatalogSource"];
+        };
+        /** @description A misc of the ingredient catalogue. */
+        CatalogMisc: components["schemas"]["MiscDetails"] & {
+            /** @description Other names it goes by; a search finds it by any of them. */
+            aliases: string[];
+            /** Format: uuid */
+            id: string;
+            name: string;
+            notes?: string | null;
+            source: components["schemas"]["CatalogSource"];
+        };
+        /**
+         * @description Whose item it is: shipped with wort (read-only) or the account's own.
+         * @enum {string}
+         */
+        CatalogSource: "builtin" | "mine";
+        /** @description A yeast of the ingredient catalogue. */
+        CatalogYeast: components["schemas"]["YeastDetails"] & {
+            /** @description Other names it goes by; a search finds it by any of them. */
+            aliases: string[];
+            /** Format: uuid */
+            id: string;
+            name: string;
+            notes?: string | null;
+            source: components["schemas"]["CatalogSource"];
+        };
         ChangePasswordRequest: {
             currentPassword: string;
             newPassword: string;
@@ -1304,6 +1497,63 @@ export interface components {
             expiresIn?: number | null;
             name: string;
         };
+        CreateCatalogFermentable: {
+            /** @description Other names it goes by; a search finds the item by any of them. `[]` unless given. */
+            aliases?: string[];
+            /** Format: double */
+            color_srm?: number | null;
+            /** Format: double */
+            diastatic_power_lintner?: number | null;
+            name: string;
+            notes?: string | null;
+            origin?: string | null;
+            supplier?: string | null;
+            type?: null | ("grain" | "adjunct" | "sugar" | "extract" | "dry_extract" | "fruit" | "juice" | "honey" | "other");
+            /** Format: double */
+            yield_percent?: number | null;
+        };
+        CreateCatalogHop: {
+            /** @description Other names it goes by; a search finds the item by any of them. `[]` unless given. */
+            aliases?: string[];
+            /** Format: double */
+            alpha_acid?: number | null;
+            /** Format: double */
+            beta_acid?: number | null;
+            name: string;
+            notes?: string | null;
+            origin?: string | null;
+            purpose?: null | ("bittering" | "aroma" | "dual");
+        };
+        CreateCatalogMisc: {
+            /** @description Other names it goes by; a search finds the item by any of them. `[]` unless given. */
+            aliases?: string[];
+            amount_unit?: string | null;
+            name: string;
+            notes?: string | null;
+            type?: null | ("spice" | "fining" | "water_agent" | "herb" | "flavor" | "wood" | "other");
+            use?: null | ("mash" | "sparge" | "boil" | "whirlpool" | "primary" | "secondary" | "bottling");
+        };
+        CreateCatalogYeast: {
+            /** @description Other names it goes by; a search finds the item by any of them. `[]` unless given. */
+            aliases?: string[];
+            /** Format: double */
+            attenuation?: number | null;
+            /** Format: double */
+            attenuation_max?: number | null;
+            /** Format: double */
+            attenuation_min?: number | null;
+            flocculation?: null | ("low" | "medium_low" | "medium" | "medium_high" | "high" | "very_high");
+            form?: null | ("liquid" | "dry" | "slant" | "culture");
+            lab?: string | null;
+            /** Format: double */
+            max_temp_c?: number | null;
+            /** Format: double */
+            min_temp_c?: number | null;
+            name: string;
+            notes?: string | null;
+            product_id?: string | null;
+            type?: null | ("ale" | "lager" | "hybrid" | "wheat" | "wine" | "champagne" | "kveik" | "brett" | "lacto" | "other");
+        };
         /** @description Request body of `POST /v1/chats` (optional as a whole). */
         CreateChatRequest: {
             /**
@@ -1379,6 +1629,11 @@ export interface components {
         CreateFermentable: {
             /** Format: double */
             amount_kg: number;
+            /**
+             * Format: uuid
+             * @description The ingredient catalogue item it is filled from: on create, every field of the item that is not sent is taken from it (name, alpha acid…); later changes of the item change nothing here.
+             */
+            catalog_id?: string | null;
             /** Format: double */
             color_srm: number;
             name: string;
@@ -1396,6 +1651,11 @@ export interface components {
             alpha_acid: number;
             /** Format: double */
             amount_grams: number;
+            /**
+             * Format: uuid
+             * @description The ingredient catalogue item it is filled from: on create, every field of the item that is not sent is taken from it (name, alpha acid…); later changes of the item change nothing here.
+             */
+            catalog_id?: string | null;
             /** @description Pellet 1.10, plug 1.02, leaf/extract/null 1.0 × Tinseth's utilisation. */
             form?: null | ("pellet" | "plug" | "leaf" | "extract");
             name: string;
@@ -1419,6 +1679,8 @@ export interface components {
             amount_unit?: string;
             /** Format: double */
             attenuation?: number | null;
+            /** Format: uuid */
+            catalog_id?: string | null;
             /** @enum {string} */
             category: "fermentable" | "hop" | "yeast" | "misc";
             /** Format: double */
@@ -1484,6 +1746,11 @@ export interface components {
             amount: number;
             /** @default g */
             amount_unit?: string;
+            /**
+             * Format: uuid
+             * @description The ingredient catalogue item it is filled from: on create, every field of the item that is not sent is taken from it (name, alpha acid…); later changes of the item change nothing here.
+             */
+            catalog_id?: string | null;
             name: string;
             notes?: string | null;
             /** Format: int32 */
@@ -1569,6 +1836,11 @@ export interface components {
             amount_unit?: string | null;
             /** Format: double */
             attenuation?: number | null;
+            /**
+             * Format: uuid
+             * @description The ingredient catalogue item it is filled from: on create, every field of the item that is not sent is taken from it (name, alpha acid…); later changes of the item change nothing here.
+             */
+            catalog_id?: string | null;
             form?: null | ("liquid" | "dry" | "slant" | "culture");
             lab?: string | null;
             /** Format: double */
@@ -1734,6 +2006,11 @@ export interface components {
         Fermentable: {
             /** Format: double */
             amount_kg: number;
+            /**
+             * Format: uuid
+             * @description The catalogue item it was filled from, if any; null once that item is deleted.
+             */
+            catalog_id?: string | null;
             /** Format: double */
             color_srm: number;
             /** Format: date-time */
@@ -1750,6 +2027,30 @@ export interface components {
             type: components["schemas"]["FermentableType"];
             /** Format: double */
             yield_percent: number;
+        };
+        /** @description A fermentable's descriptive fields; each may be unknown. */
+        FermentableDetails: {
+            /**
+             * Format: double
+             * @default null
+             */
+            color_srm?: number | null;
+            /**
+             * Format: double
+             * @default null
+             */
+            diastatic_power_lintner?: number | null;
+            /** @default null */
+            origin?: string | null;
+            /** @default null */
+            supplier?: string | null;
+            /** @default null */
+            type?: null | components["schemas"]["FermentableType"];
+            /**
+             * Format: double
+             * @default null
+             */
+            yield_percent?: number | null;
         };
         /**
          * @description What a fermentable is. Only `grain` and `adjunct` are mashed, so only they are scaled by
@@ -1829,6 +2130,16 @@ export interface components {
             value: number;
         };
         /**
+         * @description Where a value lies against a style's range.
+         * @enum {string}
+         */
+        FitPosition: "below" | "in_range" | "above";
+        /**
+         * @description How readily a yeast drops out of suspension.
+         * @enum {string}
+         */
+        Flocculation: "low" | "medium_low" | "medium" | "medium_high" | "high" | "very_high";
+        /**
          * @description A device with its ingest token: the answer to create and to a token replacement, the only
          *     times the token is shown.
          */
@@ -1851,6 +2162,11 @@ export interface components {
             alpha_acid: number;
             /** Format: double */
             amount_grams: number;
+            /**
+             * Format: uuid
+             * @description The catalogue item it was filled from, if any; null once that item is deleted.
+             */
+            catalog_id?: string | null;
             /** Format: date-time */
             created_at: string;
             form?: null | components["schemas"]["HopForm"];
@@ -1864,6 +2180,23 @@ export interface components {
             /** Format: double */
             time_minutes: number;
             use: components["schemas"]["HopUse"];
+        };
+        HopDetails: {
+            /**
+             * Format: double
+             * @description Percent, 0–100.
+             * @default null
+             */
+            alpha_acid?: number | null;
+            /**
+             * Format: double
+             * @default null
+             */
+            beta_acid?: number | null;
+            /** @default null */
+            origin?: string | null;
+            /** @default null */
+            purpose?: null | components["schemas"]["HopPurpose"];
         };
         /**
          * @description The physical form of a hop addition; `null` in the API means unknown and counts as leaf.
@@ -1880,6 +2213,11 @@ export interface components {
              */
             ibu: number;
         };
+        /**
+         * @description What a hop is mostly used for.
+         * @enum {string}
+         */
+        HopPurpose: "bittering" | "aroma" | "dual";
         /**
          * @description When a hop goes in; decides how much bitterness it gives (docs/calculations.md).
          * @enum {string}
@@ -1922,6 +2260,11 @@ export interface components {
             amount_unit: string;
             /** Format: double */
             attenuation?: number | null;
+            /**
+             * Format: uuid
+             * @description The catalogue item it was filled from, if any; null once that item is deleted.
+             */
+            catalog_id?: string | null;
             category: components["schemas"]["InventoryCategory"];
             /** Format: double */
             color_srm?: number | null;
@@ -1981,6 +2324,11 @@ export interface components {
             /** Format: double */
             amount: number;
             amount_unit: string;
+            /**
+             * Format: uuid
+             * @description The catalogue item it was filled from, if any; null once that item is deleted.
+             */
+            catalog_id?: string | null;
             /** Format: date-time */
             created_at: string;
             /** Format: uuid */
@@ -1995,6 +2343,14 @@ export interface components {
             time_minutes: number;
             type: components["schemas"]["MiscType"];
             use: components["schemas"]["MiscUse"];
+        };
+        MiscDetails: {
+            /** @default null */
+            amount_unit?: string | null;
+            /** @default null */
+            type?: null | components["schemas"]["MiscType"];
+            /** @default null */
+            use?: null | components["schemas"]["MiscUse"];
         };
         /** @enum {string} */
         MiscType: "spice" | "fining" | "water_agent" | "herb" | "flavor" | "wood" | "other";
@@ -2243,6 +2599,59 @@ export interface components {
             /** Format: int64 */
             total_tokens: number;
         };
+        UpdateCatalogFermentable: {
+            aliases?: string[];
+            /** Format: double */
+            color_srm?: number | null;
+            /** Format: double */
+            diastatic_power_lintner?: number | null;
+            name?: string;
+            notes?: string | null;
+            origin?: string | null;
+            supplier?: string | null;
+            type?: null | ("grain" | "adjunct" | "sugar" | "extract" | "dry_extract" | "fruit" | "juice" | "honey" | "other");
+            /** Format: double */
+            yield_percent?: number | null;
+        };
+        UpdateCatalogHop: {
+            aliases?: string[];
+            /** Format: double */
+            alpha_acid?: number | null;
+            /** Format: double */
+            beta_acid?: number | null;
+            name?: string;
+            notes?: string | null;
+            origin?: string | null;
+            purpose?: null | ("bittering" | "aroma" | "dual");
+        };
+        UpdateCatalogMisc: {
+            aliases?: string[];
+            amount_unit?: string | null;
+            name?: string;
+            notes?: string | null;
+            type?: null | ("spice" | "fining" | "water_agent" | "herb" | "flavor" | "wood" | "other");
+            use?: null | ("mash" | "sparge" | "boil" | "whirlpool" | "primary" | "secondary" | "bottling");
+        };
+        UpdateCatalogYeast: {
+            aliases?: string[];
+            /** Format: double */
+            attenuation?: number | null;
+            /** Format: double */
+            attenuation_max?: number | null;
+            /** Format: double */
+            attenuation_min?: number | null;
+            flocculation?: null | ("low" | "medium_low" | "medium" | "medium_high" | "high" | "very_high");
+            form?: null | ("liquid" | "dry" | "slant" | "culture");
+            lab?: string | null;
+            /** Format: double */
+            max_temp_c?: number | null;
+            /** Format: double */
+            min_temp_c?: number | null;
+            name?: string;
+            notes?: string | null;
+            product_id?: string | null;
+            type?: null | ("ale" | "lager" | "hybrid" | "wheat" | "wine" | "champagne" | "kveik" | "brett" | "lacto" | "other");
+        };
         /** @description Request body of `PATCH /v1/chats/{id}`; `null` clears the title. */
         UpdateChatRequest: {
             title?: string | null;
@@ -2284,6 +2693,8 @@ export interface components {
         UpdateFermentable: {
             /** Format: double */
             amount_kg?: number;
+            /** Format: uuid */
+            catalog_id?: string | null;
             /** Format: double */
             color_srm?: number;
             name?: string;
@@ -2305,6 +2716,8 @@ export interface components {
             alpha_acid?: number;
             /** Format: double */
             amount_grams?: number;
+            /** Format: uuid */
+            catalog_id?: string | null;
             form?: null | ("pellet" | "plug" | "leaf" | "extract");
             name?: string;
             /** Format: int32 */
@@ -2326,6 +2739,8 @@ export interface components {
             amount_unit?: string;
             /** Format: double */
             attenuation?: number | null;
+            /** Format: uuid */
+            catalog_id?: string | null;
             /** @enum {string} */
             category?: "fermentable" | "hop" | "yeast" | "misc";
             /** Format: double */
@@ -2372,6 +2787,8 @@ export interface components {
             /** Format: double */
             amount?: number;
             amount_unit?: string;
+            /** Format: uuid */
+            catalog_id?: string | null;
             name?: string;
             notes?: string | null;
             /** Format: int32 */
@@ -2472,6 +2889,8 @@ export interface components {
             amount_unit?: string | null;
             /** Format: double */
             attenuation?: number | null;
+            /** Format: uuid */
+            catalog_id?: string | null;
             form?: null | ("liquid" | "dry" | "slant" | "culture");
             lab?: string | null;
             /** Format: double */
@@ -2603,6 +3022,11 @@ export interface components {
              * @description Apparent attenuation, percent 0–100; null counts as 75 in the stats.
              */
             attenuation?: number | null;
+            /**
+             * Format: uuid
+             * @description The catalogue item it was filled from, if any; null once that item is deleted.
+             */
+            catalog_id?: string | null;
             /** Format: date-time */
             created_at: string;
             form?: null | components["schemas"]["YeastForm"];
@@ -2622,6 +3046,44 @@ export interface components {
             sort_order: number;
             type: components["schemas"]["YeastType"];
         };
+        YeastDetails: {
+            /**
+             * Format: double
+             * @description Typical apparent attenuation, percent.
+             * @default null
+             */
+            attenuation?: number | null;
+            /**
+             * Format: double
+             * @default null
+             */
+            attenuation_max?: number | null;
+            /**
+             * Format: double
+             * @default null
+             */
+            attenuation_min?: number | null;
+            /** @default null */
+            flocculation?: null | components["schemas"]["Flocculation"];
+            /** @default null */
+            form?: null | components["schemas"]["YeastForm"];
+            /** @default null */
+            lab?: string | null;
+            /**
+             * Format: double
+             * @default null
+             */
+            max_temp_c?: number | null;
+            /**
+             * Format: double
+             * @default null
+             */
+            min_temp_c?: number | null;
+            /** @default null */
+            product_id?: string | null;
+            /** @default null */
+            type?: null | components["schemas"]["YeastType"];
+        };
         /**
          * @description Has no create default: a yeast's `form` is null unless given.
          * @enum {string}
@@ -2629,11 +3091,6 @@ export interface components {
         YeastForm: "liquid" | "dry" | "slant" | "culture";
         /** @enum {string} */
         YeastType: "ale" | "lager" | "hybrid" | "wheat" | "wine" | "champagne" | "kveik" | "brett" | "lacto" | "other";
-        /**
-         * @description Where a value lies against a style's range.
-         * @enum {string}
-         */
-        FitPosition: "below" | "in_range" | "above";
     };
     responses: never;
     parameters: never;
@@ -3503,6 +3960,1598 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_catalog_fermentables: {
+        parameters: {
+            query?: {
+                /** @description Search text */
+                q?: string;
+                /** @description Page size (default 20) */
+                limit?: number;
+                /** @description Items to skip (default 0) */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    Link?: string;
+                    "X-Total-Count"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CatalogFermentable"][];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_catalog_fermentables: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry of this write safe: the first answer to the key is kept 24 h for the account and sent again, with `Idempotent-Replayed: true`, to a retry of the same request. A malformed key is `400`. A streamed answer (`text/event-stream`) is not kept: the key guards the request until its stream starts. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCatalogFermentable"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CatalogFermentable"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body did not arrive within the body read deadline (30 s by default) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with this `Idempotency-Key` is still running (retry after `Retry-After` seconds), or was applied with an answer too large to keep */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid body, or the account already keeps 2,000 items of its own */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_catalog_fermentables: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Catalogue item id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CatalogFermentable"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_catalog_fermentables: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Catalogue item id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A built-in item: read-only */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_catalog_fermentables: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry of this write safe: the first answer to the key is kept 24 h for the account and sent again, with `Idempotent-Replayed: true`, to a retry of the same request. A malformed key is `400`. A streamed answer (`text/event-stream`) is not kept: the key guards the request until its stream starts. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Catalogue item id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateCatalogFermentable"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CatalogFermentable"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body did not arrive within the body read deadline (30 s by default) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A built-in item: read-only */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_catalog_hops: {
+        parameters: {
+            query?: {
+                /** @description Search text */
+                q?: string;
+                /** @description Page size (default 20) */
+                limit?: number;
+                /** @description Items to skip (default 0) */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    Link?: string;
+                    "X-Total-Count"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CatalogHop"][];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_catalog_hops: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry of this write safe: the first answer to the key is kept 24 h for the account and sent again, with `Idempotent-Replayed: true`, to a retry of the same request. A malformed key is `400`. A streamed answer (`text/event-stream`) is not kept: the key guards the request until its stream starts. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCatalogHop"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CatalogHop"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body did not arrive within the body read deadline (30 s by default) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with this `Idempotency-Key` is still running (retry after `Retry-After` seconds), or was applied with an answer too large to keep */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid body, or the account already keeps 2,000 items of its own */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_catalog_hops: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Catalogue item id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CatalogHop"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_catalog_hops: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Catalogue item id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A built-in item: read-only */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_catalog_hops: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry of this write safe: the first answer to the key is kept 24 h for the account and sent again, with `Idempotent-Replayed: true`, to a retry of the same request. A malformed key is `400`. A streamed answer (`text/event-stream`) is not kept: the key guards the request until its stream starts. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Catalogue item id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateCatalogHop"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CatalogHop"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body did not arrive within the body read deadline (30 s by default) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A built-in item: read-only */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_catalog_miscs: {
+        parameters: {
+            query?: {
+                /** @description Search text */
+                q?: string;
+                /** @description Page size (default 20) */
+                limit?: number;
+                /** @description Items to skip (default 0) */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    Link?: string;
+                    "X-Total-Count"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CatalogMisc"][];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_catalog_miscs: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry of this write safe: the first answer to the key is kept 24 h for the account and sent again, with `Idempotent-Replayed: true`, to a retry of the same request. A malformed key is `400`. A streamed answer (`text/event-stream`) is not kept: the key guards the request until its stream starts. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCatalogMisc"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CatalogMisc"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body did not arrive within the body read deadline (30 s by default) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with this `Idempotency-Key` is still running (retry after `Retry-After` seconds), or was applied with an answer too large to keep */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid body, or the account already keeps 2,000 items of its own */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_catalog_miscs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Catalogue item id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CatalogMisc"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_catalog_miscs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Catalogue item id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A built-in item: read-only */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_catalog_miscs: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry of this write safe: the first answer to the key is kept 24 h for the account and sent again, with `Idempotent-Replayed: true`, to a retry of the same request. A malformed key is `400`. A streamed answer (`text/event-stream`) is not kept: the key guards the request until its stream starts. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Catalogue item id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateCatalogMisc"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CatalogMisc"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body did not arrive within the body read deadline (30 s by default) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A built-in item: read-only */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_catalog_yeasts: {
+        parameters: {
+            query?: {
+                /** @description Search text */
+                q?: string;
+                /** @description Page size (default 20) */
+                limit?: number;
+                /** @description Items to skip (default 0) */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    Link?: string;
+                    "X-Total-Count"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CatalogYeast"][];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_catalog_yeasts: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry of this write safe: the first answer to the key is kept 24 h for the account and sent again, with `Idempotent-Replayed: true`, to a retry of the same request. A malformed key is `400`. A streamed answer (`text/event-stream`) is not kept: the key guards the request until its stream starts. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCatalogYeast"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CatalogYeast"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body did not arrive within the body read deadline (30 s by default) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with this `Idempotency-Key` is still running (retry after `Retry-After` seconds), or was applied with an answer too large to keep */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid body, or the account already keeps 2,000 items of its own */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_catalog_yeasts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Catalogue item id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CatalogYeast"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_catalog_yeasts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Catalogue item id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A built-in item: read-only */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_catalog_yeasts: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry of this write safe: the first answer to the key is kept 24 h for the account and sent again, with `Idempotent-Replayed: true`, to a retry of the same request. A malformed key is `400`. A streamed answer (`text/event-stream`) is not kept: the key guards the request until its stream starts. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Catalogue item id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateCatalogYeast"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CatalogYeast"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body did not arrive within the body read deadline (30 s by default) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A built-in item: read-only */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
             /** @description Internal server error; safe to retry with backoff */

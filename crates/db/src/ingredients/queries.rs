@@ -122,7 +122,7 @@ macro_rules! child_queries {
     };
 }
 
-/// Rows per multi-row insert: the widest child row has 16 columns, and PostgreSQL takes at most
+/// Rows per multi-row insert: the widest child row has 17 columns, and PostgreSQL takes at most
 /// 65,535 bind parameters in one statement.
 const ROWS_PER_INSERT: usize = 2_000;
 

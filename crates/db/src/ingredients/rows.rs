@@ -31,6 +31,7 @@ pub(crate) struct FermentableRow {
     pub(super) notes: Option<String>,
     pub(super) sort_order: i32,
     pub(super) created_at: OffsetDateTime,
+    pub(super) catalog_id: Option<Uuid>,
 }
 
 impl FermentableRow {
@@ -48,11 +49,13 @@ impl FermentableRow {
             notes: e.notes.clone(),
             sort_order: e.sort_order,
             created_at: e.created_at,
+            catalog_id: e.catalog_id,
         }
     }
 
     pub(super) fn entity(self) -> DomainResult<Fermentable> {
         Ok(Fermentable {
+            catalog_id: self.catalog_id,
             kind: parse_enum(&self.kind, FermentableType::parse)?,
             id: self.id,
             recipe_id: self.recipe_id,
@@ -81,6 +84,7 @@ pub(crate) struct HopRow {
     pub(super) hop_use: String,
     pub(super) sort_order: i32,
     pub(super) created_at: OffsetDateTime,
+    pub(super) catalog_id: Option<Uuid>,
     pub(super) form: Option<String>,
 }
 
@@ -97,12 +101,14 @@ impl HopRow {
             hop_use: e.hop_use.as_str().to_owned(),
             sort_order: e.sort_order,
             created_at: e.created_at,
+            catalog_id: e.catalog_id,
             form: e.form.map(|f| f.as_str().to_owned()),
         }
     }
 
     pub(super) fn entity(self) -> DomainResult<Hop> {
         Ok(Hop {
+            catalog_id: self.catalog_id,
             hop_use: parse_enum(&self.hop_use, HopUse::parse)?,
             form: self
                 .form
@@ -140,6 +146,7 @@ pub(crate) struct YeastRow {
     pub(super) notes: Option<String>,
     pub(super) sort_order: i32,
     pub(super) created_at: OffsetDateTime,
+    pub(super) catalog_id: Option<Uuid>,
 }
 
 impl YeastRow {
@@ -161,11 +168,13 @@ impl YeastRow {
             notes: e.notes.clone(),
             sort_order: e.sort_order,
             created_at: e.created_at,
+            catalog_id: e.catalog_id,
         }
     }
 
     pub(super) fn entity(self) -> DomainResult<Yeast> {
         Ok(Yeast {
+            catalog_id: self.catalog_id,
             kind: parse_enum(&self.kind, YeastType::parse)?,
             form: self
                 .form
@@ -204,6 +213,7 @@ pub(crate) struct MiscRow {
     pub(super) notes: Option<String>,
     pub(super) sort_order: i32,
     pub(super) created_at: OffsetDateTime,
+    pub(super) catalog_id: Option<Uuid>,
 }
 
 impl MiscRow {
@@ -221,11 +231,13 @@ impl MiscRow {
             notes: e.notes.clone(),
             sort_order: e.sort_order,
             created_at: e.created_at,
+            catalog_id: e.catalog_id,
         }
     }
 
     pub(super) fn entity(self) -> DomainResult<Misc> {
         Ok(Misc {
+            catalog_id: self.catalog_id,
             kind: parse_enum(&self.kind, MiscType::parse)?,
             misc_use: parse_enum(&self.misc_use, MiscUse::parse)?,
             id: self.id,
@@ -316,6 +328,7 @@ impl FermentableRow {
             notes: n.notes,
             sort_order: n.sort_order.unwrap_or(append_at),
             created_at: at.now,
+            catalog_id: n.catalog_id,
         }
     }
 }
@@ -333,6 +346,7 @@ impl HopRow {
             hop_use: n.hop_use.as_str().to_owned(),
             sort_order: n.sort_order.unwrap_or(append_at),
             created_at: at.now,
+            catalog_id: n.catalog_id,
             form: n.form.map(|f| f.as_str().to_owned()),
         }
     }
@@ -357,6 +371,7 @@ impl YeastRow {
             notes: n.notes,
             sort_order: n.sort_order.unwrap_or(append_at),
             created_at: at.now,
+            catalog_id: n.catalog_id,
         }
     }
 }
@@ -376,6 +391,7 @@ impl MiscRow {
             notes: n.notes,
             sort_order: n.sort_order.unwrap_or(append_at),
             created_at: at.now,
+            catalog_id: n.catalog_id,
         }
     }
 }

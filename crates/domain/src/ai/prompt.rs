@@ -303,6 +303,7 @@ mod tests {
                 updated_at: at,
             },
             fermentables: vec![Fermentable {
+                catalog_id: None,
                 id: Uuid::from_u128(1),
                 recipe_id,
                 name: "Maris Otter".into(),
@@ -316,6 +317,7 @@ mod tests {
                 created_at: at,
             }],
             hops: vec![Hop {
+                catalog_id: None,
                 form: None,
                 id: Uuid::from_u128(2),
                 recipe_id,
@@ -328,6 +330,7 @@ mod tests {
                 created_at: at,
             }],
             yeasts: vec![Yeast {
+                catalog_id: None,
                 id: Uuid::from_u128(3),
                 recipe_id,
                 name: "US-05".into(),

@@ -12,6 +12,7 @@ pub fn fermentable(
     yield_percent: f64,
 ) -> Fermentable {
     Fermentable {
+        catalog_id: None,
         id: Uuid::new_v4(),
         recipe_id: Uuid::nil(),
         name: format!("{} {amount_kg} kg", kind.as_str()),
@@ -28,6 +29,7 @@ pub fn fermentable(
 
 pub fn hop(hop_use: HopUse, alpha_acid: f64, amount_grams: f64, time_minutes: f64) -> Hop {
     Hop {
+        catalog_id: None,
         form: None,
         id: Uuid::new_v4(),
         recipe_id: Uuid::nil(),
@@ -43,6 +45,7 @@ pub fn hop(hop_use: HopUse, alpha_acid: f64, amount_grams: f64, time_minutes: f6
 
 pub fn yeast(attenuation: Option<f64>) -> Yeast {
     Yeast {
+        catalog_id: None,
         id: Uuid::new_v4(),
         recipe_id: Uuid::nil(),
         name: "yeast".into(),

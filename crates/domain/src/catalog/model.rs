@@ -32,6 +32,29 @@ impl CatalogKind {
         Self::ALL.iter().copied().find(|k| k.as_str() == s)
     }
 
+    /// The catalogue kind of a recipe child; a mash step has none.
+    pub const fn of_child(kind: crate::recipe::RecipeChildKind) -> Option<Self> {
+        use crate::recipe::RecipeChildKind as Child;
+        match kind {
+            Child::Fermentable => Some(Self::Fermentable),
+            Child::Hop => Some(Self::Hop),
+            Child::Yeast => Some(Self::Yeast),
+            Child::Misc => Some(Self::Misc),
+            Child::MashStep => None,
+        }
+    }
+
+    /// The catalogue kind of an inventory category (the same four).
+    pub const fn of_category(category: crate::inventory::InventoryCategory) -> Self {
+        use crate::inventory::InventoryCategory as Category;
+        match category {
+            Category::Fermentable => Self::Fermentable,
+            Category::Hop => Self::Hop,
+            Category::Yeast => Self::Yeast,
+            Category::Misc => Self::Misc,
+        }
+    }
+
     /// The collection's path segment (`/v1/catalog/hops`).
     pub const fn plural(&self) -> &'static str {
         match self {

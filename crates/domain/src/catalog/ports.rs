@@ -20,6 +20,8 @@ pub trait CatalogRepository: Send + Sync {
     ) -> DomainResult<Page<CatalogItem>>;
     /// A built-in item or one of the account's own, of this kind; `NotFound` otherwise.
     async fn get(&self, user: UserId, kind: CatalogKind, id: Uuid) -> DomainResult<CatalogItem>;
+    /// A built-in item or one of the account's own, of any kind; `NotFound` otherwise.
+    async fn get_any(&self, user: UserId, id: Uuid) -> DomainResult<CatalogItem>;
     /// Refused by [`check_item_room`](super::rules::check_item_room) once the account holds the
     /// cap (counted with the account's row locked).
     async fn create(

@@ -110,11 +110,12 @@ pub fn builtin_is_read_only() -> DomainError {
 }
 
 /// A `catalog_id` that names no item of the right kind the account can see.
-pub fn unknown_catalog_id(kind: CatalogKind) -> Violation {
+pub fn unknown_catalog_id(kind: Option<CatalogKind>) -> Violation {
+    let what = kind.map_or("item", |k| k.as_str());
     Violation::new(
         "custom",
         &["catalog_id"],
-        format!("No {} of the catalogue has this id", kind.as_str()),
+        format!("No {what} of the ingredient catalogue has this id"),
     )
 }
 

@@ -15,6 +15,7 @@ use super::rules::{builtin_is_read_only, unknown_catalog_id};
 use super::search::{fold, normalise_query};
 use crate::page::{Page, PageRequest};
 use crate::ports::Clock;
+use crate::recipe::NewRecipeWithIngredients;
 use crate::{DomainError, DomainResult, UserId};
 
 pub struct CatalogService {
@@ -107,28 +108,38 @@ impl CatalogService {
         Ok(item)
     }
 
-    /// The item a recipe child or an inventory item of `kind` links to: one the account can see,
-    /// of that kind, or a `422` at `catalog_id`.
+    /// The item a recipe child or an inventory item links to: one the account can see, of
+    /// `kind` when the caller knows it, or a `422` at `catalog_id`.
     pub async fn link(
         &self,
         user: UserId,
-        kind: CatalogKind,
+        kind: Option<CatalogKind>,
         id: Uuid,
     ) -> DomainResult<CatalogItem> {
-        match self.items.get(user, kind, id).await {
+        let found = match kind {
+            Some(kind) => self.items.get(user, kind, id).await,
+            None => self.items.get_any(user, id).await,
+        };
+        match found {
             Err(DomainError::NotFound) => Err(DomainError::invalid(unknown_catalog_id(kind))),
             other => other,
         }
     }
+}
 
-    /// For imported ingredients of `kind` named `names`: the item each name links to, keyed by
-    /// the name as given. A name links only when, folded, it is the name or an alias of exactly
-    /// one item (built-in or the account's own).
-    pub async fn links_by_name(
-        &self,
+/// Links each ingredient of imported recipes to the catalogue item its name names, when
+/// exactly one item of its kind (built-in or the account's own) has that name or alias once
+/// folded. Only the link is set: every value of the file stays. One query per kind.
+pub async fn link_imported(
+    items: &dyn CatalogRepository,
+    user: UserId,
+    recipes: &mut [NewRecipeWithIngredients],
+) -> DomainResult<()> {
+    async fn links(
+        items: &dyn CatalogRepository,
         user: UserId,
         kind: CatalogKind,
-        names: &[&str],
+        names: Vec<&str>,
     ) -> DomainResult<HashMap<String, Uuid>> {
         let mut folded: Vec<String> = names
             .iter()
@@ -140,9 +151,64 @@ impl CatalogService {
         if folded.is_empty() {
             return Ok(HashMap::new());
         }
-        let candidates = self.items.named(user, kind, &folded).await?;
-        Ok(unique_matches(names, &candidates))
+        let candidates = items.named(user, kind, &folded).await?;
+        Ok(unique_matches(&names, &candidates))
     }
+    let fermentables = links(
+        items,
+        user,
+        CatalogKind::Fermentable,
+        recipes
+            .iter()
+            .flat_map(|r| r.fermentables.iter().map(|i| i.name.as_str()))
+            .collect(),
+    )
+    .await?;
+    let hops = links(
+        items,
+        user,
+        CatalogKind::Hop,
+        recipes
+            .iter()
+            .flat_map(|r| r.hops.iter().map(|i| i.name.as_str()))
+            .collect(),
+    )
+    .await?;
+    let yeasts = links(
+        items,
+        user,
+        CatalogKind::Yeast,
+        recipes
+            .iter()
+            .flat_map(|r| r.yeasts.iter().map(|i| i.name.as_str()))
+            .collect(),
+    )
+    .await?;
+    let miscs = links(
+        items,
+        user,
+        CatalogKind::Misc,
+        recipes
+            .iter()
+            .flat_map(|r| r.miscs.iter().map(|i| i.name.as_str()))
+            .collect(),
+    )
+    .await?;
+    for recipe in recipes.iter_mut() {
+        for i in &mut recipe.fermentables {
+            i.catalog_id = fermentables.get(&i.name).copied();
+        }
+        for i in &mut recipe.hops {
+            i.catalog_id = hops.get(&i.name).copied();
+        }
+        for i in &mut recipe.yeasts {
+            i.catalog_id = yeasts.get(&i.name).copied();
+        }
+        for i in &mut recipe.miscs {
+            i.catalog_id = miscs.get(&i.name).copied();
+        }
+    }
+    Ok(())
 }
 
 /// Each name that, folded, is the name or an alias of exactly one of `items`.

@@ -51,6 +51,8 @@ pub struct InventoryItem {
     pub attenuation: Option<f64>,
     pub year: Option<i32>,
     pub notes: Option<String>,
+    /// The catalogue item it was filled from, if any; null once that item is deleted.
+    pub catalog_id: Option<Uuid>,
     #[serde(serialize_with = "crate::timestamp::serialize")]
     #[schema(value_type = String, format = DateTime)]
     pub created_at: OffsetDateTime,
@@ -75,6 +77,7 @@ pub struct NewInventoryItem {
     pub attenuation: Option<f64>,
     pub year: Option<i32>,
     pub notes: Option<String>,
+    pub catalog_id: Option<Uuid>,
 }
 
 /// A partial update: `None` leaves a field alone; `Some(None)` clears a nullable one.
@@ -93,6 +96,7 @@ pub struct InventoryPatch {
     pub attenuation: Option<Option<f64>>,
     pub year: Option<Option<i32>>,
     pub notes: Option<Option<String>>,
+    pub catalog_id: Option<Option<Uuid>>,
 }
 
 impl InventoryPatch {

@@ -172,6 +172,8 @@ fn set<T: Clone>(field: &mut T, value: &Option<T>) {
 pub struct Fermentable {
     pub id: Uuid,
     pub recipe_id: Uuid,
+    /// The catalogue item it was filled from, if any; null once that item is deleted.
+    pub catalog_id: Option<Uuid>,
     pub name: String,
     #[serde(rename = "type")]
     pub kind: FermentableType,
@@ -189,6 +191,7 @@ pub struct Fermentable {
 /// A validated create request with the defaults applied; `sort_order: None` appends.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NewFermentable {
+    pub catalog_id: Option<Uuid>,
     pub name: String,
     pub kind: FermentableType,
     pub amount_kg: f64,
@@ -202,6 +205,7 @@ pub struct NewFermentable {
 /// A validated partial update: `None` leaves a field alone; `Some(None)` clears a nullable one.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct FermentablePatch {
+    pub catalog_id: Option<Option<Uuid>>,
     pub name: Option<String>,
     pub kind: Option<FermentableType>,
     pub amount_kg: Option<f64>,
@@ -218,6 +222,7 @@ impl FermentablePatch {
     }
 
     pub fn apply(&self, to: &mut Fermentable) {
+        set(&mut to.catalog_id, &self.catalog_id);
         set(&mut to.name, &self.name);
         set(&mut to.kind, &self.kind);
         set(&mut to.amount_kg, &self.amount_kg);
@@ -236,6 +241,8 @@ impl FermentablePatch {
 pub struct Hop {
     pub id: Uuid,
     pub recipe_id: Uuid,
+    /// The catalogue item it was filled from, if any; null once that item is deleted.
+    pub catalog_id: Option<Uuid>,
     pub name: String,
     /// Percent, 0–100.
     pub alpha_acid: f64,
@@ -254,6 +261,7 @@ pub struct Hop {
 /// A validated create request with the defaults applied; `sort_order: None` appends.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NewHop {
+    pub catalog_id: Option<Uuid>,
     pub name: String,
     pub alpha_acid: f64,
     pub amount_grams: f64,
@@ -266,6 +274,7 @@ pub struct NewHop {
 /// A validated partial update: `None` leaves a field alone.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct HopPatch {
+    pub catalog_id: Option<Option<Uuid>>,
     pub name: Option<String>,
     pub alpha_acid: Option<f64>,
     pub amount_grams: Option<f64>,
@@ -281,6 +290,7 @@ impl HopPatch {
     }
 
     pub fn apply(&self, to: &mut Hop) {
+        set(&mut to.catalog_id, &self.catalog_id);
         set(&mut to.name, &self.name);
         set(&mut to.alpha_acid, &self.alpha_acid);
         set(&mut to.amount_grams, &self.amount_grams);
@@ -298,6 +308,8 @@ impl HopPatch {
 pub struct Yeast {
     pub id: Uuid,
     pub recipe_id: Uuid,
+    /// The catalogue item it was filled from, if any; null once that item is deleted.
+    pub catalog_id: Option<Uuid>,
     pub name: String,
     pub lab: Option<String>,
     pub product_id: Option<String>,
@@ -320,6 +332,7 @@ pub struct Yeast {
 /// A validated create request with the defaults applied; `sort_order: None` appends.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NewYeast {
+    pub catalog_id: Option<Uuid>,
     pub name: String,
     pub lab: Option<String>,
     pub product_id: Option<String>,
@@ -337,6 +350,7 @@ pub struct NewYeast {
 /// A validated partial update: `None` leaves a field alone; `Some(None)` clears a nullable one.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct YeastPatch {
+    pub catalog_id: Option<Option<Uuid>>,
     pub name: Option<String>,
     pub lab: Option<Option<String>>,
     pub product_id: Option<Option<String>>,
@@ -357,6 +371,7 @@ impl YeastPatch {
     }
 
     pub fn apply(&self, to: &mut Yeast) {
+        set(&mut to.catalog_id, &self.catalog_id);
         set(&mut to.name, &self.name);
         set(&mut to.lab, &self.lab);
         set(&mut to.product_id, &self.product_id);
@@ -379,6 +394,8 @@ impl YeastPatch {
 pub struct Misc {
     pub id: Uuid,
     pub recipe_id: Uuid,
+    /// The catalogue item it was filled from, if any; null once that item is deleted.
+    pub catalog_id: Option<Uuid>,
     pub name: String,
     #[serde(rename = "type")]
     pub kind: MiscType,
@@ -397,6 +414,7 @@ pub struct Misc {
 /// A validated create request with the defaults applied; `sort_order: None` appends.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NewMisc {
+    pub catalog_id: Option<Uuid>,
     pub name: String,
     pub kind: MiscType,
     pub misc_use: MiscUse,
@@ -410,6 +428,7 @@ pub struct NewMisc {
 /// A validated partial update: `None` leaves a field alone; `Some(None)` clears a nullable one.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct MiscPatch {
+    pub catalog_id: Option<Option<Uuid>>,
     pub name: Option<String>,
     pub kind: Option<MiscType>,
     pub misc_use: Option<MiscUse>,
@@ -426,6 +445,7 @@ impl MiscPatch {
     }
 
     pub fn apply(&self, to: &mut Misc) {
+        set(&mut to.catalog_id, &self.catalog_id);
         set(&mut to.name, &self.name);
         set(&mut to.kind, &self.kind);
         set(&mut to.misc_use, &self.misc_use);
@@ -502,6 +522,7 @@ impl MashStepPatch {
 impl Fermentable {
     pub fn to_new(&self) -> NewFermentable {
         NewFermentable {
+            catalog_id: self.catalog_id,
             name: self.name.clone(),
             kind: self.kind,
             amount_kg: self.amount_kg,
@@ -517,6 +538,7 @@ impl Fermentable {
 impl Hop {
     pub fn to_new(&self) -> NewHop {
         NewHop {
+            catalog_id: self.catalog_id,
             name: self.name.clone(),
             alpha_acid: self.alpha_acid,
             amount_grams: self.amount_grams,
@@ -531,6 +553,7 @@ impl Hop {
 impl Yeast {
     pub fn to_new(&self) -> NewYeast {
         NewYeast {
+            catalog_id: self.catalog_id,
             name: self.name.clone(),
             lab: self.lab.clone(),
             product_id: self.product_id.clone(),
@@ -550,6 +573,7 @@ impl Yeast {
 impl Misc {
     pub fn to_new(&self) -> NewMisc {
         NewMisc {
+            catalog_id: self.catalog_id,
             name: self.name.clone(),
             kind: self.kind,
             misc_use: self.misc_use,
@@ -647,6 +671,7 @@ mod tests {
 
     fn yeast() -> Yeast {
         Yeast {
+            catalog_id: None,
             id: Uuid::nil(),
             recipe_id: Uuid::nil(),
             name: "US-05".into(),
@@ -678,6 +703,7 @@ mod tests {
     #[test]
     fn hop_and_misc_serialize_use_and_type() {
         let hop = Hop {
+            catalog_id: None,
             form: None,
             id: Uuid::nil(),
             recipe_id: Uuid::nil(),
@@ -694,6 +720,7 @@ mod tests {
         assert!(v.get("hop_use").is_none());
 
         let misc = Misc {
+            catalog_id: None,
             id: Uuid::nil(),
             recipe_id: Uuid::nil(),
             name: "Irish moss".into(),

@@ -30,6 +30,8 @@ pub struct RecipeService {
 }
 
 impl RecipeService {
+    /// Imported ingredients are linked to the catalogue items their names name.
+    catalog: Arc<dyn crate::catalog::ports::CatalogRepository>,
     pub fn new(
         recipes: Arc<dyn RecipeRepository>,
         ingredients: Arc<dyn RecipeChildRepository>,
@@ -39,6 +41,7 @@ impl RecipeService {
     ) -> Self {
         RecipeService {
             recipes,
+        catalog: Arc<dyn crate::catalog::ports::CatalogRepository>,
             ingredients,
             equipment,
             clock,
@@ -46,6 +49,7 @@ impl RecipeService {
         }
     }
 
+            catalog,
     pub async fn list(
         &self,
         user: UserId,
@@ -81,7 +85,8 @@ impl RecipeService {
 
     /// An import: `read` turns the file into recipes (and whatever else the reader reports, `R`)
     /// on the bounded [`CpuWork`] port, never on an async worker; then every recipe is created
-    /// as [`Self::create_many`] does. The reader's own refusals (`E`) come back as they are.
+    /// as [`Self::create_many`] does, each ingredient linked to the catalogue item its name
+    /// names (when exactly one does; the file's numbers stay). The reader's own refusals (`E`) come back as they are.
     pub async fn import<R, E>(
         &self,
         user: UserId,
@@ -91,7 +96,8 @@ impl RecipeService {
         R: Send + 'static,
         E: From<DomainError> + Send + 'static,
     {
-        let (recipes, report) = run_cpu(&*self.cpu, read).await??;
+        let (mut recipes, report) = run_cpu(&*self.cpu, read).await??;
+        crate::catalog::service::link_imported(&*self.catalog, user, &mut recipes).await?;
         let created = self.create_many(user, recipes).await?;
         Ok((created, report))
     }
@@ -345,6 +351,7 @@ mod tests {
             form: None,
             name: "Saaz".into(),
             alpha_acid: 3.5,
+            catalog_id: None,
             amount_grams: 30.0,
             time_minutes: 60.0,
             hop_use: HopUse::ALL[0],

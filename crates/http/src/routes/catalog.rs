@@ -7,10 +7,12 @@
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde_json::Value;
 use wort_domain::catalog::{
-    CatalogDetails, CatalogFermentable, CatalogHop, CatalogKind, CatalogMisc, CatalogPatch,
-    CatalogYeast, Flocculation, HopPurpose, MAX_ALIASES, NewCatalogItem, rules,
+    CatalogDetails, CatalogFermentable, CatalogHop, CatalogItem, CatalogKind, CatalogMisc,
+    CatalogPatch, CatalogYeast, Flocculation, HopPurpose, MAX_ALIASES, NewCatalogItem, rules,
 };
+use wort_domain::error::Violation;
 use wort_domain::ingredients::{FermentableType, MiscType, MiscUse, YeastForm, YeastType};
+use wort_domain::{DomainError, UserId};
 
 use super::{created, page_response, resource};
 use crate::body::JsonBody;
@@ -228,6 +230,54 @@ async fn delete_item(
     let id = path_id(&req, "id")?;
     state.catalog.delete(auth.0.user.id, kind, id).await?;
     Ok(HttpResponse::NoContent().finish())
+}
+
+/// A create body of something that can be filled from the catalogue (a recipe child, an
+/// inventory item): with a `catalog_id` naming an item the account can see (of `kind` when
+/// known), the item's fields (`fields` names them as the body does) under those sent, so what is
+/// sent wins and what is required may come from the item. When the id names no such item, the
+/// body as sent and the violation to report with its other failures. Without a well-formed
+/// `catalog_id`, the body as sent (its reader reports a malformed one).
+pub(crate) async fn fill_from_catalog(
+    state: &AppState,
+    user: UserId,
+    kind: Option<CatalogKind>,
+    body: Value,
+    fields: fn(&CatalogItem) -> serde_json::Map<String, Value>,
+) -> ApiResult<(Value, Option<Violation>)> {
+    let Some(id) = body
+        .get("catalog_id")
+        .and_then(Value::as_str)
+        .and_then(|id| uuid::Uuid::parse_str(id).ok())
+    else {
+        return Ok((body, None));
+    };
+    match state.catalog.link(user, kind, id).await {
+        Ok(item) => {
+            let mut filled = fields(&item);
+            if let Value::Object(sent) = body {
+                filled.extend(sent);
+            }
+            Ok((Value::Object(filled), None))
+        }
+        Err(DomainError::Invalid(mut violations)) if !violations.is_empty() => {
+            Ok((body, Some(violations.remove(0))))
+        }
+        Err(other) => Err(other.into()),
+    }
+}
+
+/// A PATCH that sets `catalog_id` must name an item the account can see, of `kind` when known.
+pub(crate) async fn check_link(
+    state: &AppState,
+    user: UserId,
+    kind: Option<CatalogKind>,
+    catalog_id: Option<Option<uuid::Uuid>>,
+) -> ApiResult<()> {
+    if let Some(Some(id)) = catalog_id {
+        state.catalog.link(user, kind, id).await?;
+    }
+    Ok(())
 }
 
 /// One module of documented handlers per kind (utoipa needs a function per path and method).

@@ -6,6 +6,8 @@
 
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde_json::Value;
+use wort_domain::catalog::CatalogKind;
+use wort_domain::error::Violation;
 use wort_domain::ingredients::{
     DEFAULT_MISC_AMOUNT_UNIT, DEFAULT_MISC_TIME_MINUTES, Fermentable, FermentablePatch,
     FermentableType, Hop, HopForm, HopPatch, HopUse, MashStep, MashStepPatch, MashStepType, Misc,
@@ -14,6 +16,7 @@ use wort_domain::ingredients::{
 };
 use wort_domain::recipe::{NewRecipeChild, RecipeChildKind, RecipeChildPatch};
 
+use super::catalog::{check_link, fill_from_catalog};
 use super::{created, resource};
 use crate::body::JsonBody;
 use crate::body_spec::{
@@ -27,6 +30,9 @@ use wort_domain::recipe::rules;
 
 /// Where the ingredient sits in its list; appended when left out.
 const SORT_ORDER: FieldSpec = FieldSpec::new("sort_order", Kind::Integer, OnCreate::Optional);
+
+/// The catalogue item a child is filled from.
+const CATALOG_ID: &str = "The ingredient catalogue item it is filled from: on create, every field of the item that is not sent is taken from it (name, alpha acid…); later changes of the item change nothing here.";
 
 /// An enum shown with its domain type's schema, and its values.
 macro_rules! choice {
@@ -59,6 +65,7 @@ static FERMENTABLE: BodySpec = BodySpec {
         FieldSpec::required("yield_percent", Kind::Number),
         FieldSpec::clearable("origin", Kind::Text),
         FieldSpec::clearable("notes", Kind::Text),
+        FieldSpec::clearable("catalog_id", Kind::Uuid).described(CATALOG_ID),
         SORT_ORDER,
     ],
 };
@@ -74,6 +81,7 @@ static HOP: BodySpec = BodySpec {
         FieldSpec::new("use", choice!(HopUse), default_variant!(HopUse)),
         FieldSpec::clearable("form", choice!(HopForm))
             .described("Pellet 1.10, plug 1.02, leaf/extract/null 1.0 × Tinseth's utilisation."),
+        FieldSpec::clearable("catalog_id", Kind::Uuid).described(CATALOG_ID),
         SORT_ORDER,
     ],
 };
@@ -93,6 +101,7 @@ static YEAST: BodySpec = BodySpec {
         FieldSpec::clearable("amount", Kind::Number),
         FieldSpec::clearable("amount_unit", Kind::Text),
         FieldSpec::clearable("notes", Kind::Text),
+        FieldSpec::clearable("catalog_id", Kind::Uuid).described(CATALOG_ID),
         SORT_ORDER,
     ],
 };
@@ -116,6 +125,7 @@ static MISC: BodySpec = BodySpec {
             OnCreate::Default(DefaultValue::Number(DEFAULT_MISC_TIME_MINUTES)),
         ),
         FieldSpec::clearable("notes", Kind::Text),
+        FieldSpec::clearable("catalog_id", Kind::Uuid).described(CATALOG_ID),
         SORT_ORDER,
     ],
 };
@@ -163,6 +173,7 @@ fn read_fermentable(r: &mut Reader) -> FermentablePatch {
         yield_percent: r.number("yield_percent"),
         origin: r.nullable_text("origin"),
         notes: r.nullable_text("notes"),
+        catalog_id: r.nullable_uuid("catalog_id"),
         sort_order: sort_order(r),
     }
 }
@@ -175,6 +186,7 @@ fn read_hop(r: &mut Reader) -> HopPatch {
         time_minutes: r.number("time_minutes"),
         hop_use: r.enumeration("use", HopUse::parse),
         form: r.nullable_enumeration("form", HopForm::parse),
+        catalog_id: r.nullable_uuid("catalog_id"),
         sort_order: sort_order(r),
     }
 }
@@ -192,6 +204,7 @@ fn read_yeast(r: &mut Reader) -> YeastPatch {
         amount: r.nullable_number("amount"),
         amount_unit: r.nullable_text("amount_unit"),
         notes: r.nullable_text("notes"),
+        catalog_id: r.nullable_uuid("catalog_id"),
         sort_order: sort_order(r),
     }
 }
@@ -205,6 +218,7 @@ fn read_misc(r: &mut Reader) -> MiscPatch {
         amount_unit: r.text("amount_unit"),
         time_minutes: r.number("time_minutes"),
         notes: r.nullable_text("notes"),
+        catalog_id: r.nullable_uuid("catalog_id"),
         sort_order: sort_order(r),
     }
 }
@@ -223,12 +237,17 @@ fn read_mash_step(r: &mut Reader) -> MashStepPatch {
 
 /// A create body of `kind`: every field read, required ones reported when missing, defaults
 /// filled in. Each `None` left is a required field not sent, which the reader reports.
-pub fn read_new_ingredient(kind: RecipeChildKind, body: &Value) -> ApiResult<NewRecipeChild> {
+pub fn read_new_ingredient(
+    kind: RecipeChildKind,
+    body: &Value,
+    link: Option<Violation>,
+) -> ApiResult<NewRecipeChild> {
     let mut r = Reader::new(body, spec(kind), Mode::Create)?;
     let new = match kind {
         RecipeChildKind::Fermentable => {
             let p = read_fermentable(&mut r);
             NewRecipeChild::Fermentable(NewFermentable {
+                catalog_id: p.catalog_id.flatten(),
                 name: p.name.unwrap_or_default(),
                 kind: p.kind.unwrap_or_default(),
                 amount_kg: p.amount_kg.unwrap_or_default(),
@@ -242,6 +261,7 @@ pub fn read_new_ingredient(kind: RecipeChildKind, body: &Value) -> ApiResult<New
         RecipeChildKind::Hop => {
             let p = read_hop(&mut r);
             NewRecipeChild::Hop(NewHop {
+                catalog_id: p.catalog_id.flatten(),
                 name: p.name.unwrap_or_default(),
                 alpha_acid: p.alpha_acid.unwrap_or_default(),
                 amount_grams: p.amount_grams.unwrap_or_default(),
@@ -254,6 +274,7 @@ pub fn read_new_ingredient(kind: RecipeChildKind, body: &Value) -> ApiResult<New
         RecipeChildKind::Yeast => {
             let p = read_yeast(&mut r);
             NewRecipeChild::Yeast(NewYeast {
+                catalog_id: p.catalog_id.flatten(),
                 name: p.name.unwrap_or_default(),
                 lab: p.lab.flatten(),
                 product_id: p.product_id.flatten(),
@@ -271,6 +292,7 @@ pub fn read_new_ingredient(kind: RecipeChildKind, body: &Value) -> ApiResult<New
         RecipeChildKind::Misc => {
             let p = read_misc(&mut r);
             NewRecipeChild::Misc(NewMisc {
+                catalog_id: p.catalog_id.flatten(),
                 name: p.name.unwrap_or_default(),
                 kind: p.kind.unwrap_or_default(),
                 misc_use: p.misc_use.unwrap_or_default(),
@@ -294,6 +316,9 @@ pub fn read_new_ingredient(kind: RecipeChildKind, body: &Value) -> ApiResult<New
             })
         }
     };
+    if let Some(violation) = link {
+        r.report(violation);
+    }
     r.finish(new)
 }
 
@@ -318,7 +343,17 @@ async fn create_ingredient(
     body: JsonBody,
 ) -> ApiResult<HttpResponse> {
     let recipe_id = path_id(&req, "recipe_id")?;
-    let new = read_new_ingredient(kind, &body.json()?)?;
+    let user = auth.0.user.id;
+    let (body, link) = match CatalogKind::of_child(kind) {
+        Some(catalog_kind) => {
+            fill_from_catalog(&state, user, Some(catalog_kind), body.json()?, |item| {
+                item.child_fields()
+            })
+            .await?
+        }
+        None => (body.json()?, None),
+    };
+    let new = read_new_ingredient(kind, &body, link)?;
     let child = state
         .recipes
         .add_ingredient(auth.0.user.id, recipe_id, new)
@@ -365,6 +400,20 @@ async fn update_ingredient(
 ) -> ApiResult<HttpResponse> {
     let id = path_id(&req, "id")?;
     let patch = read_ingredient_patch(kind, &body.json()?)?;
+    let catalog_id = match &patch {
+        RecipeChildPatch::Fermentable(p) => p.catalog_id,
+        RecipeChildPatch::Hop(p) => p.catalog_id,
+        RecipeChildPatch::Yeast(p) => p.catalog_id,
+        RecipeChildPatch::Misc(p) => p.catalog_id,
+        RecipeChildPatch::MashStep(_) => None,
+    };
+    check_link(
+        &state,
+        auth.0.user.id,
+        CatalogKind::of_child(kind),
+        catalog_id,
+    )
+    .await?;
     Ok(HttpResponse::Ok().json(
         state
             .recipes
@@ -580,7 +629,7 @@ mod tests {
     fn every_field_of_the_tables_is_read() {
         for kind in RecipeChildKind::ALL {
             assert_whole(spec(kind), |body| {
-                read_new_ingredient(kind, body).map(|_| ())
+                read_new_ingredient(kind, body, None).map(|_| ())
             });
             assert_whole(spec(kind), |body| {
                 read_ingredient_patch(kind, body).map(|_| ())

@@ -7,7 +7,11 @@ use wort_domain::inventory::{
     InventoryPatch, NewInventoryItem, rules,
 };
 
+use super::catalog::{check_link, fill_from_catalog};
 use super::{created, page_response, resource};
+use wort_domain::catalog::{CatalogItem, CatalogKind};
+use wort_domain::error::Violation;
+
 use crate::body::JsonBody;
 use crate::body_spec::{
     BodySpec, DefaultValue, FieldSpec, Kind, Missing, Mode, OnCreate, Reader, request_body_schema,
@@ -66,6 +70,7 @@ static ITEM: BodySpec = BodySpec {
         FieldSpec::clearable("attenuation", Kind::Number),
         FieldSpec::clearable("year", Kind::Integer),
         FieldSpec::clearable("notes", Kind::Text),
+        FieldSpec::clearable("catalog_id", Kind::Uuid),
     ],
 };
 
@@ -120,10 +125,11 @@ fn read_patch(f: &mut Reader) -> InventoryPatch {
         #[allow(clippy::cast_possible_truncation)]
         year: f.nullable_integer("year").map(|y| y.map(|y| y as i32)),
         notes: f.nullable_text("notes"),
+        catalog_id: f.nullable_uuid("catalog_id"),
     }
 }
 
-pub fn read_new_item(body: &Value) -> ApiResult<NewInventoryItem> {
+pub fn read_new_item(body: &Value, link: Option<Violation>) -> ApiResult<NewInventoryItem> {
     let mut f = Reader::new(body, &ITEM, Mode::Create)?;
     let p = read_patch(&mut f);
     // Each `None` left is a required field not sent, which `finish` reports.
@@ -141,7 +147,11 @@ pub fn read_new_item(body: &Value) -> ApiResult<NewInventoryItem> {
         attenuation: p.attenuation.flatten(),
         year: p.year.flatten(),
         notes: p.notes.flatten(),
+        catalog_id: p.catalog_id.flatten(),
     };
+    if let Some(violation) = link {
+        f.report(violation);
+    }
     f.finish(fields)
 }
 
@@ -191,8 +201,18 @@ pub async fn create_item(
     state: web::Data<AppState>,
     body: JsonBody,
 ) -> ApiResult<HttpResponse> {
-    let fields = read_new_item(&body.json()?)?;
-    let item = state.inventory.create(auth.0.user.id, fields).await?;
+    let user = auth.0.user.id;
+    let body = body.json()?;
+    // The category, when sent, is the kind of catalogue item the link must name.
+    let kind = body
+        .get("category")
+        .and_then(Value::as_str)
+        .and_then(InventoryCategory::parse)
+        .map(CatalogKind::of_category);
+    let (body, link) =
+        fill_from_catalog(&state, user, kind, body, CatalogItem::inventory_fields).await?;
+    let fields = read_new_item(&body, link)?;
+    let item = state.inventory.create(user, fields).await?;
     Ok(created(&item))
 }
 
@@ -221,7 +241,22 @@ pub async fn update_item(
 ) -> ApiResult<HttpResponse> {
     let id = path_id(&req, "id")?;
     let patch = read_update(&body.json()?)?;
-    Ok(HttpResponse::Ok().json(state.inventory.update(auth.0.user.id, id, patch).await?))
+    let user = auth.0.user.id;
+    if matches!(patch.catalog_id, Some(Some(_))) {
+        // The link must name an item of the item's category (the new one, when it changes).
+        let category = match patch.category {
+            Some(category) => category,
+            None => state.inventory.get(user, id).await?.category,
+        };
+        check_link(
+            &state,
+            user,
+            Some(CatalogKind::of_category(category)),
+            patch.catalog_id,
+        )
+        .await?;
+    }
+    Ok(HttpResponse::Ok().json(state.inventory.update(user, id, patch).await?))
 }
 
 /// Delete an item.
@@ -261,7 +296,7 @@ mod tests {
 
     #[test]
     fn every_field_of_the_tables_is_read() {
-        assert_whole(&ITEM, |body| read_new_item(body).map(|_| ()));
+        assert_whole(&ITEM, |body| read_new_item(body, None).map(|_| ()));
         assert_whole(&ITEM, |body| read_update(body).map(|_| ()));
         assert_whole(&ADJUST, |body| read_delta(body).map(|_| ()));
     }

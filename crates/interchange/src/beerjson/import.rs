@@ -289,6 +289,7 @@ fn fermentable(f: &Obj<'_>, r: &mut Report, sort_order: Option<i32>) -> NewFerme
         kind = FermentableType::Adjunct;
     }
     NewFermentable {
+        catalog_id: None,
         name: f.required_text(r, "name", NAME_MAX).unwrap_or_default(),
         kind,
         amount_kg: amount_kg(f, r, limits::AMOUNT_KG, 1.0),
@@ -389,6 +390,7 @@ fn hop(h: &Obj<'_>, r: &mut Report, sort_order: Option<i32>) -> NewHop {
             }
         });
     NewHop {
+        catalog_id: None,
         name: h.required_text(r, "name", NAME_MAX).unwrap_or_default(),
         alpha_acid: h.bounded(r, "alpha_acid", PERCENT, limits::PERCENT),
         amount_grams: amount_kg(h, r, limits::AMOUNT_GRAMS, 1_000.0),
@@ -441,6 +443,7 @@ fn culture(c: &Obj<'_>, r: &mut Report, sort_order: Option<i32>) -> NewYeast {
     let range = c.child("temperature_range");
     let amount = amount_as_given(c, r);
     NewYeast {
+        catalog_id: None,
         name: c.required_text(r, "name", NAME_MAX).unwrap_or_default(),
         lab: c.text(r, "producer", SHORT_TEXT_MAX),
         product_id: c.text(r, "product_id", SHORT_TEXT_MAX),
@@ -478,6 +481,7 @@ fn misc(m: &Obj<'_>, r: &mut Report, sort_order: Option<i32>) -> NewMisc {
     }
     let (amount, amount_unit) = amount.unwrap_or_default();
     NewMisc {
+        catalog_id: None,
         name: m.required_text(r, "name", NAME_MAX).unwrap_or_default(),
         kind: m.word(r, "type", enums::misc_type, MiscType::Other, "other"),
         misc_use,

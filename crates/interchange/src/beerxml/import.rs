@@ -261,6 +261,7 @@ fn sort_order(i: usize) -> i32 {
 
 fn fermentable(rec: &Record<'_>, r: &mut Report, order: i32) -> NewFermentable {
     NewFermentable {
+        catalog_id: None,
         name: rec.required_text(r, "NAME", NAME_MAX).unwrap_or_default(),
         kind: rec.word(
             r,
@@ -281,6 +282,7 @@ fn fermentable(rec: &Record<'_>, r: &mut Report, order: i32) -> NewFermentable {
 
 fn hop(rec: &Record<'_>, r: &mut Report, order: i32) -> NewHop {
     NewHop {
+        catalog_id: None,
         name: rec.required_text(r, "NAME", NAME_MAX).unwrap_or_default(),
         alpha_acid: rec.bounded(r, "ALPHA", 1.0, limits::PERCENT),
         // BeerXML weighs hops in kilograms.
@@ -320,6 +322,7 @@ fn yeast(rec: &Record<'_>, r: &mut Report, order: i32) -> NewYeast {
     });
     let (amount, amount_unit) = weight_or_volume(rec, r);
     NewYeast {
+        catalog_id: None,
         name: rec.required_text(r, "NAME", NAME_MAX).unwrap_or_default(),
         lab: rec.text(r, "LABORATORY", SHORT_TEXT_MAX),
         product_id: rec.text(r, "PRODUCT_ID", SHORT_TEXT_MAX),
@@ -355,6 +358,7 @@ fn misc(rec: &Record<'_>, r: &mut Report, order: i32) -> NewMisc {
         r.missing(&rec.path("AMOUNT"), "number");
     }
     NewMisc {
+        catalog_id: None,
         name: rec.required_text(r, "NAME", NAME_MAX).unwrap_or_default(),
         kind: rec.word(r, "TYPE", enums::misc_type, MiscType::Other, "other"),
         misc_use: rec.word(r, "USE", enums::misc_use, MiscUse::Boil, "boil"),

@@ -171,6 +171,7 @@ pub fn detail(r: &ImportedRecipe) -> RecipeDetail {
                 origin: f.origin.clone(),
                 notes: f.notes.clone(),
                 sort_order: order(f.sort_order),
+                catalog_id: None,
                 created_at: at,
             })
             .collect(),
@@ -188,6 +189,7 @@ pub fn detail(r: &ImportedRecipe) -> RecipeDetail {
                 hop_use: h.hop_use,
                 sort_order: order(h.sort_order),
                 created_at: at,
+                catalog_id: None,
             })
             .collect(),
         yeasts: r
@@ -204,6 +206,7 @@ pub fn detail(r: &ImportedRecipe) -> RecipeDetail {
                 attenuation: y.attenuation,
                 min_temp_c: y.min_temp_c,
                 max_temp_c: y.max_temp_c,
+                catalog_id: None,
                 amount: y.amount,
                 amount_unit: y.amount_unit.clone(),
                 notes: y.notes.clone(),
@@ -225,6 +228,7 @@ pub fn detail(r: &ImportedRecipe) -> RecipeDetail {
                 time_minutes: m.time_minutes,
                 notes: m.notes.clone(),
                 sort_order: order(m.sort_order),
+                catalog_id: None,
                 created_at: at,
             })
             .collect(),

@@ -283,3 +283,295 @@ async fn own_items_are_created_changed_and_deleted_built_in_ones_are_read_only()
         call(app.with_key(Method::GET, &format!("/v1/catalog/hops/{}", random_id()), k)).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
 }
+
+async fn recipe(app: &TestApp, key: &str) -> String {
+    let (status, recipe) = call(
+        app.with_key(Method::POST, "/v1/recipes", key)
+            .json(&json!({"name": "Linked"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{recipe}");
+    recipe["id"].as_str().unwrap().to_owned()
+}
+
+async fn item(app: &TestApp, key: &str, kind: &str, id: &str) -> Value {
+    let (status, item) =
+        call(app.with_key(Method::GET, &format!("/v1/catalog/{kind}/{id}"), key)).await;
+    assert_eq!(status, StatusCode::OK, "{item}");
+    item
+}
+
+#[tokio::test]
+async fn a_child_created_from_a_catalogue_item_takes_what_it_does_not_send() {
+    let app = TestApp::spawn().await;
+    let acct = app.account().await;
+    let k = &acct.key;
+    let recipe = recipe(&app, k).await;
+    let add = |kind: &'static str, body: Value| {
+        let path = format!("/v1/recipes/{recipe}/{kind}");
+        let req = app.with_key(Method::POST, &path, k).json(&body);
+        async move { call(req).await }
+    };
+
+    let saaz = builtin_id(&app, k, "hops", "Saaz").await;
+    let saaz_item = item(&app, k, "hops", &saaz).await;
+    let (status, hop) = add(
+        "hops",
+        json!({"catalog_id": saaz, "amount_grams": 30, "time_minutes": 60}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{hop}");
+    assert_eq!(hop["name"], "Saaz");
+    assert_eq!(hop["alpha_acid"], saaz_item["alpha_acid"]);
+    assert_eq!(hop["catalog_id"], saaz.as_str());
+    let (_, hop2) = add(
+        "hops",
+        json!({"catalog_id": saaz, "name": "My Saaz", "alpha_acid": 2.9,
+               "amount_grams": 30, "time_minutes": 5}),
+    )
+    .await;
+    assert_eq!(
+        (&hop2["name"], &hop2["alpha_acid"]),
+        (&json!("My Saaz"), &json!(2.9)),
+        "sent wins"
+    );
+
+    let mo = builtin_id(&app, k, "fermentables", "Maris Otter").await;
+    let mo_item = item(&app, k, "fermentables", &mo).await;
+    let (status, malt) = add("fermentables", json!({"catalog_id": mo, "amount_kg": 5})).await;
+    assert_eq!(status, StatusCode::CREATED, "{malt}");
+    for field in ["name", "type", "color_srm", "yield_percent", "origin"] {
+        assert_eq!(malt[field], mo_item[field], "{field}");
+    }
+
+    let us05 = builtin_id(&app, k, "yeasts", "SafAle US-05").await;
+    let us05_item = item(&app, k, "yeasts", &us05).await;
+    let (status, yeast) = add("yeasts", json!({"catalog_id": us05})).await;
+    assert_eq!(status, StatusCode::CREATED, "{yeast}");
+    for field in [
+        "name",
+        "lab",
+        "product_id",
+        "type",
+        "form",
+        "attenuation",
+        "min_temp_c",
+        "max_temp_c",
+    ] {
+        assert_eq!(yeast[field], us05_item[field], "{field}");
+    }
+
+    let salt = create(
+        &app,
+        k,
+        "miscs",
+        json!({"name": "Gypsum", "type": "water_agent", "use": "mash", "amount_unit": "tsp"}),
+    )
+    .await;
+    let (status, misc) = add("miscs", json!({"catalog_id": salt["id"], "amount": 2})).await;
+    assert_eq!(status, StatusCode::CREATED, "{misc}");
+    assert_eq!(
+        (
+            &misc["name"],
+            &misc["type"],
+            &misc["use"],
+            &misc["amount_unit"]
+        ),
+        (
+            &json!("Gypsum"),
+            &json!("water_agent"),
+            &json!("mash"),
+            &json!("tsp")
+        )
+    );
+
+    // The item changes later: the child does not.
+    let salt_path = format!("/v1/catalog/miscs/{}", salt["id"].as_str().unwrap());
+    call(
+        app.with_key(Method::PATCH, &salt_path, k)
+            .json(&json!({"name": "CaSO4"})),
+    )
+    .await;
+    let misc_path = format!("/v1/miscs/{}", misc["id"].as_str().unwrap());
+    let (_, again) = call(app.with_key(Method::GET, &misc_path, k)).await;
+    assert_eq!(again["name"], "Gypsum");
+    // Deleted: the link goes, the values stay.
+    let (status, _) = call(app.with_key(Method::DELETE, &salt_path, k)).await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    let (_, again) = call(app.with_key(Method::GET, &misc_path, k)).await;
+    assert_eq!(
+        (&again["catalog_id"], &again["name"]),
+        (&Value::Null, &json!("Gypsum"))
+    );
+
+    // A copy of the recipe keeps the links.
+    let (_, copy) =
+        call(app.with_key(Method::POST, &format!("/v1/recipes/{recipe}/copy"), k)).await;
+    assert_eq!(copy["hops"][0]["catalog_id"], saaz.as_str(), "{copy}");
+}
+
+#[tokio::test]
+async fn a_catalog_id_must_name_an_item_of_the_kind_the_account_sees() {
+    let app = TestApp::spawn().await;
+    let acct = app.account().await;
+    let other = app.account().await;
+    let k = &acct.key;
+    let recipe = recipe(&app, k).await;
+    let theirs = create(
+        &app,
+        &other.key,
+        "hops",
+        json!({"name": "Their hop", "alpha_acid": 5}),
+    )
+    .await;
+    let yeast = builtin_id(&app, k, "yeasts", "SafAle US-05").await;
+    let hops = format!("/v1/recipes/{recipe}/hops");
+    for bad in [
+        random_id(),
+        theirs["id"].as_str().unwrap().to_owned(),
+        yeast,
+    ] {
+        let (status, body) = call(app.with_key(Method::POST, &hops, k).json(
+            &json!({"catalog_id": bad, "name": "X", "alpha_acid": 5, "amount_grams": 1, "time_minutes": 1}),
+        ))
+        .await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+        assert_eq!(
+            issue_codes(&body),
+            [("custom".to_owned(), "catalog_id".to_owned())]
+        );
+    }
+    // Without the item, the required fields are missing too, all reported at once.
+    let (_, body) = call(
+        app.with_key(Method::POST, &hops, k)
+            .json(&json!({"catalog_id": random_id(), "amount_grams": 1, "time_minutes": 1})),
+    )
+    .await;
+    let codes = issue_codes(&body);
+    assert!(
+        codes.contains(&("custom".to_owned(), "catalog_id".to_owned())),
+        "{codes:?}"
+    );
+    assert!(
+        codes.contains(&("invalid_type".to_owned(), "name".to_owned())),
+        "{codes:?}"
+    );
+
+    // PATCH sets (no copying), refuses a bad id, clears with null.
+    let (_, hop) = call(
+        app.with_key(Method::POST, &hops, k)
+            .json(&json!({"name": "Plain", "alpha_acid": 5, "amount_grams": 1, "time_minutes": 1})),
+    )
+    .await;
+    assert_eq!(hop["catalog_id"], Value::Null);
+    let path = format!("/v1/hops/{}", hop["id"].as_str().unwrap());
+    let citra = builtin_id(&app, k, "hops", "Citra").await;
+    let (status, linked) = call(
+        app.with_key(Method::PATCH, &path, k)
+            .json(&json!({"catalog_id": citra})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{linked}");
+    assert_eq!(
+        (&linked["catalog_id"], &linked["name"]),
+        (&json!(citra), &json!("Plain"))
+    );
+    let (status, body) = call(
+        app.with_key(Method::PATCH, &path, k)
+            .json(&json!({"catalog_id": theirs["id"]})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    assert_eq!(
+        issue_codes(&body),
+        [("custom".to_owned(), "catalog_id".to_owned())]
+    );
+    let (_, cleared) = call(
+        app.with_key(Method::PATCH, &path, k)
+            .json(&json!({"catalog_id": null})),
+    )
+    .await;
+    assert_eq!(cleared["catalog_id"], Value::Null);
+}
+
+#[tokio::test]
+async fn an_inventory_item_created_from_a_catalogue_item_takes_its_category_and_fields() {
+    let app = TestApp::spawn().await;
+    let acct = app.account().await;
+    let k = &acct.key;
+    let citra = builtin_id(&app, k, "hops", "Citra").await;
+    let citra_item = item(&app, k, "hops", &citra).await;
+    let (status, stock) = call(
+        app.with_key(Method::POST, "/v1/inventory", k)
+            .json(&json!({"catalog_id": citra, "amount": 0.5})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{stock}");
+    assert_eq!(stock["category"], "hop");
+    assert_eq!(stock["name"], "Citra");
+    assert_eq!(stock["alpha_acid"], citra_item["alpha_acid"]);
+    assert_eq!(stock["origin"], citra_item["origin"]);
+    assert_eq!(stock["catalog_id"], citra.as_str());
+    // A category of another kind than the item's: 422.
+    let (status, body) = call(
+        app.with_key(Method::POST, "/v1/inventory", k)
+            .json(&json!({"catalog_id": citra, "category": "yeast"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    assert!(issue_codes(&body).contains(&("custom".to_owned(), "catalog_id".to_owned())));
+    let path = format!("/v1/inventory/{}", stock["id"].as_str().unwrap());
+    let us05 = builtin_id(&app, k, "yeasts", "SafAle US-05").await;
+    let (status, _) = call(
+        app.with_key(Method::PATCH, &path, k)
+            .json(&json!({"catalog_id": us05})),
+    )
+    .await;
+    assert_eq!(
+        status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "a yeast for a hop"
+    );
+    let (status, _) = call(
+        app.with_key(Method::PATCH, &path, k)
+            .json(&json!({"catalog_id": us05, "category": "yeast"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn an_import_links_ingredients_whose_names_name_one_item() {
+    let app = TestApp::spawn().await;
+    let acct = app.account().await;
+    let k = &acct.key;
+    let file = "<?xml version=\"1.0\"?><RECIPES><RECIPE><NAME>Pils</NAME><TYPE>All Grain</TYPE>\
+        <BATCH_SIZE>20</BATCH_SIZE><BOIL_TIME>60</BOIL_TIME><EFFICIENCY>75</EFFICIENCY>\
+        <FERMENTABLES><FERMENTABLE><NAME>maris-otter</NAME><TYPE>Grain</TYPE><AMOUNT>4</AMOUNT>\
+        <YIELD>70</YIELD><COLOR>9</COLOR></FERMENTABLE></FERMENTABLES>\
+        <HOPS><HOP><NAME>Žatec</NAME><ALPHA>4.1</ALPHA><AMOUNT>0.03</AMOUNT><USE>Boil</USE>\
+        <TIME>60</TIME></HOP><HOP><NAME>Nobody's Hop</NAME><ALPHA>5</ALPHA><AMOUNT>0.01</AMOUNT>\
+        <USE>Boil</USE><TIME>10</TIME></HOP></HOPS></RECIPE></RECIPES>";
+    let (status, body) = call(
+        app.with_key(Method::POST, "/v1/recipes/import", k)
+            .header("Content-Type", "application/xml")
+            .body(file),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{body}");
+    let recipe = &body["recipes"][0];
+    let saaz = builtin_id(&app, k, "hops", "Saaz").await;
+    let mo = builtin_id(&app, k, "fermentables", "Maris Otter").await;
+    let hops = recipe["hops"].as_array().unwrap();
+    let zatec = hops.iter().find(|h| h["name"] == "Žatec").unwrap();
+    assert_eq!(zatec["catalog_id"], saaz.as_str());
+    assert_eq!(zatec["alpha_acid"], 4.1, "the file's numbers stay");
+    let nobody = hops.iter().find(|h| h["name"] == "Nobody's Hop").unwrap();
+    assert_eq!(nobody["catalog_id"], Value::Null);
+    let malt = &recipe["fermentables"][0];
+    assert_eq!(malt["catalog_id"], mo.as_str());
+    assert_eq!(
+        (&malt["color_srm"], &malt["name"]),
+        (&json!(9.0), &json!("maris-otter"))
+    );
+}
