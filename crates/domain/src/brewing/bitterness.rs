@@ -73,6 +73,29 @@ pub fn boil_equivalent(hop_use: HopUse, time_minutes: f64, boil_time_minutes: f6
     }
 }
 
+/// [`boil_equivalent`] for a `whirlpool` addition whose stand temperature is known: the stand
+/// counts `time × hop_stand_factor(temperature_c)` minutes of boiling (Malowicki and
+/// Shellhammer's isomerisation rate relative to boiling, `hop_stand.rs`) instead of the fixed
+/// quarter of its time. Every other use, and a whirlpool without a temperature, gives exactly
+/// [`boil_equivalent`]'s answer.
+///
+/// Example: a 60-minute stand at 90 °C counts 60 × 0.416834 = 25.0100 minutes (the fixed quarter:
+/// 15); at 100 °C all 60; at 60 °C or below none.
+pub fn boil_equivalent_at(
+    hop_use: HopUse,
+    time_minutes: f64,
+    boil_time_minutes: f64,
+    temperature_c: Option<f64>,
+) -> (f64, f64) {
+    match (hop_use, temperature_c) {
+        (HopUse::Whirlpool, Some(temperature_c)) => (
+            super::hop_stand::hop_stand_minutes(time_minutes, temperature_c),
+            1.0,
+        ),
+        _ => boil_equivalent(hop_use, time_minutes, boil_time_minutes),
+    }
+}
+
 /// One hop addition's IBU in a wort of original gravity `og`; never negative or non-finite.
 pub fn hop_ibu(hop: &Hop, og: f64, batch_size_liters: f64, boil_time_minutes: f64) -> f64 {
     hop_ibu_with_utilisation(hop, og, batch_size_liters, boil_time_minutes, 1.0)
@@ -187,6 +210,34 @@ mod tests {
         assert!(close(ibu(Whirlpool, 60.0), 17.9388));
         // Not capped by the boil time: a 240-minute stand counts 60 minutes.
         assert!(close(ibu(Whirlpool, 240.0), 36.1522));
+    }
+
+    #[test]
+    fn whirlpool_with_a_temperature_follows_the_hop_stand_model() {
+        // 60 × e^(−11858 × (1/363.15 − 1/373.15)) = 60 × 0.416834 = 25.0100
+        let (minutes, factor) = boil_equivalent_at(Whirlpool, 60.0, BOIL, Some(90.0));
+        assert!(close(minutes, 25.0100), "{minutes}");
+        assert_eq!(factor, 1.0);
+        assert_eq!(
+            boil_equivalent_at(Whirlpool, 60.0, BOIL, Some(100.0)),
+            (60.0, 1.0)
+        );
+        assert_eq!(
+            boil_equivalent_at(Whirlpool, 60.0, BOIL, Some(60.0)),
+            (0.0, 1.0)
+        );
+        // Without a temperature, and for every other use, nothing changes.
+        for hop_use in [Boil, Aroma, FirstWort, Mash, Whirlpool, DryHop] {
+            for temperature in [None, Some(80.0)] {
+                if hop_use == Whirlpool && temperature.is_some() {
+                    continue;
+                }
+                assert_eq!(
+                    boil_equivalent_at(hop_use, 45.0, BOIL, temperature),
+                    boil_equivalent(hop_use, 45.0, BOIL)
+                );
+            }
+        }
     }
 
     #[test]

@@ -16,6 +16,7 @@ pub mod colour;
 pub mod fermentation;
 pub mod gravity;
 pub mod hop_form;
+pub mod hop_stand;
 pub mod report;
 pub mod scaling;
 pub mod stats;
