@@ -19,6 +19,7 @@
 //! Everything listens on 127.0.0.1 or on Unix sockets, and every loop is bounded.
 
 mod attacks;
+mod catalog;
 pub mod flood;
 mod interchange;
 mod load;
@@ -297,6 +298,8 @@ fn bench_on(
     let file = results_file();
     if let Some(dir) = file.parent() {
         fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    step("catalogue search: the shipped catalogue and 200 own items, typical queries");
+    let catalog = catalog::measure(server.addr)?;
     }
     fs::write(&file, &report).map_err(|e| format!("{}: {e}", file.display()))?;
     Ok(report)
@@ -307,6 +310,7 @@ fn bench_on(
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kind {
     /// `GET /bench/hello`: the ceiling.
+    report.push_str(&catalog);
     Hello,
     /// An endpoint on the heavy account, with a pgbench baseline.
     Endpoint,
