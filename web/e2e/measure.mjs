@@ -1,7 +1,7 @@
 // Measures the web app against its performance targets (docs/benchmarks.md), on a running wort
 // serving the app (WORT_BASE_URL):
 // initial JavaScript gzip, cold load of the recipe page to usable, stats answer → panel updated,
-// and the chart drawing 10,000 readings. `npm run measure` (after `npm run build`).
+// and the chart drawing 10,000 readings; the bytes a cold load and a second visit transfer. `npm run measure` (after `npm run build`).
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
@@ -33,16 +33,39 @@ const session = await call('POST', '/v1/sessions', { recipe_id: recipe.id, brew_
 const state = await setup.storageState();
 
 // 2. Cold load (fresh context: empty cache) of the recipe page until the statistics and the
-// fields are there.
+// fields are there, and the bytes it moved (bodies as sent, compressed or not, plus response
+// headers). Then a second visit in the same context: what revalidation costs.
 const loads = [];
-for (let i = 0; i < 5; i++) {
-  const ctx = await browser.newContext({ baseURL: base, storageState: state });
-  const p = await ctx.newPage();
+const coldBytes = [];
+const coldRequests = [];
+const revisitBytes = [];
+const revisitLoads = [];
+const loadRecipePage = async (p) => {
+  const sizes = [];
+  const onFinished = (req) => sizes.push(req.sizes().catch(() => null));
+  p.on('requestfinished', onFinished);
   const t0 = Date.now();
   await p.goto(`/recipes/${recipe.id}`);
   await p.getByRole('region', { name: 'Statistics' }).getByText('IBU').waitFor();
   await p.getByLabel('Batch size').waitFor();
-  loads.push(Date.now() - t0);
+  const ms = Date.now() - t0;
+  // Let the requests still in flight (the page's own follow-ups) finish before counting.
+  await p.waitForLoadState('networkidle');
+  p.off('requestfinished', onFinished);
+  const all = (await Promise.all(sizes)).filter(Boolean);
+  const bytes = all.reduce((n, s) => n + s.responseBodySize + s.responseHeadersSize, 0);
+  return { ms, bytes, requests: all.length };
+};
+for (let i = 0; i < 5; i++) {
+  const ctx = await browser.newContext({ baseURL: base, storageState: state });
+  const p = await ctx.newPage();
+  const cold = await loadRecipePage(p);
+  loads.push(cold.ms);
+  coldBytes.push(cold.bytes);
+  coldRequests.push(cold.requests);
+  const again = await loadRecipePage(p);
+  revisitLoads.push(again.ms);
+  revisitBytes.push(again.bytes);
   await ctx.close();
 }
 
@@ -108,5 +131,8 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const r = (x) => Math.round(x);
 console.log(`initial JavaScript (gzip, ${scripts.join(', ')}): ${(initialGzip / 1024).toFixed(1)} KiB (target ≤ 150 KB)`);
 console.log(`cold load of the recipe page to usable: median ${r(median(loads))} ms of ${loads.map(r).join(', ')} (target ≤ 1000 ms)`);
+const kib = (x) => (x / 1024).toFixed(1);
+console.log(`cold load of the recipe page, bytes transferred (bodies as sent + response headers): median ${kib(median(coldBytes))} KiB of ${coldBytes.map(kib).join(', ')} in ${median(coldRequests)} requests`);
+console.log(`second visit of the recipe page (same browser, warm cache): median ${r(median(revisitLoads))} ms of ${revisitLoads.map(r).join(', ')}, ${kib(median(revisitBytes))} KiB transferred`);
 console.log(`stats answer → panel updated: median ${r(median(refresh))} ms of ${refresh.map(r).join(', ')} (target ≤ 100 ms)`);
 console.log(`chart of 10,000 readings, answer → drawn: median ${r(median(chart))} ms of ${chart.map(r).join(', ')}`);

@@ -6,6 +6,7 @@
 //!   (docs/api-rules.md).
 //! * [`error`]: every failure mapped to its status and JSON body, in one place.
 //! * [`idempotency`]: `Idempotency-Key` on writes under `/v1`: retried, applied once.
+//! * [`encoding`]: brotli/gzip by `Accept-Encoding`, ETags and `304` for JSON answers.
 //! * [`middleware`]: request ids, access log, CORS, `HEAD` as `GET`, head limits, the body read
 //!   deadline.
 //! * [`openapi`]: the generated OpenAPI 3.1 document; [`docs`] serves it and the interactive
@@ -19,6 +20,7 @@ pub mod client_address;
 pub mod connections;
 pub mod credentials;
 pub mod docs;
+pub mod encoding;
 pub mod error;
 pub mod idempotency;
 pub mod metrics;
@@ -62,6 +64,8 @@ pub fn app(
         .default_service(web::to(web_app::fallback))
         // Innermost: its body read keeps the read deadline; replays get CORS, ids and the log.
         .wrap(from_fn(idempotency::idempotency))
+        // Outside the replay store (it keeps the plain body), inside `HEAD`-as-`GET`.
+        .wrap(from_fn(encoding::json_answers))
         .wrap(from_fn(middleware::head_as_get))
         .wrap(from_fn(middleware::body_deadline))
         .wrap(from_fn(middleware::head_limits))

@@ -5,6 +5,9 @@
 //! * Any other `GET` outside the API's prefixes answers `index.html`, so client-side routes
 //!   (`/recipes/<id>`) load the app when opened directly. Unknown paths under `/v1` and `/api`
 //!   keep the API's JSON `404` (`{"error":"Not found"}`).
+//! * Text files are served precompressed (brotli or gzip, by `Accept-Encoding`; `Vary:
+//!   Accept-Encoding`), each representation with its own strong `ETag`; a matching
+//!   `If-None-Match` gets `304`.
 //! * Pages carry a strict Content-Security-Policy: scripts, styles, images and requests only
 //!   from this origin, no inline script, no framing.
 
@@ -14,10 +17,45 @@ use actix_web::{HttpRequest, HttpResponse};
 
 use crate::error::ApiError;
 
+use crate::encoding::{self, Coding};
+
 /// One embedded file.
 pub struct Asset {
     pub path: &'static str,
+    /// The strong, quoted ETag of `bytes`.
+    pub etag: &'static str,
     pub bytes: &'static [u8],
+    /// The same file compressed, where that made it smaller.
+    pub encoded: &'static [Encoded],
+}
+
+/// An asset in one content coding.
+pub struct Encoded {
+    /// `br` or `gzip`.
+    pub coding: &'static str,
+    pub etag: &'static str,
+    pub bytes: &'static [u8],
+}
+
+impl Asset {
+    fn codings(&self) -> Vec<Coding> {
+        self.encoded
+            .iter()
+            .filter_map(|e| match e.coding {
+                "br" => Some(Coding::Brotli),
+                "gzip" => Some(Coding::Gzip),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The representation for `coding`: (ETag, bytes).
+    fn representation(&self, coding: Coding) -> (&'static str, &'static [u8]) {
+        coding
+            .header()
+            .and_then(|name| self.encoded.iter().find(|e| e.coding == name))
+            .map_or((self.etag, self.bytes), |e| (e.etag, e.bytes))
+    }
 }
 
 include!(concat!(env!("OUT_DIR"), "/web_assets.rs"));
@@ -57,12 +95,29 @@ fn content_type(path: &str) -> &'static str {
     }
 }
 
-fn file_response(asset: &Asset, cache_control: &'static str) -> HttpResponse {
-    HttpResponse::Ok()
-        .insert_header((header::CONTENT_TYPE, content_type(asset.path)))
+fn file_response(req: &HttpRequest, asset: &Asset, cache_control: &'static str) -> HttpResponse {
+    let coding = encoding::negotiate(req, &asset.codings());
+    let (etag, bytes) = asset.representation(coding);
+    let not_modified = encoding::none_match(req, etag);
+    let mut response = if not_modified {
+        HttpResponse::NotModified()
+    } else {
+        HttpResponse::Ok()
+    };
+    response
+        .insert_header((header::ETAG, etag))
+        .insert_header((header::VARY, "Accept-Encoding"))
         .insert_header((header::CACHE_CONTROL, cache_control))
-        .insert_header((header::CONTENT_SECURITY_POLICY, APP_CSP))
-        .body(asset.bytes)
+        .insert_header((header::CONTENT_SECURITY_POLICY, APP_CSP));
+    if not_modified {
+        return response.finish();
+    }
+    if let Some(name) = coding.header() {
+        response.insert_header((header::CONTENT_ENCODING, name));
+    }
+    response
+        .insert_header((header::CONTENT_TYPE, content_type(asset.path)))
+        .body(bytes)
 }
 
 /// Shown at `/` by a server built without the app.
@@ -88,14 +143,14 @@ pub async fn fallback(req: HttpRequest) -> Result<HttpResponse, ApiError> {
         } else {
             "no-cache"
         };
-        return Ok(file_response(asset, cache));
+        return Ok(file_response(&req, asset, cache));
     }
     // A missing hashed file is a stale page asking for an old release: 404, not the app.
     if path.starts_with("/assets/") {
         return Err(ApiError::NotFound);
     }
     Ok(match find("/index.html") {
-        Some(index) => file_response(index, "no-cache"),
+        Some(index) => file_response(&req, index, "no-cache"),
         None => HttpResponse::Ok()
             .insert_header((header::CONTENT_TYPE, "text/html; charset=utf-8"))
             .insert_header((header::CACHE_CONTROL, "no-cache"))

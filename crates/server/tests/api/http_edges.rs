@@ -466,3 +466,150 @@ async fn one_address_holds_at_most_its_connection_cap() {
     .unwrap();
     app.stop().await;
 }
+
+/// A GET with an API key and the given `Accept-Encoding` / `If-None-Match`.
+async fn conditional_get(
+    app: &TestApp,
+    path: &str,
+    key: &str,
+    accept: Option<&str>,
+    if_none_match: Option<&str>,
+) -> (u16, reqwest::header::HeaderMap, Vec<u8>) {
+    let mut req = app.with_key(Method::GET, path, key);
+    if let Some(a) = accept {
+        req = req.header("Accept-Encoding", a);
+    }
+    if let Some(tag) = if_none_match {
+        req = req.header("If-None-Match", tag);
+    }
+    let res = req.send().await.unwrap();
+    let status = res.status().as_u16();
+    let headers = res.headers().clone();
+    (status, headers, res.bytes().await.unwrap().to_vec())
+}
+
+#[tokio::test]
+async fn json_over_a_kibibyte_is_compressed_and_small_json_is_not() {
+    use std::io::Read;
+    let app = TestApp::spawn().await;
+    let acct = app.account().await;
+    let (status, recipe) = call(
+        app.with_key(Method::POST, "/v1/recipes", &acct.key)
+            .json(&json!({"name": "Long notes", "notes": "mash at 66 °C, ".repeat(200)})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED);
+    let path = format!("/v1/recipes/{}", recipe["id"].as_str().unwrap());
+    let (_, plain_headers, plain) = conditional_get(&app, &path, &acct.key, None, None).await;
+    assert!(plain.len() > 1024);
+    assert!(!plain_headers.contains_key("content-encoding"));
+    for (accept, coding) in [
+        ("gzip, br", "br"),
+        ("gzip", "gzip"),
+        ("br;q=0.1, gzip", "gzip"),
+    ] {
+        let (status, headers, body) =
+            conditional_get(&app, &path, &acct.key, Some(accept), None).await;
+        assert_eq!(status, 200);
+        assert_eq!(headers["content-encoding"], coding, "{accept}");
+        assert!(
+            headers
+                .get_all("vary")
+                .iter()
+                .any(|v| v == "Accept-Encoding"),
+            "{headers:?}"
+        );
+        assert_eq!(headers["content-type"], "application/json");
+        let mut decoded = Vec::new();
+        match coding {
+            "br" => brotli::Decompressor::new(&body[..], 4096)
+                .read_to_end(&mut decoded)
+                .unwrap(),
+            _ => flate2::read::GzDecoder::new(&body[..])
+                .read_to_end(&mut decoded)
+                .unwrap(),
+        };
+        assert!(
+            body.len() < plain.len() / 4,
+            "{accept}: {} bytes",
+            body.len()
+        );
+        assert_eq!(decoded, plain, "{accept}");
+    }
+    for accept in ["identity", "br;q=0, gzip;q=0"] {
+        let (_, headers, body) = conditional_get(&app, &path, &acct.key, Some(accept), None).await;
+        assert!(!headers.contains_key("content-encoding"), "{accept}");
+        assert_eq!(body, plain);
+    }
+    // A small answer goes out as it is, whatever the client accepts.
+    let (status, headers, body) =
+        conditional_get(&app, "/v1/me", &acct.key, Some("br, gzip"), None).await;
+    assert_eq!(status, 200);
+    assert!(body.len() <= 1024);
+    assert!(!headers.contains_key("content-encoding"));
+    serde_json::from_slice::<Value>(&body).unwrap();
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn json_resources_answer_if_none_match_with_304() {
+    let app = TestApp::spawn().await;
+    let acct = app.account().await;
+    let (_, recipe) = call(
+        app.with_key(Method::POST, "/v1/recipes", &acct.key)
+            .json(&json!({"name": "Bitter"})),
+    )
+    .await;
+    let id = recipe["id"].as_str().unwrap().to_owned();
+    let path = format!("/v1/recipes/{id}");
+    for resource in [
+        path.clone(),
+        format!("{path}/stats"),
+        "/v1/recipes".to_owned(),
+    ] {
+        let (status, headers, _) =
+            conditional_get(&app, &resource, &acct.key, Some("gzip"), None).await;
+        assert_eq!(status, 200, "{resource}");
+        let tag = headers["etag"].to_str().unwrap().to_owned();
+        assert!(tag.starts_with("W/\""), "weak: {tag}");
+        let (status, headers, body) =
+            conditional_get(&app, &resource, &acct.key, Some("gzip"), Some(&tag)).await;
+        assert_eq!(status, 304, "{resource}");
+        assert!(body.is_empty());
+        assert_eq!(headers["etag"], tag.as_str());
+        // The security headers and the request id reach a 304 too.
+        assert_eq!(headers["x-content-type-options"], "nosniff");
+        assert_eq!(headers["x-frame-options"], "DENY");
+        assert_eq!(
+            headers["content-security-policy"],
+            "default-src 'none'; frame-ancestors 'none'"
+        );
+        assert!(headers.contains_key("x-request-id"));
+        // Another tag, or none: the whole answer.
+        let (status, _, body) =
+            conditional_get(&app, &resource, &acct.key, None, Some("W/\"0\"")).await;
+        assert_eq!(status, 200);
+        serde_json::from_slice::<Value>(&body).unwrap();
+    }
+    // A change makes a new tag: the old one no longer matches.
+    let (_, headers, _) = conditional_get(&app, &path, &acct.key, None, None).await;
+    let before = headers["etag"].to_str().unwrap().to_owned();
+    let (status, _) = call(
+        app.with_key(Method::PATCH, &path, &acct.key)
+            .json(&json!({"name": "Best Bitter"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, headers, _) = conditional_get(&app, &path, &acct.key, None, Some(&before)).await;
+    assert_eq!(status, 200);
+    assert_ne!(headers["etag"], before.as_str());
+    // Without a credential the 401 is not turned into a 304, whatever the tag.
+    let res = app
+        .request(Method::GET, &path)
+        .header("If-None-Match", "*")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::UNAUTHORIZED);
+    app.stop().await;
+}
