@@ -67,8 +67,9 @@ const USAGE: &str = "usage: cargo xtask bench [-- options]
   --rate-connections N
                     connections (one thread each) of the fixed-rate client (default 16)
   --no-build        use target/release/wort as it is (profiling loops)
-  --only TEXT       measure only the endpoints whose label contains TEXT (and the hello
-                    baseline); for quick looks while profiling";
+  --wort PATH       measure this wort binary, not a build (two builds compared on one machine)
+  --only TEXT       measure only the endpoints whose label contains TEXT, or one of
+                    TEXT's comma-separated parts (and the hello baseline); for quick looks";
 
 #[derive(Clone, Debug)]
 struct Options {
@@ -84,6 +85,7 @@ struct Options {
     wrk_threads: usize,
     only: Option<String>,
     build: bool,
+    wort: Option<PathBuf>,
 }
 
 impl Options {
@@ -98,6 +100,7 @@ impl Options {
             wrk_threads: 2,
             only: None,
             build: true,
+            wort: None,
         };
         let mut args = args.iter();
         while let Some(arg) = args.next() {
@@ -121,6 +124,13 @@ impl Options {
                     options.rate_connections = number("--rate-connections")?;
                 }
                 "--no-build" => options.build = false,
+                "--wort" => {
+                    let path = args
+                        .next()
+                        .ok_or_else(|| format!("--wort needs a path\n\n{USAGE}"))?;
+                    options.wort = Some(PathBuf::from(path));
+                    options.build = false;
+                }
                 "--only" => {
                     let text = args
                         .next()
@@ -188,7 +198,10 @@ fn bench(options: &Options) -> Result<String, String> {
         ));
     }
 
-    let wort_bin = target_dir().join("release").join("wort");
+    let wort_bin = options
+        .wort
+        .clone()
+        .unwrap_or_else(|| target_dir().join("release").join("wort"));
     if options.build {
         build_release_wort()?;
     } else if !wort_bin.exists() {
@@ -497,7 +510,9 @@ fn capture(
             prepared: statements.iter().filter(|s| !s.simple).all(|s| s.prepared),
             ..Capture::default()
         };
-        if target.kind == Kind::Endpoint {
+        // An answer made without SQL (the credential remembered, nothing else to read) has no
+        // PostgreSQL baseline: its ceiling is the HTTP one alone.
+        if target.kind == Kind::Endpoint && !statements.is_empty() {
             let path = work.join(format!("pgbench-{}.sql", captures.len()));
             fs::write(&path, sql::pgbench_script(&statements, &trips))
                 .map_err(|e| format!("{}: {e}", path.display()))?;
@@ -603,7 +618,7 @@ fn measure(
             || options
                 .only
                 .as_deref()
-                .is_none_or(|only| label(t).contains(only))
+                .is_none_or(|only| only.split(',').any(|o| label(t).contains(o)))
     };
     let live: Vec<usize> = (0..targets.len())
         .filter(|&i| targets.get(i).is_some_and(|t| !t.missing && wanted(t)))
@@ -815,7 +830,11 @@ fn report(
         let (pg_cell, ratio_pg, ratio_ceil) = if target.kind == Kind::Hello {
             ("—".to_owned(), "—".to_owned(), "—".to_owned())
         } else {
-            let pg = m.pg.median();
+            let pg = if c.statements.is_empty() {
+                f64::INFINITY
+            } else {
+                m.pg.median()
+            };
             let ceil = 1.0 / (1.0 / pg + 1.0 / hello);
             let ratio = svc / ceil;
             verdicts.push(format!(
@@ -824,11 +843,15 @@ fn report(
                 ratio,
                 mark(ratio >= TARGET_CEIL_RATIO)
             ));
-            (
-                range_cell(&m.pg, 0),
-                format!("{:.2}", svc / pg),
-                format!("{ratio:.2}"),
-            )
+            if c.statements.is_empty() {
+                ("no SQL".to_owned(), "—".to_owned(), format!("{ratio:.2}"))
+            } else {
+                (
+                    range_cell(&m.pg, 0),
+                    format!("{:.2}", svc / pg),
+                    format!("{ratio:.2}"),
+                )
+            }
         };
         let p99 = m.p99.median();
         if target.kind != Kind::Hello && !m.p99.is_empty() {

@@ -350,9 +350,15 @@ impl AccountRepository for PgAccounts {
         &self,
         key_hash: &[u8],
         now: OffsetDateTime,
-    ) -> DomainResult<Option<User>> {
+    ) -> DomainResult<Option<(User, Option<OffsetDateTime>)>> {
         let mut conn = checkout(&self.pool).await?;
-        let found: Option<(Uuid, Option<OffsetDateTime>, UserRow)> = api_keys::table
+        type Found = (
+            Uuid,
+            Option<OffsetDateTime>,
+            Option<OffsetDateTime>,
+            UserRow,
+        );
+        let found: Option<Found> = api_keys::table
             .inner_join(users::table)
             .filter(api_keys::key_hash.eq(key_hash))
             .filter(api_keys::enabled.eq(true))
@@ -361,12 +367,17 @@ impl AccountRepository for PgAccounts {
                     .is_null()
                     .or(api_keys::expires_at.gt(now)),
             )
-            .select((api_keys::id, api_keys::last_used_at, UserRow::as_select()))
+            .select((
+                api_keys::id,
+                api_keys::last_used_at,
+                api_keys::expires_at,
+                UserRow::as_select(),
+            ))
             .first(&mut conn)
             .await
             .optional()
             .map_err(db_error)?;
-        let Some((key_id, last_used_at, user)) = found else {
+        let Some((key_id, last_used_at, expires_at, user)) = found else {
             return Ok(None);
         };
         // Refreshing lastUsedAt costs a write, so at most once a minute per key.
@@ -378,7 +389,7 @@ impl AccountRepository for PgAccounts {
                 .await
                 .map_err(db_error)?;
         }
-        Ok(Some(user.into()))
+        Ok(Some((user.into(), expires_at)))
     }
 
     async fn reserve_attempt(

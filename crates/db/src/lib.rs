@@ -5,6 +5,7 @@
 //! * [`migrate`]: embedded migrations, applied under an advisory lock.
 //! * [`accounts`], [`recipes`], [`equipment`], [`inventory`], [`brew_sessions`]: the repositories.
 //! * [`ai`], [`chats`]: AI metering (one guarded upsert per reservation) and chat threads.
+//! * [`credential_cache`]: credentials remembered per process, forgotten on PostgreSQL's word.
 //! * [`schema`]: diesel's view of the tables in `migrations/`.
 
 pub mod accounts;
@@ -12,6 +13,7 @@ pub mod ai;
 pub mod brew_sessions;
 pub mod catalog;
 pub mod chats;
+pub mod credential_cache;
 mod deadline;
 pub mod devices;
 pub mod equipment;
@@ -30,6 +32,7 @@ pub use accounts::PgAccounts;
 pub use ai::PgAiUsage;
 pub use brew_sessions::PgBrewSessions;
 pub use chats::PgChats;
+pub use credential_cache::{CredentialListener, PgCredentialCache};
 pub use devices::PgDevices;
 pub use equipment::PgEquipment;
 pub use idempotency::PgIdempotency;

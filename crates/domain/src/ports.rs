@@ -11,7 +11,9 @@ use time::OffsetDateTime;
 
 use crate::DomainResult;
 
-pub use crate::account::ports::{AccountRepository, PasswordHasher};
+pub use crate::account::ports::{
+    AccountRepository, CredentialCache, NoCredentialCache, PasswordHasher,
+};
 pub use crate::ai::ports::{AiProvider, AiUsageRepository, ChatRepository, CompletionStream};
 pub use crate::brew_session::ports::BrewSessionRepository;
 pub use crate::device::ports::DeviceRepository;

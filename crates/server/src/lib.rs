@@ -134,6 +134,8 @@ pub struct Started {
     pub grace: std::time::Duration,
     /// Prunes expired idempotency keys while the server runs (`key_pruner`).
     pub idempotency_keys: Arc<IdempotencyService>,
+    /// Keeps the remembered credentials in step with the database while the server runs.
+    pub credential_listener: wort_db::CredentialListener,
 }
 
 impl Started {
@@ -148,6 +150,7 @@ impl Started {
         let deliveries = self.deliveries.map(webhook_worker::DeliveryWorker::spawn);
         let signals = tokio::spawn(self.interrupt.clone().on_signal(self.grace));
         let key_pruner = tokio::spawn(key_pruner::run(self.idempotency_keys.clone()));
+        let credential_listener = tokio::spawn(self.credential_listener.run());
         let result = match self.metrics {
             None => self.server.await,
             Some((_, metrics)) => {
@@ -161,6 +164,7 @@ impl Started {
         };
         signals.abort();
         key_pruner.abort();
+        credential_listener.abort();
         self.interrupt.fire();
         if let Some(deliveries) = deliveries {
             deliveries.stop().await;
@@ -257,7 +261,12 @@ pub fn start(settings: ServerSettings) -> Result<Started, String> {
         settings.max_connections_per_address,
         settings.client_address.clone(),
     );
+    // One for the process: a revocation heard once is forgotten by every worker.
+    let credentials = Arc::new(wort_db::PgCredentialCache::new());
+    let credential_listener =
+        wort_db::CredentialListener::new(&settings.database_url, credentials.clone());
     let shared = SharedParts {
+        credentials,
         webhooks,
         device_reading_interval: settings.device_reading_interval,
         hasher: Arc::new(BlockingHasher::new(default_workers())),
@@ -300,6 +309,7 @@ pub fn start(settings: ServerSettings) -> Result<Started, String> {
         interrupt,
         grace: std::time::Duration::from_secs(settings.shutdown_grace_secs),
         idempotency_keys,
+        credential_listener,
     })
 }
 
@@ -323,6 +333,7 @@ struct SharedParts {
     metrics: Arc<RequestMetrics>,
     webhooks: Arc<WebhookService>,
     device_reading_interval: std::time::Duration,
+    credentials: Arc<wort_db::PgCredentialCache>,
 }
 
 impl SharedParts {
@@ -336,7 +347,8 @@ impl SharedParts {
                 self.hasher.clone(),
                 clock.clone(),
                 self.account_limits,
-            ),
+            )
+            .with_credential_cache(self.credentials.clone()),
             recipes: RecipeService::new(
                 recipes.clone(),
                 Arc::new(PgRecipeChildren::new(pool.clone())),

@@ -89,6 +89,19 @@ pub struct User {
     pub created_at: OffsetDateTime,
 }
 
+/// A credential (an API key or a sign-in session's token) the store confirmed recently, as the
+/// service remembers it between requests.
+#[derive(Debug, Clone)]
+pub struct RememberedCredential {
+    pub user: User,
+    /// The sign-in session a cookie token belongs to; `None` for an API key.
+    pub session: Option<SignInSession>,
+    /// When the credential itself stops being valid (the session's end, the key's expiry).
+    pub expires_at: Option<OffsetDateTime>,
+    /// When the store last confirmed it.
+    pub checked_at: OffsetDateTime,
+}
+
 /// A user as stored, with the password hash: only the sign-in path sees this.
 #[derive(Debug, Clone)]
 pub struct UserCredentials {

@@ -6,8 +6,8 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 use super::model::{
-    ApiKey, AttemptCount, NewApiKey, NewUser, Preferences, PreferencesPatch, SignInSession,
-    SignInSubject, User, UserCredentials,
+    ApiKey, AttemptCount, NewApiKey, NewUser, Preferences, PreferencesPatch, RememberedCredential,
+    SignInSession, SignInSubject, User, UserCredentials,
 };
 use crate::{DomainResult, UserId};
 
@@ -56,13 +56,13 @@ pub trait AccountRepository: Send + Sync {
     async fn list_api_keys(&self, user: UserId) -> DomainResult<Vec<ApiKey>>;
     /// `NotFound` when the key is unknown or another account's.
     async fn delete_api_key(&self, user: UserId, key_id: Uuid) -> DomainResult<()>;
-    /// The owner of an enabled, unexpired key with this digest; refreshes `last_used_at` when it
-    /// is older than [`KEY_TOUCH_INTERVAL`](super::rules::KEY_TOUCH_INTERVAL).
+    /// The owner of an enabled, unexpired key with this digest, and the key's expiry; refreshes
+    /// `last_used_at` when it is older than [`KEY_TOUCH_INTERVAL`](super::rules::KEY_TOUCH_INTERVAL).
     async fn authenticate_api_key(
         &self,
         key_hash: &[u8],
         now: OffsetDateTime,
-    ) -> DomainResult<Option<User>>;
+    ) -> DomainResult<Option<(User, Option<OffsetDateTime>)>>;
 
     async fn preferences(&self, user: UserId) -> DomainResult<Preferences>;
     /// Changes the preferences the patch names, in one statement (two patches at once, one per
@@ -101,4 +101,40 @@ pub trait PasswordHasher: Send + Sync {
     /// Whether `password` matches `stored`; with no stored hash, a dummy is verified so that an
     /// unknown email costs as much time as a known one.
     async fn verify(&self, stored: Option<String>, password: String) -> DomainResult<bool>;
+}
+
+/// Credentials the store confirmed recently, remembered in this process so that most requests
+/// authenticate without a round trip to the store. Keyed by the credential's digest.
+///
+/// The adapter must forget a user's credentials as soon as any process changes or revokes one
+/// (a key or session deleted, the account changed or deleted), and must hand out no
+/// [`stamp`](Self::stamp) while it cannot promise that (it has lost its news of such changes).
+/// It bounds its memory.
+pub trait CredentialCache: Send + Sync {
+    /// The remembered credential with this digest.
+    fn get(&self, digest: &[u8]) -> Option<RememberedCredential>;
+    /// Taken before the store is read; `None` while nothing may be remembered.
+    fn stamp(&self) -> Option<u64>;
+    /// Remembers `credential`, unless anything was forgotten since `stamp` was taken (the
+    /// credential read may be the one just revoked).
+    fn remember(&self, stamp: u64, digest: Vec<u8>, credential: RememberedCredential);
+    /// Forgets the credential with this digest.
+    fn forget(&self, digest: &[u8]);
+    /// Forgets every credential of this user.
+    fn forget_user(&self, user: UserId);
+}
+
+/// Remembers nothing: every request asks the store (the CLI, tests of the service).
+pub struct NoCredentialCache;
+
+impl CredentialCache for NoCredentialCache {
+    fn get(&self, _: &[u8]) -> Option<RememberedCredential> {
+        None
+    }
+    fn stamp(&self) -> Option<u64> {
+        None
+    }
+    fn remember(&self, _: u64, _: Vec<u8>, _: RememberedCredential) {}
+    fn forget(&self, _: &[u8]) {}
+    fn forget_user(&self, _: UserId) {}
 }

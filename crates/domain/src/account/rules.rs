@@ -3,7 +3,7 @@
 
 use time::{Duration, OffsetDateTime};
 
-use super::model::{AttemptCount, SignUp, Throttle};
+use super::model::{AttemptCount, RememberedCredential, SignUp, Throttle};
 use crate::DomainError;
 use crate::error::Violation;
 use crate::rules::{FieldRules, NumberRule, Rule, TextRule, caps, check_room};
@@ -24,6 +24,19 @@ pub const SIGN_UP_WINDOW: Duration = Duration::hours(1);
 pub const MAX_API_KEYS: i64 = 100;
 /// `lastUsedAt` of an API key is refreshed at most this often (it costs a write).
 pub const KEY_TOUCH_INTERVAL: Duration = Duration::minutes(1);
+/// How long a credential confirmed by the store is used without asking it again. Revocations
+/// reach the cache at once (the store announces them); this bounds what a lost announcement can
+/// cost, and it is the key touch interval, so `lastUsedAt` keeps its resolution.
+pub const CREDENTIAL_RECHECK: Duration = KEY_TOUCH_INTERVAL;
+
+/// Whether a remembered credential may authenticate a request at `now` without the store: it
+/// has not expired and the store confirmed it less than [`CREDENTIAL_RECHECK`] ago.
+pub fn remembered_is_usable(credential: &RememberedCredential, now: OffsetDateTime) -> bool {
+    now >= credential.checked_at
+        && now - credential.checked_at < CREDENTIAL_RECHECK
+        && credential.expires_at.is_none_or(|end| now < end)
+}
+
 /// API keys look like `wort_` + 43 base62 characters (≈ 256 bits).
 pub const API_KEY_PREFIX: &str = "wort_";
 pub(crate) const API_KEY_RANDOM_CHARS: usize = 43;

@@ -9,11 +9,11 @@ use uuid::Uuid;
 
 use super::credentials::{digest, generate_api_key, generate_session_token, looks_like_api_key};
 use super::model::{
-    AccountLimits, ApiKey, NewUser, PasswordChange, Preferences, PreferencesPatch, SignInSession,
-    SignInSubject, SignUp, SignedIn, User,
+    AccountLimits, ApiKey, NewUser, PasswordChange, Preferences, PreferencesPatch,
+    RememberedCredential, SignInSession, SignInSubject, SignUp, SignedIn, User,
 };
-use super::ports::{AccountRepository, PasswordHasher};
-use super::rules::{SIGN_IN_LIFETIME, attempt_refused, normalize_email};
+use super::ports::{AccountRepository, CredentialCache, NoCredentialCache, PasswordHasher};
+use super::rules::{SIGN_IN_LIFETIME, attempt_refused, normalize_email, remembered_is_usable};
 use crate::ports::Clock;
 use crate::{DomainError, DomainResult, UserId};
 
@@ -22,6 +22,7 @@ pub struct AccountService {
     hasher: Arc<dyn PasswordHasher>,
     clock: Arc<dyn Clock>,
     limits: AccountLimits,
+    credentials: Arc<dyn CredentialCache>,
 }
 
 /// Attempts counted for their subjects (with the start of the window each was counted in)
@@ -63,7 +64,15 @@ impl AccountService {
             hasher,
             clock,
             limits,
+            credentials: Arc::new(NoCredentialCache),
         }
+    }
+
+    /// Authenticates from `cache` what the store confirmed recently (see [`CredentialCache`]).
+    #[must_use]
+    pub fn with_credential_cache(mut self, cache: Arc<dyn CredentialCache>) -> Self {
+        self.credentials = cache;
+        self
     }
 
     /// Creates the account (the email normalised by [`check_sign_up`](super::rules)).
@@ -195,14 +204,34 @@ impl AccountService {
 
     /// Ends the sign-in session with this cookie token (nothing when there is none).
     pub async fn sign_out(&self, token: &str) -> DomainResult<()> {
-        self.repo.delete_sign_in(&digest(token)).await
+        let digest = digest(token);
+        self.repo.delete_sign_in(&digest).await?;
+        self.credentials.forget(&digest);
+        Ok(())
     }
 
     /// The live sign-in session a cookie token belongs to.
     pub async fn signed_in(&self, token: &str) -> DomainResult<Option<(SignInSession, User)>> {
-        self.repo
-            .find_sign_in(&digest(token), self.clock.now())
-            .await
+        let digest = digest(token);
+        let now = self.clock.now();
+        if let Some(known) = self.credentials.get(&digest)
+            && remembered_is_usable(&known, now)
+            && let Some(session) = known.session
+        {
+            return Ok(Some((session, known.user)));
+        }
+        let stamp = self.credentials.stamp();
+        let found = self.repo.find_sign_in(&digest, now).await?;
+        if let (Some(stamp), Some((session, user))) = (stamp, &found) {
+            let credential = RememberedCredential {
+                user: user.clone(),
+                session: Some(session.clone()),
+                expires_at: Some(session.expires_at),
+                checked_at: now,
+            };
+            self.credentials.remember(stamp, digest, credential);
+        }
+        Ok(found)
     }
 
     /// The owner of a valid API key; `None` for anything else (malformed, unknown, expired,
@@ -211,9 +240,29 @@ impl AccountService {
         if !looks_like_api_key(key) {
             return Ok(None);
         }
-        self.repo
-            .authenticate_api_key(&digest(key), self.clock.now())
-            .await
+        let digest = digest(key);
+        let now = self.clock.now();
+        // A session's entry never stands for a key (a session token sent as a key).
+        if let Some(known) = self.credentials.get(&digest)
+            && known.session.is_none()
+            && remembered_is_usable(&known, now)
+        {
+            return Ok(Some(known.user));
+        }
+        let stamp = self.credentials.stamp();
+        let Some((user, expires_at)) = self.repo.authenticate_api_key(&digest, now).await? else {
+            return Ok(None);
+        };
+        if let Some(stamp) = stamp {
+            let credential = RememberedCredential {
+                user: user.clone(),
+                session: None,
+                expires_at,
+                checked_at: now,
+            };
+            self.credentials.remember(stamp, digest, credential);
+        }
+        Ok(Some(user))
     }
 
     pub async fn create_api_key(
@@ -251,7 +300,10 @@ impl AccountService {
     }
 
     pub async fn delete_api_key(&self, user: UserId, key_id: Uuid) -> DomainResult<()> {
-        self.repo.delete_api_key(user, key_id).await
+        self.repo.delete_api_key(user, key_id).await?;
+        // This process forgets at once; the others hear of it from the store.
+        self.credentials.forget_user(user);
+        Ok(())
     }
 
     pub async fn preferences(&self, user: UserId) -> DomainResult<Preferences> {
@@ -290,11 +342,16 @@ impl AccountService {
         let keep_only = change.revoke_other_sessions.then_some(session.id);
         self.repo
             .set_password(user.id, hash, keep_only, self.clock.now())
-            .await
+            .await?;
+        self.credentials.forget_user(user.id);
+        Ok(())
     }
 
     pub async fn rename(&self, user: UserId, name: String) -> DomainResult<()> {
-        self.repo.rename(user, name, self.clock.now()).await
+        self.repo.rename(user, name, self.clock.now()).await?;
+        // Remembered credentials carry the user's name.
+        self.credentials.forget_user(user);
+        Ok(())
     }
 }
 
@@ -479,7 +536,7 @@ mod tests {
             &self,
             _: &[u8],
             _: OffsetDateTime,
-        ) -> DomainResult<Option<User>> {
+        ) -> DomainResult<Option<(User, Option<OffsetDateTime>)>> {
             Err(unused())
         }
         async fn preferences(&self, _: UserId) -> DomainResult<Preferences> {

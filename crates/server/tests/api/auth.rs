@@ -707,3 +707,132 @@ async fn two_instances_on_one_database_share_the_email_limit() {
     first.stop().await;
     second.stop().await;
 }
+
+/// Polls `check` until it holds, for at most two seconds: how long another instance may take to
+/// hear of a revocation (PostgreSQL announces it when the change commits).
+async fn within_two_seconds(what: &str, mut check: impl AsyncFnMut() -> bool) {
+    let started = std::time::Instant::now();
+    while !check().await {
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(2),
+            "{what}: still accepted after 2 s"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+}
+
+#[tokio::test]
+async fn revoked_credentials_stop_working_on_every_instance_at_once() {
+    // Two instances on one database, each remembering the credentials it has checked.
+    let one = TestApp::spawn().await;
+    let two = TestApp::spawn().await;
+    let acct = one.account().await;
+    let (_, second_key) = call(
+        one.with_cookie(Method::POST, "/api/auth/api-key/create", &acct.cookie)
+            .json(&json!({"name": "second"})),
+    )
+    .await;
+    let second = second_key["key"].as_str().unwrap().to_owned();
+    // Both instances remember both keys and the cookie (each is used twice).
+    for app in [&one, &two] {
+        for _ in 0..2 {
+            for key in [acct.key.as_str(), second.as_str()] {
+                assert_eq!(call(app.with_key(Method::GET, "/v1/me", key)).await.0, 200);
+            }
+            assert_eq!(
+                call(app.with_cookie(Method::GET, "/v1/me", &acct.cookie))
+                    .await
+                    .0,
+                200
+            );
+        }
+    }
+    let me = |app: &TestApp, key: &str| app.with_key(Method::GET, "/v1/me", key);
+
+    // A key deleted through one instance: at once there, promptly on the other.
+    let (status, _) = call(
+        one.with_cookie(Method::POST, "/api/auth/api-key/delete", &acct.cookie)
+            .json(&json!({"keyId": second_key["id"]})),
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert_eq!(call(me(&one, &second)).await.0, 401);
+    within_two_seconds("a deleted key on the other instance", async || {
+        call(me(&two, &second)).await.0 == 401
+    })
+    .await;
+    // The other key and the cookie are still good.
+    assert_eq!(call(me(&two, &acct.key)).await.0, 200);
+
+    // A rename through one instance reaches the other's remembered user.
+    let (status, _) = call(
+        one.with_cookie(Method::POST, "/api/auth/update-user", &acct.cookie)
+            .json(&json!({"name": "Renamed Brewer"})),
+    )
+    .await;
+    assert_eq!(status, 200);
+    within_two_seconds("a rename on the other instance", async || {
+        call(me(&two, &acct.key)).await.1["name"] == "Renamed Brewer"
+    })
+    .await;
+
+    // Signing out on one instance ends the cookie on the other.
+    let (status, _) = call(one.with_cookie(Method::POST, "/api/auth/sign-out", &acct.cookie)).await;
+    assert_eq!(status, 200);
+    within_two_seconds("a signed-out cookie on the other instance", async || {
+        call(two.with_cookie(Method::GET, "/v1/me", &acct.cookie))
+            .await
+            .0
+            == 401
+    })
+    .await;
+
+    // An account deleted behind wort's back (an operator's SQL): its key stops everywhere.
+    assert_eq!(call(me(&one, &acct.key)).await.0, 200);
+    assert_eq!(call(me(&two, &acct.key)).await.0, 200);
+    let deleted = std::process::Command::new(crate::backup::pg_tool("psql"))
+        .args([
+            &crate::support::database_url(),
+            "-X",
+            "-q",
+            "-v",
+            "ON_ERROR_STOP=1",
+            "-c",
+            &format!("DELETE FROM users WHERE id = '{}'", acct.id),
+        ])
+        .env_remove("PGDATABASE")
+        .status()
+        .unwrap();
+    assert!(deleted.success());
+    for app in [&one, &two] {
+        within_two_seconds("a deleted account's key", async || {
+            call(me(app, &acct.key)).await.0 == 401
+        })
+        .await;
+    }
+    one.stop().await;
+    two.stop().await;
+}
+
+#[tokio::test]
+async fn a_remembered_key_still_expires_on_time() {
+    let app = TestApp::spawn().await;
+    let acct = app.account().await;
+    let (status, created) = call(
+        app.with_cookie(Method::POST, "/api/auth/api-key/create", &acct.cookie)
+            .json(&json!({"name": "short", "expiresIn": 3600})),
+    )
+    .await;
+    assert_eq!(status, 200, "{created}");
+    let key = created["key"].as_str().unwrap().to_owned();
+    for _ in 0..3 {
+        assert_eq!(call(app.with_key(Method::GET, "/v1/me", &key)).await.0, 200);
+    }
+    // Within the minute the cache trusts a confirmed key, the key itself expires.
+    app.clock
+        .advance(Duration::minutes(59) + Duration::seconds(50));
+    assert_eq!(call(app.with_key(Method::GET, "/v1/me", &key)).await.0, 200);
+    app.clock.advance(Duration::seconds(15));
+    assert_eq!(call(app.with_key(Method::GET, "/v1/me", &key)).await.0, 401);
+    app.stop().await;
+}

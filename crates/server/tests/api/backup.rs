@@ -20,7 +20,7 @@ const VERSIONED_ROOT: &str = "/usr/lib/postgresql";
 
 /// A PostgreSQL client tool, found as wort-pgcluster finds the server binaries: on `PATH`, then
 /// under `/usr/lib/postgresql/*/bin`, highest version first. Its absence fails the test.
-fn pg_tool(name: &str) -> PathBuf {
+pub(crate) fn pg_tool(name: &str) -> PathBuf {
     find_pg_tool(name).unwrap_or_else(|| {
         panic!(
             "{name} was found neither on PATH nor under {VERSIONED_ROOT}/*/bin: the backup \
