@@ -1,7 +1,9 @@
 //! Every domain type this crate uses, imported in this one place: when the domain's modules move,
 //! only these lines change.
 
-pub use wort_domain::brewing::{RecipeStats, compute_stats};
+pub use wort_domain::brewing::styles::Range;
+pub use wort_domain::brewing::{RecipeStats, Style, Volumes, compute_stats, style};
+pub use wort_domain::equipment::Equipment;
 pub use wort_domain::error::Violation;
 pub use wort_domain::ingredients::{
     DEFAULT_MISC_AMOUNT_UNIT, DEFAULT_MISC_TIME_MINUTES, Fermentable, FermentableType, Hop,
@@ -11,7 +13,7 @@ pub use wort_domain::ingredients::{
 pub use wort_domain::recipe::{
     DEFAULT_BATCH_SIZE_LITERS, DEFAULT_BOIL_TIME_MINUTES, DEFAULT_EFFICIENCY,
     MAX_INGREDIENTS_PER_KIND, NewRecipe, NewRecipeWithIngredients, Recipe, RecipeDetail,
-    RecipeType,
+    RecipeForExport, RecipeType,
 };
 
 impl From<crate::ImportedRecipe> for NewRecipeWithIngredients {

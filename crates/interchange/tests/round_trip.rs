@@ -9,7 +9,7 @@
 
 mod common;
 
-use common::{IMPORTABLE, detail, import_ok, usable};
+use common::{IMPORTABLE, detail, for_export, import_ok, usable};
 use wort_interchange::domain::{
     FermentableType, HopForm, HopUse, MashStepType, MiscType, MiscUse, NewFermentable, NewHop,
     NewMashStep, NewMisc, NewRecipe, NewYeast, RecipeType, YeastForm, YeastType, compute_stats,
@@ -21,8 +21,10 @@ use wort_interchange::{
 fn reimport(format: Format, recipes: &[ImportedRecipe]) -> Vec<ImportedRecipe> {
     let details: Vec<_> = recipes.iter().map(detail).collect();
     let bytes = match format {
-        Format::BeerJson => export_beerjson(&details).to_string().into_bytes(),
-        Format::BeerXml => export_beerxml(&details).into_bytes(),
+        Format::BeerJson => export_beerjson(&for_export(details))
+            .to_string()
+            .into_bytes(),
+        Format::BeerXml => export_beerxml(&for_export(details)).into_bytes(),
     };
     import(&bytes, format)
         .unwrap_or_else(|e| panic!("{format:?} export did not import: {e:?}"))
@@ -192,9 +194,9 @@ fn everything() -> ImportedRecipe {
             .iter()
             .enumerate()
             .map(|(i, &kind)| NewFermentable {
+                catalog_id: None,
                 name: format!("F{i}"),
                 kind,
-                catalog_id: None,
                 amount_kg: 0.1 + i as f64 * 0.37,
                 color_srm: 1.5 + i as f64 * 11.0,
                 yield_percent: 60.0 + i as f64 * 3.3,
@@ -207,9 +209,9 @@ fn everything() -> ImportedRecipe {
             .iter()
             .enumerate()
             .map(|(i, &hop_use)| NewHop {
+                catalog_id: None,
                 // Every form BeerXML 1.0 has a word for, and none (an extract has no BeerXML word).
                 form: [
-                catalog_id: None,
                     Some(HopForm::Pellet),
                     Some(HopForm::Plug),
                     Some(HopForm::Leaf),
@@ -227,9 +229,9 @@ fn everything() -> ImportedRecipe {
             .iter()
             .enumerate()
             .map(|(i, &kind)| NewYeast {
+                catalog_id: None,
                 name: format!("Y{i}"),
                 lab: (i % 2 == 0).then(|| "Lab".to_owned()),
-                catalog_id: None,
                 product_id: (i % 3 == 0).then(|| format!("P-{i}")),
                 kind,
                 form: [
@@ -252,9 +254,9 @@ fn everything() -> ImportedRecipe {
             .iter()
             .enumerate()
             .map(|(i, &misc_use)| NewMisc {
+                catalog_id: None,
                 name: format!("M{i}"),
                 kind: MiscType::ALL[i % MiscType::ALL.len()],
-                catalog_id: None,
                 misc_use,
                 amount: 2.5 + i as f64,
                 amount_unit: ["g", "ml", "tsp", "pkg", "oz", "items", "kg"][i].to_owned(),

@@ -18,7 +18,7 @@ use std::path::PathBuf;
 
 use serde_json::{Value, json};
 
-use common::{IMPORTABLE, available, detail, import_ok, usable};
+use common::{IMPORTABLE, available, detail, for_export, import_ok, usable};
 use wort_interchange::export_beerjson;
 
 struct Schemas(HashMap<String, Value>);
@@ -217,7 +217,7 @@ fn every_export_of_a_real_file_validates() {
     let schemas = Schemas::load();
     for name in usable("every_export_of_a_real_file_validates", IMPORTABLE) {
         let details: Vec<_> = import_ok(name).recipes.iter().map(detail).collect();
-        let doc = export_beerjson(&details);
+        let doc = export_beerjson(&for_export(details.clone()));
         let errors = schemas.errors(&doc);
         assert!(errors.is_empty(), "{name}: {errors:#?}");
     }
@@ -235,7 +235,7 @@ fn a_yeast_without_an_amount_is_written_as_one_package() {
         (y.amount, y.amount_unit) = (None, None);
     }
     assert!(!details[0].yeasts.is_empty());
-    let doc = export_beerjson(&details);
+    let doc = export_beerjson(&for_export(details.clone()));
     let errors = schemas.errors(&doc);
     assert!(errors.is_empty(), "{errors:#?}");
     let culture = &doc["beerjson"]["recipes"][0]["ingredients"]["culture_additions"][0];
@@ -250,7 +250,7 @@ fn the_validator_refuses_what_the_schema_refuses() {
         .iter()
         .map(detail)
         .collect();
-    let good = export_beerjson(&details);
+    let good = export_beerjson(&for_export(details.clone()));
     assert!(schemas.errors(&good).is_empty());
 
     let broken = |edit: &dyn Fn(&mut Value)| {

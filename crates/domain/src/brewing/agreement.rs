@@ -78,21 +78,21 @@ pub fn disagreements(
     traits: &RecipeTraits,
 ) -> Vec<Disagreement> {
     let mut out = Vec::new();
-    if let Some(og) = file.og.filter(|v| v.is_finite() && *v > 0.9) {
-        if beyond((wort.og - og).abs(), OG_TOLERANCE) {
-            let likely_cause = if traits.has_mashed_fermentables {
-                "a different mash efficiency or equipment losses (wort applies the recipe's \
+    if let Some(og) = file.og.filter(|v| v.is_finite() && *v > 0.9)
+        && beyond((wort.og - og).abs(), OG_TOLERANCE)
+    {
+        let likely_cause = if traits.has_mashed_fermentables {
+            "a different mash efficiency or equipment losses (wort applies the recipe's \
                  efficiency and, on import, no equipment profile)"
-            } else {
-                "different extract yields of the fermentables"
-            };
-            out.push(Disagreement {
-                statistic: "og",
-                file: og,
-                wort: wort.og,
-                likely_cause,
-            });
-        }
+        } else {
+            "different extract yields of the fermentables"
+        };
+        out.push(Disagreement {
+            statistic: "og",
+            file: og,
+            wort: wort.og,
+            likely_cause,
+        });
     }
     if let Some(ibu) = file.ibu.filter(|v| v.is_finite() && *v >= 0.0) {
         let diff = (wort.ibu - ibu).abs();

@@ -15,4 +15,4 @@ pub mod service;
 
 pub use model::*;
 pub use rules::*;
-pub use service::RecipeService;
+pub use service::{RecipeForExport, RecipeService};

@@ -20,6 +20,9 @@ use crate::page::{Page, PageRequest};
 use crate::ports::Clock;
 use crate::{DomainResult, UserId};
 
+mod export;
+pub use export::RecipeForExport;
+
 pub struct RecipeService {
     recipes: Arc<dyn RecipeRepository>,
     ingredients: Arc<dyn RecipeChildRepository>,
@@ -27,29 +30,29 @@ pub struct RecipeService {
     clock: Arc<dyn Clock>,
     /// Where imported files are read: shared by every worker, so its bound holds per process.
     cpu: Arc<dyn CpuWork>,
+    /// Imported ingredients are linked to the catalogue items their names name.
+    catalog: Arc<dyn crate::catalog::ports::CatalogRepository>,
 }
 
 impl RecipeService {
-    /// Imported ingredients are linked to the catalogue items their names name.
-    catalog: Arc<dyn crate::catalog::ports::CatalogRepository>,
     pub fn new(
         recipes: Arc<dyn RecipeRepository>,
         ingredients: Arc<dyn RecipeChildRepository>,
         equipment: Arc<dyn EquipmentRepository>,
         clock: Arc<dyn Clock>,
         cpu: Arc<dyn CpuWork>,
+        catalog: Arc<dyn crate::catalog::ports::CatalogRepository>,
     ) -> Self {
         RecipeService {
             recipes,
-        catalog: Arc<dyn crate::catalog::ports::CatalogRepository>,
             ingredients,
             equipment,
             clock,
             cpu,
+            catalog,
         }
     }
 
-            catalog,
     pub async fn list(
         &self,
         user: UserId,
@@ -348,10 +351,10 @@ mod tests {
 
     fn with_hops(n: usize) -> NewRecipeWithIngredients {
         let hop = NewHop {
+            catalog_id: None,
             form: None,
             name: "Saaz".into(),
             alpha_acid: 3.5,
-            catalog_id: None,
             amount_grams: 30.0,
             time_minutes: 60.0,
             hop_use: HopUse::ALL[0],

@@ -6,7 +6,7 @@ use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, HttpResponseBuilder, web};
 use serde::Serialize;
 use utoipa::ToSchema;
-use wort_domain::recipe::RecipeDetail;
+use wort_domain::recipe::{RecipeDetail, RecipeForExport};
 use wort_interchange::{Format, ImportError, Warning};
 
 use super::{created, paged_ok, resource};
@@ -180,7 +180,7 @@ pub fn safe_file_stem(name: &str) -> String {
 async fn document(
     mut response: HttpResponseBuilder,
     format: ExportFormat,
-    recipes: Vec<RecipeDetail>,
+    recipes: Vec<RecipeForExport>,
     stem: &str,
 ) -> ApiResult<HttpResponse> {
     let (content_type, body) = web::block(move || match format {
@@ -217,8 +217,8 @@ pub async fn export_recipe(
 ) -> ApiResult<HttpResponse> {
     let id = path_id(&req, "id")?;
     let format = ExportFormat::of(&Query::of(&req)?)?;
-    let recipe = state.recipes.get(auth.0.user.id, id).await?;
-    let stem = safe_file_stem(&recipe.recipe.name);
+    let recipe = state.recipes.export_one(auth.0.user.id, id).await?;
+    let stem = safe_file_stem(&recipe.detail.recipe.name);
     document(HttpResponse::Ok(), format, vec![recipe], &stem).await
 }
 
@@ -241,7 +241,7 @@ pub async fn export_recipes(
     let query = Query::of(&req)?;
     let format = ExportFormat::of(&query)?;
     let page = query.page(DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE)?;
-    let recipes = state.recipes.list_details(auth.0.user.id, page).await?;
+    let recipes = state.recipes.export_page(auth.0.user.id, page).await?;
     let response = paged_ok(&req, &query, page, recipes.total);
     document(response, format, recipes.items, "wort-recipes").await
 }

@@ -8,17 +8,69 @@
 use serde_json::{Map, Value, json};
 
 use crate::domain::{
-    Fermentable, FermentableType, Hop, HopUse, MashStep, Misc, MiscUse, RecipeDetail, Yeast,
-    YeastForm, YeastType, compute_stats,
+    Equipment, Fermentable, FermentableType, Hop, HopUse, MashStep, Misc, MiscUse,
+    RecipeForExport, Volumes, Yeast, YeastForm, YeastType, style,
 };
 use crate::{enums, units};
 
-pub fn export_beerjson(recipes: &[RecipeDetail]) -> Value {
-    json!({
-        "beerjson": {
-            "version": 1.0,
-            "recipes": recipes.iter().map(recipe).collect::<Vec<_>>(),
+pub fn export_beerjson(recipes: &[RecipeForExport]) -> Value {
+    let mut root = Map::new();
+    root.insert("version".into(), json!(1.0));
+    root.insert(
+        "recipes".into(),
+        recipes.iter().map(recipe).collect::<Vec<_>>().into(),
+    );
+    // BeerJSON keeps equipment beside the recipes, not inside one: each profile the recipes use,
+    // once, by name.
+    let mut equipments: Vec<Value> = Vec::new();
+    let mut seen = Vec::new();
+    for r in recipes {
+        if let (Some(e), Some(v)) = (&r.equipment, &r.stats.volumes)
+            && !seen.contains(&e.id)
+        {
+            seen.push(e.id);
+            equipments.push(equipment(e, v));
         }
+    }
+    if !equipments.is_empty() {
+        root.insert("equipments".into(), equipments.into());
+    }
+    json!({ "beerjson": root })
+}
+
+/// A profile as BeerJSON's equipment set: the mash tun (dead space, grain absorption), the kettle
+/// (boil-off, trub and chiller loss) and the fermenter (its loss). BeerJSON requires each vessel's
+/// `maximum_volume`, which wort does not record: the volume this recipe puts in it is written.
+fn equipment(e: &Equipment, v: &Volumes) -> Value {
+    let p = &e.profile;
+    let mut kettle = json!({
+        "name": format!("{} kettle", p.name),
+        "form": "Brew Kettle",
+        "maximum_volume": measure("l", v.pre_boil_liters),
+        "loss": measure("l", p.trub_chiller_loss_liters),
+        "boil_rate_per_hour": measure("l", p.boil_off_liters_per_hour),
+    });
+    if let (Some(notes), Some(o)) = (&p.notes, kettle.as_object_mut()) {
+        o.insert("notes".into(), json!(notes));
+    }
+    json!({
+        "name": p.name,
+        "equipment_items": [
+            {
+                "name": format!("{} mash tun", p.name),
+                "form": "Mash Tun",
+                "maximum_volume": measure("l", v.strike_water_liters),
+                "loss": measure("l", p.mash_tun_deadspace_liters),
+                "grain_absorption_rate": measure("l/kg", p.grain_absorption_liters_per_kg),
+            },
+            kettle,
+            {
+                "name": format!("{} fermenter", p.name),
+                "form": "Fermenter",
+                "maximum_volume": measure("l", v.into_fermenter_liters),
+                "loss": measure("l", p.fermenter_loss_liters),
+            },
+        ],
     })
 }
 
@@ -37,9 +89,11 @@ fn text(s: Option<&String>) -> Option<Value> {
     s.map(|s| Value::String(s.clone()))
 }
 
-fn recipe(d: &RecipeDetail) -> Value {
+fn recipe(export: &RecipeForExport) -> Value {
+    let d = &export.detail;
     let r = &d.recipe;
-    let stats = compute_stats(&d.stats_input());
+    // The numbers the recipe page shows: with the recipe's equipment profile.
+    let stats = &export.stats.stats;
     let mut o = Map::new();
     o.insert("name".into(), json!(r.name));
     o.insert("type".into(), json!(enums::beerjson_recipe_type(r.kind)));
@@ -50,7 +104,27 @@ fn recipe(d: &RecipeDetail) -> Value {
         "efficiency".into(),
         json!({ "brewhouse": measure("%", r.efficiency * 100.0) }),
     );
-    if !r.style.is_empty() {
+    if let Some(bjcp) = r.style_id.as_deref().and_then(style) {
+        let number: String = bjcp.id.chars().take_while(char::is_ascii_digit).collect();
+        let letter: String = bjcp.id.chars().skip_while(char::is_ascii_digit).collect();
+        let name = if r.style.is_empty() { &bjcp.name } else { &r.style };
+        let mut s = json!({
+            "name": name,
+            "category": bjcp.category,
+            "style_guide": "BJCP 2021",
+            "type": "beer",
+        });
+        if let Some(o) = s.as_object_mut() {
+            if let Ok(n) = number.parse::<u32>() {
+                o.insert("category_number".into(), json!(n));
+            }
+            // BeerJSON's letter is one character; the local styles (X1…) have none.
+            if letter.len() == 1 {
+                o.insert("style_letter".into(), json!(letter));
+            }
+        }
+        o.insert("style".into(), s);
+    } else if !r.style.is_empty() {
         // A recipe's style is free text in wort; BeerJSON's style record wants a category and
         // guide it does not have, left empty.
         o.insert(

@@ -6,18 +6,19 @@
 use std::fmt::Display;
 
 use crate::domain::{
-    Fermentable, Hop, HopForm, MashStep, Misc, RecipeDetail, Yeast, compute_stats,
+    Equipment, Fermentable, Hop, HopForm, MashStep, Misc, Range, RecipeForExport, Style, Volumes,
+    Yeast, style,
 };
 use crate::enums;
 use crate::units;
 
-pub fn export_beerxml(recipes: &[RecipeDetail]) -> String {
+pub fn export_beerxml(recipes: &[RecipeForExport]) -> String {
     let mut w = Writer::default();
     w.out
         .push_str("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     w.open("RECIPES");
-    for detail in recipes {
-        recipe(&mut w, detail);
+    for r in recipes {
+        recipe(&mut w, r);
     }
     w.close("RECIPES");
     w.out
@@ -96,17 +97,27 @@ fn escape_into(out: &mut String, text: &str) {
     }
 }
 
-fn recipe(w: &mut Writer, d: &RecipeDetail) {
+fn recipe(w: &mut Writer, export: &RecipeForExport) {
+    let d = &export.detail;
     let r = &d.recipe;
-    let stats = compute_stats(&d.stats_input());
+    // The numbers the recipe page shows: with the recipe's equipment profile.
+    let stats = &export.stats.stats;
     w.open("RECIPE");
     w.text("NAME", &r.name);
     w.field("VERSION", 1);
     w.text("TYPE", enums::beerxml_recipe_type(r.kind));
-    w.open("STYLE");
-    w.text("NAME", &r.style);
-    w.field("VERSION", 1);
-    w.close("STYLE");
+    match r.style_id.as_deref().and_then(style) {
+        Some(bjcp) => bjcp_style(w, bjcp, &r.style),
+        None => {
+            w.open("STYLE");
+            w.text("NAME", &r.style);
+            w.field("VERSION", 1);
+            w.close("STYLE");
+        }
+    }
+    if let (Some(e), Some(v)) = (&export.equipment, &export.stats.volumes) {
+        equipment(w, e, v, r.boil_time_minutes, r.batch_size_liters);
+    }
     w.field("BATCH_SIZE", r.batch_size_liters);
     w.field("BOIL_TIME", r.boil_time_minutes);
     w.field("EFFICIENCY", r.efficiency * 100.0);
@@ -132,6 +143,70 @@ fn recipe(w: &mut Writer, d: &RecipeDetail) {
     w.text("IBU_METHOD", "Tinseth");
     w.field("EST_ABV", stats.abv);
     w.close("RECIPE");
+}
+
+/// A BJCP 2021 style as BeerXML's `STYLE` record: guide, category number and letter, and the
+/// guidelines' ranges where they give some. `TYPE` is BeerXML's coarse family: the lager
+/// categories 1–9 are `Lager` (category 1 also holds the hybrid cream ale), 10 is `Wheat`, the
+/// rest `Ale`. The recipe's own style text, when it has one, is kept as the name.
+fn bjcp_style(w: &mut Writer, s: &Style, own_name: &str) {
+    let number: String = s.id.chars().take_while(char::is_ascii_digit).collect();
+    let letter: String = s.id.chars().skip_while(char::is_ascii_digit).collect();
+    let family = match number.parse::<u32>() {
+        Ok(1..=9) => "Lager",
+        Ok(10) => "Wheat",
+        _ => "Ale",
+    };
+    w.open("STYLE");
+    w.text("NAME", if own_name.is_empty() { &s.name } else { own_name });
+    w.text("CATEGORY", &s.category);
+    w.field("VERSION", 1);
+    w.text("CATEGORY_NUMBER", &number);
+    w.text("STYLE_LETTER", &letter);
+    w.text("STYLE_GUIDE", "BJCP 2021");
+    w.text("TYPE", family);
+    let ranges: [(&str, Option<Range>); 5] = [
+        ("OG", s.og),
+        ("FG", s.fg),
+        ("IBU", s.ibu),
+        ("COLOR", s.color_srm),
+        ("ABV", s.abv),
+    ];
+    for (name, range) in ranges {
+        if let Some(range) = range {
+            w.field(&format!("{name}_MIN"), range.min);
+            w.field(&format!("{name}_MAX"), range.max);
+        }
+    }
+    w.close("STYLE");
+}
+
+/// The recipe's equipment profile as BeerXML's `EQUIPMENT`, with the volumes this recipe needs
+/// on it (`BOIL_SIZE` is the pre-boil volume). BeerXML's `EVAP_RATE` is a percentage of the
+/// pre-boil volume per hour; wort keeps litres per hour, so both are written (`BOIL_OFF_RATE` is
+/// what Brewtarget and BeerSmith also read).
+fn equipment(w: &mut Writer, e: &Equipment, v: &Volumes, boil_minutes: f64, batch_liters: f64) {
+    let p = &e.profile;
+    w.open("EQUIPMENT");
+    w.text("NAME", &p.name);
+    w.field("VERSION", 1);
+    w.field("BOIL_SIZE", v.pre_boil_liters);
+    w.field("BATCH_SIZE", batch_liters);
+    w.field("TRUB_CHILLER_LOSS", p.trub_chiller_loss_liters);
+    if v.pre_boil_liters > 0.0 {
+        w.field(
+            "EVAP_RATE",
+            p.boil_off_liters_per_hour / v.pre_boil_liters * 100.0,
+        );
+    }
+    w.field("BOIL_OFF_RATE", p.boil_off_liters_per_hour);
+    w.field("BOIL_TIME", boil_minutes);
+    w.text("CALC_BOIL_VOLUME", "TRUE");
+    w.field("LAUTER_DEADSPACE", p.mash_tun_deadspace_liters);
+    w.field("TOP_UP_WATER", p.top_up_water_liters);
+    w.field("HOP_UTILIZATION", p.hop_utilization_percent);
+    w.optional("NOTES", p.notes.as_deref());
+    w.close("EQUIPMENT");
 }
 
 fn list<T>(w: &mut Writer, name: &str, items: &[T], write: fn(&mut Writer, &T)) {

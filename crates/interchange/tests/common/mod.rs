@@ -6,7 +6,9 @@ use std::path::PathBuf;
 
 use time::macros::datetime;
 use uuid::Uuid;
-use wort_interchange::domain::{Fermentable, Hop, MashStep, Misc, Recipe, RecipeDetail, Yeast};
+use wort_interchange::domain::{
+    Fermentable, Hop, MashStep, Misc, Recipe, RecipeDetail, RecipeForExport, Yeast,
+};
 use wort_interchange::{Format, ImportedRecipe};
 
 /// A file vendored under `tests/data/files` (licence allows it).
@@ -130,6 +132,14 @@ pub fn import_ok(name: &str) -> wort_interchange::Import {
         .unwrap_or_else(|e| panic!("{name}: {e:?}"))
 }
 
+/// Recipes as an export takes them, without an equipment profile (an imported recipe has none).
+pub fn for_export(details: Vec<RecipeDetail>) -> Vec<RecipeForExport> {
+    details
+        .into_iter()
+        .map(|d| RecipeForExport::new(d, None))
+        .collect()
+}
+
 /// The recipe as the database would hold it after the import (ids and timestamps made up).
 pub fn detail(r: &ImportedRecipe) -> RecipeDetail {
     let id = Uuid::from_u128(1);
@@ -161,6 +171,7 @@ pub fn detail(r: &ImportedRecipe) -> RecipeDetail {
             .fermentables
             .iter()
             .map(|f| Fermentable {
+                catalog_id: None,
                 id: next(),
                 recipe_id: id,
                 name: f.name.clone(),
@@ -171,7 +182,6 @@ pub fn detail(r: &ImportedRecipe) -> RecipeDetail {
                 origin: f.origin.clone(),
                 notes: f.notes.clone(),
                 sort_order: order(f.sort_order),
-                catalog_id: None,
                 created_at: at,
             })
             .collect(),
@@ -179,6 +189,7 @@ pub fn detail(r: &ImportedRecipe) -> RecipeDetail {
             .hops
             .iter()
             .map(|h| Hop {
+                catalog_id: None,
                 form: h.form,
                 id: next(),
                 recipe_id: id,
@@ -189,13 +200,13 @@ pub fn detail(r: &ImportedRecipe) -> RecipeDetail {
                 hop_use: h.hop_use,
                 sort_order: order(h.sort_order),
                 created_at: at,
-                catalog_id: None,
             })
             .collect(),
         yeasts: r
             .yeasts
             .iter()
             .map(|y| Yeast {
+                catalog_id: None,
                 id: next(),
                 recipe_id: id,
                 name: y.name.clone(),
@@ -206,7 +217,6 @@ pub fn detail(r: &ImportedRecipe) -> RecipeDetail {
                 attenuation: y.attenuation,
                 min_temp_c: y.min_temp_c,
                 max_temp_c: y.max_temp_c,
-                catalog_id: None,
                 amount: y.amount,
                 amount_unit: y.amount_unit.clone(),
                 notes: y.notes.clone(),
@@ -218,6 +228,7 @@ pub fn detail(r: &ImportedRecipe) -> RecipeDetail {
             .miscs
             .iter()
             .map(|m| Misc {
+                catalog_id: None,
                 id: next(),
                 recipe_id: id,
                 name: m.name.clone(),
@@ -228,7 +239,6 @@ pub fn detail(r: &ImportedRecipe) -> RecipeDetail {
                 time_minutes: m.time_minutes,
                 notes: m.notes.clone(),
                 sort_order: order(m.sort_order),
-                catalog_id: None,
                 created_at: at,
             })
             .collect(),

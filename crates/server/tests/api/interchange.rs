@@ -515,3 +515,134 @@ async fn export_of_every_recipe_pages_like_the_list() {
     assert_eq!(status, StatusCode::BAD_REQUEST);
     app.stop().await;
 }
+
+/// `POST path` with the account's key; the created body.
+async fn created(app: &TestApp, acct: &Account, path: &str, body: Value) -> Value {
+    let (status, v) = call(app.with_key(Method::POST, path, &acct.key).json(&body)).await;
+    assert_eq!(status, StatusCode::CREATED, "{path}: {v}");
+    v
+}
+
+#[tokio::test]
+async fn exports_carry_the_screens_numbers_the_equipment_and_the_style() {
+    let app = TestApp::spawn().await;
+    let acct = app.account().await;
+    let kit = created(
+        &app,
+        &acct,
+        "/v1/equipment",
+        json!({"name": "Kettle 30 L", "batch_size_liters": 20, "boil_off_liters_per_hour": 3,
+               "trub_chiller_loss_liters": 1.5, "mash_tun_deadspace_liters": 1,
+               "fermenter_loss_liters": 1, "hop_utilization_percent": 90}),
+    )
+    .await;
+    let recipe = created(
+        &app,
+        &acct,
+        "/v1/recipes",
+        json!({"name": "House IPA", "style_id": "21A", "equipment_id": kit["id"],
+               "batch_size_liters": 20, "boil_time_minutes": 60}),
+    )
+    .await;
+    let id = recipe["id"].as_str().unwrap();
+    created(
+        &app,
+        &acct,
+        &format!("/v1/recipes/{id}/fermentables"),
+        json!({"name": "Pale", "amount_kg": 6, "color_srm": 3, "yield_percent": 80}),
+    )
+    .await;
+    created(
+        &app,
+        &acct,
+        &format!("/v1/recipes/{id}/hops"),
+        json!({"name": "Columbus", "alpha_acid": 15, "amount_grams": 30, "time_minutes": 60}),
+    )
+    .await;
+    let (_, stats) = call(app.with_key(
+        Method::GET,
+        &format!("/v1/recipes/{id}/stats"),
+        &acct.key,
+    ))
+    .await;
+    assert!(!stats["volumes"].is_null(), "{stats}");
+
+    // BeerJSON: the estimates are /stats with the profile; the profile and the style are written.
+    let (status, doc) = call(app.with_key(
+        Method::GET,
+        &format!("/v1/recipes/{id}/export"),
+        &acct.key,
+    ))
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    let r = &doc["beerjson"]["recipes"][0];
+    assert_eq!(r["original_gravity"]["value"], stats["og"]);
+    assert_eq!(r["final_gravity"]["value"], stats["fg"]);
+    assert_eq!(r["alcohol_by_volume"]["value"], stats["abv"]);
+    assert_eq!(r["color_estimate"]["value"], stats["srm"]);
+    assert_eq!(r["style"]["style_guide"], "BJCP 2021");
+    assert_eq!(r["style"]["category_number"], 21);
+    assert_eq!(r["style"]["style_letter"], "A");
+    assert_eq!(r["style"]["name"], "American IPA");
+    let e = &doc["beerjson"]["equipments"][0];
+    assert_eq!(e["name"], "Kettle 30 L");
+    let kettle = &e["equipment_items"][1];
+    assert_eq!(kettle["form"], "Brew Kettle");
+    assert_eq!(kettle["boil_rate_per_hour"]["value"], 3.0);
+    assert_eq!(
+        kettle["maximum_volume"]["value"],
+        stats["volumes"]["pre_boil_liters"]
+    );
+
+    // BeerXML likewise: EST_* and IBU are the screen's, with EQUIPMENT and a BJCP STYLE.
+    let res = app
+        .with_key(
+            Method::GET,
+            &format!("/v1/recipes/{id}/export?format=beerxml"),
+            &acct.key,
+        )
+        .send()
+        .await
+        .unwrap();
+    let xml = res.text().await.unwrap();
+    for (element, value) in [
+        ("EST_OG", &stats["og"]),
+        ("EST_FG", &stats["fg"]),
+        ("IBU", &stats["ibu"]),
+        ("EST_COLOR", &stats["srm"]),
+        ("EST_ABV", &stats["abv"]),
+        ("BOIL_SIZE", &stats["volumes"]["pre_boil_liters"]),
+    ] {
+        let open = format!("<{element}>");
+        let text = xml
+            .split(&open)
+            .nth(1)
+            .and_then(|rest| rest.split('<').next())
+            .unwrap_or_else(|| panic!("no {element}: {xml}"));
+        assert_eq!(
+            text.parse::<f64>().unwrap(),
+            value.as_f64().unwrap(),
+            "{element}"
+        );
+    }
+    for part in [
+        "<EQUIPMENT>",
+        "<NAME>Kettle 30 L</NAME>",
+        "<HOP_UTILIZATION>90</HOP_UTILIZATION>",
+        "<STYLE_GUIDE>BJCP 2021</STYLE_GUIDE>",
+        "<CATEGORY_NUMBER>21</CATEGORY_NUMBER>",
+        "<STYLE_LETTER>A</STYLE_LETTER>",
+        "<OG_MIN>1.056</OG_MIN>",
+    ] {
+        assert!(xml.contains(part), "{part}: {xml}");
+    }
+
+    // The same numbers in the export of every recipe.
+    let (_, all) = call(app.with_key(Method::GET, "/v1/recipes/export", &acct.key)).await;
+    assert_eq!(
+        all["beerjson"]["recipes"][0]["original_gravity"]["value"],
+        stats["og"]
+    );
+    assert_eq!(all["beerjson"]["equipments"][0]["name"], "Kettle 30 L");
+    app.stop().await;
+}
