@@ -1,8 +1,11 @@
 //! Every domain type this crate uses, imported in this one place: when the domain's modules move,
 //! only these lines change.
 
+pub use wort_domain::brewing::agreement::{FileEstimates, RecipeTraits, disagreements};
 pub use wort_domain::brewing::styles::Range;
-pub use wort_domain::brewing::{RecipeStats, Style, Volumes, compute_stats, style};
+pub use wort_domain::brewing::{
+    BrewingContext, RecipeStats, Style, Volumes, compute_stats, compute_stats_with, style,
+};
 pub use wort_domain::equipment::Equipment;
 pub use wort_domain::error::Violation;
 pub use wort_domain::ingredients::{

@@ -14,7 +14,9 @@ mod beerxml;
 mod decode;
 pub mod domain;
 mod enums;
+mod estimates;
 pub mod limits;
+mod preview;
 mod report;
 mod units;
 
@@ -22,6 +24,7 @@ use domain::{NewFermentable, NewHop, NewMashStep, NewMisc, NewRecipe, NewYeast, 
 
 pub use beerjson::export::export_beerjson;
 pub use beerxml::export::export_beerxml;
+pub use preview::preview;
 
 /// The two interchange formats, as the request's `Content-Type` declares them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -356,3 +356,45 @@ fn encoding_variants_equal_their_twins() {
     }
     assert_eq!(z, twin);
 }
+
+/// The import report's comparisons of each file's own estimates with wort's numbers.
+fn estimate_warnings(name: &str) -> Vec<(Vec<String>, String)> {
+    import_ok(name)
+        .warnings
+        .into_iter()
+        .filter(|w| w.message.contains("likely cause"))
+        .map(|w| (w.path, w.message))
+        .collect()
+}
+
+#[test]
+fn the_report_compares_each_files_estimates_with_worts_numbers() {
+    // Brewer's Friend counts Tubbs II's hop stand for far more than wort's whirlpool rule.
+    let tubbs = estimate_warnings("bx_brewersfriend_tubbs_ii.xml");
+    assert_eq!(tubbs.len(), 1, "{tubbs:?}");
+    assert_eq!(tubbs[0].0, ["RECIPES", "RECIPE", "0", "IBU"]);
+    assert!(
+        tubbs[0].1.starts_with(
+            "IBU: the file says 65.3, wort computes 28.8; likely cause: the hop stand"
+        ),
+        "{tubbs:?}"
+    );
+    // Punk IPA's OG: the file's program assumed a lower efficiency than the recipe states.
+    let punk = estimate_warnings("bx_diydog_punk_ipa.xml");
+    assert_eq!(punk.len(), 1, "{punk:?}");
+    assert_eq!(punk[0].0, ["RECIPES", "RECIPE", "0", "EST_OG"]);
+    assert!(punk[0].1.contains("efficiency"), "{punk:?}");
+    // BeerJSON estimates are compared at their own place.
+    let medieval = estimate_warnings("bj_medieval_ale.json");
+    assert_eq!(
+        medieval[0].0,
+        ["beerjson", "recipes", "0", "original_gravity"]
+    );
+    // Files whose numbers agree, or that state none, get no such warning.
+    for name in [
+        "bx_brewersfriend_vanilla_cream_ale.xml",
+        "bj_units_constructed.json",
+    ] {
+        assert_eq!(estimate_warnings(name), vec![], "{name}");
+    }
+}

@@ -8,8 +8,8 @@
 use serde_json::{Map, Value, json};
 
 use crate::domain::{
-    Equipment, Fermentable, FermentableType, Hop, HopUse, MashStep, Misc, MiscUse,
-    RecipeForExport, Volumes, Yeast, YeastForm, YeastType, style,
+    Equipment, Fermentable, FermentableType, Hop, HopUse, MashStep, Misc, MiscUse, RecipeForExport,
+    Volumes, Yeast, YeastForm, YeastType, style,
 };
 use crate::{enums, units};
 
@@ -107,7 +107,11 @@ fn recipe(export: &RecipeForExport) -> Value {
     if let Some(bjcp) = r.style_id.as_deref().and_then(style) {
         let number: String = bjcp.id.chars().take_while(char::is_ascii_digit).collect();
         let letter: String = bjcp.id.chars().skip_while(char::is_ascii_digit).collect();
-        let name = if r.style.is_empty() { &bjcp.name } else { &r.style };
+        let name = if r.style.is_empty() {
+            &bjcp.name
+        } else {
+            &r.style
+        };
         let mut s = json!({
             "name": name,
             "category": bjcp.category,

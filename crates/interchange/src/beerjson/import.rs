@@ -14,7 +14,9 @@ use crate::limits::{
 use crate::report::{
     Path, Report, at, check_children, invalid_file, quoted, shortened, too_many_recipes, violation,
 };
-use crate::{Estimates, Import, ImportError, ImportedRecipe, Warning, decode, enums, units};
+use crate::{
+    Estimates, Import, ImportError, ImportedRecipe, Warning, decode, enums, estimates, units,
+};
 
 pub(crate) fn import(bytes: &[u8]) -> Result<Import, ImportError> {
     let text = decode::json(bytes)?;
@@ -46,7 +48,12 @@ pub(crate) fn import(bytes: &[u8]) -> Result<Import, ImportError> {
     let recipes = recipes
         .iter()
         .enumerate()
-        .map(|(i, v)| recipe(&Obj::new(v, at(&list_path, i)), &mut report))
+        .map(|(i, v)| {
+            let path = at(&list_path, i);
+            let imported = recipe(&Obj::new(v, path.clone()), &mut report);
+            estimates::compare(&imported, &path, &estimates::BEERJSON, &mut report);
+            imported
+        })
         .collect();
     let (recipes, warnings): (Vec<ImportedRecipe>, Vec<Warning>) = report.into_result(recipes)?;
     Ok(Import { recipes, warnings })

@@ -158,7 +158,14 @@ fn bjcp_style(w: &mut Writer, s: &Style, own_name: &str) {
         _ => "Ale",
     };
     w.open("STYLE");
-    w.text("NAME", if own_name.is_empty() { &s.name } else { own_name });
+    w.text(
+        "NAME",
+        if own_name.is_empty() {
+            &s.name
+        } else {
+            own_name
+        },
+    );
     w.text("CATEGORY", &s.category);
     w.field("VERSION", 1);
     w.text("CATEGORY_NUMBER", &number);

@@ -10,7 +10,7 @@ use crate::domain::{
 use crate::enums;
 use crate::limits::{self, MAX_RECIPES, NAME_MAX, NOTES_MAX, SHORT_TEXT_MAX};
 use crate::report::{Path, Report, at, check_children, invalid_file, quoted, too_many_recipes};
-use crate::{Estimates, Import, ImportError, ImportedRecipe, Warning, decode};
+use crate::{Estimates, Import, ImportError, ImportedRecipe, Warning, decode, estimates};
 
 pub(crate) fn import(bytes: &[u8]) -> Result<Import, ImportError> {
     let decoded = decode::xml(bytes)?;
@@ -52,7 +52,9 @@ pub(crate) fn import(bytes: &[u8]) -> Result<Import, ImportError> {
             } else {
                 at(&base, i)
             };
-            recipe(node, &path, &mut report)
+            let imported = recipe(node, &path, &mut report);
+            estimates::compare(&imported, &path, &estimates::BEERXML, &mut report);
+            imported
         })
         .collect();
     let (recipes, warnings): (Vec<ImportedRecipe>, Vec<Warning>) = report.into_result(recipes)?;

@@ -4,11 +4,7 @@
 
 use std::path::PathBuf;
 
-use time::macros::datetime;
-use uuid::Uuid;
-use wort_interchange::domain::{
-    Fermentable, Hop, MashStep, Misc, Recipe, RecipeDetail, RecipeForExport, Yeast,
-};
+use wort_interchange::domain::{RecipeDetail, RecipeForExport};
 use wort_interchange::{Format, ImportedRecipe};
 
 /// A file vendored under `tests/data/files` (licence allows it).
@@ -142,121 +138,5 @@ pub fn for_export(details: Vec<RecipeDetail>) -> Vec<RecipeForExport> {
 
 /// The recipe as the database would hold it after the import (ids and timestamps made up).
 pub fn detail(r: &ImportedRecipe) -> RecipeDetail {
-    let id = Uuid::from_u128(1);
-    let at = datetime!(2026-11-23 12:00:00 UTC);
-    let order = |o: Option<i32>| o.unwrap_or_default();
-    let mut n = 1u128;
-    let mut next = || {
-        n += 1;
-        Uuid::from_u128(n)
-    };
-    RecipeDetail {
-        recipe: Recipe {
-            equipment_id: None,
-            style_id: None,
-            id,
-            user_id: Uuid::nil().to_string(),
-            name: r.recipe.name.clone(),
-            style: r.recipe.style.clone(),
-            kind: r.recipe.kind,
-            batch_size_liters: r.recipe.batch_size_liters,
-            boil_time_minutes: r.recipe.boil_time_minutes,
-            efficiency: r.recipe.efficiency,
-            notes: r.recipe.notes.clone(),
-            est_color_srm: 0.0,
-            created_at: at,
-            updated_at: at,
-        },
-        fermentables: r
-            .fermentables
-            .iter()
-            .map(|f| Fermentable {
-                catalog_id: None,
-                id: next(),
-                recipe_id: id,
-                name: f.name.clone(),
-                kind: f.kind,
-                amount_kg: f.amount_kg,
-                color_srm: f.color_srm,
-                yield_percent: f.yield_percent,
-                origin: f.origin.clone(),
-                notes: f.notes.clone(),
-                sort_order: order(f.sort_order),
-                created_at: at,
-            })
-            .collect(),
-        hops: r
-            .hops
-            .iter()
-            .map(|h| Hop {
-                catalog_id: None,
-                form: h.form,
-                id: next(),
-                recipe_id: id,
-                name: h.name.clone(),
-                alpha_acid: h.alpha_acid,
-                amount_grams: h.amount_grams,
-                time_minutes: h.time_minutes,
-                hop_use: h.hop_use,
-                sort_order: order(h.sort_order),
-                created_at: at,
-            })
-            .collect(),
-        yeasts: r
-            .yeasts
-            .iter()
-            .map(|y| Yeast {
-                catalog_id: None,
-                id: next(),
-                recipe_id: id,
-                name: y.name.clone(),
-                lab: y.lab.clone(),
-                product_id: y.product_id.clone(),
-                kind: y.kind,
-                form: y.form,
-                attenuation: y.attenuation,
-                min_temp_c: y.min_temp_c,
-                max_temp_c: y.max_temp_c,
-                amount: y.amount,
-                amount_unit: y.amount_unit.clone(),
-                notes: y.notes.clone(),
-                sort_order: order(y.sort_order),
-                created_at: at,
-            })
-            .collect(),
-        miscs: r
-            .miscs
-            .iter()
-            .map(|m| Misc {
-                catalog_id: None,
-                id: next(),
-                recipe_id: id,
-                name: m.name.clone(),
-                kind: m.kind,
-                misc_use: m.misc_use,
-                amount: m.amount,
-                amount_unit: m.amount_unit.clone(),
-                time_minutes: m.time_minutes,
-                notes: m.notes.clone(),
-                sort_order: order(m.sort_order),
-                created_at: at,
-            })
-            .collect(),
-        mash_steps: r
-            .mash_steps
-            .iter()
-            .map(|s| MashStep {
-                id: next(),
-                recipe_id: id,
-                name: s.name.clone(),
-                kind: s.kind,
-                temperature_c: s.temperature_c,
-                duration_minutes: s.duration_minutes,
-                infuse_amount_liters: s.infuse_amount_liters,
-                ramp_minutes: s.ramp_minutes,
-                sort_order: order(s.sort_order),
-                created_at: at,
-            })
-            .collect(),
-    }
+    wort_interchange::preview(r)
 }
