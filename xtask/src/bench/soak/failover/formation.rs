@@ -399,9 +399,22 @@ impl Formation {
             .ok_or_else(|| format!("{}'s keeper is not running", node.name))?;
         let pids = descendants(keeper);
         signaled();
-        let stopped = signal("STOP", &pids);
+        // kill fails when one of them (a short-lived backend) has just exited, but signals the
+        // others; what matters is that everything still there is stopped.
+        let _ = signal("STOP", &pids);
         node.frozen = pids;
-        stopped.map(|()| node.frozen.len())
+        let stopped_by = Instant::now() + Duration::from_secs(5);
+        while let Some(pid) = node
+            .frozen
+            .iter()
+            .find(|pid| state(**pid).is_some_and(|s| s != "T" && s != "Z" && s != "X"))
+        {
+            if Instant::now() > stopped_by {
+                return Err(format!("process {pid} of {} did not stop", node.name));
+            }
+            thread::sleep(Duration::from_millis(10));
+        }
+        Ok(node.frozen.len())
     }
 
     /// SIGKILL to what [`freeze_node`](Self::freeze_node) stopped (a stopped process ignores
@@ -543,11 +556,15 @@ fn descendants(pid: u32) -> Vec<u32> {
 
 /// Running, or stopped: not gone and not a zombie waiting for its parent.
 fn alive(pid: u32) -> bool {
-    fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
-        stat.get(stat.rfind(')').map_or(0, |i| i + 1)..)
-            .and_then(|after| after.split_whitespace().next())
-            .is_some_and(|state| state != "Z" && state != "X")
-    })
+    state(pid).is_some_and(|state| state != "Z" && state != "X")
+}
+
+/// The process's state letter (`R`, `S`, `T` for stopped, `Z`…), `None` when it is gone.
+fn state(pid: u32) -> Option<String> {
+    let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // "pid (comm) state …"; comm may hold spaces and parentheses.
+    let after = stat.get(stat.rfind(')')? + 1..)?;
+    after.split_whitespace().next().map(str::to_owned)
 }
 
 fn find_pg_autoctl() -> Result<PathBuf, String> {

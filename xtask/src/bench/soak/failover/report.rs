@@ -82,11 +82,11 @@ fn secs(ms: u32) -> String {
     format!("{:.2} s", f64::from(ms) / 1000.0)
 }
 
-/// Requests per second from one second before the kill to one after the last error; a run of
+/// Requests per second from one second before the kill to three after the last error; a run of
 /// seconds with nothing but 503s (or nothing answered at all) is one row.
 fn per_second(samples: &[Sample], kill_ms: u32, until_ms: u32) -> String {
     let first = kill_ms / 1000;
-    let last = until_ms / 1000 + 1;
+    let last = until_ms / 1000 + 3;
     let mut rows: BTreeMap<u32, (u64, u64, u64)> = (first.saturating_sub(1)..=last)
         .map(|s| (s, (0, 0, 0)))
         .collect();
@@ -139,7 +139,7 @@ pub(super) fn report(f: &Findings) -> String {
     }
     let _ = writeln!(
         out,
-        "\nLoad for {:.0} s; the primary killed at {} ({}).\n",
+        "\nLoad for {:.0} s; the fault at {}: {}.\n",
         f.total_s,
         secs(f.kill_ms),
         f.killed
@@ -304,7 +304,7 @@ mod tests {
             sample(5_100, 1, 503),
             sample(6_100, 1, 201),
         ];
-        let table = per_second(&samples, 2_000, 5_200);
+        let table = per_second(&samples, 2_000, 3_200);
         let rows: Vec<&str> = table.lines().skip(2).collect();
         assert_eq!(
             rows,
