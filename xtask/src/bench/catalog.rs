@@ -67,8 +67,7 @@ pub fn measure(addr: SocketAddr) -> Result<String, String> {
             .map_err(|e| format!("catalogue search: {e}"))?;
     }
     let mut micros: Vec<u32> = Vec::with_capacity(SEARCHES);
-    for i in 0..SEARCHES {
-        let bytes = &requests[i % requests.len()];
+    for bytes in requests.iter().cycle().take(SEARCHES) {
         let started = Instant::now();
         let response = connection
             .send(bytes)
