@@ -123,6 +123,7 @@ diesel::table! {
         created_at -> Timestamptz,
         form -> Nullable<Text>,
         catalog_id -> Nullable<Uuid>,
+        temperature_c -> Nullable<Double>,
     }
 }
 

@@ -208,6 +208,7 @@ fn to_wort(r: &Recipe) -> Wort {
         .hops
         .iter()
         .map(|h| Hop {
+            temperature_c: None,
             catalog_id: None,
             form: None,
             id: Uuid::new_v4(),

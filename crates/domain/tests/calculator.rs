@@ -194,6 +194,7 @@ fn build(case: &Case) -> Built {
         .iter()
         .zip(0..)
         .map(|(h, i)| Hop {
+            temperature_c: None,
             catalog_id: None,
             form: None,
             id: Uuid::new_v4(),

@@ -58,6 +58,7 @@ pub fn preview(r: &ImportedRecipe) -> RecipeDetail {
             .hops
             .iter()
             .map(|h| Hop {
+                temperature_c: h.temperature_c,
                 catalog_id: None,
                 form: h.form,
                 id: next(),

@@ -375,7 +375,7 @@ fn the_report_compares_each_files_estimates_with_worts_numbers() {
     assert_eq!(tubbs[0].0, ["RECIPES", "RECIPE", "0", "IBU"]);
     assert!(
         tubbs[0].1.starts_with(
-            "IBU: the file says 65.3, wort computes 28.8; likely cause: the hop stand"
+            "IBU: the file says 65.3, wort computes 28.6; likely cause: the hop stand"
         ),
         "{tubbs:?}"
     );

@@ -222,6 +222,8 @@ fn everything() -> ImportedRecipe {
                 amount_grams: 7.3 * (i + 1) as f64,
                 time_minutes: [60.0, 4320.0, 45.0, 75.0, 20.0, 5.0][i],
                 hop_use,
+                // A hop stand's temperature travels with it (an extension in both formats).
+                temperature_c: (hop_use == HopUse::Whirlpool).then_some(82.5),
                 sort_order: Some(i as i32),
             })
             .collect(),

@@ -1661,6 +1661,11 @@ export interface components {
             name: string;
             /** Format: int32 */
             sort_order?: number;
+            /**
+             * Format: double
+             * @description °C of a whirlpool (hop stand) steep. Null: a quarter of the stand's minutes counts as boiling. With a temperature, the minutes count by the isomerisation rate at that temperature relative to boiling (Malowicki and Shellhammer 2005): all at 100 °C, 0.42 at 90 °C, 0.17 at 80 °C, none at 60 °C or below. Ignored for other uses.
+             */
+            temperature_c?: number | null;
             /** Format: double */
             time_minutes: number;
             /** @default boil */
@@ -2177,6 +2182,13 @@ export interface components {
             recipe_id: string;
             /** Format: int32 */
             sort_order: number;
+            /**
+             * Format: double
+             * @description °C of a whirlpool (hop stand) steep; null: the fixed whirlpool rule (a quarter of the
+             *     stand's minutes counts as boiling). With a temperature, the stand counts as
+             *     `brewing::hop_stand`'s share of boiling minutes. Ignored for other uses.
+             */
+            temperature_c?: number | null;
             /** Format: double */
             time_minutes: number;
             use: components["schemas"]["HopUse"];
@@ -2447,7 +2459,7 @@ export interface components {
          * @enum {string}
          */
         RecipeSortParam: "name" | "-name" | "created_at" | "-created_at" | "updated_at" | "-updated_at";
-        /** @description A recipe's computed statistics, rounded as the contract says. Never stored. */
+        /** @description A recipe's computed statistics, each rounded as its field's description says. Never stored. */
         RecipeStats: {
             /**
              * Format: double
@@ -2722,6 +2734,8 @@ export interface components {
             name?: string;
             /** Format: int32 */
             sort_order?: number;
+            /** Format: double */
+            temperature_c?: number | null;
             /** Format: double */
             time_minutes?: number;
             /**

@@ -86,6 +86,7 @@ pub(crate) struct HopRow {
     pub(super) created_at: OffsetDateTime,
     pub(super) catalog_id: Option<Uuid>,
     pub(super) form: Option<String>,
+    pub(super) temperature_c: Option<f64>,
 }
 
 impl HopRow {
@@ -103,6 +104,7 @@ impl HopRow {
             created_at: e.created_at,
             catalog_id: e.catalog_id,
             form: e.form.map(|f| f.as_str().to_owned()),
+            temperature_c: e.temperature_c,
         }
     }
 
@@ -121,6 +123,7 @@ impl HopRow {
             alpha_acid: self.alpha_acid,
             amount_grams: self.amount_grams,
             time_minutes: self.time_minutes,
+            temperature_c: self.temperature_c,
             sort_order: self.sort_order,
             created_at: self.created_at,
         })
@@ -348,6 +351,7 @@ impl HopRow {
             created_at: at.now,
             catalog_id: n.catalog_id,
             form: n.form.map(|f| f.as_str().to_owned()),
+            temperature_c: n.temperature_c,
         }
     }
 }

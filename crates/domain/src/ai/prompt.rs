@@ -317,6 +317,7 @@ mod tests {
                 created_at: at,
             }],
             hops: vec![Hop {
+                temperature_c: None,
                 catalog_id: None,
                 form: None,
                 id: Uuid::from_u128(2),

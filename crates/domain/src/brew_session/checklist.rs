@@ -186,7 +186,9 @@ pub fn checklist(recipe: &RecipeDetail, volumes: Option<&Volumes>) -> Vec<NewSte
             MiscUse::Boil => {
                 flame_out.push(boil_addition(format!("At flame-out: add {what}"), 0.0));
             }
-            MiscUse::Whirlpool => flame_out.push(step(format!("Whirlpool: add {what}"), None, None)),
+            MiscUse::Whirlpool => {
+                flame_out.push(step(format!("Whirlpool: add {what}"), None, None))
+            }
             _ => {}
         }
     }

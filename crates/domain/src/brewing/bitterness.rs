@@ -114,7 +114,12 @@ pub fn hop_ibu_with_utilisation(
     boil_time_minutes: f64,
     utilisation_factor: f64,
 ) -> f64 {
-    let (minutes, factor) = boil_equivalent(hop.hop_use, hop.time_minutes, boil_time_minutes);
+    let (minutes, factor) = boil_equivalent_at(
+        hop.hop_use,
+        hop.time_minutes,
+        boil_time_minutes,
+        hop.temperature_c,
+    );
     let ibu = factor
         * tinseth_ibu(
             og,

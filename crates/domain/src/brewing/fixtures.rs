@@ -29,6 +29,7 @@ pub fn fermentable(
 
 pub fn hop(hop_use: HopUse, alpha_acid: f64, amount_grams: f64, time_minutes: f64) -> Hop {
     Hop {
+        temperature_c: None,
         catalog_id: None,
         form: None,
         id: Uuid::new_v4(),

@@ -252,6 +252,10 @@ pub struct Hop {
     pub hop_use: HopUse,
     /// Pellet, plug, leaf or extract (`brewing::hop_form`); null: unknown, counted as leaf.
     pub form: Option<HopForm>,
+    /// °C of a whirlpool (hop stand) steep; null: the fixed whirlpool rule (a quarter of the
+    /// stand's minutes counts as boiling). With a temperature, the stand counts as
+    /// `brewing::hop_stand`'s share of boiling minutes. Ignored for other uses.
+    pub temperature_c: Option<f64>,
     pub sort_order: i32,
     #[serde(serialize_with = "crate::timestamp::serialize")]
     #[schema(value_type = String, format = DateTime)]
@@ -268,6 +272,7 @@ pub struct NewHop {
     pub time_minutes: f64,
     pub hop_use: HopUse,
     pub form: Option<HopForm>,
+    pub temperature_c: Option<f64>,
     pub sort_order: Option<i32>,
 }
 
@@ -281,6 +286,7 @@ pub struct HopPatch {
     pub time_minutes: Option<f64>,
     pub hop_use: Option<HopUse>,
     pub form: Option<Option<HopForm>>,
+    pub temperature_c: Option<Option<f64>>,
     pub sort_order: Option<i32>,
 }
 
@@ -297,6 +303,7 @@ impl HopPatch {
         set(&mut to.time_minutes, &self.time_minutes);
         set(&mut to.hop_use, &self.hop_use);
         set(&mut to.form, &self.form);
+        set(&mut to.temperature_c, &self.temperature_c);
         set(&mut to.sort_order, &self.sort_order);
     }
 }
@@ -545,6 +552,7 @@ impl Hop {
             time_minutes: self.time_minutes,
             hop_use: self.hop_use,
             form: self.form,
+            temperature_c: self.temperature_c,
             sort_order: Some(self.sort_order),
         }
     }
@@ -703,6 +711,7 @@ mod tests {
     #[test]
     fn hop_and_misc_serialize_use_and_type() {
         let hop = Hop {
+            temperature_c: None,
             catalog_id: None,
             form: None,
             id: Uuid::nil(),

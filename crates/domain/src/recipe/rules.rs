@@ -35,6 +35,8 @@ pub const PERCENT: NumberRule = NumberRule::range(0.0, 100.0);
 pub const COLOR_SRM: NumberRule = NumberRule::range(0.0, 2_000.0);
 pub const TIME_MINUTES: NumberRule = NumberRule::range(0.0, 100_000.0);
 pub const TEMPERATURE_C: NumberRule = caps::TEMPERATURE_C;
+/// A hop stand's temperature: from cold (no bitterness below 60 °C) to boiling.
+pub const HOP_STAND_TEMPERATURE_C: NumberRule = NumberRule::range(0.0, 100.0);
 /// Mash step `duration_minutes` and `ramp_minutes`: at most a day.
 pub const MASH_MINUTES: NumberRule = NumberRule::range(0.0, 1_440.0);
 pub const INFUSE_AMOUNT_LITERS: NumberRule = NumberRule::range(0.0, 100_000.0);
@@ -92,6 +94,7 @@ pub const HOP_FIELDS: FieldRules = &[
     ("alpha_acid", Rule::Number(PERCENT)),
     ("amount_grams", Rule::Number(AMOUNT_GRAMS)),
     ("time_minutes", Rule::Number(TIME_MINUTES)),
+    ("temperature_c", Rule::Number(HOP_STAND_TEMPERATURE_C)),
     ("sort_order", Rule::Number(SORT_ORDER)),
 ];
 pub const YEAST_FIELDS: FieldRules = &[

@@ -351,6 +351,7 @@ mod tests {
 
     fn with_hops(n: usize) -> NewRecipeWithIngredients {
         let hop = NewHop {
+            temperature_c: None,
             catalog_id: None,
             form: None,
             name: "Saaz".into(),

@@ -81,6 +81,12 @@ static HOP: BodySpec = BodySpec {
         FieldSpec::new("use", choice!(HopUse), default_variant!(HopUse)),
         FieldSpec::clearable("form", choice!(HopForm))
             .described("Pellet 1.10, plug 1.02, leaf/extract/null 1.0 × Tinseth's utilisation."),
+        FieldSpec::clearable("temperature_c", Kind::Number).described(
+            "°C of a whirlpool (hop stand) steep. Null: a quarter of the stand's minutes counts as \
+             boiling. With a temperature, the minutes count by the isomerisation rate at that \
+             temperature relative to boiling (Malowicki and Shellhammer 2005): all at 100 °C, \
+             0.42 at 90 °C, 0.17 at 80 °C, none at 60 °C or below. Ignored for other uses.",
+        ),
         FieldSpec::clearable("catalog_id", Kind::Uuid).described(CATALOG_ID),
         SORT_ORDER,
     ],
@@ -186,6 +192,7 @@ fn read_hop(r: &mut Reader) -> HopPatch {
         time_minutes: r.number("time_minutes"),
         hop_use: r.enumeration("use", HopUse::parse),
         form: r.nullable_enumeration("form", HopForm::parse),
+        temperature_c: r.nullable_number("temperature_c"),
         catalog_id: r.nullable_uuid("catalog_id"),
         sort_order: sort_order(r),
     }
@@ -268,6 +275,7 @@ pub fn read_new_ingredient(
                 time_minutes: p.time_minutes.unwrap_or_default(),
                 hop_use: p.hop_use.unwrap_or_default(),
                 form: p.form.flatten(),
+                temperature_c: p.temperature_c.flatten(),
                 sort_order: p.sort_order,
             })
         }

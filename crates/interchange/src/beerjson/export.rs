@@ -227,6 +227,11 @@ fn hop(h: &Hop) -> Value {
     if let (Some(form), Some(o)) = (h.form, hop.as_object_mut()) {
         o.insert("form".into(), json!(form.as_str()));
     }
+    // BeerJSON 1.0 has no hop-stand temperature: an extension, as `use` is.
+    if let (HopUse::Whirlpool, Some(t), Some(o)) = (h.hop_use, h.temperature_c, hop.as_object_mut())
+    {
+        o.insert("temperature".into(), measure("C", t));
+    }
     hop
 }
 

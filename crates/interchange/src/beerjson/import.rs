@@ -396,7 +396,20 @@ fn hop(h: &Obj<'_>, r: &mut Report, sort_order: Option<i32>) -> NewHop {
                 HopUse::Boil
             }
         });
+    // BeerJSON 1.0 has no word for a hop stand's temperature: wort writes it as a `temperature`
+    // extension on the addition (as it does `use`), and reads it back for a whirlpool.
+    let temperature_c = if hop_use == HopUse::Whirlpool {
+        h.optional_bounded(
+            r,
+            "temperature",
+            TEMPERATURE_C,
+            limits::HOP_STAND_TEMPERATURE_C,
+        )
+    } else {
+        None
+    };
     NewHop {
+        temperature_c,
         catalog_id: None,
         name: h.required_text(r, "name", NAME_MAX).unwrap_or_default(),
         alpha_acid: h.bounded(r, "alpha_acid", PERCENT, limits::PERCENT),

@@ -6,8 +6,8 @@
 use std::fmt::Display;
 
 use crate::domain::{
-    Equipment, Fermentable, Hop, HopForm, MashStep, Misc, Range, RecipeForExport, Style, Volumes,
-    Yeast, style,
+    Equipment, Fermentable, Hop, HopForm, HopUse, MashStep, Misc, Range, RecipeForExport, Style,
+    Volumes, Yeast, style,
 };
 use crate::enums;
 use crate::units;
@@ -245,6 +245,10 @@ fn hop(w: &mut Writer, h: &Hop) {
     w.field("AMOUNT", h.amount_grams / 1_000.0);
     w.text("USE", enums::beerxml_hop_use(h.hop_use));
     w.field("TIME", h.time_minutes);
+    // Not BeerXML 1.0, but what Brewfather writes for a steep's temperature (and reads).
+    if h.hop_use == HopUse::Whirlpool {
+        w.optional_number("TEMPERATURE", h.temperature_c);
+    }
     // BeerXML 1.0 knows Pellet, Plug and Leaf; an extract has no word there.
     if let Some(form) = h.form.filter(|f| *f != HopForm::Extract) {
         w.text("FORM", &enums::title(form.as_str()));

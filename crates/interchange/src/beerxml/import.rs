@@ -283,7 +283,21 @@ fn fermentable(rec: &Record<'_>, r: &mut Report, order: i32) -> NewFermentable {
 }
 
 fn hop(rec: &Record<'_>, r: &mut Report, order: i32) -> NewHop {
+    let hop_use = rec.word(r, "USE", enums::hop_use, HopUse::Boil, "boil");
+    // A steep's temperature: Brewfather writes `TEMPERATURE` and `HOP_TEMP` on its `Aroma` hops.
+    // It means something only for a hop stand; elsewhere it is not read.
+    let temperature_c = if hop_use == HopUse::Whirlpool {
+        let field = if rec.node.text_of("TEMPERATURE").is_some() {
+            "TEMPERATURE"
+        } else {
+            "HOP_TEMP"
+        };
+        rec.optional_bounded(r, field, 1.0, limits::HOP_STAND_TEMPERATURE_C)
+    } else {
+        None
+    };
     NewHop {
+        temperature_c,
         catalog_id: None,
         name: rec.required_text(r, "NAME", NAME_MAX).unwrap_or_default(),
         alpha_acid: rec.bounded(r, "ALPHA", 1.0, limits::PERCENT),
@@ -296,7 +310,7 @@ fn hop(rec: &Record<'_>, r: &mut Report, order: i32) -> NewHop {
                 r.warn(&rec.path("TIME"), "no TIME: 0 minutes assumed");
                 0.0
             }),
-        hop_use: rec.word(r, "USE", enums::hop_use, HopUse::Boil, "boil"),
+        hop_use,
         form: rec.node.text_of("FORM").and_then(|word| {
             let form = enums::hop_form(word);
             if form.is_none() {

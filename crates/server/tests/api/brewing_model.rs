@@ -521,3 +521,59 @@ async fn the_brew_day_checklist_uses_the_profiles_volumes() {
     assert!(!titles.contains(&"Check the pre-boil volume and gravity"));
     app.stop().await;
 }
+
+#[tokio::test]
+async fn a_hop_stands_temperature_sets_its_bitterness() {
+    let app = TestApp::spawn().await;
+    let acct = app.account().await;
+    let id = pale_ale(&app, &acct, json!({})).await;
+    let stand = post(
+        &app,
+        &acct,
+        &format!("/v1/recipes/{id}/hops"),
+        json!({"name": "Citra", "alpha_acid": 12, "amount_grams": 100, "time_minutes": 30,
+               "use": "whirlpool", "temperature_c": 80}),
+    )
+    .await;
+    assert_eq!(stand["temperature_c"], 80.0);
+    let hop_path = format!("/v1/hops/{}", stand["id"].as_str().unwrap());
+    let ibu_of_stand = |stats: &Value| {
+        stats["ibu_by_hop"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|h| h["hop_id"] == stand["id"])
+            .unwrap()["ibu"]
+            .as_f64()
+            .unwrap()
+    };
+    let stats_path = format!("/v1/recipes/{id}/stats");
+    let at_80 = ibu_of_stand(&get(&app, &acct, &stats_path).await);
+    // Without a temperature, a quarter of the stand's minutes counts as boiling (7.5 of 30);
+    // at 80 °C the isomerisation rate is 0.165 of boiling's (4.9 minutes): less bitterness.
+    let (status, _) = call(
+        app.with_key(Method::PATCH, &hop_path, &acct.key)
+            .json(&json!({"temperature_c": null})),
+    )
+    .await;
+    assert_eq!(status, 200);
+    let unknown = ibu_of_stand(&get(&app, &acct, &stats_path).await);
+    assert!(at_80 > 0.0 && at_80 < unknown, "{at_80} < {unknown}");
+    // At 60 °C or below nothing isomerises.
+    let (status, _) = call(
+        app.with_key(Method::PATCH, &hop_path, &acct.key)
+            .json(&json!({"temperature_c": 60})),
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert_eq!(ibu_of_stand(&get(&app, &acct, &stats_path).await), 0.0);
+    // Past boiling is refused at the field.
+    let (status, body) = call(
+        app.with_key(Method::PATCH, &hop_path, &acct.key)
+            .json(&json!({"temperature_c": 101})),
+    )
+    .await;
+    assert_eq!(status, 422, "{body}");
+    assert_eq!(body["details"][0]["path"], json!(["temperature_c"]));
+    app.stop().await;
+}

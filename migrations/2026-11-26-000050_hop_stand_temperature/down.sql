@@ -1,0 +1,1 @@
+ALTER TABLE hops DROP COLUMN temperature_c;
