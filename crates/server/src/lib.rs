@@ -341,6 +341,7 @@ impl SharedParts {
         let clock = self.clock.clone();
         let recipes = Arc::new(PgRecipes::new(pool.clone()));
         let equipment = Arc::new(PgEquipment::new(pool.clone()));
+        let catalog = Arc::new(wort_db::catalog::PgCatalog::new(pool.clone()));
         web::Data::new(AppState {
             accounts: AccountService::new(
                 Arc::new(PgAccounts::new(pool.clone())),
@@ -353,9 +354,9 @@ impl SharedParts {
                 recipes.clone(),
                 Arc::new(PgRecipeChildren::new(pool.clone())),
                 equipment.clone(),
-        let catalog = Arc::new(wort_db::catalog::PgCatalog::new(pool.clone()));
                 clock.clone(),
                 self.cpu.clone(),
+                catalog.clone(),
             ),
             equipment: EquipmentService::new(equipment, clock.clone()),
             devices: DeviceService::new(Arc::new(PgDevices::new(pool.clone())), clock.clone())
@@ -368,7 +369,6 @@ impl SharedParts {
                 Arc::new(PgBrewSessions::new(pool.clone())),
                 clock.clone(),
             ),
-                catalog.clone(),
             inventory: InventoryService::new(
                 Arc::new(PgInventory::new(pool.clone())),
                 clock.clone(),

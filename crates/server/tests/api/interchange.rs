@@ -559,21 +559,13 @@ async fn exports_carry_the_screens_numbers_the_equipment_and_the_style() {
         json!({"name": "Columbus", "alpha_acid": 15, "amount_grams": 30, "time_minutes": 60}),
     )
     .await;
-    let (_, stats) = call(app.with_key(
-        Method::GET,
-        &format!("/v1/recipes/{id}/stats"),
-        &acct.key,
-    ))
-    .await;
+    let (_, stats) =
+        call(app.with_key(Method::GET, &format!("/v1/recipes/{id}/stats"), &acct.key)).await;
     assert!(!stats["volumes"].is_null(), "{stats}");
 
     // BeerJSON: the estimates are /stats with the profile; the profile and the style are written.
-    let (status, doc) = call(app.with_key(
-        Method::GET,
-        &format!("/v1/recipes/{id}/export"),
-        &acct.key,
-    ))
-    .await;
+    let (status, doc) =
+        call(app.with_key(Method::GET, &format!("/v1/recipes/{id}/export"), &acct.key)).await;
     assert_eq!(status, StatusCode::OK);
     let r = &doc["beerjson"]["recipes"][0];
     assert_eq!(r["original_gravity"]["value"], stats["og"]);
