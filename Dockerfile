@@ -18,6 +18,8 @@ RUN cargo build --release --locked -p wort-server --bin wort
 FROM debian:bookworm-slim
 RUN apt-get update && apt-get install -y --no-install-recommends ca-certificates && rm -rf /var/lib/apt/lists/*
 COPY --from=build /src/target/release/wort /usr/local/bin/wort
+# The built-in ingredient catalogue is compiled into the binary; its sources' MIT notices ship beside it.
+COPY crates/domain/data/catalog/NOTICE.md /usr/share/doc/wort/ingredient-catalogue-NOTICE.md
 USER nobody
 EXPOSE 8080
 ENTRYPOINT ["wort"]
