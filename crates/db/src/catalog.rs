@@ -90,6 +90,8 @@ fn content(item: &CatalogItem, search_text: String, now: OffsetDateTime) -> Cont
 
 const COLUMNS: &str = "id, user_id, kind, name, aliases, details, notes";
 const VISIBLE: &str = "kind = $1 AND (user_id IS NULL OR user_id = $2)";
+/// The source asked for (`$6`): '' both, 'builtin' the shipped items, 'mine' the account's own.
+const OF_SOURCE: &str = "($6 = '' OR ($6 = 'builtin') = (user_id IS NULL))";
 /// A word of the text starts with the query, or the query is in it, or close to a part of it.
 const MATCHES: &str = "(search_text LIKE '%' || $3 || '%' OR $3 <% search_text)";
 /// Best match first: the query as a whole word (or words), as the start of one, anything else;
@@ -110,22 +112,27 @@ impl CatalogRepository for PgCatalog {
     ) -> DomainResult<Page<CatalogItem>> {
         let conn = checkout(&self.pool).await?;
         let kind = query.kind.as_str();
+        let source = query.source.map(|s| s.as_str()).unwrap_or_default();
         let (page_sql, count_sql) = if query.search.is_empty() {
             (
                 format!(
-                    "SELECT {COLUMNS} FROM catalog_items WHERE {VISIBLE} AND $3 = '' \
-                     ORDER BY lower(name), id LIMIT $4 OFFSET $5"
+                    "SELECT {COLUMNS} FROM catalog_items WHERE {VISIBLE} AND {OF_SOURCE} \
+                     AND $3 = '' ORDER BY lower(name), id LIMIT $4 OFFSET $5"
                 ),
-                format!("SELECT count(*) AS total FROM catalog_items WHERE {VISIBLE} AND $3 = ''"),
+                format!(
+                    "SELECT count(*) AS total FROM catalog_items WHERE {VISIBLE} AND {OF_SOURCE} \
+                     AND $3 = '' AND $4 >= 0 AND $5 >= 0"
+                ),
             )
         } else {
             (
                 format!(
-                    "SELECT {COLUMNS} FROM catalog_items WHERE {VISIBLE} AND {MATCHES} \
-                     ORDER BY {BEST_FIRST} LIMIT $4 OFFSET $5"
+                    "SELECT {COLUMNS} FROM catalog_items WHERE {VISIBLE} AND {OF_SOURCE} \
+                     AND {MATCHES} ORDER BY {BEST_FIRST} LIMIT $4 OFFSET $5"
                 ),
                 format!(
-                    "SELECT count(*) AS total FROM catalog_items WHERE {VISIBLE} AND {MATCHES}"
+                    "SELECT count(*) AS total FROM catalog_items WHERE {VISIBLE} AND {OF_SOURCE} \
+                     AND {MATCHES} AND $4 >= 0 AND $5 >= 0"
                 ),
             )
         };
@@ -134,11 +141,16 @@ impl CatalogRepository for PgCatalog {
             .bind::<SqlUuid, _>(user.0)
             .bind::<Text, _>(&query.search)
             .bind::<BigInt, _>(page.limit)
-            .bind::<BigInt, _>(page.offset);
+            .bind::<BigInt, _>(page.offset)
+            .bind::<Text, _>(source);
+        // The same parameters as the page (the limit and offset only so that `$6` is `$6`).
         let count_query = diesel::sql_query(count_sql)
             .bind::<Text, _>(kind)
             .bind::<SqlUuid, _>(user.0)
-            .bind::<Text, _>(&query.search);
+            .bind::<Text, _>(&query.search)
+            .bind::<BigInt, _>(page.limit)
+            .bind::<BigInt, _>(page.offset)
+            .bind::<Text, _>(source);
         // Both sent together: one round trip (pipelined).
         let conn_ref: &AsyncPgConnection = &conn;
         let (rows, total) = futures_util::try_join!(

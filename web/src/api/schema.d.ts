@@ -4001,6 +4001,8 @@ export interface operations {
             query?: {
                 /** @description Search text */
                 q?: string;
+                /** @description Only `builtin` items, or only the account's own (`mine`); both without */
+                source?: components["schemas"]["CatalogSource"];
                 /** @description Page size (default 20) */
                 limit?: number;
                 /** @description Items to skip (default 0) */
@@ -4399,6 +4401,8 @@ export interface operations {
             query?: {
                 /** @description Search text */
                 q?: string;
+                /** @description Only `builtin` items, or only the account's own (`mine`); both without */
+                source?: components["schemas"]["CatalogSource"];
                 /** @description Page size (default 20) */
                 limit?: number;
                 /** @description Items to skip (default 0) */
@@ -4797,6 +4801,8 @@ export interface operations {
             query?: {
                 /** @description Search text */
                 q?: string;
+                /** @description Only `builtin` items, or only the account's own (`mine`); both without */
+                source?: components["schemas"]["CatalogSource"];
                 /** @description Page size (default 20) */
                 limit?: number;
                 /** @description Items to skip (default 0) */
@@ -5195,6 +5201,8 @@ export interface operations {
             query?: {
                 /** @description Search text */
                 q?: string;
+                /** @description Only `builtin` items, or only the account's own (`mine`); both without */
+                source?: components["schemas"]["CatalogSource"];
                 /** @description Page size (default 20) */
                 limit?: number;
                 /** @description Items to skip (default 0) */

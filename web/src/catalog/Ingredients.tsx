@@ -68,9 +68,9 @@ function isKind(k: string | null): k is CatalogKind {
   return !!k && (catalogKinds as readonly string[]).includes(k);
 }
 
-/** A page of the account's own catalogue items of one kind (`source=mine`), with the `X-Total-Count`.
- * A server that does not filter by source answers built-in items too; they are shown as such,
- * read-only, and counted, so nothing is hidden either way. */
+/** A page of the account's own catalogue items of one kind (`source=mine`: the server leaves the
+ * built-in ones out), with the `X-Total-Count`. The kind is chosen at run time, so the path is not
+ * one of the typed client's literal paths. */
 async function minePage(kind: CatalogKind, q: string, page: number): Promise<{ items: CatalogItem[]; total: number }> {
   const params = new URLSearchParams({ source: 'mine', limit: String(PAGE), offset: String(page * PAGE) });
   if (q) params.set('q', q);

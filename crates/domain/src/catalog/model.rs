@@ -369,4 +369,6 @@ pub struct CatalogQuery {
     /// Already normalised ([`search::normalise_query`](super::search::normalise_query)); empty
     /// lists alphabetically.
     pub search: String,
+    /// Only built-in items, or only the account's own; `None`: both.
+    pub source: Option<CatalogSource>,
 }

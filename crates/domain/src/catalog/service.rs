@@ -8,7 +8,8 @@ use serde_json::{Map, Value};
 use uuid::Uuid;
 
 use super::model::{
-    CatalogDetails, CatalogItem, CatalogKind, CatalogPatch, CatalogQuery, NewCatalogItem,
+    CatalogDetails, CatalogItem, CatalogKind, CatalogPatch, CatalogQuery, CatalogSource,
+    NewCatalogItem,
 };
 use super::ports::CatalogRepository;
 use super::rules::{builtin_is_read_only, unknown_catalog_id};
@@ -28,17 +29,20 @@ impl CatalogService {
         CatalogService { items, clock }
     }
 
-    /// Built-in items and the account's own; `q` searches (see [`search`](super::search)).
+    /// Built-in items and the account's own (or only those of `source`); `q` searches (see
+    /// [`search`](super::search)).
     pub async fn list(
         &self,
         user: UserId,
         kind: CatalogKind,
         q: Option<&str>,
+        source: Option<CatalogSource>,
         page: PageRequest,
     ) -> DomainResult<Page<CatalogItem>> {
         let query = CatalogQuery {
             kind,
             search: q.map(normalise_query).unwrap_or_default(),
+            source,
         };
         self.items.list(user, &query, page).await
     }

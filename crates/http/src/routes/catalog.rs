@@ -8,7 +8,8 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use serde_json::Value;
 use wort_domain::catalog::{
     CatalogDetails, CatalogFermentable, CatalogHop, CatalogItem, CatalogKind, CatalogMisc,
-    CatalogPatch, CatalogYeast, Flocculation, HopPurpose, MAX_ALIASES, NewCatalogItem, rules,
+    CatalogPatch, CatalogSource, CatalogYeast, Flocculation, HopPurpose, MAX_ALIASES,
+    NewCatalogItem, rules,
 };
 use wort_domain::error::Violation;
 use wort_domain::ingredients::{FermentableType, MiscType, MiscUse, YeastForm, YeastType};
@@ -177,9 +178,10 @@ async fn list_items(
 ) -> ApiResult<HttpResponse> {
     let query = Query::of(&req)?;
     let page = query.page(rules::DEFAULT_PAGE_SIZE, rules::MAX_PAGE_SIZE)?;
+    let source = query.one_of("source", &["builtin", "mine"], CatalogSource::parse)?;
     let items = state
         .catalog
-        .list(auth.0.user.id, kind, query.get("q"), page)
+        .list(auth.0.user.id, kind, query.get("q"), source, page)
         .await?;
     Ok(page_response(&req, &query, page, &items))
 }
@@ -291,6 +293,7 @@ macro_rules! catalog_routes {
             #[utoipa::path(get, path = $collection, operation_id = concat!("list_catalog_", stringify!($module)), tag = "catalog",
                 params(
                     ("q" = Option<String>, Query, description = "Search text"),
+                    ("source" = Option<CatalogSource>, Query, description = "Only `builtin` items, or only the account's own (`mine`); both without"),
                     ("limit" = Option<i64>, Query, description = "Page size (default 20)"),
                     ("offset" = Option<i64>, Query, description = "Items to skip (default 0)"),
                 ),

@@ -575,3 +575,74 @@ async fn an_import_links_ingredients_whose_names_name_one_item() {
         (&json!(9.0), &json!("maris-otter"))
     );
 }
+
+#[tokio::test]
+async fn a_list_may_ask_for_only_the_accounts_own_items_or_only_built_in_ones() {
+    let app = TestApp::spawn().await;
+    let acct = app.account().await;
+    let other = app.account().await;
+    create(
+        &app,
+        &acct.key,
+        "hops",
+        json!({"name": "Garden Cascade", "alpha_acid": 6}),
+    )
+    .await;
+    create(
+        &app,
+        &acct.key,
+        "hops",
+        json!({"name": "Allotment Citra", "alpha_acid": 11}),
+    )
+    .await;
+    create(&app, &other.key, "hops", json!({"name": "Neighbour's Hop"})).await;
+    let list = |query: Vec<(&'static str, &'static str)>| {
+        let app = &app;
+        let key = acct.key.clone();
+        async move {
+            let res = app
+                .with_key(Method::GET, "/v1/catalog/hops", &key)
+                .query(&query)
+                .send()
+                .await
+                .unwrap();
+            let total = res
+                .headers()
+                .get("x-total-count")
+                .map(|v| v.to_str().unwrap().to_owned())
+                .unwrap_or_default();
+            let status = res.status();
+            let body: Value = res.json().await.unwrap();
+            (status, total, body)
+        }
+    };
+    let (status, total, mine) = list(vec![("source", "mine")]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(total, "2");
+    assert_eq!(names(&mine), ["Allotment Citra", "Garden Cascade"]);
+    let (_, _, found) = list(vec![("source", "mine"), ("q", "cascade")]).await;
+    assert_eq!(
+        names(&found),
+        ["Garden Cascade"],
+        "searching stays within the source"
+    );
+    let (_, total, builtin) = list(vec![("source", "builtin"), ("limit", "50")]).await;
+    assert!(total.parse::<i64>().unwrap() >= 150, "{total}");
+    assert!(
+        builtin
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|i| i["source"] == "builtin"),
+        "{builtin}"
+    );
+    let (_, all_total, _) = list(vec![]).await;
+    assert_eq!(
+        all_total.parse::<i64>().unwrap(),
+        total.parse::<i64>().unwrap() + 2,
+        "both, and never another account's"
+    );
+    let (status, _, body) = list(vec![("source", "theirs")]).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    app.stop().await;
+}
