@@ -124,7 +124,8 @@ function ImportDone({ result, file }: { result: NonNullable<Awaited<ReturnType<t
         // A long list (a file of many recipes) starts folded.
         <details className="import-warnings" open={result.warnings.length <= 8}>
           <summary>
-            {result.warnings.length} {result.warnings.length === 1 ? 'thing was' : 'things were'} not kept as in the file
+            {result.warnings.length} {result.warnings.length === 1 ? 'note' : 'notes'} on the file: what was not kept as written, and where its
+            program's numbers differ from wort's
           </summary>
           <ul className="import-issues" aria-label="Import warnings">
             {result.warnings.map((w, i) => (
