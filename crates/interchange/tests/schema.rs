@@ -328,3 +328,48 @@ fn the_validator_refuses_what_the_schema_refuses() {
         assert!(!schemas.errors(&bjornen).is_empty());
     }
 }
+
+#[test]
+fn an_export_with_an_equipment_profile_and_a_bjcp_style_validates() {
+    use wort_domain::equipment::EquipmentProfile;
+    use wort_interchange::domain::{Equipment, RecipeForExport};
+
+    let schemas = Schemas::load();
+    let mut details: Vec<_> = import_ok("bx_brewersfriend_tubbs_ii.xml")
+        .recipes
+        .iter()
+        .map(detail)
+        .collect();
+    let profile = EquipmentProfile {
+        boil_off_liters_per_hour: 3.0,
+        trub_chiller_loss_liters: 1.5,
+        mash_tun_deadspace_liters: 1.0,
+        fermenter_loss_liters: 1.0,
+        notes: Some("garage kit".into()),
+        ..EquipmentProfile::lossless("Kettle 30 L", 20.0)
+    };
+    let equipment = Equipment {
+        id: uuid::Uuid::from_u128(7),
+        user_id: String::new(),
+        profile,
+        created_at: time::OffsetDateTime::UNIX_EPOCH,
+        updated_at: time::OffsetDateTime::UNIX_EPOCH,
+    };
+    details[0].recipe.style_id = Some("21A".into());
+    details[0].recipe.equipment_id = Some(equipment.id);
+    let recipes = vec![RecipeForExport::new(details.remove(0), Some(equipment))];
+    let doc = export_beerjson(&recipes);
+    let errors = schemas.errors(&doc);
+    assert!(errors.is_empty(), "{errors:#?}");
+    assert_eq!(
+        doc["beerjson"]["equipments"][0]["equipment_items"]
+            .as_array()
+            .unwrap()
+            .len(),
+        3
+    );
+    assert_eq!(
+        doc["beerjson"]["recipes"][0]["style"]["category_number"],
+        21
+    );
+}
