@@ -92,8 +92,9 @@ const COLUMNS: &str = "id, user_id, kind, name, aliases, details, notes";
 const VISIBLE: &str = "kind = $1 AND (user_id IS NULL OR user_id = $2)";
 /// The source asked for (`$6`): '' both, 'builtin' the shipped items, 'mine' the account's own.
 const OF_SOURCE: &str = "($6 = '' OR ($6 = 'builtin') = (user_id IS NULL))";
-/// A word of the text starts with the query, or the query is in it, or close to a part of it.
-const MATCHES: &str = "(search_text LIKE '%' || $3 || '%' OR $3 <% search_text)";
+/// A word of the text starts with the query, or the query is in it, or close to a part of it:
+/// found through the trigram index by `catalog_search_ids` (its migration says why a function).
+const MATCHES: &str = "id IN (SELECT catalog_search_ids($1, $2, $3))";
 /// Best match first: the query as a whole word (or words), as the start of one, anything else;
 /// then how close it is to a part of the text, then to the item's own name; then the account's
 /// own items before built-in ones; then alphabetical.

@@ -1,0 +1,1 @@
+DROP FUNCTION catalog_search_ids(text, uuid, text);
