@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures';
-import { api, checkPage, hasPath, headers, makeRecipe, signUp } from './helpers';
+import { api, checkPage, hasPath, headers, makeRecipe, openMenu, signUp } from './helpers';
 
 test('account: API keys are shown once, listed and deleted', async ({ page }) => {
   const me = await signUp(page, 'Key Keeper');
@@ -23,6 +23,7 @@ test('account: API keys are shown once, listed and deleted', async ({ page }) =>
   await page.getByRole('dialog').getByRole('button', { name: 'Delete key' }).click();
   await expect(page.getByText('No API keys yet.')).toBeVisible();
 
+  await openMenu(page);
   await page.getByRole('button', { name: 'Sign out' }).click();
   await expect(page).toHaveURL(/\/signin/);
 });
@@ -36,6 +37,7 @@ test('account: name, password and units', async ({ page }) => {
   await page.getByLabel('Name').fill('Unit Fanatic');
   await page.getByRole('button', { name: 'Save name' }).click();
   await expect(page.getByText('Name saved.')).toBeVisible();
+  await openMenu(page);
   await expect(page.getByRole('banner').getByText('Unit Fanatic')).toBeVisible();
 
   // Wrong current password: said at the field.

@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures';
-import { checkPage, headers, uniqueEmail } from './helpers';
+import { checkPage, headers, openMenu, uniqueEmail } from './helpers';
 
 test('sign up, sign out, and back to where I was after signing in', async ({ page }) => {
   const email = uniqueEmail();
@@ -12,6 +12,7 @@ test('sign up, sign out, and back to where I was after signing in', async ({ pag
   await expect(page).toHaveURL(/\/recipes$/);
   await expect(page.getByText('No recipes yet')).toBeVisible();
   await expect(page.getByRole('button', { name: 'New recipe' })).toBeVisible();
+  await openMenu(page);
   const nav = page.getByRole('navigation', { name: 'Main' });
   for (const link of ['Recipes', 'Brew sessions', 'Inventory', 'Assistant', 'Account'])
     await expect(nav.getByRole('link', { name: link })).toBeVisible();

@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures';
-import { api, checkPage, makeRecipe, signUp } from './helpers';
+import { api, checkPage, makeRecipe, signUp, navTo } from './helpers';
 
 interface Profile {
   id: string;
@@ -21,7 +21,7 @@ test('equipment: create in gallons, 422 of an impossible profile at its field, e
   await signUp(page);
   await api(page.request, 'PATCH', '/v1/me/preferences', { amounts: 'us' });
   await page.goto('/recipes');
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Equipment', exact: true }).click();
+  await navTo(page, 'Equipment');
   await expect(page.getByRole('heading', { level: 1, name: 'Equipment' })).toBeVisible();
   await expect(page.getByText('No equipment profiles yet')).toBeVisible();
   await expect(page.getByLabel('Hop utilisation')).toHaveValue('100');

@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures';
-import { api, baseURL, checkPage, headers, makeRecipe, signUp } from './helpers';
+import { api, baseURL, checkPage, headers, makeRecipe, signUp, navTo } from './helpers';
 
 const origin = new URL(baseURL).origin;
 
@@ -24,7 +24,7 @@ test('devices: add one for a brew session, post a reading to its URL, see it arr
   await api(page.request, 'POST', '/v1/sessions', { recipe_id: r.id, brew_date: '2026-01-10', name: 'Old batch', status: 'completed' });
 
   await page.goto('/recipes');
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Devices', exact: true }).click();
+  await navTo(page, 'Devices');
   await expect(page.getByRole('heading', { level: 1, name: 'Devices' })).toBeVisible();
   await expect(page.getByText('No devices yet')).toBeVisible();
   const sessionSelect = page.getByLabel('Brew session');
@@ -125,7 +125,7 @@ test('devices: add one for a brew session, post a reading to its URL, see it arr
 test('webhooks: 422s at their fields, the secret once, a failing test in the deliveries, edit, pause, delete', async ({ page }) => {
   await signUp(page);
   await page.goto('/recipes');
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Webhooks', exact: true }).click();
+  await navTo(page, 'Webhooks');
   await expect(page.getByRole('heading', { level: 1, name: 'Webhooks' })).toBeVisible();
   await expect(page.getByText('No webhooks yet')).toBeVisible();
   await checkPage(page);

@@ -101,3 +101,15 @@ export async function checkPage(page: Page) {
   await checkTapTargets(page);
   await checkA11y(page);
 }
+
+/** Follows a link of the main navigation; on a phone the links are behind the Menu button. */
+export async function navTo(page: Page, name: string): Promise<void> {
+  await openMenu(page);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
+}
+
+/** Opens the phone's Menu (the name and Sign out live there below 760 px); no-op on a desktop. */
+export async function openMenu(page: Page): Promise<void> {
+  const toggle = page.getByRole('button', { name: 'Menu', exact: true });
+  if (await toggle.isVisible()) await toggle.click();
+}

@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures';
-import { api, checkPage, signUp } from './helpers';
+import { api, checkPage, signUp, navTo } from './helpers';
 
 test('save a recipe hop to my ingredients, then find, edit, page and delete it on the Ingredients page', async ({ page }) => {
   await signUp(page);
@@ -17,7 +17,7 @@ test('save a recipe hop to my ingredients, then find, edit, page and delete it o
   await expect(option).toContainText('mine');
   await expect(option).toContainText('6.5 % AA');
 
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Ingredients', exact: true }).click();
+  await navTo(page, 'Ingredients');
   await expect(page).toHaveTitle(/Ingredients/);
   await expect(page.getByRole('heading', { level: 1, name: 'Ingredients' })).toBeVisible();
   await page.getByRole('button', { name: 'Hops', exact: true }).click();

@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures';
-import { api, checkPage, makeRecipe, signUp } from './helpers';
+import { api, checkPage, makeRecipe, signUp, navTo } from './helpers';
 
 test('recipe list: search, sort, paging', async ({ page }) => {
   await signUp(page);
@@ -89,7 +89,7 @@ test('recipe editor: fields autosave, ingredients, statistics from the API, 422 
 
   // No lost edit on navigation.
   await page.getByLabel('Notes').fill('Dry hop on day 3');
-  await page.getByRole('link', { name: 'Recipes' }).click();
+  await navTo(page, 'Recipes');
   await expect(page.getByRole('heading', { level: 1, name: 'Recipes' })).toBeVisible();
   await page.getByRole('link', { name: 'Brew Day IPA' }).click();
   await expect(page.getByLabel('Notes')).toHaveValue('Dry hop on day 3');

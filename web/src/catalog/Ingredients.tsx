@@ -93,13 +93,6 @@ export default function Ingredients() {
   const page = Math.max(0, Number(params.get('page') ?? '0') || 0);
   const [text, setText] = useState(q);
   useEffect(() => setText(q), [q]);
-  useEffect(() => {
-    const before = document.title;
-    document.title = 'Ingredients · wort';
-    return () => {
-      document.title = before;
-    };
-  }, []);
 
   const go = (next: { kind?: CatalogKind; q?: string; page?: number }) => {
     const p = new URLSearchParams();
