@@ -10,6 +10,7 @@ use time::{Date, OffsetDateTime};
 use uuid::Uuid;
 use wort_domain::brew_session::check_step_room;
 use wort_domain::brew_session::ports::SessionPlanner;
+use wort_domain::brew_session::quantities::{Quantity, QuantityKind};
 use wort_domain::brew_session::{
     BrewSession, BrewSessionFilter, BrewSessionPatch, BrewSessionPlan, BrewStep, FermentationLog,
     FermentationSoFar, GravityUnit, LogPatch, LogRange, NewLog, NewStep, SessionStatus, StepPatch,
@@ -131,6 +132,32 @@ struct StepRow {
     created_at: OffsetDateTime,
     boil: bool,
     boil_addition_at: Option<f64>,
+    quantities: Value,
+}
+
+/// `[{"kind":"volume","value":15.08}, …]`: the unit follows from the kind.
+fn quantities_json(quantities: &[Quantity]) -> Value {
+    Value::Array(
+        quantities
+            .iter()
+            .map(|q| serde_json::json!({"kind": q.kind.as_str(), "value": q.value}))
+            .collect(),
+    )
+}
+
+/// The stored quantities; an entry this version does not know is dropped (the text then shows
+/// its placeholder rather than a wrong number).
+fn quantities_of(value: &Value) -> Vec<Quantity> {
+    let Some(items) = value.as_array() else {
+        return Vec::new();
+    };
+    items
+        .iter()
+        .filter_map(|item| {
+            let kind = QuantityKind::parse(item.get("kind")?.as_str()?)?;
+            Some(Quantity::new(kind, item.get("value")?.as_f64()?))
+        })
+        .collect()
 }
 
 impl StepRow {
@@ -148,6 +175,7 @@ impl StepRow {
             created_at: s.created_at,
             boil: s.boil,
             boil_addition_at: s.boil_addition_at,
+            quantities: quantities_json(&s.quantities),
         }
     }
 
@@ -171,6 +199,7 @@ impl StepRow {
             created_at: now,
             boil: step.boil,
             boil_addition_at: step.boil_addition_at,
+            quantities: quantities_json(&step.quantities),
         }
     }
 
@@ -184,6 +213,7 @@ impl StepRow {
             duration_minutes: self.duration_minutes,
             boil: self.boil,
             boil_addition_at: self.boil_addition_at,
+            quantities: quantities_of(&self.quantities),
             completed: self.completed,
             completed_at: self.completed_at,
             created_at: self.created_at,

@@ -250,6 +250,7 @@ diesel::table! {
         created_at -> Timestamptz,
         boil -> Bool,
         boil_addition_at -> Nullable<Double>,
+        quantities -> Jsonb,
     }
 }
 

@@ -367,6 +367,7 @@ impl SharedParts {
             webhooks: self.webhooks.clone(),
             brew_sessions: BrewSessionService::new(
                 Arc::new(PgBrewSessions::new(pool.clone())),
+                Arc::new(PgAccounts::new(pool.clone())),
                 clock.clone(),
             ),
             inventory: InventoryService::new(

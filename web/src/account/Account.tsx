@@ -70,7 +70,11 @@ function Units() {
   const qc = useQueryClient();
   const save = useMutation({
     mutationFn: (body: Schemas['UpdatePreferencesRequest']) => unwrap(client.PATCH('/v1/me/preferences', { body })),
-    onSuccess: (p) => qc.setQueryData(keys.me.preferences(), p),
+    onSuccess: (p) => {
+      qc.setQueryData(keys.me.preferences(), p);
+      // The server writes generated checklist text in these units: read it again.
+      void qc.invalidateQueries({ queryKey: keys.brewSessions.allSteps() });
+    },
   });
   const fields: [keyof Preferences, string, [string, string][]][] = [
     ['amounts', 'Amounts', [['metric', 'Metric (kg, g, L)'], ['us', 'US (lb, oz, gal)']]],

@@ -45,6 +45,8 @@ export const keys = {
   brewSessions: {
     list: () => ['brew-sessions', 'list'] as const,
     detail: (id: string) => ['brew-sessions', 'detail', id] as const,
+    /** Every session's checklist: its generated text is rendered in the account's units. */
+    allSteps: () => ['brew-sessions', 'steps'] as const,
     steps: (id: string) => ['brew-sessions', 'steps', id] as const,
     logs: (id: string) => ['brew-sessions', 'logs', id] as const,
   },

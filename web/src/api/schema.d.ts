@@ -1360,6 +1360,12 @@ export interface components {
             duration_minutes?: number | null;
             /** Format: uuid */
             id: string;
+            /**
+             * @description The numbers of a generated step's text, metric (`L`, `g`, `°C`, `sg`, `min`); the
+             *     `title` and `description` are rendered in the caller's units. Empty for a step a person
+             *     added: its text stays as typed.
+             */
+            quantities: components["schemas"]["Quantity"][];
             /** Format: uuid */
             session_id: string;
             /** Format: int32 */
@@ -2378,6 +2384,22 @@ export interface components {
             gravity: components["schemas"]["GravityDisplay"];
             temperature: components["schemas"]["TemperatureDisplay"];
         };
+        /** @description One number of a generated step, metric, in the order the text's `{n}` names them. */
+        Quantity: {
+            kind: components["schemas"]["QuantityKind"];
+            /**
+             * @description `L`, `g`, `°C`, `sg` or `min`, by `kind`.
+             * @example L
+             */
+            unit: string;
+            /** Format: double */
+            value: number;
+        };
+        /**
+         * @description What a quantity measures; its `value` is always metric: litres, grams, °C, SG or minutes.
+         * @enum {string}
+         */
+        QuantityKind: "volume" | "mass" | "temperature" | "gravity" | "duration";
         /** @description One quota of `GET /v1/ai/usage`. */
         Quota: {
             /** Format: int64 */

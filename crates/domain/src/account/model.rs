@@ -259,8 +259,9 @@ preference_enum! {
     TemperatureDisplay { C => "c", F => "f" }
 }
 
-/// How the web app shows numbers to this account (display preferences). The API itself is metric
-/// and SG always: these change no other answer.
+/// How the web app shows numbers to this account (display preferences). The API's numbers are
+/// metric and SG always; the one text wort writes for a reader, the generated brew-day checklist,
+/// is rendered in these units (its `quantities` stay metric).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, utoipa::ToSchema)]
 pub struct Preferences {
     pub amounts: AmountUnits,

@@ -1,6 +1,7 @@
 //! The brew-day checklist, generated once from the recipe when a brew session is created.
 
 use super::model::NewStep;
+use super::quantities::{StepText, literal};
 use crate::brewing::Volumes;
 use crate::brewing::volumes::{
     ASSUMED_GRAIN_TEMPERATURE_C, DEFAULT_MASH_THICKNESS_LITERS_PER_KG, strike_temperature_c,
@@ -8,9 +9,14 @@ use crate::brewing::volumes::{
 use crate::ingredients::{HopUse, MiscUse};
 use crate::recipe::RecipeDetail;
 
-pub(crate) use crate::brewing::amount_text as amount;
-
-fn step(title: String, description: Option<String>, duration_minutes: Option<f64>) -> NewStep {
+/// A generated step: its title and description are templates over `text`'s quantities (numbers
+/// are read in each caller's units; see `quantities`).
+fn step(
+    text: StepText,
+    title: String,
+    description: Option<String>,
+    duration_minutes: Option<f64>,
+) -> NewStep {
     NewStep {
         title,
         description,
@@ -18,14 +24,20 @@ fn step(title: String, description: Option<String>, duration_minutes: Option<f64
         duration_minutes,
         boil: false,
         boil_addition_at: None,
+        quantities: text.quantities,
     }
 }
 
+/// A step whose text has no numbers.
+fn plain(title: &str, description: Option<String>) -> NewStep {
+    step(StepText::default(), title.to_owned(), description, None)
+}
+
 /// A step that goes into the boil `minutes_left` minutes before its end (0 at flame-out).
-fn boil_addition(title: String, minutes_left: f64) -> NewStep {
+fn boil_addition(text: StepText, title: String, minutes_left: f64) -> NewStep {
     NewStep {
         boil_addition_at: Some(minutes_left),
-        ..step(title, None, None)
+        ..step(text, title, None, None)
     }
 }
 
@@ -33,6 +45,7 @@ fn boil_addition(title: String, minutes_left: f64) -> NewStep {
 struct BoilAddition {
     minutes_left: f64,
     first_wort: bool,
+    text: StepText,
     title: String,
 }
 
@@ -49,6 +62,7 @@ pub fn checklist(recipe: &RecipeDetail, volumes: Option<&Volumes>) -> Vec<NewSte
     let mut steps = Vec::new();
 
     let first_rest = recipe.mash_steps.first();
+    let mut t = StepText::default();
     let strike = match (volumes, first_rest) {
         (Some(v), Some(first)) if v.strike_water_liters > 0.0 => {
             let temperature = strike_temperature_c(
@@ -57,88 +71,84 @@ pub fn checklist(recipe: &RecipeDetail, volumes: Option<&Volumes>) -> Vec<NewSte
                 DEFAULT_MASH_THICKNESS_LITERS_PER_KG,
             );
             Some(format!(
-                "Heat {} L of strike water to {} °C for a {} °C rest (grain at {} °C).",
-                amount(v.strike_water_liters),
-                amount(temperature),
-                amount(first.temperature_c),
-                amount(ASSUMED_GRAIN_TEMPERATURE_C)
+                "Heat {} of strike water to {} for a {} rest (grain at {}).",
+                t.liters(v.strike_water_liters),
+                t.celsius(temperature),
+                t.celsius(first.temperature_c),
+                t.celsius(ASSUMED_GRAIN_TEMPERATURE_C)
             ))
         }
         (Some(v), None) if v.strike_water_liters > 0.0 => Some(format!(
-            "Heat {} L of strike water.",
-            amount(v.strike_water_liters)
+            "Heat {} of strike water.",
+            t.liters(v.strike_water_liters)
         )),
         (_, Some(first)) => Some(match first.infuse_amount_liters {
             Some(liters) => format!(
-                "Heat {} L of strike water for a {} °C rest.",
-                amount(liters),
-                amount(first.temperature_c)
+                "Heat {} of strike water for a {} rest.",
+                t.liters(liters),
+                t.celsius(first.temperature_c)
             ),
             None => format!(
-                "Heat the strike water for a {} °C rest.",
-                amount(first.temperature_c)
+                "Heat the strike water for a {} rest.",
+                t.celsius(first.temperature_c)
             ),
         }),
         (_, None) => None,
     };
-    steps.push(step("Heat strike water".to_owned(), strike, None));
+    steps.push(step(t, "Heat strike water".to_owned(), strike, None));
     for misc in recipe.miscs.iter().filter(|m| m.misc_use == MiscUse::Mash) {
-        steps.push(step(
-            format!(
-                "Add {} {} {} to the mash",
-                amount(misc.amount),
-                misc.amount_unit,
-                misc.name
-            ),
-            misc.notes.clone(),
-            None,
-        ));
+        let mut t = StepText::default();
+        let title = format!(
+            "Add {} {} to the mash",
+            t.amount_with_unit(misc.amount, &misc.amount_unit),
+            literal(&misc.name)
+        );
+        steps.push(step(t, title, misc.notes.as_deref().map(literal), None));
     }
     for mash in &recipe.mash_steps {
-        steps.push(step(
-            format!(
-                "Mash: {} at {} °C for {} min",
-                mash.name,
-                amount(mash.temperature_c),
-                amount(mash.duration_minutes)
-            ),
-            None,
-            Some(mash.duration_minutes),
-        ));
+        let mut t = StepText::default();
+        let title = format!(
+            "Mash: {} at {} for {}",
+            literal(&mash.name),
+            t.celsius(mash.temperature_c),
+            t.minutes(mash.duration_minutes)
+        );
+        steps.push(step(t, title, None, Some(mash.duration_minutes)));
     }
     for misc in recipe
         .miscs
         .iter()
         .filter(|m| m.misc_use == MiscUse::Sparge)
     {
-        steps.push(step(
-            format!(
-                "Add {} {} {} to the sparge water",
-                amount(misc.amount),
-                misc.amount_unit,
-                misc.name
-            ),
-            misc.notes.clone(),
-            None,
-        ));
+        let mut t = StepText::default();
+        let title = format!(
+            "Add {} {} to the sparge water",
+            t.amount_with_unit(misc.amount, &misc.amount_unit),
+            literal(&misc.name)
+        );
+        steps.push(step(t, title, misc.notes.as_deref().map(literal), None));
     }
+    let mut t = StepText::default();
     let sparge = volumes.map(|v| {
         format!(
-            "Sparge with {} L of water; collect {} L of wort.",
-            amount(v.sparge_water_liters),
-            amount(v.pre_boil_liters)
+            "Sparge with {} of water; collect {} of wort.",
+            t.liters(v.sparge_water_liters),
+            t.liters(v.pre_boil_liters)
         )
     });
-    steps.push(step("Sparge and lauter".to_owned(), sparge, None));
+    steps.push(step(t, "Sparge and lauter".to_owned(), sparge, None));
     if let Some(v) = volumes {
+        let mut t = StepText::default();
+        let expect = format!(
+            "Expect {} at {} before the boil; {} after it.",
+            t.liters(v.pre_boil_liters),
+            t.gravity(v.pre_boil_gravity),
+            t.liters(v.post_boil_liters)
+        );
         steps.push(step(
+            t,
             "Check the pre-boil volume and gravity".to_owned(),
-            Some(format!(
-                "Expect {} L at {:.3} before the boil; {} L after it.",
-                amount(v.pre_boil_liters),
-                v.pre_boil_gravity,
-                amount(v.post_boil_liters)
-            )),
+            Some(expect),
             None,
         ));
     }
@@ -147,47 +157,55 @@ pub fn checklist(recipe: &RecipeDetail, volumes: Option<&Volumes>) -> Vec<NewSte
     // Flame-out additions are due when the boil's countdown ends; whirlpool ones come after it.
     let mut flame_out: Vec<NewStep> = Vec::new();
     for hop in &recipe.hops {
-        let what = format!("{} g {}", amount(hop.amount_grams), hop.name);
+        let mut t = StepText::default();
+        let what = format!("{} {}", t.grams(hop.amount_grams), literal(&hop.name));
         let at = hop.time_minutes.min(boil_time).max(0.0);
         match hop.hop_use {
             HopUse::FirstWort => boil.push(BoilAddition {
                 minutes_left: boil_time,
                 first_wort: true,
                 title: format!("Add {what} as a first-wort addition"),
+                text: t,
             }),
             HopUse::Boil | HopUse::Aroma if at > 0.0 => boil.push(BoilAddition {
                 minutes_left: at,
                 first_wort: false,
-                title: format!("Add {what} at {} min", amount(at)),
+                title: format!("Add {what} at {}", t.minutes(at)),
+                text: t,
             }),
             HopUse::Boil | HopUse::Aroma => {
-                flame_out.push(boil_addition(format!("At flame-out: add {what}"), 0.0));
+                flame_out.push(boil_addition(t, format!("At flame-out: add {what}"), 0.0));
             }
-            HopUse::Whirlpool => flame_out.push(step(
-                format!("Whirlpool: add {what} for {} min", amount(hop.time_minutes)),
-                None,
-                None,
-            )),
+            HopUse::Whirlpool => {
+                let title = format!("Whirlpool: add {what} for {}", t.minutes(hop.time_minutes));
+                flame_out.push(step(t, title, None, None))
+            }
             // Mash hops go in with the grain; dry hops come days later, not on brew day.
             HopUse::Mash | HopUse::DryHop => {}
         }
     }
     for misc in &recipe.miscs {
-        let what = format!("{} {} {}", amount(misc.amount), misc.amount_unit, misc.name);
+        let mut t = StepText::default();
+        let what = format!(
+            "{} {}",
+            t.amount_with_unit(misc.amount, &misc.amount_unit),
+            literal(&misc.name)
+        );
         match misc.misc_use {
             MiscUse::Boil if misc.time_minutes > 0.0 => {
                 let at = misc.time_minutes.min(boil_time);
                 boil.push(BoilAddition {
                     minutes_left: at,
                     first_wort: false,
-                    title: format!("Add {what} at {} min", amount(at)),
+                    title: format!("Add {what} at {}", t.minutes(at)),
+                    text: t,
                 });
             }
             MiscUse::Boil => {
-                flame_out.push(boil_addition(format!("At flame-out: add {what}"), 0.0));
+                flame_out.push(boil_addition(t, format!("At flame-out: add {what}"), 0.0));
             }
             MiscUse::Whirlpool => {
-                flame_out.push(step(format!("Whirlpool: add {what}"), None, None))
+                flame_out.push(step(t, format!("Whirlpool: add {what}"), None, None))
             }
             _ => {}
         }
@@ -198,18 +216,13 @@ pub fn checklist(recipe: &RecipeDetail, volumes: Option<&Volumes>) -> Vec<NewSte
             .iter()
             .position(|s| s.title.starts_with("Mash:"))
             .unwrap_or(1);
-        steps.insert(
-            at,
-            step(
-                format!(
-                    "Add {} g {} to the mash",
-                    amount(hop.amount_grams),
-                    hop.name
-                ),
-                None,
-                None,
-            ),
+        let mut t = StepText::default();
+        let title = format!(
+            "Add {} {} to the mash",
+            t.grams(hop.amount_grams),
+            literal(&hop.name)
         );
+        steps.insert(at, step(t, title, None, None));
     }
     // First wort first, then the longest remaining boil time; ties keep recipe order.
     boil.sort_by(|a, b| {
@@ -219,31 +232,44 @@ pub fn checklist(recipe: &RecipeDetail, volumes: Option<&Volumes>) -> Vec<NewSte
     });
     let (first_wort, in_boil): (Vec<_>, Vec<_>) = boil.into_iter().partition(|a| a.first_wort);
     // First-wort hops go in while the wort is collected, before the boil's countdown starts.
-    steps.extend(first_wort.into_iter().map(|a| step(a.title, None, None)));
+    steps.extend(
+        first_wort
+            .into_iter()
+            .map(|a| step(a.text, a.title, None, None)),
+    );
+    let mut t = StepText::default();
+    let boil_for = format!("Boil for {}.", t.minutes(boil_time));
     steps.push(NewStep {
         boil: true,
         ..step(
+            t,
             "Bring to a boil".to_owned(),
-            Some(format!("Boil for {} min.", amount(boil_time))),
+            Some(boil_for),
             Some(boil_time),
         )
     });
     steps.extend(
         in_boil
             .into_iter()
-            .map(|a| boil_addition(a.title, a.minutes_left)),
+            .map(|a| boil_addition(a.text, a.title, a.minutes_left)),
     );
     steps.extend(flame_out);
-    steps.push(step("Chill the wort".to_owned(), None, None));
+    steps.push(plain("Chill the wort", None));
+    let mut t = StepText::default();
     let transfer =
-        volumes.map(|v| format!("{} L into the fermenter.", amount(v.into_fermenter_liters)));
-    steps.push(step("Transfer to the fermenter".to_owned(), transfer, None));
-    let yeasts: Vec<&str> = recipe.yeasts.iter().map(|y| y.name.as_str()).collect();
+        volumes.map(|v| format!("{} into the fermenter.", t.liters(v.into_fermenter_liters)));
+    steps.push(step(
+        t,
+        "Transfer to the fermenter".to_owned(),
+        transfer,
+        None,
+    ));
+    let yeasts: Vec<String> = recipe.yeasts.iter().map(|y| literal(&y.name)).collect();
     let pitch = if yeasts.is_empty() {
         None
     } else {
         Some(yeasts.join(", "))
     };
-    steps.push(step("Pitch yeast".to_owned(), pitch, None));
+    steps.push(plain("Pitch yeast", pitch));
     steps
 }

@@ -8,6 +8,7 @@
 pub mod checklist;
 pub mod model;
 pub mod ports;
+pub mod quantities;
 pub mod rules;
 pub mod service;
 

@@ -7,7 +7,9 @@ use time::{Date, OffsetDateTime};
 use uuid::Uuid;
 
 use super::checklist::checklist;
+use super::quantities::{Quantity, literal, render};
 use super::rules::has_measurement;
+use crate::account::Preferences;
 use crate::brewing::gravity::{abv, attenuation_so_far};
 use crate::brewing::round_to;
 use crate::equipment::EquipmentProfile;
@@ -344,6 +346,10 @@ pub struct BrewStep {
     /// A boil addition: how many minutes before the end of the boil it goes in (0 at flame-out).
     /// Null for every other step. Both are set when the checklist is generated, never by a client.
     pub boil_addition_at: Option<f64>,
+    /// The numbers of a generated step's text, metric (`L`, `g`, `°C`, `sg`, `min`); the
+    /// `title` and `description` are rendered in the caller's units. Empty for a step a person
+    /// added: its text stays as typed.
+    pub quantities: Vec<Quantity>,
     pub completed: bool,
     #[serde(serialize_with = "crate::timestamp::serialize_opt")]
     #[schema(value_type = Option<String>, format = DateTime)]
@@ -351,6 +357,19 @@ pub struct BrewStep {
     #[serde(serialize_with = "crate::timestamp::serialize")]
     #[schema(value_type = String, format = DateTime)]
     pub created_at: OffsetDateTime,
+}
+
+impl BrewStep {
+    /// The step as this caller reads it: a generated step's text in their units.
+    pub fn rendered(mut self, prefs: &Preferences) -> Self {
+        if !self.quantities.is_empty() {
+            self.title = render(&self.title, &self.quantities, prefs);
+            self.description = self
+                .description
+                .map(|d| render(&d, &self.quantities, prefs));
+        }
+        self
+    }
 }
 
 /// A step to create; `sort_order: None` appends. `boil` and `boil_addition_at` come only from
@@ -363,6 +382,8 @@ pub struct NewStep {
     pub duration_minutes: Option<f64>,
     pub boil: bool,
     pub boil_addition_at: Option<f64>,
+    /// Only the generated checklist has quantities (its text is then a template).
+    pub quantities: Vec<Quantity>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -381,12 +402,21 @@ impl StepPatch {
 
     /// Completing stamps `completed_at` now (re-completing keeps the first stamp);
     /// un-completing clears it.
+    ///
+    /// Text a person writes into a generated step is stored escaped, so it reads as typed.
     pub fn apply(&self, step: &mut BrewStep, now: OffsetDateTime) {
+        let as_typed = |text: &str| {
+            if step.quantities.is_empty() {
+                text.to_owned()
+            } else {
+                literal(text)
+            }
+        };
         if let Some(title) = &self.title {
-            step.title.clone_from(title);
+            step.title = as_typed(title);
         }
         if let Some(description) = &self.description {
-            step.description.clone_from(description);
+            step.description = description.as_deref().map(as_typed);
         }
         if let Some(order) = self.sort_order {
             step.sort_order = order;
@@ -526,8 +556,8 @@ pub struct LogRange {
 
 #[cfg(test)]
 mod tests {
-    use super::super::checklist::amount;
     use super::*;
+    use crate::brewing::amount_text as amount;
     use SessionStatus::*;
 
     #[test]

@@ -10,18 +10,43 @@ use super::model::{
     LogRange, NewBrewSession, NewLog, NewStep, StepPatch, plan_brew_session,
 };
 use super::ports::BrewSessionRepository;
+use crate::account::ports::AccountRepository;
 use crate::page::{Page, PageRequest};
 use crate::ports::Clock;
 use crate::{DomainResult, UserId};
 
 pub struct BrewSessionService {
     sessions: Arc<dyn BrewSessionRepository>,
+    /// The caller's display preferences: generated checklist text is read in their units.
+    accounts: Arc<dyn AccountRepository>,
     clock: Arc<dyn Clock>,
 }
 
 impl BrewSessionService {
-    pub fn new(sessions: Arc<dyn BrewSessionRepository>, clock: Arc<dyn Clock>) -> Self {
-        BrewSessionService { sessions, clock }
+    pub fn new(
+        sessions: Arc<dyn BrewSessionRepository>,
+        accounts: Arc<dyn AccountRepository>,
+        clock: Arc<dyn Clock>,
+    ) -> Self {
+        BrewSessionService {
+            sessions,
+            accounts,
+            clock,
+        }
+    }
+
+    /// Steps as this caller reads them: a generated step's numbers in their units.
+    async fn rendered(&self, user: UserId, steps: Vec<BrewStep>) -> DomainResult<Vec<BrewStep>> {
+        if steps.iter().all(|s| s.quantities.is_empty()) {
+            return Ok(steps);
+        }
+        let prefs = self.accounts.preferences(user).await?;
+        Ok(steps.into_iter().map(|s| s.rendered(&prefs)).collect())
+    }
+
+    async fn rendered_one(&self, user: UserId, step: BrewStep) -> DomainResult<BrewStep> {
+        let mut steps = self.rendered(user, vec![step]).await?;
+        Ok(steps.remove(0))
     }
 
     /// Snapshots the recipe (with its stats), enters the requested status and generates the
@@ -65,7 +90,8 @@ impl BrewSessionService {
     }
 
     pub async fn list_steps(&self, user: UserId, session_id: Uuid) -> DomainResult<Vec<BrewStep>> {
-        self.sessions.list_steps(user, session_id).await
+        let steps = self.sessions.list_steps(user, session_id).await?;
+        self.rendered(user, steps).await
     }
 
     pub async fn add_step(
@@ -80,7 +106,8 @@ impl BrewSessionService {
     }
 
     pub async fn get_step(&self, user: UserId, id: Uuid) -> DomainResult<BrewStep> {
-        self.sessions.get_step(user, id).await
+        let step = self.sessions.get_step(user, id).await?;
+        self.rendered_one(user, step).await
     }
 
     pub async fn update_step(
@@ -89,9 +116,11 @@ impl BrewSessionService {
         id: Uuid,
         patch: StepPatch,
     ) -> DomainResult<BrewStep> {
-        self.sessions
+        let step = self
+            .sessions
             .update_step(user, id, patch, self.clock.now())
-            .await
+            .await?;
+        self.rendered_one(user, step).await
     }
 
     pub async fn delete_step(&self, user: UserId, id: Uuid) -> DomainResult<()> {

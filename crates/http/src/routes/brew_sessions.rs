@@ -274,6 +274,7 @@ fn read_new_step(body: &Value) -> ApiResult<NewStep> {
         duration_minutes: f.nullable_number("duration_minutes").flatten(),
         boil: false,
         boil_addition_at: None,
+        quantities: Vec::new(),
     };
     f.finish(new)
 }

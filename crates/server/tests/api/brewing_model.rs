@@ -484,7 +484,7 @@ async fn the_brew_day_checklist_uses_the_profiles_volumes() {
     };
     let strike = step("Heat strike water")["description"].as_str().unwrap();
     assert!(
-        strike.starts_with("Heat 14.5 L of strike water to 72.99 °C for a 66 °C rest"),
+        strike.starts_with("Heat 14.5 L of strike water to 73 °C for a 66 °C rest"),
         "{strike}"
     );
     let sparge = step("Sparge and lauter")["description"].as_str().unwrap();

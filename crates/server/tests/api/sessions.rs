@@ -588,6 +588,82 @@ async fn steps_tick_untick_and_custom_steps_append() {
 }
 
 #[tokio::test]
+async fn the_checklist_reads_in_the_callers_units_and_typed_text_stays_as_typed() {
+    let app = TestApp::spawn().await;
+    let acct = app.account().await;
+    let rid = full_recipe(&app, &acct).await;
+    let session = post(
+        &app,
+        &acct,
+        "/v1/sessions",
+        json!({"recipe_id": rid, "brew_date": "2026-11-28"}),
+    )
+    .await;
+    let sid = session["id"].as_str().unwrap();
+    let steps_path = format!("/v1/sessions/{sid}/steps");
+    let (_, metric) = call(app.with_key(Method::GET, &steps_path, &acct.key)).await;
+    // The numbers travel as numbers, metric, whatever the caller's units.
+    assert_eq!(
+        metric[0]["quantities"],
+        json!([
+            {"kind": "volume", "value": 15.0, "unit": "L"},
+            {"kind": "temperature", "value": 66.0, "unit": "°C"}
+        ])
+    );
+    assert_eq!(metric[2]["quantities"][1]["kind"], "duration");
+
+    let (status, _) = call(
+        app.with_key(Method::PATCH, "/v1/me/preferences", &acct.key)
+            .json(&json!({"amounts": "us", "temperature": "f", "gravity": "plato"})),
+    )
+    .await;
+    assert_eq!(status, 200);
+    let (_, us) = call(app.with_key(Method::GET, &steps_path, &acct.key)).await;
+    let titles: Vec<&str> = us
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["title"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        &titles[..6],
+        [
+            "Heat strike water",
+            "Add 0.18 oz Gypsum to the mash",
+            "Mash: Saccharification at 151 °F for 60 min",
+            "Mash: Mash out at 169 °F for 10 min",
+            "Sparge and lauter",
+            "Add 0.71 oz Magnum as a first-wort addition",
+        ]
+    );
+    assert_eq!(
+        us[0]["description"],
+        "Heat 3.96 gal of strike water for a 151 °F rest."
+    );
+    assert_eq!(us[0]["quantities"], metric[0]["quantities"]);
+
+    // A person's words in a generated step stay exactly as typed, braces included; the
+    // description, still generated, keeps following the caller's units.
+    let step_path = format!("/v1/steps/{}", us[0]["id"].as_str().unwrap());
+    let (status, edited) = call(
+        app.with_key(Method::PATCH, &step_path, &acct.key)
+            .json(&json!({"title": "Strike {0} water {hot}"})),
+    )
+    .await;
+    assert_eq!(status, 200, "{edited}");
+    assert_eq!(edited["title"], "Strike {0} water {hot}");
+    assert_eq!(
+        edited["description"],
+        "Heat 3.96 gal of strike water for a 151 °F rest."
+    );
+    // A step a person adds is never rendered, even with a brace-number in it.
+    let custom = post(&app, &acct, &steps_path, json!({"title": "Add {0} love"})).await;
+    assert_eq!(custom["title"], "Add {0} love");
+    assert_eq!(custom["quantities"], json!([]));
+    app.stop().await;
+}
+
+#[tokio::test]
 async fn the_session_reports_fermentation_so_far_from_its_latest_gravity() {
     let app = TestApp::spawn().await;
     let acct = app.account().await;

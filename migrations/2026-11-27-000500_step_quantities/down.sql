@@ -1,0 +1,1 @@
+ALTER TABLE brew_steps DROP COLUMN quantities;
