@@ -26,4 +26,8 @@ export default tseslint.config(
     files: ['**/*.{js,mjs}'],
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
   },
+  {
+    files: ['src/offline/sw.js'],
+    languageOptions: { globals: { ...globals.serviceworker } },
+  },
 );

@@ -1,5 +1,7 @@
 /// <reference types="vitest" />
-import { defineConfig } from 'vite';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 
 const api = process.env.WORT_API_URL ?? 'http://127.0.0.1:18080';
@@ -12,8 +14,30 @@ export const appHeaders = {
   'Referrer-Policy': 'strict-origin-when-cross-origin',
 };
 
+/**
+ * Emits `sw.js` (src/offline/sw.js) with the list of built files to cache and a version made of
+ * their names: every release that changes a file is a new worker, so browsers pick it up.
+ */
+function serviceWorker(): Plugin {
+  return {
+    name: 'wort-service-worker',
+    apply: 'build',
+    enforce: 'post',
+    generateBundle(_options, bundle) {
+      const files = Object.keys(bundle)
+        .filter((name) => name !== 'index.html' && name !== 'sw.js')
+        .map((name) => `/${name}`)
+        .sort();
+      const version = createHash('sha256').update(files.join('\n')).digest('hex').slice(0, 12);
+      const template = readFileSync(new URL('./src/offline/sw.js', import.meta.url), 'utf8');
+      const source = template.replace('self.__WORT_PRECACHE__', JSON.stringify({ version, files }));
+      this.emitFile({ type: 'asset', fileName: 'sw.js', source });
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), serviceWorker()],
   build: {
     outDir: 'dist',
     assetsDir: 'assets',

@@ -27,6 +27,12 @@ const queryClient = new QueryClient({
   },
 });
 
+// The service worker keeps the app and the open brew session usable offline (src/offline/sw.js).
+// Only in a build: the dev server serves sources that change under it.
+if ('serviceWorker' in navigator && import.meta.env.PROD) {
+  window.addEventListener('load', () => void navigator.serviceWorker.register('/sw.js').catch(() => undefined));
+}
+
 preloadPage(window.location.pathname);
 // The recipe page's data starts loading beside the session check and the page's code.
 const recipeId = /^\/recipes\/([0-9a-fA-F-]{36})$/.exec(window.location.pathname)?.[1];

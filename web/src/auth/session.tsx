@@ -34,6 +34,8 @@ export function useSignOut() {
     mutationFn: () => unwrap(client.POST('/api/auth/sign-out')),
     onSettled: () => {
       qc.clear();
+      // The service worker's copies of this account's answers go too (a shared device).
+      navigator.serviceWorker?.controller?.postMessage('clear-api');
       qc.setQueryData(keys.auth.session(), null);
       navigate('/signin');
     },

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { NavLink, useLocation } from 'react-router-dom';
 import { useSignOut } from '../auth/session';
 import type { Schemas } from '../api/client';
+import { OfflineStatus } from '../offline/OfflineStatus';
 
 const links = [
   ['/recipes', 'Recipes'],
@@ -112,6 +113,7 @@ export function Layout({ user, children }: { user: Schemas['UserBody']; children
           </button>
         </div>
       </header>
+      <OfflineStatus user={user.id} />
       <main id="main" tabIndex={-1} ref={main}>
         {children}
       </main>
