@@ -10,7 +10,6 @@ use time::{Date, OffsetDateTime};
 use uuid::Uuid;
 use wort_domain::brew_session::check_step_room;
 use wort_domain::brew_session::ports::SessionPlanner;
-use wort_domain::brew_session::quantities::{Quantity, QuantityKind};
 use wort_domain::brew_session::{
     BrewSession, BrewSessionFilter, BrewSessionPatch, BrewSessionPlan, BrewStep, FermentationLog,
     FermentationSoFar, GravityUnit, LogPatch, LogRange, NewLog, NewStep, SessionStatus, StepPatch,
@@ -18,6 +17,7 @@ use wort_domain::brew_session::{
 };
 use wort_domain::page::{Page, PageRequest};
 use wort_domain::ports::BrewSessionRepository;
+use wort_domain::quantities::{Quantity, QuantityKind};
 use wort_domain::{DomainError, DomainResult, UserId, new_id};
 
 use crate::error::TxError;

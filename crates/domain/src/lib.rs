@@ -31,6 +31,7 @@ pub mod idempotency;
 pub mod inventory;
 pub mod page;
 pub mod ports;
+pub mod quantities;
 pub mod recipe;
 pub mod rules;
 pub mod timestamp;

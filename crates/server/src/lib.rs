@@ -357,7 +357,8 @@ impl SharedParts {
                 clock.clone(),
                 self.cpu.clone(),
                 catalog.clone(),
-            ),
+            )
+            .with_preferences(Arc::new(PgAccounts::new(pool.clone()))),
             equipment: EquipmentService::new(equipment, clock.clone()),
             devices: DeviceService::new(Arc::new(PgDevices::new(pool.clone())), clock.clone())
                 .with_reading_interval(

@@ -1,12 +1,12 @@
 //! The brew-day checklist, generated once from the recipe when a brew session is created.
 
 use super::model::NewStep;
-use super::quantities::{StepText, literal};
 use crate::brewing::Volumes;
 use crate::brewing::volumes::{
     ASSUMED_GRAIN_TEMPERATURE_C, DEFAULT_MASH_THICKNESS_LITERS_PER_KG, strike_temperature_c,
 };
 use crate::ingredients::{HopUse, MiscUse};
+use crate::quantities::{StepText, literal};
 use crate::recipe::RecipeDetail;
 
 /// A generated step: its title and description are templates over `text`'s quantities (numbers

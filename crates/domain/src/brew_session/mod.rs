@@ -8,7 +8,6 @@
 pub mod checklist;
 pub mod model;
 pub mod ports;
-pub mod quantities;
 pub mod rules;
 pub mod service;
 

@@ -7,12 +7,12 @@ use time::{Date, OffsetDateTime};
 use uuid::Uuid;
 
 use super::checklist::checklist;
-use super::quantities::{Quantity, literal, render};
 use super::rules::has_measurement;
 use crate::account::Preferences;
 use crate::brewing::gravity::{abv, attenuation_so_far};
 use crate::brewing::round_to;
 use crate::equipment::EquipmentProfile;
+use crate::quantities::{Quantity, literal, render};
 use crate::recipe::RecipeDetail;
 use crate::{DomainError, DomainResult};
 

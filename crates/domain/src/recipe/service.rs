@@ -20,6 +20,9 @@ use crate::page::{Page, PageRequest};
 use crate::ports::Clock;
 use crate::{DomainResult, UserId};
 
+use crate::account::Preferences;
+use crate::quantities::{Quantity, QuantityKind};
+
 mod export;
 pub use export::RecipeForExport;
 
@@ -32,6 +35,9 @@ pub struct RecipeService {
     cpu: Arc<dyn CpuWork>,
     /// Imported ingredients are linked to the catalogue items their names name.
     catalog: Arc<dyn crate::catalog::ports::CatalogRepository>,
+    /// The caller's display units, for the one text wort writes for them here: a scaled
+    /// recipe's default name ("Pale Ale (5.28 gal)"). Without it, metric.
+    preferences: Option<Arc<dyn crate::account::ports::AccountRepository>>,
 }
 
 impl RecipeService {
@@ -50,7 +56,17 @@ impl RecipeService {
             clock,
             cpu,
             catalog,
+            preferences: None,
         }
+    }
+
+    /// Names scaled recipes in each caller's units.
+    pub fn with_preferences(
+        mut self,
+        accounts: Arc<dyn crate::account::ports::AccountRepository>,
+    ) -> Self {
+        self.preferences = Some(accounts);
+        self
     }
 
     pub async fn list(
@@ -154,7 +170,8 @@ impl RecipeService {
 
     /// A new recipe for another batch size (and efficiency) whose OG and IBU are the original's
     /// (`POST /v1/recipes/{id}/scale`): the amounts are solved by `brewing::scaling`, the recipe is
-    /// created with all its ingredients in one transaction. `name: None` means "<name> (<size> L)".
+    /// created with all its ingredients in one transaction. `name: None` means "<name> (<size>)",
+    /// the size in the caller's units ("20 L", "5.28 gal").
     pub async fn scale(
         &self,
         user: UserId,
@@ -169,7 +186,11 @@ impl RecipeService {
         };
         let scaled =
             scale(&recipe.stats_input(), &context, &target).map_err(DomainError::Invalid)?;
-        let new = scaled_recipe(&recipe, &scaled, name);
+        let prefs = match (&name, &self.preferences) {
+            (None, Some(accounts)) => accounts.preferences(user).await?,
+            _ => Preferences::default(),
+        };
+        let new = scaled_recipe(&recipe, &scaled, name, &prefs);
         let mut created = self
             .recipes
             .create_with_ingredients(user, vec![new], self.clock.now())
@@ -253,14 +274,13 @@ fn scaled_recipe(
     recipe: &RecipeDetail,
     scaled: &Scaled,
     name: Option<String>,
+    prefs: &Preferences,
 ) -> NewRecipeWithIngredients {
     let (kilograms, grams) = crate::brewing::scaling::rounded_amounts(scaled);
     let r = &recipe.recipe;
     let name = name.unwrap_or_else(|| {
-        let suffix = format!(
-            " ({} L)",
-            crate::brewing::amount_text(scaled.batch_size_liters)
-        );
+        let size = Quantity::new(QuantityKind::Volume, scaled.batch_size_liters).display(prefs);
+        let suffix = format!(" ({size})");
         let keep = NAME.max.saturating_sub(suffix.chars().count());
         format!("{}{suffix}", r.name.chars().take(keep).collect::<String>())
     });

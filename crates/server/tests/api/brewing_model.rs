@@ -421,6 +421,15 @@ async fn scaling_keeps_og_and_ibu_and_refuses_impossible_sizes() {
         (ibu(&after) / ibu(&before) - 1.0).abs() <= 0.01,
         "{after} vs {before}"
     );
+    // The default name gives the size in the caller's units.
+    let (status, _) = call(
+        app.with_key(Method::PATCH, "/v1/me/preferences", &acct.key)
+            .json(&json!({"amounts": "us"})),
+    )
+    .await;
+    assert_eq!(status, 200);
+    let us = post(&app, &acct, &scale, json!({"batch_size_liters": 18.927})).await;
+    assert_eq!(us["name"], "Pale Ale (5.00 gal)");
 
     for (batch, code) in [(0.0, "too_small"), (10_000.0, "too_big")] {
         let (status, body) = call(
@@ -454,8 +463,8 @@ async fn scaling_keeps_og_and_ibu_and_refuses_impossible_sizes() {
     let (_, list) = call(app.with_key(Method::GET, "/v1/recipes", &acct.key)).await;
     assert_eq!(
         list.as_array().unwrap().len(),
-        2,
-        "only the one scaled recipe was added"
+        3,
+        "only the two scaled recipes were added"
     );
     app.stop().await;
 }

@@ -1,5 +1,5 @@
-//! Numbers in the generated checklist's text, kept as numbers so that each reader sees them in
-//! their own units.
+//! Numbers in text wort writes for a person, kept as numbers so that each reader sees them in
+//! their own units: the generated brew-day checklist, a scaled recipe's default name.
 //!
 //! A generated step stores its `title` and `description` as templates: `{0}`, `{1}`… stand for
 //! the step's `quantities` (metric: litres, grams, °C, specific gravity, minutes), and a literal
