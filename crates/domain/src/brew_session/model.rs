@@ -344,6 +344,9 @@ pub struct BrewStep {
     /// A boil addition: how many minutes before the end of the boil it goes in (0 at flame-out).
     /// Null for every other step. Both are set when the checklist is generated, never by a client.
     pub boil_addition_at: Option<f64>,
+    /// The step's countdown, shared by every device (null for a step without a duration):
+    /// `POST /v1/steps/{id}/timer` starts, pauses, resumes or resets it.
+    pub timer: Option<super::timer::StepTimer>,
     pub completed: bool,
     #[serde(serialize_with = "crate::timestamp::serialize_opt")]
     #[schema(value_type = Option<String>, format = DateTime)]
@@ -393,6 +396,7 @@ impl StepPatch {
         }
         if let Some(duration) = self.duration_minutes {
             step.duration_minutes = duration;
+            step.timer = retimed(step.timer, duration, now);
         }
         match self.completed {
             Some(true) if !step.completed => {
@@ -405,6 +409,44 @@ impl StepPatch {
             }
             _ => {}
         }
+    }
+}
+
+impl BrewStep {
+    /// Applies a timer action (the step as read at `now`); a step without a duration has no
+    /// timer, so every action is `422 invalid_transition` (`from: "none"`).
+    pub fn act_on_timer(
+        &mut self,
+        action: super::timer::TimerAction,
+        now: OffsetDateTime,
+    ) -> DomainResult<()> {
+        let timer = self
+            .timer
+            .ok_or_else(|| super::timer::invalid_timer_action(None, action))?;
+        self.timer = Some(timer.act(action, self.duration_minutes, now)?);
+        Ok(())
+    }
+}
+
+/// A step's timer after its duration changed: an idle timer shows the new duration, a running or
+/// paused one keeps counting what it was started with (reset picks the new one up), and a step
+/// whose duration is cleared loses its timer.
+fn retimed(
+    timer: Option<super::timer::StepTimer>,
+    duration_minutes: Option<f64>,
+    now: OffsetDateTime,
+) -> Option<super::timer::StepTimer> {
+    use super::timer::{StepTimer, TimerState};
+    match timer {
+        Some(t) if t.state != TimerState::Idle => StepTimer::at(
+            t.state,
+            t.started_at,
+            t.ends_at,
+            t.paused_remaining(),
+            duration_minutes,
+            now,
+        ),
+        _ => StepTimer::at(TimerState::Idle, None, None, None, duration_minutes, now),
     }
 }
 

@@ -10,6 +10,8 @@ use super::model::{
     LogRange, NewBrewSession, NewLog, NewStep, StepPatch, plan_brew_session,
 };
 use super::ports::BrewSessionRepository;
+use super::rules::check_logged_at;
+use super::timer::TimerAction;
 use crate::page::{Page, PageRequest};
 use crate::ports::Clock;
 use crate::{DomainResult, UserId};
@@ -64,8 +66,11 @@ impl BrewSessionService {
         self.sessions.delete(user, id).await
     }
 
+    /// The checklist, each timer seen now (a running one past its end reads `done`).
     pub async fn list_steps(&self, user: UserId, session_id: Uuid) -> DomainResult<Vec<BrewStep>> {
-        self.sessions.list_steps(user, session_id).await
+        self.sessions
+            .list_steps(user, session_id, self.clock.now())
+            .await
     }
 
     pub async fn add_step(
@@ -80,7 +85,20 @@ impl BrewSessionService {
     }
 
     pub async fn get_step(&self, user: UserId, id: Uuid) -> DomainResult<BrewStep> {
-        self.sessions.get_step(user, id).await
+        self.sessions.get_step(user, id, self.clock.now()).await
+    }
+
+    /// Starts, pauses, resumes or resets the step's timer; the timer's state machine decides
+    /// (`422 invalid_transition` otherwise), against the step locked in the store.
+    pub async fn step_timer(
+        &self,
+        user: UserId,
+        id: Uuid,
+        action: TimerAction,
+    ) -> DomainResult<BrewStep> {
+        self.sessions
+            .step_timer(user, id, action, self.clock.now())
+            .await
     }
 
     pub async fn update_step(
@@ -104,9 +122,9 @@ impl BrewSessionService {
         session_id: Uuid,
         new: NewLog,
     ) -> DomainResult<FermentationLog> {
-        self.sessions
-            .add_log(user, session_id, new, self.clock.now())
-            .await
+        let now = self.clock.now();
+        check_logged_at(new.logged_at, now)?;
+        self.sessions.add_log(user, session_id, new, now).await
     }
 
     pub async fn list_logs(
@@ -137,9 +155,9 @@ impl BrewSessionService {
         id: Uuid,
         patch: LogPatch,
     ) -> DomainResult<FermentationLog> {
-        self.sessions
-            .update_log(user, id, patch, self.clock.now())
-            .await
+        let now = self.clock.now();
+        check_logged_at(patch.logged_at, now)?;
+        self.sessions.update_log(user, id, patch, now).await
     }
 
     pub async fn delete_log(&self, user: UserId, id: Uuid) -> DomainResult<()> {
