@@ -483,6 +483,7 @@ pub async fn list_steps(
     responses((status = 201, body = BrewStep, links(
             ("GetStep" = (operation_id = "get_step", parameters(("id" = "$response.body#/id")), description = "The step just added")),
             ("UpdateStep" = (operation_id = "update_step", parameters(("id" = "$response.body#/id")), description = "Tick or change the step just added")),
+            ("StepTimer" = (operation_id = "step_timer", parameters(("id" = "$response.body#/id")), description = "Start or stop the timer of the step just added")),
             ("DeleteStep" = (operation_id = "delete_step", parameters(("id" = "$response.body#/id")), description = "Remove the step just added"))))))]
 pub async fn create_step(
     auth: Authenticated,
