@@ -9,7 +9,7 @@ import { clock, useNow } from '../hooks';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { useUndoableDelete } from '../components/Undo';
 import { alarm, askNotifications, primeAudio, useWakeLock } from './alarm';
-import { fromLocalInput, shouldAlarm, timerActions, timerView, toLocalInput } from './timer';
+import { fromLocalInput, shouldAlarm, skewOf, timerActions, timerView, toLocalInput } from './timer';
 import { usePrefs } from '../prefs';
 import { display, formatNumber, fromInput, symbolFor, toInput } from '../units';
 import { NotFound } from '../components/NotFound';
@@ -257,8 +257,18 @@ function Checklist({ sessionId, status }: { sessionId: string; status: Status })
   const list = steps.data ?? [];
   const additions = boilAdditions(list);
   const now = useNow(1000, list.some((s) => s.timer?.state === 'running'));
+  // How far the server's clock is ahead of this device's, from the last answer with a running
+  // timer (a phone whose clock is a minute off still shows the laptop's countdown).
+  const [skew, setSkew] = useState(0);
+  const received = steps.dataUpdatedAt;
+  useEffect(() => {
+    const learnt = (steps.data ?? []).map((s) => skewOf(s.timer, received)).find((k) => k != null);
+    if (learnt != null) setSkew(learnt);
+    // Only a fetched list says "now" for every step; a step answered alone is learnt below.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [received]);
   // The screen stays awake while any timer runs here.
-  useWakeLock(list.some((s) => s.timer && timerView(s.timer, now).state === 'running'));
+  useWakeLock(list.some((s) => s.timer && timerView(s.timer, now, skew).state === 'running'));
   const done = list.filter((s) => s.completed).length;
   return (
     <section className="panel" aria-labelledby="h-checklist">
@@ -290,7 +300,7 @@ function Checklist({ sessionId, status }: { sessionId: string; status: Status })
                 <label htmlFor={`step-${s.id}`}>{s.title}</label>
               </div>
               {s.description && <p className="muted small step-desc">{s.description}</p>}
-              {s.timer && <StepTimer step={s} timer={s.timer} now={now} sessionId={sessionId} additions={s.boil ? additions : []} />}
+              {s.timer && <StepTimer step={s} timer={s.timer} now={now} skew={skew} learn={setSkew} sessionId={sessionId} additions={s.boil ? additions : []} />}
             </li>
           ))}
         </ol>
@@ -310,12 +320,16 @@ function StepTimer({
   step,
   timer,
   now,
+  skew,
+  learn,
   sessionId,
   additions,
 }: {
   step: Step;
   timer: NonNullable<Step['timer']>;
   now: number;
+  skew: number;
+  learn: (skew: number) => void;
   sessionId: string;
   additions: Addition[];
 }) {
@@ -323,11 +337,15 @@ function StepTimer({
   const act = useMutation({
     mutationFn: (action: Schemas['StepTimerRequest']['action']) =>
       unwrap(client.POST('/v1/steps/{id}/timer', { params: { path: { id: step.id } }, body: { action } })),
-    onSuccess: (saved) => qc.setQueryData<Step[]>(keys.brewSessions.steps(sessionId), (old) => old?.map((s) => (s.id === saved.id ? saved : s))),
+    onSuccess: (saved) => {
+      const learnt = skewOf(saved.timer, Date.now());
+      if (learnt != null) learn(learnt);
+      qc.setQueryData<Step[]>(keys.brewSessions.steps(sessionId), (old) => old?.map((s) => (s.id === saved.id ? saved : s)));
+    },
     // Another device got there first (422): show what the server holds now.
     onError: () => void qc.invalidateQueries({ queryKey: keys.brewSessions.steps(sessionId) }),
   });
-  const { state, left } = timerView(timer, now);
+  const { state, left } = timerView(timer, now, skew);
   const finished = state === 'done';
   const total = (step.duration_minutes ?? 0) * 60;
   const started = state !== 'idle';
@@ -350,11 +368,11 @@ function StepTimer({
   // The end sounds once per run (keyed by its ends_at), on every device that has the page open.
   const rang = useRef<string | null>(null);
   useEffect(() => {
-    if (finished && timer.ends_at && rang.current !== timer.ends_at && shouldAlarm(timer, now)) {
+    if (finished && timer.ends_at && rang.current !== timer.ends_at && shouldAlarm(timer, now, skew)) {
       rang.current = timer.ends_at;
       alarm(step.title);
     }
-  }, [finished, timer, now, step.title]);
+  }, [finished, timer, now, skew, step.title]);
   return (
     <div className="timer">
       <span role="timer" aria-label={`Time left for ${step.title}`} className={`countdown ${finished ? 'finished' : ''}`}>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ALARM_GRACE_MS, fromLocalInput, shouldAlarm, timerActions, timerView, toLocalInput, type StepTimer } from './timer';
+import { ALARM_GRACE_MS, fromLocalInput, shouldAlarm, skewOf, timerActions, timerView, toLocalInput, type StepTimer } from './timer';
 
 const T0 = Date.parse('2026-11-28T09:00:00.000Z');
 const running: StepTimer = {
@@ -12,6 +12,18 @@ const running: StepTimer = {
 describe('timerView', () => {
   it('counts a running timer down from ends_at, not from when it was fetched', () => {
     expect(timerView(running, T0 + 600_000)).toEqual({ state: 'running', left: 3000 });
+  });
+  it("counts on the server's clock, whatever this device's clock says", () => {
+    // The server answered 1800 s left; this device's clock is an hour behind the server's.
+    const answer = { ...running, remaining_seconds: 1800 };
+    const serverNow = Date.parse(running.ends_at!) - 1_800_000;
+    const received = serverNow - 3_600_000;
+    const skew = skewOf(answer, received)!;
+    expect(skew).toBe(3_600_000);
+    expect(timerView(answer, received + 60_000, skew)).toEqual({ state: 'running', left: 1740 });
+    expect(timerView(answer, received + 1_800_000, skew)).toEqual({ state: 'done', left: 0 });
+    expect(shouldAlarm(answer, received + 1_800_000, skew)).toBe(true);
+    expect(skewOf({ ...answer, state: 'paused' }, received)).toBeNull();
   });
   it('is done once ends_at passes, with nothing left', () => {
     expect(timerView(running, T0 + 3_600_000)).toEqual({ state: 'done', left: 0 });

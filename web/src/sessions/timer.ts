@@ -2,11 +2,21 @@ import type { Schemas } from '../api/client';
 
 export type StepTimer = Schemas['StepTimer'];
 
-/** What a step's timer shows at `now` (ms since the epoch): the server holds the countdown; a
- * running one is counted down locally from its `ends_at`, so every device shows the same time. */
-export function timerView(timer: StepTimer, now: number): { state: StepTimer['state']; left: number } {
+/** How far the server's clock is ahead of this device's (ms), learnt from a running timer's
+ * answer: the server said `remaining_seconds` at `ends_at − remaining`, and it arrived at
+ * `receivedAt` here. 0 until a running timer has been seen. */
+export function skewOf(timer: StepTimer | null | undefined, receivedAt: number): number | null {
+  if (!timer || timer.state !== 'running' || !timer.ends_at) return null;
+  return Date.parse(timer.ends_at) - timer.remaining_seconds * 1000 - receivedAt;
+}
+
+/** What a step's timer shows at `now` (ms since the epoch on this device). The server holds the
+ * countdown; a running timer counts down locally to its `ends_at`, read on the server's clock
+ * (`skew`: how far it is ahead of this device's), so a device whose clock is off still shows the
+ * server's countdown. */
+export function timerView(timer: StepTimer, now: number, skew = 0): { state: StepTimer['state']; left: number } {
   if ((timer.state === 'running' || timer.state === 'done') && timer.ends_at) {
-    const left = Math.max(0, (Date.parse(timer.ends_at) - now) / 1000);
+    const left = Math.max(0, (Date.parse(timer.ends_at) - (now + skew)) / 1000);
     return { state: left > 0 ? 'running' : 'done', left };
   }
   return { state: timer.state, left: Math.max(0, timer.remaining_seconds) };
@@ -17,9 +27,9 @@ export function timerView(timer: StepTimer, now: number): { state: StepTimer['st
 export const ALARM_GRACE_MS = 60_000;
 
 /** Whether a timer that is done at `now` should sound now: it ended within the grace. */
-export function shouldAlarm(timer: StepTimer, now: number): boolean {
-  if (!timer.ends_at || timerView(timer, now).state !== 'done') return false;
-  return now - Date.parse(timer.ends_at) <= ALARM_GRACE_MS;
+export function shouldAlarm(timer: StepTimer, now: number, skew = 0): boolean {
+  if (!timer.ends_at || timerView(timer, now, skew).state !== 'done') return false;
+  return now + skew - Date.parse(timer.ends_at) <= ALARM_GRACE_MS;
 }
 
 /** The timer buttons a state offers: the server's state machine decides; these are its moves. */

@@ -673,6 +673,47 @@ mod tests {
     }
 
     #[test]
+    fn a_duration_change_retimes_an_idle_timer_only_and_clearing_it_drops_the_timer() {
+        use super::super::timer::{StepTimer, TimerAction, TimerState};
+        let t0 = time::macros::datetime!(2026-11-28 09:00:00 UTC);
+        let idle = StepTimer::at(TimerState::Idle, None, None, None, Some(60.0), t0);
+        let mut step = BrewStep {
+            id: Uuid::nil(),
+            session_id: Uuid::nil(),
+            title: "Boil".into(),
+            description: None,
+            sort_order: 0,
+            duration_minutes: Some(60.0),
+            boil: true,
+            boil_addition_at: None,
+            timer: idle,
+            completed: false,
+            completed_at: None,
+            created_at: t0,
+        };
+        let to = |minutes: Option<f64>| StepPatch {
+            duration_minutes: Some(minutes),
+            ..StepPatch::default()
+        };
+        to(Some(90.0)).apply(&mut step, t0);
+        assert_eq!(step.timer.unwrap().remaining_seconds, 5400.0);
+        step.act_on_timer(TimerAction::Start, t0).unwrap();
+        let running = step.timer.unwrap();
+        to(Some(30.0)).apply(&mut step, t0);
+        assert_eq!(
+            step.timer.unwrap().ends_at,
+            running.ends_at,
+            "a running timer keeps its end"
+        );
+        to(None).apply(&mut step, t0);
+        assert_eq!(step.timer, None);
+        let Err(DomainError::Invalid(v)) = step.act_on_timer(TimerAction::Start, t0) else {
+            panic!()
+        };
+        assert_eq!(v[0].extra["from"], "none");
+    }
+
+    #[test]
     fn amounts_print_like_a_brewer_writes_them() {
         assert_eq!(amount(28.0), "28");
         assert_eq!(amount(28.35), "28.35");
