@@ -607,7 +607,7 @@ function Fermentation({ session }: { session: Session }) {
                         type="button"
                         className="icon danger-text"
                         aria-label={`Remove the reading of ${new Date(l.logged_at).toLocaleString()}`}
-                        onClick={() => removal.remove(l.id, `Reading of ${new Date(l.logged_at).toLocaleString()} removed.`)}
+                        onClick={() => removal.remove(l.id, `Reading of ${absoluteTime(l.logged_at)} removed.`)}
                       >
                         ✕
                       </button>
