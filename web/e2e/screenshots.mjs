@@ -114,10 +114,26 @@ if (usage.configured) {
 }
 const chats = await call('GET', '/v1/chats');
 
+// Brew day: the boil running on the server's timer, the mash step paused, a reading from
+// yesterday. SCREENSHOT_UNITS=us shows it in US units (°F, gallons), saved with `-us`.
+const units = process.env.SCREENSHOT_UNITS ?? 'metric';
+if (units === 'us') await call('PATCH', '/v1/me/preferences', { amounts: 'us', temperature: 'f' });
+const brewDay = await call('POST', '/v1/sessions', { recipe_id: id, brew_date: '2026-11-26', status: 'brewing', name: 'Citra Pale Ale, batch 2' });
+const brewSteps = await call('GET', `/v1/sessions/${brewDay.id}/steps`);
+for (const s of brewSteps.slice(0, 3)) await call('PATCH', `/v1/steps/${s.id}`, { completed: true });
+const mash = brewSteps.find((s) => s.duration_minutes && !s.boil);
+if (mash) {
+  await call('POST', `/v1/steps/${mash.id}/timer`, { action: 'start' });
+  await call('POST', `/v1/steps/${mash.id}/timer`, { action: 'pause' });
+}
+await call('POST', `/v1/steps/${brewSteps.find((s) => s.boil).id}/timer`, { action: 'start' });
+await call('POST', `/v1/sessions/${brewDay.id}/fermentation-logs`, { logged_at: new Date(Date.now() - 86_400_000).toISOString(), gravity: 1.05, temperature_c: 65, notes: 'Pre-boil' });
+
 const shots = [
   ['recipes', '/recipes', 'Recipes'],
   ['recipe-editor', `/recipes/${id}`, 'Statistics'],
   ['session', `/sessions/${session.id}`, 'Fermentation chart'],
+  ['session-brew-day', `/sessions/${brewDay.id}`, 'Pause timer'],
   ['inventory', '/inventory', 'Hops'],
   ['equipment', '/equipment', 'New equipment profile'],
   ['equipment-profile', `/equipment/${kettle.id}`, 'Saved as you type'],
@@ -144,7 +160,7 @@ for (const [size, viewport] of [
     await page.getByText(waitFor).first().waitFor();
     await page.waitForLoadState('networkidle');
     await page.waitForTimeout(300);
-    const file = `${out}${name}-${size}${scheme === 'dark' ? '-dark' : ''}.png`;
+    const file = `${out}${name}-${size}${scheme === 'dark' ? '-dark' : ''}${units === 'us' ? '-us' : ''}.png`;
     await page.screenshot({ path: file, fullPage: true });
     console.log(file);
   }

@@ -26,7 +26,7 @@ test('brew session: status, checklist that saves, timer that survives a reload, 
   await expect(page.getByRole('checkbox').first()).toBeChecked();
   const timer = page.getByRole('timer', { name: /Bring to a boil/ });
   await expect(timer).toHaveText(/^59:5\d$|^59:4\d$/);
-  await expect(page.getByRole('listitem').filter({ hasText: 'Bring to a boil' }).getByRole('button', { name: 'Stop timer' })).toBeVisible();
+  await expect(page.getByRole('listitem').filter({ hasText: 'Bring to a boil' }).getByRole('button', { name: 'Pause timer' })).toBeVisible();
 
   // Status: the forward states and "abandon" are offered.
   await page.getByRole('button', { name: 'Move to fermenting' }).click();

@@ -12,27 +12,6 @@ export function useNow(ms: number, active = true): number {
   return now;
 }
 
-const timerKey = (stepId: string) => `wort.timer.${stepId}`;
-
-/** A step timer's start instant, kept in localStorage so the countdown survives a reload. */
-export function useTimerStart(stepId: string): [number | null, (v: number | null) => void] {
-  const [start, setStart] = useState<number | null>(() => {
-    const v = localStorage.getItem(timerKey(stepId));
-    return v ? Number(v) : null;
-  });
-  const set = (v: number | null) => {
-    if (v == null) localStorage.removeItem(timerKey(stepId));
-    else localStorage.setItem(timerKey(stepId), String(v));
-    setStart(v);
-  };
-  return [start, set];
-}
-
-export function readTimerStart(stepId: string): number | null {
-  const v = localStorage.getItem(timerKey(stepId));
-  return v ? Number(v) : null;
-}
-
 export function clock(seconds: number): string {
   const s = Math.max(0, Math.round(seconds));
   const h = Math.floor(s / 3600);

@@ -13,7 +13,7 @@ use wort_domain::brew_session::ports::SessionPlanner;
 use wort_domain::brew_session::{
     BrewSession, BrewSessionFilter, BrewSessionPatch, BrewSessionPlan, BrewStep, FermentationLog,
     FermentationSoFar, GravityUnit, LogPatch, LogRange, NewLog, NewStep, SessionStatus, StepPatch,
-    measured_abv,
+    StepTimer, TimerAction, TimerState, measured_abv,
 };
 use wort_domain::page::{Page, PageRequest};
 use wort_domain::ports::BrewSessionRepository;
@@ -132,6 +132,10 @@ struct StepRow {
     created_at: OffsetDateTime,
     boil: bool,
     boil_addition_at: Option<f64>,
+    timer_state: String,
+    timer_started_at: Option<OffsetDateTime>,
+    timer_ends_at: Option<OffsetDateTime>,
+    timer_remaining_seconds: Option<f64>,
     quantities: Value,
 }
 
@@ -162,6 +166,7 @@ fn quantities_of(value: &Value) -> Vec<Quantity> {
 
 impl StepRow {
     fn of(s: &BrewStep, user: UserId) -> Self {
+        let timer = s.timer;
         StepRow {
             id: s.id,
             user_id: user.0,
@@ -175,6 +180,13 @@ impl StepRow {
             created_at: s.created_at,
             boil: s.boil,
             boil_addition_at: s.boil_addition_at,
+            timer_state: timer
+                .map_or(TimerState::Idle, |t| t.state)
+                .as_str()
+                .to_owned(),
+            timer_started_at: timer.and_then(|t| t.started_at),
+            timer_ends_at: timer.and_then(|t| t.ends_at),
+            timer_remaining_seconds: timer.and_then(|t| t.paused_remaining()),
             quantities: quantities_json(&s.quantities),
         }
     }
@@ -199,12 +211,25 @@ impl StepRow {
             created_at: now,
             boil: step.boil,
             boil_addition_at: step.boil_addition_at,
+            timer_state: TimerState::Idle.as_str().to_owned(),
+            timer_started_at: None,
+            timer_ends_at: None,
+            timer_remaining_seconds: None,
             quantities: quantities_json(&step.quantities),
         }
     }
 
-    fn entity(self) -> BrewStep {
+    /// The step with its timer seen at `now` (a running timer past its end reads `done`).
+    fn entity(self, now: OffsetDateTime) -> BrewStep {
         BrewStep {
+            timer: StepTimer::at(
+                TimerState::parse(&self.timer_state).unwrap_or_default(),
+                self.timer_started_at,
+                self.timer_ends_at,
+                self.timer_remaining_seconds,
+                self.duration_minutes,
+                now,
+            ),
             id: self.id,
             session_id: self.session_id,
             title: self.title,
@@ -365,10 +390,12 @@ async fn touch_session(
     }
 }
 
+/// The step, locked for the transaction, its timer seen at `now`.
 async fn find_step(
     conn: &mut AsyncPgConnection,
     user: UserId,
     id: Uuid,
+    now: OffsetDateTime,
 ) -> Result<BrewStep, TxError> {
     let row: StepRow = steps::table
         .filter(steps::id.eq(id))
@@ -377,7 +404,7 @@ async fn find_step(
         .for_update()
         .first(conn)
         .await?;
-    Ok(row.entity())
+    Ok(row.entity(now))
 }
 
 async fn find_log(
@@ -620,7 +647,7 @@ async fn add_step_in_tx(
         .returning(StepRow::as_returning())
         .get_result(conn)
         .await?;
-    Ok(row.entity())
+    Ok(row.entity(now))
 }
 
 async fn update_step_in_tx(
@@ -630,7 +657,7 @@ async fn update_step_in_tx(
     patch: StepPatch,
     now: OffsetDateTime,
 ) -> Result<BrewStep, TxError> {
-    let mut step = find_step(conn, user, id).await?;
+    let mut step = find_step(conn, user, id, now).await?;
     if patch.is_empty() {
         return Ok(step);
     }
@@ -645,7 +672,29 @@ async fn update_step_in_tx(
     .get_result(conn)
     .await?;
     touch_session(conn, user, step.session_id, now).await?;
-    Ok(saved.entity())
+    Ok(saved.entity(now))
+}
+
+async fn step_timer_in_tx(
+    conn: &mut AsyncPgConnection,
+    user: UserId,
+    id: Uuid,
+    action: TimerAction,
+    now: OffsetDateTime,
+) -> Result<BrewStep, TxError> {
+    let mut step = find_step(conn, user, id, now).await?;
+    step.act_on_timer(action, now)?;
+    let saved: StepRow = diesel::update(
+        steps::table
+            .filter(steps::id.eq(id))
+            .filter(steps::user_id.eq(user.0)),
+    )
+    .set(&StepRow::of(&step, user))
+    .returning(StepRow::as_returning())
+    .get_result(conn)
+    .await?;
+    touch_session(conn, user, step.session_id, now).await?;
+    Ok(saved.entity(now))
 }
 
 async fn delete_step_in_tx(
@@ -814,7 +863,12 @@ impl BrewSessionRepository for PgBrewSessions {
         }
     }
 
-    async fn list_steps(&self, user: UserId, session_id: Uuid) -> DomainResult<Vec<BrewStep>> {
+    async fn list_steps(
+        &self,
+        user: UserId,
+        session_id: Uuid,
+        now: OffsetDateTime,
+    ) -> DomainResult<Vec<BrewStep>> {
         let conn = checkout(&self.pool).await?;
         let conn_ref: &AsyncPgConnection = &conn;
         let list = steps::table
@@ -830,7 +884,7 @@ impl BrewSessionRepository for PgBrewSessions {
         if exists == 0 {
             return Err(DomainError::NotFound);
         }
-        Ok(rows.into_iter().map(StepRow::entity).collect())
+        Ok(rows.into_iter().map(|row| row.entity(now)).collect())
     }
 
     async fn add_step(
@@ -847,7 +901,12 @@ impl BrewSessionRepository for PgBrewSessions {
         )
     }
 
-    async fn get_step(&self, user: UserId, id: Uuid) -> DomainResult<BrewStep> {
+    async fn get_step(
+        &self,
+        user: UserId,
+        id: Uuid,
+        now: OffsetDateTime,
+    ) -> DomainResult<BrewStep> {
         let mut conn = checkout(&self.pool).await?;
         let row: StepRow = steps::table
             .filter(steps::id.eq(id))
@@ -856,7 +915,21 @@ impl BrewSessionRepository for PgBrewSessions {
             .first(&mut conn)
             .await
             .map_err(db_error)?;
-        Ok(row.entity())
+        Ok(row.entity(now))
+    }
+
+    async fn step_timer(
+        &self,
+        user: UserId,
+        id: Uuid,
+        action: TimerAction,
+        now: OffsetDateTime,
+    ) -> DomainResult<BrewStep> {
+        let mut conn = checkout(&self.pool).await?;
+        unwrap_tx(
+            conn.transaction(async |conn| step_timer_in_tx(conn, user, id, action, now).await)
+                .await,
+        )
     }
 
     async fn update_step(

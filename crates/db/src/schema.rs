@@ -250,6 +250,10 @@ diesel::table! {
         created_at -> Timestamptz,
         boil -> Bool,
         boil_addition_at -> Nullable<Double>,
+        timer_state -> Text,
+        timer_started_at -> Nullable<Timestamptz>,
+        timer_ends_at -> Nullable<Timestamptz>,
+        timer_remaining_seconds -> Nullable<Double>,
         quantities -> Jsonb,
     }
 }

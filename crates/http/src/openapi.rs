@@ -545,6 +545,7 @@ impl Modify for SecuritySchemes {
         routes::brew_sessions::update_session, routes::brew_sessions::delete_session,
         routes::brew_sessions::list_steps, routes::brew_sessions::create_step, routes::brew_sessions::get_step,
         routes::brew_sessions::update_step, routes::brew_sessions::delete_step,
+        routes::brew_sessions::step_timer,
         routes::brew_sessions::list_logs, routes::brew_sessions::create_log, routes::brew_sessions::latest_log,
         routes::brew_sessions::get_log, routes::brew_sessions::update_log, routes::brew_sessions::delete_log,
         routes::devices::list_devices, routes::devices::create_device, routes::devices::get_device,

@@ -1111,6 +1111,27 @@ export interface paths {
         patch: operations["update_step"];
         trace?: never;
     };
+    "/v1/steps/{id}/timer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start, pause, resume or reset the step's timer. The countdown lives here, so every device
+         *     shows the same one: `ends_at` is when a running timer reaches zero, and a running timer read
+         *     after that instant is `done`.
+         */
+        post: operations["step_timer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/styles": {
         parameters: {
             query?: never;
@@ -1370,6 +1391,7 @@ export interface components {
             session_id: string;
             /** Format: int32 */
             sort_order: number;
+            timer?: null | components["schemas"]["StepTimer"];
             title: string;
         };
         /** @description A fermentable of the ingredient catalogue. */
@@ -2375,8 +2397,9 @@ export interface components {
         /** @enum {string} */
         MiscUse: "mash" | "sparge" | "boil" | "whirlpool" | "primary" | "secondary" | "bottling";
         /**
-         * @description How the web app shows numbers to this account (display preferences). The API itself is metric
-         *     and SG always: these change no other answer.
+         * @description How the web app shows numbers to this account (display preferences). The API's numbers are
+         *     metric and SG always; the one text wort writes for a reader, the generated brew-day checklist,
+         *     is rendered in these units (its `quantities` stay metric).
          */
         Preferences: {
             amounts: components["schemas"]["AmountUnits"];
@@ -2596,6 +2619,31 @@ export interface components {
         StatusBody: {
             status: boolean;
         };
+        /** @description A step's timer as every device sees it at one instant. */
+        StepTimer: {
+            /**
+             * Format: date-time
+             * @description When it reaches zero while running (or reached it, once done); null while idle or
+             *     paused. A client counts down from this instant locally.
+             */
+            ends_at?: string | null;
+            /**
+             * Format: double
+             * @description Seconds left at the moment of the answer: the whole duration while idle, what was left
+             *     when paused, 0 once done.
+             */
+            remaining_seconds: number;
+            /**
+             * Format: date-time
+             * @description When it was first started (kept through pauses); null while idle.
+             */
+            started_at?: string | null;
+            state: components["schemas"]["TimerState"];
+        };
+        StepTimerRequest: {
+            /** @description start (idle only), pause (running only), resume (paused only) or reset (any state). */
+            action: "start" | "pause" | "resume" | "reset";
+        };
         /** @description One BJCP 2021 style: `GET /v1/styles/{style_id}`. */
         Style: {
             abv?: null | components["schemas"]["Range"];
@@ -2624,6 +2672,11 @@ export interface components {
          * @enum {string}
          */
         TemperatureDisplay: "c" | "f";
+        /**
+         * @description Where a step's timer is.
+         * @enum {string}
+         */
+        TimerState: "idle" | "running" | "paused" | "done";
         /** @description Tokens of one call, as the provider reported them (or as [`estimate_usage`] guessed). */
         TokenUsage: {
             /** Format: int64 */
@@ -11741,6 +11794,112 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    step_timer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry of this write safe: the first answer to the key is kept 24 h for the account and sent again, with `Idempotent-Replayed: true`, to a retry of the same request. A malformed key is `400`. A streamed answer (`text/event-stream`) is not kept: the key guards the request until its stream starts. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Step id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StepTimerRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrewStep"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body did not arrive within the body read deadline (30 s by default) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with this `Idempotency-Key` is still running (retry after `Retry-After` seconds), or was applied with an answer too large to keep */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid body, or invalid_transition (an action the timer cannot take now, or a step without a duration) */
             422: {
                 headers: {
                     [name: string]: unknown;

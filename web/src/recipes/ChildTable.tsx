@@ -4,6 +4,7 @@ import { ApiError, errorText, request, type Schemas } from '../api/client';
 import { usePrefs } from '../prefs';
 import { fromInput, symbolFor, toInput, type Kind } from '../units';
 import { AutoField } from '../components/AutoField';
+import { useUndoableDelete } from '../components/Undo';
 import { keys } from '../api/keys';
 import { statsQuery } from './queries';
 import { CatalogName } from '../catalog/CatalogName';
@@ -84,7 +85,6 @@ export const ChildTable = memo(function ChildTable({ recipeId, spec, rows: apiRo
   const prefs = usePrefs();
   const [rowError, setRowError] = useState<string | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
-  const rows = spec.order ? spec.order(apiRows) : apiRows;
   const detailKey = keys.recipes.detail(recipeId);
   const statsKey = keys.recipes.stats(recipeId);
   const listKey = spec.path === 'mash-steps' ? 'mash_steps' : spec.path;
@@ -113,6 +113,10 @@ export const ChildTable = memo(function ChildTable({ recipeId, spec, rows: apiRo
     },
     onError: (e) => setRowError(errorText(e)),
   });
+  // ✕ hides the row at once; the DELETE waits a few seconds for Undo.
+  const removal = useUndoableDelete((id) => del.mutate(id));
+  const visible = removal.hidden.size ? apiRows.filter((r) => !removal.hidden.has(r.id)) : apiRows;
+  const rows = spec.order ? spec.order(visible) : visible;
   const move = useMutation({
     mutationFn: async ({ i, dir }: { i: number; dir: -1 | 1 }) => {
       const a = rows[i]!;
@@ -174,7 +178,7 @@ export const ChildTable = memo(function ChildTable({ recipeId, spec, rows: apiRo
           <tbody role="rowgroup">
             {rows.map((r, shownAt) => {
               // A row keeps its number (its place in the API's order) when the view orders rows itself.
-              const i = spec.order ? apiRows.indexOf(r) : shownAt;
+              const i = spec.order ? visible.indexOf(r) : shownAt;
               return (
                 <tr role="row" key={r.id}>
                   {columns.map((c) =>
@@ -215,7 +219,7 @@ export const ChildTable = memo(function ChildTable({ recipeId, spec, rows: apiRo
                         ☆
                       </button>
                     )}
-                    <button type="button" className="icon danger-text" aria-label={`Remove ${spec.singular} ${i + 1}: ${r.name}`} onClick={() => del.mutate(r.id)}>
+                    <button type="button" className="icon danger-text" aria-label={`Remove ${spec.singular} ${i + 1}: ${r.name}`} onClick={() => removal.remove(r.id, `${spec.singular[0]?.toUpperCase() ?? ''}${spec.singular.slice(1)} “${r.name}” removed.`)}>
                       ✕
                     </button>
                   </td>
@@ -225,6 +229,7 @@ export const ChildTable = memo(function ChildTable({ recipeId, spec, rows: apiRo
           </tbody>
         </table>
       )}
+      {removal.toast}
       {spec.order && spec.orderNote && rows.length > 1 ? <p className="muted small">{spec.orderNote}</p> : null}
       <p className="small save-state saved" aria-live="polite">
         {saved}

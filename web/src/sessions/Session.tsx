@@ -5,9 +5,13 @@ import { ApiError, client, errorText, unwrap, type Schemas } from '../api/client
 import { AutoField } from '../components/AutoField';
 import { ErrorBox, Loading } from '../components/States';
 import { StatsList } from '../components/Stats';
-import { clock, useNow, useTimerStart } from '../hooks';
+import { clock, useNow } from '../hooks';
+import { ConfirmDialog } from '../components/ConfirmDialog';
+import { useUndoableDelete } from '../components/Undo';
+import { alarm, askNotifications, primeAudio, useWakeLock } from './alarm';
+import { fromLocalInput, shouldAlarm, skewOf, timerActions, timerView, toLocalInput } from './timer';
 import { usePrefs } from '../prefs';
-import { display, formatNumber, fromInput, symbolFor } from '../units';
+import { display, formatNumber, fromInput, symbolFor, toInput } from '../units';
 import { NotFound } from '../components/NotFound';
 import { statusLabel, type Status } from './sessionStatus';
 import { absoluteTime } from '../time';
@@ -96,6 +100,20 @@ export default function SessionPage() {
   );
 }
 
+/** Moves that end the session ask first: abandoning and completing are final. */
+const confirmText: Partial<Record<Status, { title: string; body: string; label: string }>> = {
+  abandoned: {
+    title: 'Abandon this brew session?',
+    body: 'An abandoned session is final: its status cannot change again. Its checklist and readings stay.',
+    label: 'Abandon session',
+  },
+  completed: {
+    title: 'Complete this brew session?',
+    body: 'A completed session is final: its status cannot change again.',
+    label: 'Complete session',
+  },
+};
+
 function StatusBar({ session }: { session: Session }) {
   const qc = useQueryClient();
   const move = useMutation({
@@ -105,17 +123,43 @@ function StatusBar({ session }: { session: Session }) {
       void qc.invalidateQueries({ queryKey: keys.brewSessions.list() });
     },
   });
+  const [asking, setAsking] = useState<Status | null>(null);
+  const opener = useRef<HTMLButtonElement | null>(null);
+  const refocus = useRef(false);
+  const close = () => {
+    refocus.current = true;
+    setAsking(null);
+  };
+  // Focus returns to the button that opened the question, or to the heading once that button is
+  // gone (the status became final). This runs after the dialog's own effect has closed it.
+  useEffect(() => {
+    if (asking || !refocus.current) return;
+    refocus.current = false;
+    (opener.current?.isConnected ? opener.current : document.getElementById('h-status'))?.focus();
+  }, [asking, session.status]);
   // Which moves are allowed is the API's rule: it lists them, in the order to offer them.
   const next = session.next_statuses;
+  const ask = asking ? confirmText[asking] : undefined;
   return (
     <section className="panel status-bar" aria-labelledby="h-status">
-      <h2 id="h-status">
+      <h2 id="h-status" tabIndex={-1}>
         Status: <span className={`badge ${session.status}`}>{statusLabel[session.status]}</span>
       </h2>
       {next.length ? (
         <div className="actions" role="group" aria-label="Change status">
           {next.map((st) => (
-            <button key={st} type="button" className={st === 'abandoned' ? 'danger' : ''} onClick={() => move.mutate(st)} disabled={move.isPending}>
+            <button
+              key={st}
+              type="button"
+              className={st === 'abandoned' ? 'danger' : ''}
+              onClick={(e) => {
+                if (confirmText[st]) {
+                  opener.current = e.currentTarget;
+                  setAsking(st);
+                } else move.mutate(st);
+              }}
+              disabled={move.isPending}
+            >
               {st === 'abandoned' ? 'Abandon' : `Move to ${statusLabel[st].toLowerCase()}`}
             </button>
           ))}
@@ -124,6 +168,20 @@ function StatusBar({ session }: { session: Session }) {
         <p className="muted">This session is {statusLabel[session.status].toLowerCase()}; its status is final.</p>
       )}
       {move.error && <ErrorBox error={move.error} />}
+      <ConfirmDialog
+        open={ask != null}
+        title={ask?.title ?? ''}
+        confirmLabel={ask?.label ?? ''}
+        danger={asking === 'abandoned'}
+        busy={move.isPending}
+        onCancel={close}
+        onConfirm={() => {
+          const st = asking;
+          if (st) move.mutate(st, { onSettled: close });
+        }}
+      >
+        <p>{ask?.body}</p>
+      </ConfirmDialog>
     </section>
   );
 }
@@ -169,6 +227,9 @@ function Checklist({ sessionId, status }: { sessionId: string; status: Status })
   const steps = useQuery({
     queryKey: keys.brewSessions.steps(sessionId),
     queryFn: () => unwrap(client.GET('/v1/sessions/{id}/steps', { params: { path: { id: sessionId } } })),
+    // The timers are the server's: another device may start or pause one. Refetched on focus
+    // (the default) and every 15 s.
+    refetchInterval: 15_000,
   });
   const [error, setError] = useState<string | null>(null);
   // A tick shows in the same event: the query cache notifies a tick later, and a controlled
@@ -195,13 +256,26 @@ function Checklist({ sessionId, status }: { sessionId: string; status: Status })
   });
   const list = steps.data ?? [];
   const additions = boilAdditions(list);
+  const now = useNow(1000, list.some((s) => s.timer?.state === 'running'));
+  // How far the server's clock is ahead of this device's, from the last answer with a running
+  // timer (a phone whose clock is a minute off still shows the laptop's countdown).
+  const [skew, setSkew] = useState(0);
+  const received = steps.dataUpdatedAt;
+  useEffect(() => {
+    const learnt = (steps.data ?? []).map((s) => skewOf(s.timer, received)).find((k) => k != null);
+    if (learnt != null) setSkew(learnt);
+    // Only a fetched list says "now" for every step; a step answered alone is learnt below.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [received]);
+  // The screen stays awake while any timer runs here.
+  useWakeLock(list.some((s) => s.timer && timerView(s.timer, now, skew).state === 'running'));
   const done = list.filter((s) => s.completed).length;
   return (
     <section className="panel" aria-labelledby="h-checklist">
       <h2 id="h-checklist">
         Brew-day checklist {list.length > 0 && <span className="count">{done} of {list.length} done</span>}
       </h2>
-      {status === 'planned' && <p className="muted">Tick the steps as you go; timers keep running if you reload the page.</p>}
+      {status === 'planned' && <p className="muted">Tick the steps as you go. Timers run on the server: every device shows the same countdown.</p>}
       {steps.isPending ? (
         <Loading what="the checklist" />
       ) : steps.isError ? (
@@ -226,9 +300,7 @@ function Checklist({ sessionId, status }: { sessionId: string; status: Status })
                 <label htmlFor={`step-${s.id}`}>{s.title}</label>
               </div>
               {s.description && <p className="muted small step-desc">{s.description}</p>}
-              {s.duration_minutes != null && s.duration_minutes > 0 && (
-                <StepTimer step={s} additions={s.boil ? additions : []} />
-              )}
+              {s.timer && <StepTimer step={s} timer={s.timer} now={now} skew={skew} learn={setSkew} sessionId={sessionId} additions={s.boil ? additions : []} />}
             </li>
           ))}
         </ol>
@@ -242,20 +314,48 @@ function Checklist({ sessionId, status }: { sessionId: string; status: Status })
   );
 }
 
-function StepTimer({ step, additions }: { step: Step; additions: Addition[] }) {
-  const [start, setStart] = useTimerStart(step.id);
-  const running = start != null;
-  const now = useNow(1000, running);
+const actionLabel = { start: 'Start timer', pause: 'Pause timer', resume: 'Resume timer', reset: 'Reset timer' } as const;
+
+function StepTimer({
+  step,
+  timer,
+  now,
+  skew,
+  learn,
+  sessionId,
+  additions,
+}: {
+  step: Step;
+  timer: NonNullable<Step['timer']>;
+  now: number;
+  skew: number;
+  learn: (skew: number) => void;
+  sessionId: string;
+  additions: Addition[];
+}) {
+  const qc = useQueryClient();
+  const act = useMutation({
+    mutationFn: (action: Schemas['StepTimerRequest']['action']) =>
+      unwrap(client.POST('/v1/steps/{id}/timer', { params: { path: { id: step.id } }, body: { action } })),
+    onSuccess: (saved) => {
+      const learnt = skewOf(saved.timer, Date.now());
+      if (learnt != null) learn(learnt);
+      qc.setQueryData<Step[]>(keys.brewSessions.steps(sessionId), (old) => old?.map((s) => (s.id === saved.id ? saved : s)));
+    },
+    // Another device got there first (422): show what the server holds now.
+    onError: () => void qc.invalidateQueries({ queryKey: keys.brewSessions.steps(sessionId) }),
+  });
+  const { state, left } = timerView(timer, now, skew);
+  const finished = state === 'done';
   const total = (step.duration_minutes ?? 0) * 60;
-  const elapsed = running ? (now - start) / 1000 : 0;
-  const left = Math.max(0, total - elapsed);
-  const finished = running && left <= 0;
-  const due = additions.filter((a) => running && elapsed >= (total / 60 - a.at) * 60);
+  const started = state !== 'idle';
+  const elapsed = started ? total - left : 0;
+  const due = additions.filter((a) => started && elapsed >= (total / 60 - a.at) * 60);
   const upcoming = additions.filter((a) => !due.includes(a));
   const [announced, setAnnounced] = useState('');
   const seen = useRef<Set<string>>(new Set());
   useEffect(() => {
-    if (!running) {
+    if (!started) {
       seen.current = new Set();
       return;
     }
@@ -264,24 +364,47 @@ function StepTimer({ step, additions }: { step: Step; additions: Addition[] }) {
       fresh.forEach((a) => seen.current.add(a.key));
       setAnnounced(`Due now: ${fresh.map((a) => a.text).join('; ')}`);
     }
-  }, [due, running]);
+  }, [due, started]);
+  // The end sounds once per run (keyed by its ends_at), on every device that has the page open.
+  const rang = useRef<string | null>(null);
+  useEffect(() => {
+    if (finished && timer.ends_at && rang.current !== timer.ends_at && shouldAlarm(timer, now, skew)) {
+      rang.current = timer.ends_at;
+      alarm(step.title);
+    }
+  }, [finished, timer, now, skew, step.title]);
   return (
     <div className="timer">
       <span role="timer" aria-label={`Time left for ${step.title}`} className={`countdown ${finished ? 'finished' : ''}`}>
-        {clock(running ? left : total)}
+        {clock(left)}
       </span>
-      {running ? (
-        <button type="button" onClick={() => setStart(null)}>
-          {finished ? 'Reset timer' : 'Stop timer'}
+      <span className="muted small timer-state">{state === 'paused' ? 'Paused' : state === 'running' ? 'Running' : ''}</span>
+      {timerActions(state).map((action) => (
+        <button
+          key={action}
+          type="button"
+          className={action === 'start' || action === 'resume' ? 'primary' : ''}
+          disabled={act.isPending}
+          onClick={() => {
+            if (action === 'start') {
+              // From a tap: the audio may play later, and the question is asked once.
+              primeAudio();
+              askNotifications();
+            }
+            act.mutate(action);
+          }}
+        >
+          {actionLabel[action]}
         </button>
-      ) : (
-        <button type="button" className="primary" onClick={() => setStart(Date.now())}>
-          Start timer
-        </button>
-      )}
+      ))}
       {finished && (
         <span role="status" className="finished-note">
           Time is up.
+        </span>
+      )}
+      {act.error && (
+        <span role="alert" className="form-error">
+          {errorText(act.error)}
         </span>
       )}
       {additions.length > 0 && (
@@ -308,7 +431,8 @@ function Fermentation({ session }: { session: Session }) {
     queryKey: keys.brewSessions.logs(id),
     queryFn: () => unwrap(client.GET('/v1/sessions/{id}/fermentation-logs', { params: { path: { id }, query: { limit: 5000 } } })),
   });
-  const [form, setForm] = useState({ gravity: '', temperature: '', ph: '', notes: '' });
+  const blank = () => ({ gravity: '', temperature: '', ph: '', notes: '', at: toLocalInput(Date.now()) });
+  const [form, setForm] = useState(blank);
   const [error, setError] = useState<unknown>(null);
   const add = useMutation({
     mutationFn: () => {
@@ -321,13 +445,16 @@ function Fermentation({ session }: { session: Session }) {
       if (t != null) body.temperature_c = Number.isNaN(t) ? form.temperature : t;
       if (ph != null) body.ph = Number.isNaN(ph) ? form.ph : ph;
       if (form.notes.trim()) body.notes = form.notes;
+      // Yesterday's reading entered today: the time it was taken (default now).
+      const at = fromLocalInput(form.at);
+      if (at) body.logged_at = at;
       return unwrap(
         client.POST('/v1/sessions/{id}/fermentation-logs', { params: { path: { id } }, body: body as Schemas['CreateLogRequest'] }),
       );
     },
     onSuccess: (log) => {
       setError(null);
-      setForm({ gravity: '', temperature: '', ph: '', notes: '' });
+      setForm(blank());
       qc.setQueryData<Log[]>(keys.brewSessions.logs(id), (old) => [...(old ?? []), log].sort((a, b) => a.logged_at.localeCompare(b.logged_at)));
       // The figures so far are the session's, computed by the API from its latest reading.
       void qc.invalidateQueries({ queryKey: keys.brewSessions.detail(id) });
@@ -341,8 +468,11 @@ function Fermentation({ session }: { session: Session }) {
       void qc.invalidateQueries({ queryKey: keys.brewSessions.detail(id) });
     },
   });
+  // A removed reading waits a few seconds for Undo before it is deleted.
+  const removal = useUndoableDelete((logId) => del.mutate(logId));
+  const [editing, setEditing] = useState<string | null>(null);
   const api = error instanceof ApiError ? error : null;
-  const list = useMemo(() => logs.data ?? [], [logs.data]);
+  const list = useMemo(() => (logs.data ?? []).filter((l) => !removal.hidden.has(l.id)), [logs.data, removal.hidden]);
   // Original gravity (measured, else planned), the latest gravity and the figures between them
   // are the API's.
   const { original_gravity: og, latest_gravity: latest, apparent_attenuation_percent: attenuation, abv_percent: abv } = session.fermentation;
@@ -383,21 +513,22 @@ function Fermentation({ session }: { session: Session }) {
       >
         {(
           [
+            ['at', 'Time', 'datetime'],
             ['gravity', gSym === 'SG' ? 'Gravity' : `Gravity (${gSym})`, 'decimal'],
             ['temperature', `Temperature (${tSym})`, 'decimal'],
             ['ph', 'pH', 'decimal'],
             ['notes', 'Notes', 'text'],
           ] as const
         ).map(([k, label, mode]) => {
-          const apiKey = k === 'temperature' ? 'temperature_c' : k;
+          const apiKey = k === 'temperature' ? 'temperature_c' : k === 'at' ? 'logged_at' : k;
           const err = fieldErr(apiKey);
           return (
             <div className={`field ${err ? 'has-error' : ''}`} key={k}>
               <label htmlFor={`r-${k}`}>{label}</label>
               <input
                 id={`r-${k}`}
-                type="text"
-                inputMode={mode}
+                type={mode === 'datetime' ? 'datetime-local' : 'text'}
+                inputMode={mode === 'datetime' ? undefined : mode}
                 value={form[k]}
                 aria-invalid={err ? true : undefined}
                 aria-describedby={err ? `r-${k}-err` : undefined}
@@ -414,9 +545,9 @@ function Fermentation({ session }: { session: Session }) {
         <button type="submit" className="primary" disabled={add.isPending}>
           Add reading
         </button>
-        {error != null && (!api || !['gravity', 'temperature_c', 'ph', 'notes'].some((k) => api.at(k))) && (
+        {error != null && (!api || !['logged_at', 'gravity', 'temperature_c', 'ph', 'notes'].some((k) => api.at(k))) && (
           <p className="form-error" role="alert">
-            Not saved: {api ? api.rest(['gravity', 'temperature_c', 'ph', 'notes']) : errorText(error)}
+            Not saved: {api ? api.rest(['logged_at', 'gravity', 'temperature_c', 'ph', 'notes']) : errorText(error)}
           </p>
         )}
       </form>
@@ -458,20 +589,32 @@ function Fermentation({ session }: { session: Session }) {
               </tr>
             </thead>
             <tbody role="rowgroup">
-              {shown.map((l) => (
-                <tr role="row" key={l.id}>
-                  <td role="cell" data-label="Time">{absoluteTime(l.logged_at)}</td>
-                  <td role="cell" data-label="Gravity">{display(l.gravity, 'gravity', prefs)}</td>
-                  <td role="cell" data-label="Temperature">{display(l.temperature_c, 'temperature', prefs)}</td>
-                  <td role="cell" data-label="pH">{l.ph == null ? '—' : formatNumber(l.ph, 2)}</td>
-                  <td role="cell" data-label="Notes">{l.notes ?? ''}</td>
-                  <td role="cell" className="row-actions">
-                    <button type="button" className="icon danger-text" aria-label={`Remove the reading of ${new Date(l.logged_at).toLocaleString()}`} onClick={() => del.mutate(l.id)}>
-                      ✕
-                    </button>
-                  </td>
-                </tr>
-              ))}
+              {shown.map((l) =>
+                editing === l.id ? (
+                  <ReadingEditor key={l.id} log={l} sessionId={id} done={() => setEditing(null)} />
+                ) : (
+                  <tr role="row" key={l.id}>
+                    <td role="cell" data-label="Time">{absoluteTime(l.logged_at)}</td>
+                    <td role="cell" data-label="Gravity">{display(l.gravity, 'gravity', prefs)}</td>
+                    <td role="cell" data-label="Temperature">{display(l.temperature_c, 'temperature', prefs)}</td>
+                    <td role="cell" data-label="pH">{l.ph == null ? '—' : formatNumber(l.ph, 2)}</td>
+                    <td role="cell" data-label="Notes">{l.notes ?? ''}</td>
+                    <td role="cell" className="row-actions">
+                      <button type="button" className="ghost" aria-label={`Edit the reading of ${new Date(l.logged_at).toLocaleString()}`} onClick={() => setEditing(l.id)}>
+                        Edit
+                      </button>
+                      <button
+                        type="button"
+                        className="icon danger-text"
+                        aria-label={`Remove the reading of ${new Date(l.logged_at).toLocaleString()}`}
+                        onClick={() => removal.remove(l.id, `Reading of ${absoluteTime(l.logged_at)} removed.`)}
+                      >
+                        ✕
+                      </button>
+                    </td>
+                  </tr>
+                ),
+              )}
             </tbody>
           </table>
           {list.length > 10 && (
@@ -484,6 +627,87 @@ function Fermentation({ session }: { session: Session }) {
           )}
         </div>
       )}
+      {removal.toast}
     </section>
+  );
+}
+
+/** A reading corrected in place: its time and measurements, saved together. */
+function ReadingEditor({ log, sessionId, done }: { log: Log; sessionId: string; done: () => void }) {
+  const prefs = usePrefs();
+  const qc = useQueryClient();
+  const shown = (v: number | null | undefined, unit: 'gravity' | 'temperature') => (v == null ? '' : toInput(v, unit, prefs));
+  const [f, setF] = useState({
+    at: toLocalInput(log.logged_at),
+    gravity: shown(log.gravity, 'gravity'),
+    temperature: shown(log.temperature_c, 'temperature'),
+    ph: log.ph == null ? '' : toInput(log.ph, 'plain', prefs),
+    notes: log.notes ?? '',
+  });
+  const save = useMutation({
+    mutationFn: () => {
+      // An untouched field keeps the stored number exactly (no round trip through the display).
+      const num = (text: string, unit: 'gravity' | 'temperature' | 'plain', current?: number | null) => {
+        const v = fromInput(text, unit, prefs, current);
+        return v == null ? null : Number.isNaN(v) ? text : v;
+      };
+      const body: Record<string, unknown> = {
+        gravity: num(f.gravity, 'gravity', log.gravity),
+        temperature_c: num(f.temperature, 'temperature', log.temperature_c),
+        ph: num(f.ph, 'plain', log.ph),
+        notes: f.notes.trim() ? f.notes : null,
+      };
+      if (f.gravity.trim()) body.gravity_unit = prefs.gravity;
+      const at = fromLocalInput(f.at);
+      if (at && f.at !== toLocalInput(log.logged_at)) body.logged_at = at;
+      return unwrap(client.PATCH('/v1/fermentation-logs/{id}', { params: { path: { id: log.id } }, body: body as Schemas['UpdateLogRequest'] }));
+    },
+    onSuccess: (saved) => {
+      qc.setQueryData<Log[]>(keys.brewSessions.logs(sessionId), (old) =>
+        old?.map((l) => (l.id === saved.id ? saved : l)).sort((a, b) => a.logged_at.localeCompare(b.logged_at)),
+      );
+      void qc.invalidateQueries({ queryKey: keys.brewSessions.detail(sessionId) });
+      done();
+    },
+  });
+  const api = save.error instanceof ApiError ? save.error : null;
+  const when = new Date(log.logged_at).toLocaleString();
+  const input = (k: keyof typeof f, label: string, type = 'text', apiKey: string = k) => (
+    <td role="cell" data-label={label}>
+      <input
+        aria-label={`${label} of the reading of ${when}`}
+        type={type}
+        inputMode={type === 'text' && k !== 'notes' ? 'decimal' : undefined}
+        value={f[k]}
+        aria-invalid={api?.at(apiKey) ? true : undefined}
+        onChange={(e) => setF({ ...f, [k]: e.target.value })}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') save.mutate();
+          if (e.key === 'Escape') done();
+        }}
+      />
+    </td>
+  );
+  return (
+    <tr role="row" className="editing">
+      {input('at', 'Time', 'datetime-local', 'logged_at')}
+      {input('gravity', 'Gravity')}
+      {input('temperature', 'Temperature', 'text', 'temperature_c')}
+      {input('ph', 'pH')}
+      {input('notes', 'Notes')}
+      <td role="cell" className="row-actions">
+        <button type="button" className="primary" disabled={save.isPending} onClick={() => save.mutate()}>
+          Save
+        </button>
+        <button type="button" className="ghost" onClick={done}>
+          Cancel
+        </button>
+        {save.error != null && (
+          <span role="alert" className="form-error">
+            Not saved: {errorText(save.error)}
+          </span>
+        )}
+      </td>
+    </tr>
   );
 }

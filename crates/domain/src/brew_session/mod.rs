@@ -3,15 +3,18 @@
 //!
 //! * [`model`]: the session, its steps and fermentation readings.
 //! * [`rules`]: the state machine, bounds and limits. [`checklist`]: the brew-day steps
-//!   generated from the recipe. [`ports`]: storage. [`service`]: the use cases.
+//!   generated from the recipe. [`timer`]: a step's shared countdown. [`ports`]: storage.
+//!   [`service`]: the use cases.
 
 pub mod checklist;
 pub mod model;
 pub mod ports;
 pub mod rules;
 pub mod service;
+pub mod timer;
 
 pub use checklist::checklist;
 pub use model::*;
 pub use rules::*;
 pub use service::BrewSessionService;
+pub use timer::{StepTimer, TimerAction, TimerState, invalid_timer_action};

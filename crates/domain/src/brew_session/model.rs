@@ -350,6 +350,9 @@ pub struct BrewStep {
     /// `title` and `description` are rendered in the caller's units. Empty for a step a person
     /// added: its text stays as typed.
     pub quantities: Vec<Quantity>,
+    /// The step's countdown, shared by every device (null for a step without a duration):
+    /// `POST /v1/steps/{id}/timer` starts, pauses, resumes or resets it.
+    pub timer: Option<super::timer::StepTimer>,
     pub completed: bool,
     #[serde(serialize_with = "crate::timestamp::serialize_opt")]
     #[schema(value_type = Option<String>, format = DateTime)]
@@ -423,6 +426,7 @@ impl StepPatch {
         }
         if let Some(duration) = self.duration_minutes {
             step.duration_minutes = duration;
+            step.timer = retimed(step.timer, duration, now);
         }
         match self.completed {
             Some(true) if !step.completed => {
@@ -435,6 +439,44 @@ impl StepPatch {
             }
             _ => {}
         }
+    }
+}
+
+impl BrewStep {
+    /// Applies a timer action (the step as read at `now`); a step without a duration has no
+    /// timer, so every action is `422 invalid_transition` (`from: "none"`).
+    pub fn act_on_timer(
+        &mut self,
+        action: super::timer::TimerAction,
+        now: OffsetDateTime,
+    ) -> DomainResult<()> {
+        let timer = self
+            .timer
+            .ok_or_else(|| super::timer::invalid_timer_action(None, action))?;
+        self.timer = Some(timer.act(action, self.duration_minutes, now)?);
+        Ok(())
+    }
+}
+
+/// A step's timer after its duration changed: an idle timer shows the new duration, a running or
+/// paused one keeps counting what it was started with (reset picks the new one up), and a step
+/// whose duration is cleared loses its timer.
+fn retimed(
+    timer: Option<super::timer::StepTimer>,
+    duration_minutes: Option<f64>,
+    now: OffsetDateTime,
+) -> Option<super::timer::StepTimer> {
+    use super::timer::{StepTimer, TimerState};
+    match timer {
+        Some(t) if t.state != TimerState::Idle => StepTimer::at(
+            t.state,
+            t.started_at,
+            t.ends_at,
+            t.paused_remaining(),
+            duration_minutes,
+            now,
+        ),
+        _ => StepTimer::at(TimerState::Idle, None, None, None, duration_minutes, now),
     }
 }
 
@@ -658,6 +700,47 @@ mod tests {
             FermentationSoFar::of(Some(1.052), Some(1.012))
         );
         assert_eq!(s.fermentation.apparent_attenuation_percent, Some(76.9));
+    }
+
+    #[test]
+    fn a_duration_change_retimes_an_idle_timer_only_and_clearing_it_drops_the_timer() {
+        use super::super::timer::{StepTimer, TimerAction, TimerState};
+        let t0 = time::macros::datetime!(2026-11-28 09:00:00 UTC);
+        let idle = StepTimer::at(TimerState::Idle, None, None, None, Some(60.0), t0);
+        let mut step = BrewStep {
+            id: Uuid::nil(),
+            session_id: Uuid::nil(),
+            title: "Boil".into(),
+            description: None,
+            sort_order: 0,
+            duration_minutes: Some(60.0),
+            boil: true,
+            boil_addition_at: None,
+            timer: idle,
+            completed: false,
+            completed_at: None,
+            created_at: t0,
+        };
+        let to = |minutes: Option<f64>| StepPatch {
+            duration_minutes: Some(minutes),
+            ..StepPatch::default()
+        };
+        to(Some(90.0)).apply(&mut step, t0);
+        assert_eq!(step.timer.unwrap().remaining_seconds, 5400.0);
+        step.act_on_timer(TimerAction::Start, t0).unwrap();
+        let running = step.timer.unwrap();
+        to(Some(30.0)).apply(&mut step, t0);
+        assert_eq!(
+            step.timer.unwrap().ends_at,
+            running.ends_at,
+            "a running timer keeps its end"
+        );
+        to(None).apply(&mut step, t0);
+        assert_eq!(step.timer, None);
+        let Err(DomainError::Invalid(v)) = step.act_on_timer(TimerAction::Start, t0) else {
+            panic!()
+        };
+        assert_eq!(v[0].extra["from"], "none");
     }
 
     #[test]

@@ -47,10 +47,12 @@ pub trait BrewSessionRepository: Send + Sync {
     /// Deletes the session with its steps and readings; the recipe is untouched.
     async fn delete(&self, user: UserId, id: Uuid) -> DomainResult<()>;
 
+    /// The steps in order, each timer seen at `now`.
     async fn list_steps(
         &self,
         user: UserId,
         session_id: Uuid,
+        now: OffsetDateTime,
     ) -> DomainResult<Vec<super::model::BrewStep>>;
     async fn add_step(
         &self,
@@ -59,7 +61,21 @@ pub trait BrewSessionRepository: Send + Sync {
         new: super::model::NewStep,
         now: OffsetDateTime,
     ) -> DomainResult<super::model::BrewStep>;
-    async fn get_step(&self, user: UserId, id: Uuid) -> DomainResult<super::model::BrewStep>;
+    async fn get_step(
+        &self,
+        user: UserId,
+        id: Uuid,
+        now: OffsetDateTime,
+    ) -> DomainResult<super::model::BrewStep>;
+    /// In one transaction: locks the step, applies `action` to its timer as seen at `now`
+    /// ([`super::timer::StepTimer::act`]), saves it and bumps the session's `updated_at`.
+    async fn step_timer(
+        &self,
+        user: UserId,
+        id: Uuid,
+        action: super::timer::TimerAction,
+        now: OffsetDateTime,
+    ) -> DomainResult<super::model::BrewStep>;
     async fn update_step(
         &self,
         user: UserId,

@@ -12,6 +12,11 @@ pub const MAX_STEPS: i64 = 200;
 pub const MAX_LOG_PAGE: i64 = 5_000;
 pub const DEFAULT_LOG_PAGE: i64 = 1_000;
 
+/// A reading may be logged at most this far ahead of the server's clock (a phone's clock a little
+/// fast is fine; "tomorrow" is a mistake). Any time in the past is allowed: yesterday's reading
+/// entered today.
+pub const MAX_READING_AHEAD: time::Duration = time::Duration::minutes(5);
+
 pub const NAME: TextRule = caps::NAME;
 pub const NOTES: TextRule = caps::NOTES;
 pub const STEP_TITLE: TextRule = caps::NAME;
@@ -43,6 +48,8 @@ pub const STEP_FIELDS: FieldRules = &[
     ("sort_order", Rule::Number(caps::SORT_ORDER)),
     ("duration_minutes", Rule::Number(STEP_DURATION_MINUTES)),
 ];
+/// A timer action has no bounded field (`action` is one of four words).
+pub const TIMER_FIELDS: FieldRules = &[];
 pub const READING_FIELDS: FieldRules = &[
     ("gravity", Rule::Number(READING_GRAVITY)),
     ("temperature_c", Rule::Number(READING_TEMPERATURE_C)),
@@ -162,6 +169,31 @@ pub fn has_measurement(
     }
 }
 
+/// `logged_at` no later than [`MAX_READING_AHEAD`] past `now`: `422 too_big` (`type: "date"`,
+/// `maximum` the latest instant allowed, in milliseconds since the epoch) otherwise.
+pub fn check_logged_at(
+    logged_at: Option<time::OffsetDateTime>,
+    now: time::OffsetDateTime,
+) -> DomainResult<()> {
+    let latest = now + MAX_READING_AHEAD;
+    match logged_at {
+        Some(at) if at > latest => Err(DomainError::invalid(
+            Violation::new(
+                "too_big",
+                &["logged_at"],
+                "A reading cannot be logged more than 5 minutes in the future",
+            )
+            .with(
+                "maximum",
+                i64::try_from(latest.unix_timestamp_nanos() / 1_000_000).unwrap_or(i64::MAX),
+            )
+            .with("inclusive", true)
+            .with("type", "date"),
+        )),
+        _ => Ok(()),
+    }
+}
+
 pub fn too_many_steps() -> Violation {
     Violation::too_many(
         &["steps"],
@@ -200,6 +232,22 @@ mod tests {
                 assert!(from.check_move_to(to).is_ok(), "{from:?} -> {to:?}");
             }
         }
+    }
+
+    #[test]
+    fn a_reading_may_be_logged_in_the_past_but_at_most_five_minutes_ahead() {
+        let now = time::macros::datetime!(2026-11-28 12:00:00 UTC);
+        assert!(check_logged_at(None, now).is_ok());
+        assert!(check_logged_at(Some(now - time::Duration::days(1)), now).is_ok());
+        assert!(check_logged_at(Some(now + MAX_READING_AHEAD), now).is_ok());
+        let Err(DomainError::Invalid(v)) =
+            check_logged_at(Some(now + MAX_READING_AHEAD + time::Duration::SECOND), now)
+        else {
+            panic!()
+        };
+        assert_eq!(v[0].code, "too_big");
+        assert_eq!(v[0].path, ["logged_at"]);
+        assert_eq!(v[0].extra["type"], "date");
     }
 
     #[test]

@@ -10,6 +10,8 @@ use super::model::{
     LogRange, NewBrewSession, NewLog, NewStep, StepPatch, plan_brew_session,
 };
 use super::ports::BrewSessionRepository;
+use super::rules::check_logged_at;
+use super::timer::TimerAction;
 use crate::account::ports::AccountRepository;
 use crate::page::{Page, PageRequest};
 use crate::ports::Clock;
@@ -89,8 +91,12 @@ impl BrewSessionService {
         self.sessions.delete(user, id).await
     }
 
+    /// The checklist, each timer seen now (a running one past its end reads `done`).
     pub async fn list_steps(&self, user: UserId, session_id: Uuid) -> DomainResult<Vec<BrewStep>> {
-        let steps = self.sessions.list_steps(user, session_id).await?;
+        let steps = self
+            .sessions
+            .list_steps(user, session_id, self.clock.now())
+            .await?;
         self.rendered(user, steps).await
     }
 
@@ -106,7 +112,22 @@ impl BrewSessionService {
     }
 
     pub async fn get_step(&self, user: UserId, id: Uuid) -> DomainResult<BrewStep> {
-        let step = self.sessions.get_step(user, id).await?;
+        let step = self.sessions.get_step(user, id, self.clock.now()).await?;
+        self.rendered_one(user, step).await
+    }
+
+    /// Starts, pauses, resumes or resets the step's timer; the timer's state machine decides
+    /// (`422 invalid_transition` otherwise), against the step locked in the store.
+    pub async fn step_timer(
+        &self,
+        user: UserId,
+        id: Uuid,
+        action: TimerAction,
+    ) -> DomainResult<BrewStep> {
+        let step = self
+            .sessions
+            .step_timer(user, id, action, self.clock.now())
+            .await?;
         self.rendered_one(user, step).await
     }
 
@@ -133,9 +154,9 @@ impl BrewSessionService {
         session_id: Uuid,
         new: NewLog,
     ) -> DomainResult<FermentationLog> {
-        self.sessions
-            .add_log(user, session_id, new, self.clock.now())
-            .await
+        let now = self.clock.now();
+        check_logged_at(new.logged_at, now)?;
+        self.sessions.add_log(user, session_id, new, now).await
     }
 
     pub async fn list_logs(
@@ -166,9 +187,9 @@ impl BrewSessionService {
         id: Uuid,
         patch: LogPatch,
     ) -> DomainResult<FermentationLog> {
-        self.sessions
-            .update_log(user, id, patch, self.clock.now())
-            .await
+        let now = self.clock.now();
+        check_logged_at(patch.logged_at, now)?;
+        self.sessions.update_log(user, id, patch, now).await
     }
 
     pub async fn delete_log(&self, user: UserId, id: Uuid) -> DomainResult<()> {

@@ -5,8 +5,8 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use serde_json::Value;
 use wort_domain::brew_session::{
     BrewSession, BrewSessionFilter, BrewSessionPatch, BrewStep, FermentationLog, GravityUnit,
-    LogPatch, LogRange, NewBrewSession, NewLog, NewStep, SessionStatus, StepPatch, has_measurement,
-    rules,
+    LogPatch, LogRange, NewBrewSession, NewLog, NewStep, SessionStatus, StepPatch, TimerAction,
+    has_measurement, rules,
 };
 
 use super::{created, page_response, resource};
@@ -53,7 +53,8 @@ pub fn configure_steps(cfg: &mut web::ServiceConfig) {
             .route(web::get().to(get_step))
             .route(web::patch().to(update_step))
             .route(web::delete().to(delete_step)),
-    );
+    )
+    .service(resource("/{id}/timer", "POST").route(web::post().to(step_timer)));
 }
 
 /// Inside the `/v1/fermentation-logs` scope.
@@ -71,6 +72,10 @@ fn statuses() -> Vec<&'static str> {
         .iter()
         .map(SessionStatus::as_str)
         .collect()
+}
+
+fn timer_actions() -> Vec<&'static str> {
+    TimerAction::ALL.iter().map(TimerAction::as_str).collect()
 }
 
 fn units() -> Vec<&'static str> {
@@ -183,6 +188,27 @@ request_body_schema!(
     field_descriptions = true
 );
 
+/// What to do with a step's timer.
+static TIMER: BodySpec = BodySpec {
+    rules: rules::TIMER_FIELDS,
+    missing: Missing::WhereRead,
+    fields: &[FieldSpec::required(
+        "action",
+        Kind::Choice(Choice::inline::<TimerAction>(timer_actions)),
+    )
+    .described(
+        "start (idle only), pause (running only), resume (paused only) or reset (any state).",
+    )],
+};
+
+request_body_schema!(
+    /// `POST /v1/steps/{id}/timer`.
+    StepTimerRequest,
+    TIMER,
+    Mode::Create,
+    field_descriptions = true
+);
+
 /// A fermentation reading. A new one needs at least one of gravity, temperature_c, ph or notes:
 /// the table cannot say "one of these", so the domain checks it ([`has_measurement`]) and the
 /// document shows it as an `anyOf` added in one place (`ReadingNeedsAMeasurement` in
@@ -292,6 +318,15 @@ fn read_step_patch(body: &Value) -> ApiResult<StepPatch> {
         completed,
     };
     f.finish(patch)
+}
+
+fn read_timer_action(body: &Value) -> ApiResult<TimerAction> {
+    let mut f = Reader::new(body, &TIMER, Mode::Create)?;
+    let action = f.enumeration("action", TimerAction::parse);
+    match action {
+        Some(action) => f.finish(action),
+        None => Err(f.finish(()).err().unwrap_or(ApiError::Internal)),
+    }
 }
 
 fn read_log_patch(f: &mut Reader) -> LogPatch {
@@ -449,6 +484,7 @@ pub async fn list_steps(
     responses((status = 201, body = BrewStep, links(
             ("GetStep" = (operation_id = "get_step", parameters(("id" = "$response.body#/id")), description = "The step just added")),
             ("UpdateStep" = (operation_id = "update_step", parameters(("id" = "$response.body#/id")), description = "Tick or change the step just added")),
+            ("StepTimer" = (operation_id = "step_timer", parameters(("id" = "$response.body#/id")), description = "Start or stop the timer of the step just added")),
             ("DeleteStep" = (operation_id = "delete_step", parameters(("id" = "$response.body#/id")), description = "Remove the step just added"))))))]
 pub async fn create_step(
     auth: Authenticated,
@@ -511,6 +547,29 @@ pub async fn delete_step(
     let id = path_id(&req, "id")?;
     state.brew_sessions.delete_step(auth.0.user.id, id).await?;
     Ok(HttpResponse::NoContent().finish())
+}
+
+/// Start, pause, resume or reset the step's timer. The countdown lives here, so every device
+/// shows the same one: `ends_at` is when a running timer reaches zero, and a running timer read
+/// after that instant is `done`.
+#[utoipa::path(post, path = "/v1/steps/{id}/timer", tag = "sessions",
+    params(("id" = uuid::Uuid, Path, description = "Step id")), request_body = StepTimerRequest,
+    responses((status = 200, body = BrewStep),
+        (status = 422, body = crate::error::ValidationErrorBody, description = "Invalid body, or invalid_transition (an action the timer cannot take now, or a step without a duration)")))]
+pub async fn step_timer(
+    auth: Authenticated,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    body: JsonBody,
+) -> ApiResult<HttpResponse> {
+    let id = path_id(&req, "id")?;
+    let action = read_timer_action(&body.json()?)?;
+    Ok(HttpResponse::Ok().json(
+        state
+            .brew_sessions
+            .step_timer(auth.0.user.id, id, action)
+            .await?,
+    ))
 }
 
 // ---- Fermentation logs -------------------------------------------------------------------------
@@ -635,6 +694,7 @@ mod tests {
         assert_whole(&SESSION_UPDATE, |body| read_session_patch(body).map(|_| ()));
         assert_whole(&NEW_STEP, |body| read_new_step(body).map(|_| ()));
         assert_whole(&STEP_UPDATE, |body| read_step_patch(body).map(|_| ()));
+        assert_whole(&TIMER, |body| read_timer_action(body).map(|_| ()));
         assert_whole(&READING, |body| read_new_log(body).map(|_| ()));
         assert_whole(&READING, |body| read_log_update(body).map(|_| ()));
     }
