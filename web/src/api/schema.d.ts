@@ -1417,6 +1417,8 @@ export interface components {
             abandoned_at?: string | null;
             /** Format: date */
             brew_date: string;
+            /** @description Mash efficiency and real attenuation reached, next to the planned ones. */
+            brewhouse: components["schemas"]["BrewhouseNumbers"];
             /** Format: date-time */
             brewing_started_at?: string | null;
             /** Format: date-time */
@@ -1489,6 +1491,33 @@ export interface components {
             /** Format: int32 */
             sort_order: number;
             title: string;
+        };
+        /** @description Planned and measured, side by side; each `null` where its inputs are unknown. */
+        BrewhouseNumbers: {
+            /**
+             * Format: double
+             * @description The mash efficiency reached, % (1 decimal): from `measured_og` and the volume into the
+             *     fermenter (`measured_batch_size_liters`, else the recipe's batch size) against the
+             *     snapshot's grist; fermentables that are not mashed count whole. Null without a measured
+             *     OG or without mashed grist.
+             */
+            measured_efficiency_percent?: number | null;
+            /**
+             * Format: double
+             * @description Real attenuation reached, % (1 decimal), from `measured_og` and `measured_fg`
+             *     (Balling: RE = 0.1808 OE + 0.8192 AE). Null unless both are measured.
+             */
+            measured_real_attenuation_percent?: number | null;
+            /**
+             * Format: double
+             * @description The recipe's mash efficiency, % (1 decimal).
+             */
+            planned_efficiency_percent?: number | null;
+            /**
+             * Format: double
+             * @description Real attenuation the recipe plans, % (1 decimal), from its estimated OG and FG.
+             */
+            planned_real_attenuation_percent?: number | null;
         };
         /** @description A fermentable of the ingredient catalogue. */
         CatalogFermentable: components["schemas"]["FermentableDetails"] & {

@@ -5,12 +5,14 @@
 //! * [`rules`]: the state machine, bounds and limits. [`checklist`]: the brew-day steps
 //!   generated from the recipe. [`ports`]: storage. [`service`]: the use cases.
 
+pub mod brewhouse;
 pub mod checklist;
 pub mod model;
 pub mod ports;
 pub mod rules;
 pub mod service;
 
+pub use brewhouse::BrewhouseNumbers;
 pub use checklist::checklist;
 pub use model::*;
 pub use rules::*;

@@ -11,6 +11,7 @@
 
 pub mod agreement;
 pub mod bitterness;
+pub mod brewhouse;
 pub mod calories;
 pub mod carbonation;
 pub mod colour;

@@ -14,6 +14,7 @@ mod ai;
 mod auth;
 mod backup;
 mod bounds;
+mod brewhouse;
 mod brewing_model;
 mod catalog;
 mod database;
