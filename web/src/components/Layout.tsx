@@ -11,6 +11,7 @@ const links = [
   ['/devices', 'Devices'],
   ['/webhooks', 'Webhooks'],
   ['/assistant', 'Assistant'],
+  ['/tools', 'Tools'],
   ['/account', 'Account'],
 ] as const;
 
