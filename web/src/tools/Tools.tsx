@@ -140,6 +140,9 @@ const pitchRate: Tool<Schemas['PitchRate']> = {
   ],
 };
 
+/** "Wort volume (gal)"; a unitless number (a correction factor) only its name. */
+const unitLabel = (label: string, symbol: string) => (symbol ? `${label} (${symbol})` : label);
+
 /** The value after it has stopped changing for `ms`: one request per pause in typing. */
 function useSettled<T>(value: T, ms: number): T {
   const [settled, setSettled] = useState(value);
@@ -192,7 +195,7 @@ function ToolForm<T>({ tool, prefs }: { tool: Tool<T>; prefs: Preferences }) {
           ) : (
             <TextField
               key={input.key}
-              label={`${input.label} (${input.symbol ?? symbolFor(input.kind, prefs)})`}
+              label={unitLabel(input.label, input.symbol ?? symbolFor(input.kind, prefs))}
               inputMode="decimal"
               autoComplete="off"
               value={texts[input.key]}
