@@ -64,6 +64,7 @@ for (const [name, style] of [['Oatmeal Stout', 'Oatmeal Stout'], ['Saison du Jar
   await call('POST', `/v1/recipes/${(await call('POST', '/v1/recipes', { name, style })).id}/fermentables`, { name: 'Pilsner', amount_kg: 4.5, color_srm: 2, yield_percent: 80 });
 
 const session = await call('POST', '/v1/sessions', { recipe_id: id, brew_date: '2026-11-12', status: 'fermenting', measured_og: 1.052 });
+await call('PATCH', `/v1/sessions/${session.id}`, { measured_og: 1.052, measured_batch_size_liters: 19.5 });
 const steps = await call('GET', `/v1/sessions/${session.id}/steps`);
 for (const s of steps.slice(0, 7)) await call('PATCH', `/v1/steps/${s.id}`, { completed: true });
 const start = Date.parse('2026-11-12T18:00:00Z');
@@ -147,6 +148,12 @@ const shots = [
       ]
     : []),
   ['assistant', chats.length ? `/assistant/${chats[0].id}` : '/assistant', 'Today’s usage'],
+  ['tools', '/tools', 'Packs without a starter'],
+];
+// The same pages for a US account (gallons, ounces, °F): taken after the metric ones.
+const usShots = [
+  ['tools-us', '/tools', 'Packs without a starter'],
+  ['session-us', `/sessions/${session.id}`, 'Fermentation chart'],
 ];
 for (const [size, viewport] of [
   ['desktop', { width: 1440, height: 900 }],
@@ -154,8 +161,9 @@ for (const [size, viewport] of [
 ]) {
   await page.setViewportSize(viewport);
   const only = process.env.SCREENSHOT_ONLY?.split(',');
-  for (const [name, path, waitFor] of shots) {
+  for (const [name, path, waitFor, us] of [...shots, ...usShots.map((shot) => [...shot, true])]) {
     if (only && !only.includes(name)) continue;
+    await call('PATCH', '/v1/me/preferences', us ? { amounts: 'us', temperature: 'f' } : { amounts: 'metric', temperature: 'c' });
     await page.goto(path);
     await page.getByText(waitFor).first().waitFor();
     await page.waitForLoadState('networkidle');

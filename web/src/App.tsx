@@ -21,6 +21,7 @@ const pages = {
   webhook: () => import('./webhooks/Webhook'),
   assistant: () => import('./assistant/Assistant'),
   account: () => import('./account/Account'),
+  tools: () => import('./tools/Tools'),
 };
 const Recipes = lazy(pages.recipes);
 const RecipeEditor = lazy(pages.recipe);
@@ -36,6 +37,7 @@ const Webhooks = lazy(pages.webhooks);
 const WebhookPage = lazy(pages.webhook);
 const Assistant = lazy(pages.assistant);
 const Account = lazy(pages.account);
+const Tools = lazy(pages.tools);
 
 /** Starts loading the first page's code at once, beside the session check (no waterfall). */
 export function preloadPage(path: string) {
@@ -93,6 +95,7 @@ export function App() {
       <Route path="/assistant" element={page(<Assistant />)} />
       <Route path="/assistant/:chatId" element={page(<Assistant />)} />
       <Route path="/account" element={page(<Account />)} />
+      <Route path="/tools" element={page(<Tools />)} />
       <Route path="*" element={page(<NotFound />)} />
     </Routes>
   );

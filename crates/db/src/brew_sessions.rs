@@ -91,8 +91,10 @@ impl SessionRow {
             .ok_or_else(|| DomainError::Internal(format!("unknown status {}", self.status)))?;
         Ok(BrewSession {
             measured_abv: measured_abv(self.measured_og, self.measured_fg),
-            // Computed by `with_latest_gravity` below, which needs the snapshot in place.
+            // Computed by `with_latest_gravity` below, which needs the snapshot in place; so is
+            // `brewhouse`.
             fermentation: FermentationSoFar::default(),
+            brewhouse: Default::default(),
             id: self.id,
             user_id: self.user_id.to_string(),
             recipe_id: self.recipe_id,

@@ -15,6 +15,8 @@
 //! * [`idempotency`]: `Idempotency-Key`: a write retried with its key is applied once.
 //! * [`ai`]: the AI assistant: daily limits and metering, prompts, chat threads.
 //! * [`brewing`]: pure brewing calculations (OG, FG, ABV, IBU, colour, calories…).
+//! * [`tools`]: the brewer's tools (priming, keg pressure, refractometer, hydrometer correction,
+//!   dilution, pitch rate): their inputs' bounds and answers, over `brewing`'s formulas.
 //! * [`rules`]: the bound types every `rules.rs` is written with; [`error`]: the errors every use
 //!   case can end in, and the API's 422 details (docs/api-rules.md); [`ports`]: the shared ports
 //!   (clock, health) and every aggregate's, re-exported.
@@ -35,6 +37,7 @@ pub mod quantities;
 pub mod recipe;
 pub mod rules;
 pub mod timestamp;
+pub mod tools;
 pub mod webhook;
 
 /// The brewing calculator reads ingredients by this short path.

@@ -13,6 +13,7 @@ use wort_domain::rules::{NumberRule, Rule};
 use wort_domain::{brew_session, recipe};
 
 use crate::routes;
+use crate::routes::tools::ToolBounds;
 use crate::routes::{catalog, ingredients};
 
 /// Every operation of the document (the methods wort uses), to change in place.
@@ -502,7 +503,8 @@ impl Modify for SecuritySchemes {
     info(title = "wort", version = "1.0.0",
         description = "Homebrewing data: recipes and their statistics, equipment profiles and styles, brew sessions, fermentation logs, inventory and an AI assistant."),
     modifiers(&StandardAnswers, &PageBounds, &SecuritySchemes, &CommonResponses, &OptionalBodies, &ReadingNeedsAMeasurement,
-        &LinkFieldNames, &StyleIdPattern, &PublicOperations, &IdempotencyKeys),
+        &LinkFieldNames, &StyleIdPattern, &PublicOperations, &IdempotencyKeys,
+        &ToolBounds),
     servers((url = "/", description = "This wort: every path is relative to the service's origin")),
     paths(
         routes::health::healthz, routes::health::readyz,
@@ -554,6 +556,8 @@ impl Modify for SecuritySchemes {
         routes::webhooks::list_webhooks, routes::webhooks::create_webhook, routes::webhooks::get_webhook,
         routes::webhooks::update_webhook, routes::webhooks::delete_webhook,
         routes::webhooks::list_webhook_deliveries, routes::webhooks::test_webhook,
+        routes::tools::priming, routes::tools::keg_pressure, routes::tools::refractometer,
+        routes::tools::hydrometer_correction, routes::tools::dilution, routes::tools::pitch_rate,
     ),
     components(schemas(crate::error::ErrorBody, crate::error::ValidationErrorBody,
         crate::error::ValidationIssue, routes::health::Status, crate::sse::ChatStreamEvent,
@@ -578,6 +582,7 @@ impl Modify for SecuritySchemes {
         (name = "fermentation logs", description = "Timestamped fermentation readings of a session"),
         (name = "devices", description = "Hydrometers and controllers that post readings with their own token"),
         (name = "webhooks", description = "Endpoints told what happened, signed as Standard Webhooks says"),
+        (name = "tools", description = "Brewer's tools: priming sugar, keg pressure, refractometer, hydrometer correction, dilution, pitch rate"),
     )
 )]
 pub struct ApiDoc;

@@ -56,6 +56,11 @@ impl Query {
         self.0.get(key).map(String::as_str)
     }
 
+    /// The parameters' names.
+    pub fn keys(&self) -> impl Iterator<Item = &str> {
+        self.0.keys().map(String::as_str)
+    }
+
     /// `limit` (1–`max`, default `default`) and `offset` (≥ 0, default 0).
     pub fn page(&self, default: i64, max: i64) -> ApiResult<PageRequest> {
         let limit = self.integer("limit", 1, max)?.unwrap_or(default);

@@ -29,6 +29,10 @@ export const keys = {
   styles: {
     all: () => ['styles'] as const,
   },
+  tools: {
+    /** One answer of a brewer's tool: pure, the same for every account. */
+    answer: (tool: string, query: Record<string, string | number>) => ['tools', tool, query] as const,
+  },
   catalog: {
     /** Everything of the ingredient catalogue: an own item's change refreshes searches and lists alike. */
     all: () => ['catalog'] as const,

@@ -1172,6 +1172,125 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tools/dilution": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Water to add to bring a wort down to a gravity (its sugar stays, its volume grows). */
+        get: operations["tool_dilution"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tools/hydrometer-correction": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A hydrometer reading taken warmer or colder than the hydrometer's calibration temperature,
+         *     corrected to it.
+         */
+        get: operations["tool_hydrometer_correction"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tools/keg-pressure": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Regulator pressure that carbonates a keg to a level at a temperature (Zahm & Nagel chart
+         *     fit), in kPa and psi, gauge.
+         */
+        get: operations["tool_keg_pressure"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tools/pitch-rate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Yeast to pitch (Fix / Mr Malty rates: 0.75 million cells per mL per °P for an ale, 1.5 for a
+         *     lager), the packs that hold it, and the stir-plate starter that grows one pack to it.
+         */
+        get: operations["tool_pitch_rate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tools/priming": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Priming sugar for bottle conditioning: the CO₂ the beer still holds at its warmest
+         *     temperature since fermentation (ASBC / Zahm & Nagel fit), and the grams of sugar that add
+         *     the rest (4 g of fully fermentable sugar per litre and volume, less for corn sugar, DME and
+         *     honey by their fermentable share).
+         */
+        get: operations["tool_priming"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tools/refractometer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OG, gravity now and ABV from refractometer readings (Sean Terrill's cubic corrects for the
+         *     alcohol once fermentation has begun).
+         */
+        get: operations["tool_refractometer"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhooks": {
         parameters: {
             query?: never;
@@ -1309,11 +1428,18 @@ export interface components {
          * @enum {string}
          */
         AttemptOutcome: "delivered" | "retrying" | "failed";
+        /**
+         * @description Ale or lager: lagers are pitched at twice the ale rate.
+         * @enum {string}
+         */
+        BeerKind: "ale" | "lager";
         BrewSession: {
             /** Format: date-time */
             abandoned_at?: string | null;
             /** Format: date */
             brew_date: string;
+            /** @description Mash efficiency and real attenuation reached, next to the planned ones. */
+            brewhouse: components["schemas"]["BrewhouseNumbers"];
             /** Format: date-time */
             brewing_started_at?: string | null;
             /** Format: date-time */
@@ -1393,6 +1519,33 @@ export interface components {
             sort_order: number;
             timer?: null | components["schemas"]["StepTimer"];
             title: string;
+        };
+        /** @description Planned and measured, side by side; each `null` where its inputs are unknown. */
+        BrewhouseNumbers: {
+            /**
+             * Format: double
+             * @description The mash efficiency reached, % (1 decimal): from `measured_og` and the volume into the
+             *     fermenter (`measured_batch_size_liters`, else the recipe's batch size) against the
+             *     snapshot's grist; fermentables that are not mashed count whole. Null without a measured
+             *     OG or without mashed grist.
+             */
+            measured_efficiency_percent?: number | null;
+            /**
+             * Format: double
+             * @description Real attenuation reached, % (1 decimal), from `measured_og` and `measured_fg`
+             *     (Balling: RE = 0.1808 OE + 0.8192 AE). Null unless both are measured.
+             */
+            measured_real_attenuation_percent?: number | null;
+            /**
+             * Format: double
+             * @description The recipe's mash efficiency, % (1 decimal).
+             */
+            planned_efficiency_percent?: number | null;
+            /**
+             * Format: double
+             * @description Real attenuation the recipe plans, % (1 decimal), from its estimated OG and FG.
+             */
+            planned_real_attenuation_percent?: number | null;
         };
         /** @description A fermentable of the ingredient catalogue. */
         CatalogFermentable: components["schemas"]["FermentableDetails"] & {
@@ -1958,6 +2111,33 @@ export interface components {
          * @enum {string}
          */
         DeviceKind: "ispindel" | "gravitymon" | "tilt" | "rapt" | "stream" | "generic";
+        Dilution: {
+            /**
+             * Format: double
+             * @description The volume after adding it (2 decimals).
+             */
+            final_volume_liters: number;
+            inputs: components["schemas"]["DilutionInputs"];
+            /**
+             * Format: double
+             * @description Litres of water to add (2 decimals).
+             */
+            water_liters: number;
+        };
+        DilutionInputs: {
+            /**
+             * Format: double
+             * @description SG now.
+             */
+            gravity: number;
+            /**
+             * Format: double
+             * @description SG wanted: above 1 and below `gravity`.
+             */
+            target_gravity: number;
+            /** Format: double */
+            volume_liters: number;
+        };
         /** @description A stored profile: `GET /v1/equipment/{id}`. */
         Equipment: components["schemas"]["EquipmentProfile"] & {
             /** Format: date-time */
@@ -2263,6 +2443,28 @@ export interface components {
          * @enum {string}
          */
         HopUse: "boil" | "dry_hop" | "mash" | "first_wort" | "whirlpool" | "aroma";
+        HydrometerCorrection: {
+            /**
+             * Format: double
+             * @description SG at the calibration temperature (4 decimals).
+             */
+            corrected_gravity: number;
+            inputs: components["schemas"]["HydrometerInputs"];
+        };
+        HydrometerInputs: {
+            /**
+             * Format: double
+             * @description The temperature the hydrometer is calibrated at (often 15.56 °C / 60 °F or 20 °C).
+             */
+            calibration_temperature_c: number;
+            /**
+             * Format: double
+             * @description The reading, SG.
+             */
+            gravity: number;
+            /** Format: double */
+            sample_temperature_c: number;
+        };
         /** @description `201` body of `POST /v1/recipes/import`. */
         ImportResponse: {
             /** @description Every recipe of the file, as `GET /v1/recipes/{id}` returns it, in file order. */
@@ -2325,6 +2527,29 @@ export interface components {
             year?: number | null;
             /** Format: double */
             yield_percent?: number | null;
+        };
+        KegPressure: {
+            inputs: components["schemas"]["KegPressureInputs"];
+            /**
+             * Format: double
+             * @description Regulator (gauge) pressure in kPa (1 decimal); 0 when the beer holds that much CO₂ at
+             *     that temperature without pressure.
+             */
+            pressure_kpa: number;
+            /**
+             * Format: double
+             * @description The same in psi (1 decimal).
+             */
+            pressure_psi: number;
+        };
+        KegPressureInputs: {
+            /** Format: double */
+            co2_volumes: number;
+            /**
+             * Format: double
+             * @description The beer's temperature in the keg.
+             */
+            temperature_c: number;
         };
         MashStep: {
             /** Format: date-time */
@@ -2396,6 +2621,62 @@ export interface components {
         MiscType: "spice" | "fining" | "water_agent" | "herb" | "flavor" | "wood" | "other";
         /** @enum {string} */
         MiscUse: "mash" | "sparge" | "boil" | "whirlpool" | "primary" | "secondary" | "bottling";
+        PitchRate: {
+            /**
+             * Format: double
+             * @description Billion cells to pitch (1 decimal).
+             */
+            cells_needed_billion: number;
+            inputs: components["schemas"]["PitchRateInputs"];
+            /**
+             * Format: int32
+             * @description Packs to pitch without a starter (whole packs, rounded up).
+             */
+            packs: number;
+            /**
+             * Format: double
+             * @description The wort's extract, °Plato (1 decimal).
+             */
+            plato: number;
+            /**
+             * Format: double
+             * @description Million cells per mL per °Plato: 0.75 for an ale, 1.5 for a lager.
+             */
+            rate_million_per_ml_per_plato: number;
+            /**
+             * Format: double
+             * @description The starter wort's gravity the litres assume: 1.036.
+             */
+            starter_gravity: number;
+            /**
+             * Format: double
+             * @description Litres of 1.036 starter wort that grow one pack to the count on a stir plate (2
+             *     decimals); `null` when one pack is enough.
+             */
+            starter_liters?: number | null;
+            /**
+             * Format: double
+             * @description Billion living cells in one pack (1 decimal).
+             */
+            viable_cells_per_pack_billion: number;
+        };
+        PitchRateInputs: {
+            /**
+             * Format: double
+             * @description Cells in a fresh pack or vial, in billions (100 for most liquid yeast).
+             */
+            cells_per_pack_billion: number;
+            kind: components["schemas"]["BeerKind"];
+            /** Format: double */
+            og: number;
+            /**
+             * Format: double
+             * @description Share of those cells alive now (falls with the pack's age).
+             */
+            viability_percent: number;
+            /** Format: double */
+            volume_liters: number;
+        };
         /**
          * @description How the web app shows numbers to this account (display preferences). The API's numbers are
          *     metric and SG always; the one text wort writes for a reader, the generated brew-day checklist,
@@ -2406,6 +2687,45 @@ export interface components {
             color: components["schemas"]["ColorDisplay"];
             gravity: components["schemas"]["GravityDisplay"];
             temperature: components["schemas"]["TemperatureDisplay"];
+        };
+        Priming: {
+            /**
+             * Format: double
+             * @description Volumes the sugar must add: the target less the residual, never negative (2 decimals).
+             */
+            co2_to_add_volumes: number;
+            inputs: components["schemas"]["PrimingInputs"];
+            /**
+             * Format: double
+             * @description Volumes of CO₂ the beer already holds at its temperature (2 decimals).
+             */
+            residual_co2_volumes: number;
+            /**
+             * Format: double
+             * @description Grams of the sugar for the whole volume (1 decimal); 0 when the beer already holds the
+             *     target.
+             */
+            sugar_grams: number;
+            /**
+             * Format: double
+             * @description Grams per litre, for bottle-by-bottle priming (2 decimals).
+             */
+            sugar_grams_per_liter: number;
+        };
+        PrimingInputs: {
+            /**
+             * Format: double
+             * @description The carbonation wanted, in volumes of CO₂.
+             */
+            co2_volumes: number;
+            sugar: components["schemas"]["Sugar"];
+            /**
+             * Format: double
+             * @description The beer's warmest temperature since fermentation ended.
+             */
+            temperature_c: number;
+            /** Format: double */
+            volume_liters: number;
         };
         /** @description One number of a generated step, metric, in the order the text's `{n}` names them. */
         Quantity: {
@@ -2564,6 +2884,42 @@ export interface components {
          * @enum {string}
          */
         RecipeType: "all_grain" | "extract" | "partial_mash";
+        Refractometer: {
+            /**
+             * Format: double
+             * @description (OG − SG) × 131.25, never below 0 (2 decimals).
+             */
+            abv_percent: number;
+            /**
+             * Format: double
+             * @description SG now, by Sean Terrill's cubic (4 decimals).
+             */
+            current_gravity: number;
+            inputs: components["schemas"]["RefractometerInputs"];
+            /**
+             * Format: double
+             * @description SG (4 decimals).
+             */
+            original_gravity: number;
+        };
+        RefractometerInputs: {
+            /**
+             * Format: double
+             * @description The reading now, °Brix (alcohol makes it read high; the cubic accounts for it).
+             */
+            current_brix: number;
+            /**
+             * Format: double
+             * @description The wort's reading before fermentation, °Brix.
+             */
+            original_brix: number;
+            /**
+             * Format: double
+             * @description Wort reads this many times its true Brix on a sucrose-calibrated refractometer
+             *     (typically 1.02–1.06; 1.04 is common).
+             */
+            wort_correction_factor: number;
+        };
         /** @description Request body of `POST /v1/recipes/{id}/scale`. */
         ScaleRecipeRequest: {
             /**
@@ -2667,6 +3023,11 @@ export interface components {
         Success: {
             success: boolean;
         };
+        /**
+         * @description A priming sugar, by how much of its weight ferments.
+         * @enum {string}
+         */
+        Sugar: "table" | "corn" | "dme" | "honey";
         /**
          * @description Temperatures shown in °C or °F.
          * @enum {string}
@@ -12015,6 +12376,424 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    tool_dilution: {
+        parameters: {
+            query: {
+                /** @description Litres of wort now */
+                volume_liters: number;
+                /** @description Its gravity now, SG */
+                gravity: number;
+                /** @description The gravity wanted, SG; below `gravity` (422) */
+                target_gravity: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Dilution"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A parameter outside its bounds, or a target not below the gravity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    tool_hydrometer_correction: {
+        parameters: {
+            query: {
+                /** @description The reading, SG */
+                gravity: number;
+                /** @description The sample's temperature, °C */
+                sample_temperature_c: number;
+                /** @description The hydrometer's calibration temperature, °C (often 15.56 or 20) */
+                calibration_temperature_c: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HydrometerCorrection"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A parameter outside its bounds */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    tool_keg_pressure: {
+        parameters: {
+            query: {
+                /** @description The beer's temperature in the keg, °C */
+                temperature_c: number;
+                /** @description Carbonation wanted, volumes of CO₂ */
+                co2_volumes: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KegPressure"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A parameter outside its bounds */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    tool_pitch_rate: {
+        parameters: {
+            query: {
+                /** @description Litres of wort */
+                volume_liters: number;
+                /** @description Its original gravity, SG */
+                og: number;
+                /** @description Ale or lager */
+                kind: "ale" | "lager";
+                /** @description Cells in a fresh pack, billions (100 for most liquid yeast) */
+                cells_per_pack_billion: number;
+                /** @description Share of them alive now, % */
+                viability_percent: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PitchRate"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A parameter outside its bounds */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    tool_priming: {
+        parameters: {
+            query: {
+                /** @description Litres of beer to bottle */
+                volume_liters: number;
+                /** @description The beer's warmest temperature since fermentation ended, °C */
+                temperature_c: number;
+                /** @description Carbonation wanted, volumes of CO₂ */
+                co2_volumes: number;
+                /** @description The priming sugar */
+                sugar: "table" | "corn" | "dme" | "honey";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Priming"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A parameter outside its bounds */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    tool_refractometer: {
+        parameters: {
+            query: {
+                /** @description The wort's reading before fermentation, °Brix */
+                original_brix: number;
+                /** @description The reading now, °Brix; not above the original (422) */
+                current_brix: number;
+                /** @description The refractometer's wort correction factor (1.04 is common) */
+                wort_correction_factor: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refractometer"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A parameter outside its bounds, or a current reading above the original */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
             /** @description Internal server error; safe to retry with backoff */

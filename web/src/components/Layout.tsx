@@ -13,6 +13,7 @@ const links = [
   ['/devices', 'Devices'],
   ['/webhooks', 'Webhooks'],
   ['/assistant', 'Assistant'],
+  ['/tools', 'Tools'],
   ['/account', 'Account'],
 ] as const;
 

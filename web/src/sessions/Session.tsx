@@ -17,6 +17,7 @@ import { statusLabel, type Status } from './sessionStatus';
 import { absoluteTime } from '../time';
 import { useAutosave } from '../autosave';
 import { keys } from '../api/keys';
+import { Brewhouse } from './Brewhouse';
 
 const FermentationChart = lazy(() => import('./FermentationChart'));
 
@@ -85,6 +86,7 @@ export default function SessionPage() {
                 save={save('measured_batch_size_liters')}
               />
               <p>Measured ABV: {s.measured_abv == null ? '—' : `${formatNumber(s.measured_abv, 2)} %`}</p>
+              <Brewhouse numbers={s.brewhouse} />
               <AutoField label="Brew log" field="notes" type="textarea" nullable value={s.notes ?? null} save={save('notes')} />
             </div>
           </section>

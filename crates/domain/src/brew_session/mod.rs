@@ -6,6 +6,7 @@
 //!   generated from the recipe. [`timer`]: a step's shared countdown. [`ports`]: storage.
 //!   [`service`]: the use cases.
 
+pub mod brewhouse;
 pub mod checklist;
 pub mod model;
 pub mod ports;
@@ -13,6 +14,7 @@ pub mod rules;
 pub mod service;
 pub mod timer;
 
+pub use brewhouse::BrewhouseNumbers;
 pub use checklist::checklist;
 pub use model::*;
 pub use rules::*;

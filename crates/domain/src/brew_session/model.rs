@@ -56,6 +56,8 @@ pub struct BrewSession {
     pub measured_abv: Option<f64>,
     /// How far fermentation has gone, from the original gravity and the latest reading.
     pub fermentation: FermentationSoFar,
+    /// Mash efficiency and real attenuation reached, next to the planned ones.
+    pub brewhouse: crate::brew_session::BrewhouseNumbers,
     pub notes: Option<String>,
     /// The recipe exactly as `GET /v1/recipes/{id}` returned it when the session was created,
     /// plus a `stats` member; later recipe edits do not change it.
@@ -273,6 +275,7 @@ impl BrewSessionPatch {
             session.notes.clone_from(notes);
         }
         session.measured_abv = measured_abv(session.measured_og, session.measured_fg);
+        session.brewhouse = crate::brew_session::BrewhouseNumbers::of(session);
         // A measured OG replaces the planned one; the latest reading is unchanged by a patch.
         session.fermentation = FermentationSoFar::of(
             session.original_gravity(),
@@ -303,6 +306,7 @@ impl BrewSession {
     #[must_use]
     pub fn with_latest_gravity(mut self, latest_gravity: Option<f64>) -> Self {
         self.fermentation = FermentationSoFar::of(self.original_gravity(), latest_gravity);
+        self.brewhouse = crate::brew_session::BrewhouseNumbers::of(&self);
         self
     }
 
@@ -763,6 +767,7 @@ mod tests {
             measured_batch_size_liters: None,
             measured_abv: None,
             fermentation: FermentationSoFar::default(),
+            brewhouse: crate::brew_session::BrewhouseNumbers::default(),
             next_statuses: status.next_statuses(),
             notes: None,
             recipe_snapshot: serde_json::Value::Null,

@@ -11,12 +11,17 @@
 
 pub mod agreement;
 pub mod bitterness;
+pub mod brewhouse;
 pub mod calories;
+pub mod carbonation;
 pub mod colour;
 pub mod fermentation;
 pub mod gravity;
 pub mod hop_form;
 pub mod hop_stand;
+pub mod hydrometer;
+pub mod pitching;
+pub mod refractometer;
 pub mod report;
 pub mod scaling;
 pub mod stats;

@@ -15,6 +15,7 @@ pub mod inventory;
 pub mod me;
 pub mod recipes;
 pub mod styles;
+pub mod tools;
 pub mod webhooks;
 
 use actix_web::{HttpResponse, Resource, web};
@@ -62,7 +63,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .service(web::scope("/v1/styles").configure(styles::configure))
     .service(web::scope("/v1/chats").configure(chats::configure))
     .service(web::scope("/v1/devices").configure(devices::configure))
-    .service(web::scope("/v1/webhooks").configure(webhooks::configure));
+    .service(web::scope("/v1/webhooks").configure(webhooks::configure))
+    .service(web::scope("/v1/tools").configure(tools::configure));
 }
 
 /// `201 Created` with a JSON body.

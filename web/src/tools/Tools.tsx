@@ -1,0 +1,248 @@
+// The brewer's tools: six calculators, each a form in the person's units whose answer (the
+// API's: the formulas live on the server) follows as they type.
+import { useEffect, useId, useState } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { ApiError, errorText, request, type Schemas } from '../api/client';
+import { keys } from '../api/keys';
+import { DEFAULT_PREFERENCES, type Preferences } from '../api/extra';
+import { SelectField, TextField } from '../components/Field';
+import { Loading } from '../components/States';
+import { usePrefsQuery } from '../prefs';
+import { issueInUnits } from '../issueUnits';
+import { display, formatNumber, symbolFor } from '../units';
+import { isChoice, startTexts, toolQuery, type ToolInput } from './query';
+import './Tools.css';
+
+type Row = [label: string, value: string];
+
+interface Tool<T> {
+  name: string;
+  title: string;
+  intro: string;
+  inputs: ToolInput[];
+  results: (answer: T, p: Preferences) => Row[];
+}
+
+const co2: ToolInput = { key: 'co2_volumes', label: 'Carbonation', kind: 'plain', start: 2.4, symbol: 'vol CO₂' };
+
+const priming: Tool<Schemas['Priming']> = {
+  name: 'priming',
+  title: 'Priming sugar',
+  intro: 'Sugar for bottle conditioning, allowing for the CO₂ the beer still holds.',
+  inputs: [
+    { key: 'volume_liters', label: 'Beer to bottle', kind: 'volume', start: 20 },
+    { key: 'temperature_c', label: 'Warmest beer temperature', kind: 'temperature', start: 20, hint: 'Since fermentation ended' },
+    co2,
+    {
+      key: 'sugar',
+      label: 'Sugar',
+      start: 'corn',
+      options: [
+        ['corn', 'Corn sugar (dextrose)'],
+        ['table', 'Table sugar'],
+        ['dme', 'Dry malt extract'],
+        ['honey', 'Honey'],
+      ],
+    },
+  ],
+  results: (a, p) => [
+    ['Sugar', display(a.sugar_grams, 'mass_g', p)],
+    ['CO₂ already in the beer', `${formatNumber(a.residual_co2_volumes, 2)} vol`],
+  ],
+};
+
+const kegPressure: Tool<Schemas['KegPressure']> = {
+  name: 'keg-pressure',
+  title: 'Keg pressure',
+  intro: 'Regulator pressure that carbonates a keg at its temperature.',
+  inputs: [{ key: 'temperature_c', label: 'Beer temperature', kind: 'temperature', start: 4 }, co2],
+  results: (a, p) =>
+    p.amounts === 'us'
+      ? [
+          ['Pressure', `${formatNumber(a.pressure_psi, 1)} psi`],
+          ['In kPa', `${formatNumber(a.pressure_kpa, 1)} kPa`],
+        ]
+      : [
+          ['Pressure', `${formatNumber(a.pressure_kpa, 1)} kPa`],
+          ['In psi', `${formatNumber(a.pressure_psi, 1)} psi`],
+        ],
+};
+
+const refractometer: Tool<Schemas['Refractometer']> = {
+  name: 'refractometer',
+  title: 'Refractometer',
+  intro: 'Gravity and ABV from Brix readings; the alcohol is corrected for (Sean Terrill’s cubic).',
+  inputs: [
+    { key: 'original_brix', label: 'Original reading', kind: 'plain', start: 12.5, symbol: '°Bx' },
+    { key: 'current_brix', label: 'Reading now', kind: 'plain', start: 6.5, symbol: '°Bx' },
+    { key: 'wort_correction_factor', label: 'Wort correction factor', kind: 'plain', start: 1.04, hint: '1.04 is common' },
+  ],
+  results: (a, p) => [
+    ['Original gravity', display(a.original_gravity, 'gravity', p)],
+    ['Gravity now', display(a.current_gravity, 'gravity', p)],
+    ['ABV', `${formatNumber(a.abv_percent, 2)} %`],
+  ],
+};
+
+const hydrometer: Tool<Schemas['HydrometerCorrection']> = {
+  name: 'hydrometer-correction',
+  title: 'Hydrometer temperature correction',
+  intro: 'A reading taken warm or cold, as the hydrometer would read it at its calibration temperature.',
+  inputs: [
+    { key: 'gravity', label: 'Reading', kind: 'gravity', start: 1.05 },
+    { key: 'sample_temperature_c', label: 'Sample temperature', kind: 'temperature', start: 30 },
+    { key: 'calibration_temperature_c', label: 'Calibrated at', kind: 'temperature', start: 20 },
+  ],
+  results: (a, p) => [['Corrected gravity', display(a.corrected_gravity, 'gravity', p)]],
+};
+
+const dilution: Tool<Schemas['Dilution']> = {
+  name: 'dilution',
+  title: 'Dilution',
+  intro: 'Water to add to bring a wort down to a gravity.',
+  inputs: [
+    { key: 'volume_liters', label: 'Wort volume', kind: 'volume', start: 20 },
+    { key: 'gravity', label: 'Gravity now', kind: 'gravity', start: 1.06 },
+    { key: 'target_gravity', label: 'Gravity wanted', kind: 'gravity', start: 1.05 },
+  ],
+  results: (a, p) => [
+    ['Water to add', display(a.water_liters, 'volume', p)],
+    ['Volume after', display(a.final_volume_liters, 'volume', p)],
+  ],
+};
+
+const pitchRate: Tool<Schemas['PitchRate']> = {
+  name: 'pitch-rate',
+  title: 'Pitch rate',
+  intro: 'Yeast cells to pitch (0.75 million per mL per °P for ales, 1.5 for lagers), in packs or one pack and a starter.',
+  inputs: [
+    { key: 'volume_liters', label: 'Wort volume', kind: 'volume', start: 20 },
+    { key: 'og', label: 'Original gravity', kind: 'gravity', start: 1.05 },
+    {
+      key: 'kind',
+      label: 'Beer',
+      start: 'ale',
+      options: [
+        ['ale', 'Ale'],
+        ['lager', 'Lager'],
+      ],
+    },
+    { key: 'cells_per_pack_billion', label: 'Cells per pack', kind: 'plain', start: 100, symbol: 'billion' },
+    { key: 'viability_percent', label: 'Viability', kind: 'percent', start: 90 },
+  ],
+  results: (a, p) => [
+    ['Cells to pitch', `${formatNumber(a.cells_needed_billion, 0)} billion`],
+    ['Packs without a starter', String(a.packs)],
+    [
+      'Or one pack and a starter',
+      a.starter_liters == null ? 'One pack is enough' : `${display(a.starter_liters, 'volume', p)} at ${display(a.starter_gravity, 'gravity', p)}`,
+    ],
+  ],
+};
+
+/** "Wort volume (gal)"; a unitless number (a correction factor) only its name. */
+const unitLabel = (label: string, symbol: string) => (symbol ? `${label} (${symbol})` : label);
+
+/** The value after it has stopped changing for `ms`: one request per pause in typing. */
+function useSettled<T>(value: T, ms: number): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const t = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(t);
+  }, [value, ms]);
+  return settled;
+}
+
+function ToolForm<T>({ tool, prefs }: { tool: Tool<T>; prefs: Preferences }) {
+  const headingId = useId();
+  const [texts, setTexts] = useState(() => startTexts(tool.inputs, prefs));
+  const built = toolQuery(tool.inputs, texts, prefs);
+  const query = useSettled('query' in built ? built.query : null, 250);
+  const answer = useQuery({
+    queryKey: keys.tools.answer(tool.name, query ?? {}),
+    queryFn: () => {
+      const search = new URLSearchParams(Object.entries(query ?? {}).map(([k, v]) => [k, String(v)]));
+      return request<T>('GET', `/v1/tools/${tool.name}?${search.toString()}`);
+    },
+    enabled: query != null,
+    placeholderData: keepPreviousData,
+    staleTime: Infinity,
+    retry: false,
+  });
+  const api = answer.error instanceof ApiError ? answer.error : null;
+  const fieldError = (input: ToolInput): string | undefined => {
+    if ('missing' in built && built.missing.includes(input.key)) return 'Enter a number';
+    if (!api || isChoice(input)) return undefined;
+    const issues = api.details.filter((d) => String(d.path[0] ?? '') === input.key);
+    return issues.length ? issues.map((d) => issueInUnits(d, input.kind, prefs).message).join('; ') : undefined;
+  };
+  const failed = answer.isError && !api?.details.length;
+  const rows = answer.data && !answer.isError && 'query' in built ? tool.results(answer.data, prefs) : null;
+  return (
+    <section className="panel tool" aria-labelledby={headingId}>
+      <h2 id={headingId}>{tool.title}</h2>
+      <p className="muted">{tool.intro}</p>
+      <form className="form-grid" aria-label={tool.title} noValidate onSubmit={(e) => e.preventDefault()}>
+        {tool.inputs.map((input) =>
+          isChoice(input) ? (
+            <SelectField
+              key={input.key}
+              label={input.label}
+              options={input.options}
+              value={texts[input.key]}
+              onChange={(e) => setTexts({ ...texts, [input.key]: e.target.value })}
+            />
+          ) : (
+            <TextField
+              key={input.key}
+              label={unitLabel(input.label, input.symbol ?? symbolFor(input.kind, prefs))}
+              inputMode="decimal"
+              autoComplete="off"
+              value={texts[input.key]}
+              hint={input.hint}
+              error={fieldError(input)}
+              onChange={(e) => setTexts({ ...texts, [input.key]: e.target.value })}
+            />
+          ),
+        )}
+      </form>
+      <div aria-live="polite" aria-busy={answer.isFetching}>
+        {failed && <p className="form-error">{errorText(answer.error)}</p>}
+        {rows && (
+          <dl className="stats compact" aria-label={`${tool.title} result`}>
+            {rows.map(([label, value]) => (
+              <div key={label}>
+                <dt>{label}</dt>
+                <dd>{value}</dd>
+              </div>
+            ))}
+          </dl>
+        )}
+      </div>
+    </section>
+  );
+}
+
+export default function Tools() {
+  const prefs = usePrefsQuery();
+  if (prefs.isPending) return <Loading what="your units" />;
+  const p = prefs.data ?? DEFAULT_PREFERENCES;
+  return (
+    <div className="tools-page">
+      <div className="page-head">
+        <div>
+          <h1>Tools</h1>
+          <p className="muted">Brew-day and bottling-day calculators, in your units. Results follow as you type.</p>
+        </div>
+      </div>
+      <div className="tools-grid">
+        <ToolForm tool={priming} prefs={p} />
+        <ToolForm tool={kegPressure} prefs={p} />
+        <ToolForm tool={refractometer} prefs={p} />
+        <ToolForm tool={hydrometer} prefs={p} />
+        <ToolForm tool={dilution} prefs={p} />
+        <ToolForm tool={pitchRate} prefs={p} />
+      </div>
+    </div>
+  );
+}
