@@ -8,6 +8,7 @@ use diesel::sql_types::Integer;
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use time::OffsetDateTime;
 use uuid::Uuid;
+use wort_domain::inventory::units;
 use wort_domain::inventory::{
     InventoryCategory, InventoryFilter, InventoryItem, InventoryPatch, MAX_AMOUNT, NewInventoryItem,
 };
@@ -51,6 +52,8 @@ struct ItemRow {
     created_at: OffsetDateTime,
     updated_at: OffsetDateTime,
     catalog_id: Option<Uuid>,
+    price_per_unit: Option<f64>,
+    best_before: Option<time::Date>,
 }
 
 impl TryFrom<ItemRow> for InventoryItem {
@@ -59,6 +62,7 @@ impl TryFrom<ItemRow> for InventoryItem {
     fn try_from(r: ItemRow) -> DomainResult<Self> {
         let category = InventoryCategory::parse(&r.category)
             .ok_or_else(|| DomainError::Internal(format!("unknown category {}", r.category)))?;
+        let base = units::to_base(r.amount, &r.amount_unit);
         Ok(InventoryItem {
             id: r.id,
             user_id: r.user_id.to_string(),
@@ -76,6 +80,10 @@ impl TryFrom<ItemRow> for InventoryItem {
             year: r.year,
             notes: r.notes,
             catalog_id: r.catalog_id,
+            price_per_unit: r.price_per_unit,
+            best_before: r.best_before,
+            unit_dimension: base.map(|(_, d)| d),
+            amount_base: base.map(|(b, _)| b),
             created_at: r.created_at,
             updated_at: r.updated_at,
         })
@@ -99,6 +107,8 @@ struct ItemChanges {
     year: Option<Option<i32>>,
     notes: Option<Option<String>>,
     catalog_id: Option<Option<Uuid>>,
+    price_per_unit: Option<Option<f64>>,
+    best_before: Option<Option<time::Date>>,
     updated_at: OffsetDateTime,
 }
 
@@ -193,6 +203,8 @@ impl InventoryRepository for PgInventory {
             created_at: now,
             updated_at: now,
             catalog_id: f.catalog_id,
+            price_per_unit: f.price_per_unit,
+            best_before: f.best_before,
         };
         diesel::insert_into(items::table)
             .values(&row)
@@ -234,6 +246,8 @@ impl InventoryRepository for PgInventory {
             year: p.year,
             notes: p.notes,
             catalog_id: p.catalog_id,
+            price_per_unit: p.price_per_unit,
+            best_before: p.best_before,
             updated_at: now,
         };
         diesel::update(
