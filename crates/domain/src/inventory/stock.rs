@@ -13,7 +13,7 @@
 //!   an item whose unit cannot express it is reported `not_convertible`.
 //! * A yeast without an amount counts as 1 `pkg`; a yeast amount without a unit is in `pkg`.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use uuid::Uuid;
 
@@ -118,7 +118,7 @@ pub fn match_item<'a>(need: &Need, items: &'a [InventoryItem]) -> Option<&'a Inv
 }
 
 /// How a line stands against the stock.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum StockStatus {
     /// Matched, and what is on hand covers it.
@@ -133,7 +133,7 @@ pub enum StockStatus {
 }
 
 /// One recipe ingredient against the stock.
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct StockLine {
     pub kind: InventoryCategory,
     /// The recipe child's id.

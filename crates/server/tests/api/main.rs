@@ -30,6 +30,7 @@ mod openapi;
 mod recipes;
 mod security;
 mod sessions;
+mod stock;
 mod support;
 mod web_app;
 mod webhooks;
