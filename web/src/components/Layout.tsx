@@ -6,6 +6,7 @@ const links = [
   ['/recipes', 'Recipes'],
   ['/sessions', 'Brew sessions'],
   ['/inventory', 'Inventory'],
+  ['/shopping-list', 'Shopping list'],
   ['/ingredients', 'Ingredients'],
   ['/equipment', 'Equipment'],
   ['/devices', 'Devices'],

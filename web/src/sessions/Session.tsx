@@ -13,6 +13,7 @@ import { statusLabel, type Status } from './sessionStatus';
 import { absoluteTime } from '../time';
 import { useAutosave } from '../autosave';
 import { keys } from '../api/keys';
+import { DeductionPanel } from '../stock/DeductionPanel';
 
 const FermentationChart = lazy(() => import('./FermentationChart'));
 
@@ -62,6 +63,7 @@ export default function SessionPage() {
       <StatusBar session={s} />
       <div className="session-grid">
         <div>
+          <DeductionPanel sessionId={id} status={s.status} />
           <Checklist sessionId={id} status={s.status} />
           <Fermentation session={s} />
         </div>
