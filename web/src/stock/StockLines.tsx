@@ -16,7 +16,8 @@ export function StockTable({ lines, caption, extra }: { lines: Line[]; caption: 
   const p = usePrefs();
   const amount = (v: number | null | undefined, unit: string | null | undefined) => (v == null || unit == null ? '—' : amountIn(v, unit, p));
   return (
-    <div className="table-scroll">
+    // Focusable, so a keyboard can scroll it when a narrow screen cuts the table.
+    <div className="table-scroll" role="region" aria-label={caption} tabIndex={0}>
       <table role="table" className="rows stock-lines">
         <caption className="sr-only">{caption}</caption>
         <thead>
