@@ -229,7 +229,7 @@ function InventoryRow({ item }: { item: Item }) {
       <div className="inv-actions">
         <div className="field inline">
           <label htmlFor={deltaId}>
-            Quantity<span className="sr-only"> to use or add for {item.name}</span>
+            Quantity<span className="sr-only"> to use or add for {item.name}</span> (in {item.amount_unit})
           </label>
           <input
             id={deltaId}

@@ -33,13 +33,13 @@ export function StockTable({ lines, caption, extra }: { lines: Line[]; caption: 
           {lines.map((l, i) => (
             <tr key={`${l.kind}-${l.ingredient_id ?? i}-${i}`} className={`stock-${l.status}`}>
               <th scope="row">{l.name}</th>
-              <td>{l.needed == null ? amountIn(l.recipe_amount, l.recipe_unit, p) : amount(l.needed, l.unit)}</td>
-              <td>{amount(l.on_hand, l.unit)}</td>
-              <td>
+              <td data-label="Needed">{l.needed == null ? amountIn(l.recipe_amount, l.recipe_unit, p) : amount(l.needed, l.unit)}</td>
+              <td data-label="On hand">{amount(l.on_hand, l.unit)}</td>
+              <td data-label="Stock">
                 <span className={`badge stock-${l.status}`}>{statusText[l.status]}</span>
                 {l.status === 'short' && <span className="muted small"> {amount(l.short, l.unit)} missing</span>}
               </td>
-              {extra && <td>{extra(i)}</td>}
+              {extra && <td data-label="Cost">{extra(i)}</td>}
             </tr>
           ))}
         </tbody>
