@@ -79,11 +79,11 @@ for (let i = 0; i <= 40; i++) {
   });
 }
 for (const item of [
-  { category: 'fermentable', name: 'Maris Otter', amount: 12.5, amount_unit: 'kg' },
-  { category: 'fermentable', name: 'Crystal 40', amount: 1.2, amount_unit: 'kg' },
-  { category: 'hop', name: 'Citra', amount: 340, amount_unit: 'g' },
-  { category: 'hop', name: 'Magnum', amount: 95, amount_unit: 'g' },
-  { category: 'yeast', name: 'SafAle US-05', amount: 4, amount_unit: 'pkg' },
+  { category: 'fermentable', name: 'Maris Otter', amount: 12.5, amount_unit: 'kg', price_per_unit: 2.4, best_before: '2027-04-30' },
+  { category: 'fermentable', name: 'Crystal 40', amount: 1.2, amount_unit: 'kg', price_per_unit: 3.1 },
+  { category: 'hop', name: 'Citra', amount: 340, amount_unit: 'g', price_per_unit: 0.09, best_before: '2027-09-30' },
+  { category: 'hop', name: 'Magnum', amount: 95, amount_unit: 'g', price_per_unit: 0.05 },
+  { category: 'yeast', name: 'SafAle US-05', amount: 4, amount_unit: 'pkg', price_per_unit: 4.5 },
   { category: 'misc', name: 'Whirlfloc', amount: 18, amount_unit: 'tablets' },
 ])
   await call('POST', '/v1/inventory', item);
@@ -116,9 +116,7 @@ if (usage.configured) {
 const chats = await call('GET', '/v1/chats');
 
 // Brew day: the boil running on the server's timer, the mash step paused, a reading from
-// yesterday. SCREENSHOT_UNITS=us shows it in US units (°F, gallons), saved with `-us`.
-const units = process.env.SCREENSHOT_UNITS ?? 'metric';
-if (units === 'us') await call('PATCH', '/v1/me/preferences', { amounts: 'us', temperature: 'f' });
+// yesterday (also shot in US units below).
 const brewDay = await call('POST', '/v1/sessions', { recipe_id: id, brew_date: '2026-11-26', status: 'brewing', name: 'Citra Pale Ale, batch 2' });
 const brewSteps = await call('GET', `/v1/sessions/${brewDay.id}/steps`);
 for (const s of brewSteps.slice(0, 3)) await call('PATCH', `/v1/steps/${s.id}`, { completed: true });
@@ -129,8 +127,15 @@ if (mash) {
 }
 await call('POST', `/v1/steps/${brewSteps.find((s) => s.boil).id}/timer`, { action: 'start' });
 await call('POST', `/v1/sessions/${brewDay.id}/fermentation-logs`, { logged_at: new Date(Date.now() - 86_400_000).toISOString(), gravity: 1.05, temperature_c: 65, notes: 'Pre-boil' });
+// Inventory that follows the brewing: a session on its brew day (the deduction offered) and a
+// planned one for the shopping list.
+const brewing = await call('POST', '/v1/sessions', { recipe_id: id, brew_date: '2026-11-27', status: 'brewing', name: 'Citra Pale Ale #2' });
+const planned = await call('POST', '/v1/sessions', { recipe_id: id, brew_date: '2026-12-12', name: 'Citra Pale Ale #3' });
+const shopping = `/shopping-list?session_id=${planned.id}&session_id=${brewing.id}`;
 
 const shots = [
+  ['take-from-inventory', `/sessions/${brewing.id}`, 'Take from inventory'],
+  ['shopping-list', shopping, 'To buy'],
   ['recipes', '/recipes', 'Recipes'],
   ['recipe-editor', `/recipes/${id}`, 'Statistics'],
   ['session', `/sessions/${session.id}`, 'Fermentation chart'],
@@ -154,6 +159,10 @@ const shots = [
 const usShots = [
   ['tools-us', '/tools', 'Packs without a starter'],
   ['session-us', `/sessions/${session.id}`, 'Fermentation chart'],
+  ['session-brew-day-us', `/sessions/${brewDay.id}`, 'Pause timer'],
+  ['inventory-us', '/inventory', 'Hops'],
+  ['shopping-list-us', shopping, 'To buy'],
+  ['recipe-stock-us', `/recipes/${id}`, 'Stock and cost'],
 ];
 for (const [size, viewport] of [
   ['desktop', { width: 1440, height: 900 }],
@@ -168,9 +177,10 @@ for (const [size, viewport] of [
     await page.getByText(waitFor).first().waitFor();
     await page.waitForLoadState('networkidle');
     await page.waitForTimeout(300);
-    const file = `${out}${name}-${size}${scheme === 'dark' ? '-dark' : ''}${units === 'us' ? '-us' : ''}.png`;
+    const file = `${out}${name}-${size}${scheme === 'dark' ? '-dark' : ''}.png`;
     await page.screenshot({ path: file, fullPage: true });
     console.log(file);
   }
 }
+await call('PATCH', '/v1/me/preferences', { amounts: 'metric', temperature: 'c' });
 await browser.close();

@@ -12,6 +12,7 @@ const pages = {
   sessions: () => import('./sessions/Sessions'),
   session: () => import('./sessions/Session'),
   inventory: () => import('./inventory/Inventory'),
+  shoppingList: () => import('./stock/ShoppingList'),
   ingredients: () => import('./catalog/Ingredients'),
   equipment: () => import('./equipment/Equipment'),
   equipmentProfile: () => import('./equipment/EquipmentProfile'),
@@ -28,6 +29,7 @@ const RecipeEditor = lazy(pages.recipe);
 const Sessions = lazy(pages.sessions);
 const SessionPage = lazy(pages.session);
 const Inventory = lazy(pages.inventory);
+const ShoppingList = lazy(pages.shoppingList);
 const Ingredients = lazy(pages.ingredients);
 const Equipment = lazy(pages.equipment);
 const EquipmentProfile = lazy(pages.equipmentProfile);
@@ -85,6 +87,7 @@ export function App() {
       <Route path="/sessions" element={page(<Sessions />)} />
       <Route path="/sessions/:id" element={page(<SessionPage />)} />
       <Route path="/inventory" element={page(<Inventory />)} />
+      <Route path="/shopping-list" element={page(<ShoppingList />)} />
       <Route path="/ingredients" element={page(<Ingredients />)} />
       <Route path="/equipment" element={page(<Equipment />)} />
       <Route path="/equipment/:id" element={page(<EquipmentProfile />)} />

@@ -5,9 +5,13 @@ use diesel::dsl::sql;
 use diesel::pg::Pg;
 use diesel::prelude::*;
 use diesel::sql_types::Integer;
+use diesel_async::AsyncConnection;
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
+use serde_json::Value;
 use time::OffsetDateTime;
 use uuid::Uuid;
+use wort_domain::inventory::stock::{DeductionPlanner, InventoryDeduction, StockLine, takes};
+use wort_domain::inventory::units;
 use wort_domain::inventory::{
     InventoryCategory, InventoryFilter, InventoryItem, InventoryPatch, MAX_AMOUNT, NewInventoryItem,
 };
@@ -15,9 +19,11 @@ use wort_domain::page::{Page, PageRequest};
 use wort_domain::ports::InventoryRepository;
 use wort_domain::{DomainError, DomainResult, UserId, new_id};
 
-use crate::error::db_error;
+use crate::error::{TxError, db_error};
 use crate::pool::{DbPool, checkout};
 use crate::recipes::contains_pattern;
+use crate::schema::brew_sessions as sessions;
+use crate::schema::inventory_deductions as deductions;
 use crate::schema::inventory_items as items;
 
 pub struct PgInventory {
@@ -51,6 +57,8 @@ struct ItemRow {
     created_at: OffsetDateTime,
     updated_at: OffsetDateTime,
     catalog_id: Option<Uuid>,
+    price_per_unit: Option<f64>,
+    best_before: Option<time::Date>,
 }
 
 impl TryFrom<ItemRow> for InventoryItem {
@@ -59,6 +67,7 @@ impl TryFrom<ItemRow> for InventoryItem {
     fn try_from(r: ItemRow) -> DomainResult<Self> {
         let category = InventoryCategory::parse(&r.category)
             .ok_or_else(|| DomainError::Internal(format!("unknown category {}", r.category)))?;
+        let base = units::to_base(r.amount, &r.amount_unit);
         Ok(InventoryItem {
             id: r.id,
             user_id: r.user_id.to_string(),
@@ -76,6 +85,10 @@ impl TryFrom<ItemRow> for InventoryItem {
             year: r.year,
             notes: r.notes,
             catalog_id: r.catalog_id,
+            price_per_unit: r.price_per_unit,
+            best_before: r.best_before,
+            unit_dimension: base.map(|(_, d)| d),
+            amount_base: base.map(|(b, _)| b),
             created_at: r.created_at,
             updated_at: r.updated_at,
         })
@@ -99,6 +112,8 @@ struct ItemChanges {
     year: Option<Option<i32>>,
     notes: Option<Option<String>>,
     catalog_id: Option<Option<Uuid>>,
+    price_per_unit: Option<Option<f64>>,
+    best_before: Option<Option<time::Date>>,
     updated_at: OffsetDateTime,
 }
 
@@ -193,6 +208,8 @@ impl InventoryRepository for PgInventory {
             created_at: now,
             updated_at: now,
             catalog_id: f.catalog_id,
+            price_per_unit: f.price_per_unit,
+            best_before: f.best_before,
         };
         diesel::insert_into(items::table)
             .values(&row)
@@ -234,6 +251,8 @@ impl InventoryRepository for PgInventory {
             year: p.year,
             notes: p.notes,
             catalog_id: p.catalog_id,
+            price_per_unit: p.price_per_unit,
+            best_before: p.best_before,
             updated_at: now,
         };
         diesel::update(
@@ -304,4 +323,219 @@ impl InventoryRepository for PgInventory {
         let violation = wort_domain::inventory::adjust_refused(current, delta);
         Err(DomainError::invalid(violation))
     }
+
+    async fn all(&self, user: UserId) -> DomainResult<Vec<InventoryItem>> {
+        let mut conn = checkout(&self.pool).await?;
+        all_items(&mut conn, user, false).await
+    }
+
+    async fn session_stock(
+        &self,
+        user: UserId,
+        session_id: Uuid,
+    ) -> DomainResult<(Value, Option<InventoryDeduction>)> {
+        let mut conn = checkout(&self.pool).await?;
+        let snapshot: Value = sessions::table
+            .filter(sessions::id.eq(session_id))
+            .filter(sessions::user_id.eq(user.0))
+            .select(sessions::recipe_snapshot)
+            .first(&mut conn)
+            .await
+            .map_err(db_error)?;
+        let applied = applied_deduction(&mut conn, user, session_id).await?;
+        Ok((snapshot, applied))
+    }
+
+    async fn apply_deduction(
+        &self,
+        user: UserId,
+        session_id: Uuid,
+        plan: &DeductionPlanner,
+        now: OffsetDateTime,
+    ) -> DomainResult<InventoryDeduction> {
+        let mut conn = checkout(&self.pool).await?;
+        conn.transaction(async |conn| {
+            // The session row lock queues a second apply of the same session behind this one;
+            // it then sees the deduction recorded here and is refused.
+            let snapshot: Value = sessions::table
+                .filter(sessions::id.eq(session_id))
+                .filter(sessions::user_id.eq(user.0))
+                .select(sessions::recipe_snapshot)
+                .for_update()
+                .first(conn)
+                .await?;
+            if applied_deduction(conn, user, session_id).await?.is_some() {
+                return Err(TxError(DomainError::Conflict(
+                    "The inventory deduction of this session is already applied".into(),
+                )));
+            }
+            // Locked in id order (no deadlock between two deductions); an adjust of one of
+            // these items waits for this transaction, then adds to the amount left here.
+            let items = all_items(conn, user, true).await?;
+            let lines = plan(&snapshot, &items)?;
+            for (item_id, amount) in takes(&lines) {
+                diesel::update(
+                    items::table
+                        .filter(items::id.eq(item_id))
+                        .filter(items::user_id.eq(user.0)),
+                )
+                .set((
+                    items::amount.eq(sql::<diesel::sql_types::Double>("GREATEST(amount - ")
+                        .bind::<diesel::sql_types::Double, _>(amount)
+                        .sql(", 0)")),
+                    items::updated_at.eq(now),
+                ))
+                .execute(conn)
+                .await?;
+            }
+            let stored = serde_json::to_value(&lines)
+                .map_err(|e| TxError(DomainError::Internal(format!("deduction lines: {e}"))))?;
+            diesel::insert_into(deductions::table)
+                .values((
+                    deductions::session_id.eq(session_id),
+                    deductions::user_id.eq(user.0),
+                    deductions::lines.eq(stored),
+                    deductions::applied_at.eq(now),
+                ))
+                .execute(conn)
+                .await?;
+            Ok(InventoryDeduction {
+                session_id,
+                applied: true,
+                applied_at: Some(now),
+                lines,
+            })
+        })
+        .await
+        .map_err(|TxError(e)| e)
+    }
+
+    async fn undo_deduction(
+        &self,
+        user: UserId,
+        session_id: Uuid,
+        now: OffsetDateTime,
+    ) -> DomainResult<()> {
+        let mut conn = checkout(&self.pool).await?;
+        conn.transaction(async |conn| {
+            sessions::table
+                .filter(sessions::id.eq(session_id))
+                .filter(sessions::user_id.eq(user.0))
+                .select(sessions::id)
+                .for_update()
+                .first::<Uuid>(conn)
+                .await?;
+            let stored: Option<Value> = diesel::delete(
+                deductions::table
+                    .filter(deductions::session_id.eq(session_id))
+                    .filter(deductions::user_id.eq(user.0)),
+            )
+            .returning(deductions::lines)
+            .get_result(conn)
+            .await
+            .optional()?;
+            let stored = stored.ok_or(TxError(DomainError::NotFound))?;
+            let lines: Vec<StockLine> = serde_json::from_value(stored)
+                .map_err(|e| TxError(DomainError::Internal(format!("deduction lines: {e}"))))?;
+            let mut back = takes(&lines);
+            // In id order, as an apply locks them.
+            back.sort_by_key(|(id, _)| *id);
+            for (item_id, amount) in back {
+                diesel::update(
+                    items::table
+                        .filter(items::id.eq(item_id))
+                        .filter(items::user_id.eq(user.0)),
+                )
+                .set((
+                    items::amount.eq(sql::<diesel::sql_types::Double>("LEAST(amount + ")
+                        .bind::<diesel::sql_types::Double, _>(amount)
+                        .sql(", ")
+                        .bind::<diesel::sql_types::Double, _>(MAX_AMOUNT)
+                        .sql(")")),
+                    items::updated_at.eq(now),
+                ))
+                .execute(conn)
+                .await?;
+            }
+            Ok(())
+        })
+        .await
+        .map_err(|TxError(e)| e)
+    }
+
+    async fn brews(
+        &self,
+        user: UserId,
+        recipe_ids: &[Uuid],
+        session_ids: &[Uuid],
+    ) -> DomainResult<Vec<Value>> {
+        let mut conn = checkout(&self.pool).await?;
+        let mut out = Vec::with_capacity(recipe_ids.len() + session_ids.len());
+        for id in recipe_ids {
+            let detail = crate::recipes::load_detail(&conn, user, *id, false).await?;
+            out.push(
+                serde_json::to_value(&detail)
+                    .map_err(|e| DomainError::Internal(format!("recipe: {e}")))?,
+            );
+        }
+        for id in session_ids {
+            let snapshot: Value = sessions::table
+                .filter(sessions::id.eq(*id))
+                .filter(sessions::user_id.eq(user.0))
+                .select(sessions::recipe_snapshot)
+                .first(&mut conn)
+                .await
+                .map_err(db_error)?;
+            if applied_deduction(&mut conn, user, *id).await?.is_none() {
+                out.push(snapshot);
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// Every item of the account, in id order; `lock` takes them `FOR UPDATE`.
+async fn all_items(
+    conn: &mut AsyncPgConnection,
+    user: UserId,
+    lock: bool,
+) -> DomainResult<Vec<InventoryItem>> {
+    let query = items::table
+        .filter(items::user_id.eq(user.0))
+        .order(items::id.asc())
+        .select(ItemRow::as_select());
+    let rows: Vec<ItemRow> = if lock {
+        query.for_update().load(conn).await
+    } else {
+        query.load(conn).await
+    }
+    .map_err(db_error)?;
+    rows.into_iter().map(InventoryItem::try_from).collect()
+}
+
+/// The session's applied deduction, if any.
+async fn applied_deduction(
+    conn: &mut AsyncPgConnection,
+    user: UserId,
+    session_id: Uuid,
+) -> DomainResult<Option<InventoryDeduction>> {
+    let row: Option<(Value, OffsetDateTime)> = deductions::table
+        .filter(deductions::session_id.eq(session_id))
+        .filter(deductions::user_id.eq(user.0))
+        .select((deductions::lines, deductions::applied_at))
+        .first(conn)
+        .await
+        .optional()
+        .map_err(db_error)?;
+    row.map(|(lines, applied_at)| {
+        let lines = serde_json::from_value(lines)
+            .map_err(|e| DomainError::Internal(format!("deduction lines: {e}")))?;
+        Ok(InventoryDeduction {
+            session_id,
+            applied: true,
+            applied_at: Some(applied_at),
+            lines,
+        })
+    })
+    .transpose()
 }

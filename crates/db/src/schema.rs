@@ -208,6 +208,8 @@ diesel::table! {
         created_at -> Timestamptz,
         updated_at -> Timestamptz,
         catalog_id -> Nullable<Uuid>,
+        price_per_unit -> Nullable<Double>,
+        best_before -> Nullable<Date>,
     }
 }
 
@@ -415,6 +417,15 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    inventory_deductions (session_id) {
+        session_id -> Uuid,
+        user_id -> Uuid,
+        lines -> Jsonb,
+        applied_at -> Timestamptz,
+    }
+}
+
 diesel::joinable!(auth_sessions -> users (user_id));
 diesel::joinable!(api_keys -> users (user_id));
 diesel::joinable!(recipes -> users (user_id));
@@ -449,4 +460,5 @@ diesel::allow_tables_to_appear_in_same_query!(
     idempotency_keys,
     catalog_items,
     catalog_seed,
+    inventory_deductions,
 );

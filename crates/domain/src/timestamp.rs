@@ -84,6 +84,17 @@ pub fn serialize_date<S: Serializer>(date: &time::Date, s: S) -> Result<S::Ok, S
     s.serialize_str(&date.format(DATE).unwrap_or_default())
 }
 
+/// `#[serde(serialize_with = "timestamp::serialize_opt_date")]`: `YYYY-MM-DD` or `null`.
+pub fn serialize_opt_date<S: Serializer>(
+    date: &Option<time::Date>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    match date {
+        Some(date) => serialize_date(date, s),
+        None => s.serialize_none(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

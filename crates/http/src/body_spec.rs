@@ -478,6 +478,10 @@ impl<'a> Reader<'a> {
         Fields::nullable(self.fields.text(name, self.spec.text_rule(name)))
     }
 
+    pub fn nullable_date(&mut self, name: &str) -> Option<Option<time::Date>> {
+        Fields::nullable(self.fields.date(name))
+    }
+
     pub fn nullable_number(&mut self, name: &str) -> Option<Option<f64>> {
         Fields::nullable(self.fields.number(name, self.spec.number_rule(name)))
     }

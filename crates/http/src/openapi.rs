@@ -532,6 +532,8 @@ impl Modify for SecuritySchemes {
         ingredients::mash_steps::update, ingredients::mash_steps::delete,
         routes::inventory::list_items, routes::inventory::create_item, routes::inventory::get_item,
         routes::inventory::update_item, routes::inventory::delete_item, routes::inventory::adjust_item,
+        routes::stock::deduct, routes::stock::undo_deduction, routes::stock::shopping_list,
+        routes::stock::recipe_cost,
         catalog::fermentables::list, catalog::fermentables::create, catalog::fermentables::get,
         catalog::fermentables::update, catalog::fermentables::delete,
         catalog::hops::list, catalog::hops::create, catalog::hops::get,

@@ -58,6 +58,14 @@ export const keys = {
     lists: () => ['inventory', 'list'] as const,
     page: (page: number, size: number) => ['inventory', 'list', { page, size }] as const,
   },
+  /** What the stock says about brewing: a session's deduction, a recipe's cost, shopping lists.
+   * Any stock change refreshes the whole group. */
+  stock: {
+    all: () => ['stock'] as const,
+    deduction: (sessionId: string) => ['stock', 'deduction', sessionId] as const,
+    cost: (recipeId: string) => ['stock', 'cost', recipeId] as const,
+    shopping: (recipeIds: string[], sessionIds: string[]) => ['stock', 'shopping', { recipeIds, sessionIds }] as const,
+  },
   devices: {
     list: () => ['devices', 'list'] as const,
     detail: (id: string) => ['devices', 'detail', id] as const,

@@ -850,6 +850,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/recipes/{id}/cost": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A recipe's cost from the prices of the items its ingredients match (per ingredient, the
+         *     batch, per litre, and the ingredients without a price), with how the stock covers each.
+         */
+        get: operations["recipe_cost"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/recipes/{id}/export": {
         parameters: {
             query?: never;
@@ -1074,6 +1094,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/sessions/{id}/inventory-deduction": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A session's recipe ingredients against the stock: each matched to an item (by `catalog_id`,
+         *     else by kind and name ignoring case), the amount needed in the item's unit, on hand, short.
+         *     With `preview: false` the lines are taken from the stock in one transaction, once per session.
+         */
+        post: operations["deduct"];
+        /** Undo a session's deduction: everything taken goes back to its item. */
+        delete: operations["undo_deduction"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/sessions/{id}/steps": {
         parameters: {
             query?: never;
@@ -1086,6 +1128,27 @@ export interface paths {
         put?: never;
         /** Add a custom step (appended unless `sort_order` is given). */
         post: operations["create_step"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/shopping-list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the chosen recipes and sessions need beyond what is on hand, by kind then name, in each
+         *     item's unit (metric for ingredients no item matches). A session whose deduction is applied
+         *     needs nothing more. `Accept: text/plain` answers a list to paste.
+         */
+        get: operations["shopping_list"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1670,6 +1733,19 @@ export interface components {
             /** @description Name of the copy; default "<name> (copy)". */
             name?: string;
         };
+        /** @description One ingredient's cost, with how the stock covers it. */
+        CostLine: components["schemas"]["StockLine"] & {
+            /**
+             * Format: double
+             * @description `needed × price_per_unit`, rounded to 2 decimals; null when it cannot be priced.
+             */
+            cost?: number | null;
+            /**
+             * Format: double
+             * @description The matched item's price per its `amount_unit`; null when none.
+             */
+            price_per_unit?: number | null;
+        };
         CreateApiKeyRequest: {
             /**
              * Format: int64
@@ -1865,6 +1941,8 @@ export interface components {
             amount_unit?: string;
             /** Format: double */
             attenuation?: number | null;
+            /** Format: date */
+            best_before?: string | null;
             /** Format: uuid */
             catalog_id?: string | null;
             /** @enum {string} */
@@ -1875,6 +1953,8 @@ export interface components {
             name: string;
             notes?: string | null;
             origin?: string | null;
+            /** Format: double */
+            price_per_unit?: number | null;
             type?: string | null;
             /** Format: int32 */
             year?: number | null;
@@ -2138,6 +2218,11 @@ export interface components {
             /** Format: double */
             volume_liters: number;
         };
+        /**
+         * @description What a unit measures.
+         * @enum {string}
+         */
+        Dimension: "mass" | "volume" | "count";
         /** @description A stored profile: `GET /v1/equipment/{id}`. */
         Equipment: components["schemas"]["EquipmentProfile"] & {
             /** Format: date-time */
@@ -2493,15 +2578,45 @@ export interface components {
         };
         /** @enum {string} */
         InventoryCategory: "fermentable" | "hop" | "yeast" | "misc";
+        /** @description A brew session's ingredients against the stock: the preview, or what was taken. */
+        InventoryDeduction: {
+            /** @description True once the lines were taken from the stock (until undone). */
+            applied: boolean;
+            /** Format: date-time */
+            applied_at?: string | null;
+            /**
+             * @description One line per ingredient of the session's recipe snapshot. Once applied, the lines as
+             *     they were when applied (`needed` is what was taken).
+             */
+            lines: components["schemas"]["StockLine"][];
+            /** Format: uuid */
+            session_id: string;
+        };
+        /** @description Request body of `POST /v1/sessions/{id}/inventory-deduction`. */
+        InventoryDeductionRequest: {
+            /** @description true: the lines only, nothing changes. false: take them from the stock in one transaction (once per session; a shortfall refuses it all). */
+            preview: boolean;
+        };
         InventoryItem: {
             /** Format: double */
             alpha_acid?: number | null;
             /** Format: double */
             amount: number;
-            /** @description Free text, never converted. */
+            /**
+             * Format: double
+             * @description `amount` in the base unit of that dimension: grams, millilitres or items (read-only);
+             *     null when the unit is not recognised.
+             */
+            amount_base?: number | null;
+            /**
+             * @description Free text, stored as typed and never rewritten; wort recognises the common units in it
+             *     (see `unit_dimension`).
+             */
             amount_unit: string;
             /** Format: double */
             attenuation?: number | null;
+            /** Format: date */
+            best_before?: string | null;
             /**
              * Format: uuid
              * @description The catalogue item it was filled from, if any; null once that item is deleted.
@@ -2518,7 +2633,13 @@ export interface components {
             name: string;
             notes?: string | null;
             origin?: string | null;
+            /**
+             * Format: double
+             * @description Price of one `amount_unit` (any currency; wort never converts it).
+             */
+            price_per_unit?: number | null;
             type?: string | null;
+            unit_dimension?: null | components["schemas"]["Dimension"];
             /** Format: date-time */
             updated_at: string;
             /** Format: uuid */
@@ -2802,6 +2923,32 @@ export interface components {
             recipe_id: string;
             usage: components["schemas"]["TokenUsage"];
         };
+        /**
+         * @description A recipe's cost from the prices of the items its ingredients match, and how the stock covers
+         *     each ingredient (`status`, `short`).
+         */
+        RecipeCost: {
+            /** Format: double */
+            batch_size_liters: number;
+            lines: components["schemas"]["CostLine"][];
+            /**
+             * Format: double
+             * @description `total / batch_size_liters`, rounded to 2 decimals.
+             */
+            per_liter: number;
+            /** Format: uuid */
+            recipe_id: string;
+            /**
+             * Format: double
+             * @description The sum of the priced lines (the batch), rounded to 2 decimals.
+             */
+            total: number;
+            /**
+             * @description The names of the ingredients without a price (unmatched, not convertible, or the item
+             *     has no `price_per_unit`): the total leaves them out.
+             */
+            unpriced: string[];
+        };
         /** @description A recipe with all its children, each list in display order. */
         RecipeDetail: components["schemas"]["Recipe"] & {
             fermentables: components["schemas"]["Fermentable"][];
@@ -2950,6 +3097,33 @@ export interface components {
          * @enum {string}
          */
         SessionStatus: "planned" | "brewing" | "fermenting" | "conditioning" | "completed" | "abandoned";
+        /** @description One thing to buy. */
+        ShoppingLine: {
+            /**
+             * Format: uuid
+             * @description The item it tops up; null when no item matches (then the amounts are metric: g, kg, ml, l
+             *     or each, or the recipe's own unit when wort does not recognise it).
+             */
+            item_id?: string | null;
+            kind: components["schemas"]["InventoryCategory"];
+            name: string;
+            /**
+             * Format: double
+             * @description What the chosen brews need in all.
+             */
+            needed: number;
+            /**
+             * Format: double
+             * @description What is on hand now (0 when no item matches).
+             */
+            on_hand: number;
+            /**
+             * Format: double
+             * @description `needed − on_hand`: what to buy.
+             */
+            to_buy: number;
+            unit: string;
+        };
         SignInRequest: {
             /** Format: email */
             email: string;
@@ -3000,6 +3174,52 @@ export interface components {
             /** @description start (idle only), pause (running only), resume (paused only) or reset (any state). */
             action: "start" | "pause" | "resume" | "reset";
         };
+        /** @description One recipe ingredient against the stock. */
+        StockLine: {
+            /**
+             * Format: uuid
+             * @description The recipe child's id.
+             */
+            ingredient_id?: string | null;
+            /**
+             * Format: uuid
+             * @description The matched item; null when none matches.
+             */
+            item_id?: string | null;
+            item_name?: string | null;
+            kind: components["schemas"]["InventoryCategory"];
+            name: string;
+            /**
+             * Format: double
+             * @description The recipe amount in the item's unit; null when unmatched or not convertible.
+             */
+            needed?: number | null;
+            /**
+             * Format: double
+             * @description What the item holds, less what earlier lines of the same list draw from it.
+             */
+            on_hand?: number | null;
+            /**
+             * Format: double
+             * @description The amount the recipe gives, in its unit (`amount_kg`, `amount_grams`, or the child's
+             *     `amount` and `amount_unit`).
+             */
+            recipe_amount: number;
+            recipe_unit: string;
+            /**
+             * Format: double
+             * @description How much is missing (0 when enough).
+             */
+            short: number;
+            status: components["schemas"]["StockStatus"];
+            /** @description The item's `amount_unit`, in which `needed`, `on_hand` and `short` are given. */
+            unit?: string | null;
+        };
+        /**
+         * @description How a line stands against the stock.
+         * @enum {string}
+         */
+        StockStatus: "enough" | "short" | "unmatched" | "not_convertible";
         /** @description One BJCP 2021 style: `GET /v1/styles/{style_id}`. */
         Style: {
             abv?: null | components["schemas"]["Range"];
@@ -3189,6 +3409,8 @@ export interface components {
             amount_unit?: string;
             /** Format: double */
             attenuation?: number | null;
+            /** Format: date */
+            best_before?: string | null;
             /** Format: uuid */
             catalog_id?: string | null;
             /** @enum {string} */
@@ -3199,6 +3421,8 @@ export interface components {
             name?: string;
             notes?: string | null;
             origin?: string | null;
+            /** Format: double */
+            price_per_unit?: number | null;
             type?: string | null;
             /** Format: int32 */
             year?: number | null;
@@ -10047,6 +10271,70 @@ export interface operations {
             };
         };
     };
+    recipe_cost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Recipe id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecipeCost"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     export_recipe: {
         parameters: {
             query?: {
@@ -11782,6 +12070,176 @@ export interface operations {
             };
         };
     };
+    deduct: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry of this write safe: the first answer to the key is kept 24 h for the account and sent again, with `Idempotent-Replayed: true`, to a retry of the same request. A malformed key is `400`. A streamed answer (`text/event-stream`) is not kept: the key guards the request until its stream starts. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Brew session id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InventoryDeductionRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InventoryDeduction"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body did not arrive within the body read deadline (30 s by default) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Already applied for this session */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid body, or a line is short (one detail per short line at `["lines", i]`); nothing changed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    undo_deduction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Brew session id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Put back */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such session, or no deduction applied */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     list_steps: {
         parameters: {
             query?: never;
@@ -11929,6 +12387,75 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    shopping_list: {
+        parameters: {
+            query?: {
+                /** @description A recipe to brew (repeatable) */
+                recipe_id?: string[];
+                /** @description A planned brew session (repeatable) */
+                session_id?: string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The things to buy */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShoppingLine"][];
+                    "text/plain": string;
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A recipe or session that is not the caller's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Internal server error; safe to retry with backoff */

@@ -8,6 +8,7 @@ const links = [
   ['/recipes', 'Recipes'],
   ['/sessions', 'Brew sessions'],
   ['/inventory', 'Inventory'],
+  ['/shopping-list', 'Shopping list'],
   ['/ingredients', 'Ingredients'],
   ['/equipment', 'Equipment'],
   ['/devices', 'Devices'],

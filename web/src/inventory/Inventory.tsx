@@ -7,6 +7,8 @@ import { Empty, ErrorBox, Loading } from '../components/States';
 import { pageCount, Pager, usePageParam } from '../components/Pager';
 import { formatNumber, parseNumber } from '../units';
 import { keys } from '../api/keys';
+import { usePrefs } from '../prefs';
+import { itemAmount } from '../stock/amounts';
 
 type Item = Schemas['InventoryItem'];
 type Category = Schemas['InventoryCategory'];
@@ -77,14 +79,16 @@ export default function Inventory() {
   );
 }
 
+type Values = { category: Category; name: string; amount: string; amount_unit: string; notes: string; price_per_unit: string; best_before: string };
+
 function ItemFields({
   values,
   set,
   error,
   prefix,
 }: {
-  values: { category: Category; name: string; amount: string; amount_unit: string; notes: string };
-  set: (v: Partial<{ category: Category; name: string; amount: string; amount_unit: string; notes: string }>) => void;
+  values: Values;
+  set: (v: Partial<Values>) => void;
   error: ApiError | null;
   prefix: string;
 }) {
@@ -105,25 +109,32 @@ function ItemFields({
         <TextField label={`${prefix}Amount`} inputMode="decimal" value={values.amount} error={error?.at('amount')} onChange={(e) => set({ amount: e.target.value })} />
         <TextField label={`${prefix}Unit`} value={values.amount_unit} error={error?.at('amount_unit')} onChange={(e) => set({ amount_unit: e.target.value })} />
       </div>
+      <div className="two">
+        <TextField label={`${prefix}Price per unit`} inputMode="decimal" value={values.price_per_unit} error={error?.at('price_per_unit')} onChange={(e) => set({ price_per_unit: e.target.value })} />
+        <TextField label={`${prefix}Best before`} type="date" value={values.best_before} error={error?.at('best_before')} onChange={(e) => set({ best_before: e.target.value })} />
+      </div>
       <TextField label={`${prefix}Notes`} value={values.notes} error={error?.at('notes')} onChange={(e) => set({ notes: e.target.value })} />
     </>
   );
 }
 
-function bodyOf(v: { category: Category; name: string; amount: string; amount_unit: string; notes: string }) {
+function bodyOf(v: Values) {
   const n = parseNumber(v.amount);
+  const price = parseNumber(v.price_per_unit);
   return {
     category: v.category,
     name: v.name,
     amount: n == null ? 0 : Number.isNaN(n) ? (v.amount as unknown as number) : n,
     amount_unit: v.amount_unit,
     notes: v.notes === '' ? null : v.notes,
+    price_per_unit: price == null ? null : Number.isNaN(price) ? (v.price_per_unit as unknown as number) : price,
+    best_before: v.best_before === '' ? null : v.best_before,
   };
 }
 
 function AddItem() {
   const qc = useQueryClient();
-  const empty = { category: 'fermentable' as Category, name: '', amount: '', amount_unit: 'kg', notes: '' };
+  const empty = { category: 'fermentable' as Category, name: '', amount: '', amount_unit: 'kg', notes: '', price_per_unit: '', best_before: '' };
   const [values, setValues] = useState(empty);
   const add = useMutation({
     mutationFn: () => unwrap(client.POST('/v1/inventory', { body: bodyOf(values) })),
@@ -144,7 +155,7 @@ function AddItem() {
         }}
       >
         <ItemFields values={values} set={(v) => setValues({ ...values, ...v })} error={api} prefix="" />
-        {add.error && !(api && ['category', 'name', 'amount', 'amount_unit', 'notes'].some((k) => api.at(k))) && <ErrorBox error={add.error} />}
+        {add.error && !(api && ['category', 'name', 'amount', 'amount_unit', 'notes', 'price_per_unit', 'best_before'].some((k) => api.at(k))) && <ErrorBox error={add.error} />}
         <button type="submit" className="primary" disabled={add.isPending}>
           Add item
         </button>
@@ -155,6 +166,7 @@ function AddItem() {
 
 function InventoryRow({ item }: { item: Item }) {
   const qc = useQueryClient();
+  const prefs = usePrefs();
   const [delta, setDelta] = useState('');
   const [editing, setEditing] = useState(false);
   const [confirm, setConfirm] = useState(false);
@@ -164,6 +176,8 @@ function InventoryRow({ item }: { item: Item }) {
     amount: formatNumber(item.amount, 3),
     amount_unit: item.amount_unit,
     notes: item.notes ?? '',
+    price_per_unit: item.price_per_unit == null ? '' : formatNumber(item.price_per_unit, 4),
+    best_before: item.best_before ?? '',
   });
   const refresh = () => qc.invalidateQueries({ queryKey: keys.inventory.lists() });
   const adjust = useMutation({
@@ -198,6 +212,7 @@ function InventoryRow({ item }: { item: Item }) {
       : `Not changed: ${errorText(adjErr)}`
     : null;
   const deltaId = `delta-${item.id}`;
+  const shown = itemAmount(item, prefs);
   return (
     <li className="inv-item">
       <div className="inv-head">
@@ -205,14 +220,16 @@ function InventoryRow({ item }: { item: Item }) {
           <h3>{item.name}</h3>
           {item.notes && <p className="muted small">{item.notes}</p>}
         </div>
-        <p className="inv-amount" aria-label={`${item.name}: ${formatNumber(item.amount, 3)} ${item.amount_unit} in stock`}>
-          {formatNumber(item.amount, 3)} <span>{item.amount_unit}</span>
+        <p className="inv-amount" aria-label={`${item.name}: ${shown} in stock`}>
+          {shown}
+          {item.best_before && <span className="muted small"> best before {item.best_before}</span>}
+          {item.price_per_unit != null && <span className="muted small"> · {formatNumber(item.price_per_unit, 2, true)} per {item.amount_unit}</span>}
         </p>
       </div>
       <div className="inv-actions">
         <div className="field inline">
           <label htmlFor={deltaId}>
-            Quantity<span className="sr-only"> to use or add for {item.name}</span>
+            Quantity<span className="sr-only"> to use or add for {item.name}</span> (in {item.amount_unit})
           </label>
           <input
             id={deltaId}

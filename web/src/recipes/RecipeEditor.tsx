@@ -19,6 +19,7 @@ import { StyleFitPanel, VolumesPanel } from './RecipeBrewing';
 import { recipeTypes, specs } from './recipeSpecs';
 import { useAutosave, type FieldValue } from '../autosave';
 import { keys } from '../api/keys';
+import { RecipeStockPanel } from '../stock/RecipeStockPanel';
 
 type Recipe = Schemas['RecipeDetail'];
 
@@ -79,6 +80,7 @@ export default function RecipeEditor() {
           <StatsPanel id={id} />
           <VolumesPanel id={id} />
           <StyleFitPanel id={id} styleId={r.style_id ?? null} />
+          <RecipeStockPanel id={id} />
           <Analysis id={id} />
         </aside>
       </div>

@@ -18,6 +18,7 @@ import { absoluteTime } from '../time';
 import { useAutosave } from '../autosave';
 import { keys } from '../api/keys';
 import { Brewhouse } from './Brewhouse';
+import { DeductionPanel } from '../stock/DeductionPanel';
 
 const FermentationChart = lazy(() => import('./FermentationChart'));
 
@@ -67,6 +68,7 @@ export default function SessionPage() {
       <StatusBar session={s} />
       <div className="session-grid">
         <div>
+          <DeductionPanel sessionId={id} status={s.status} />
           <Checklist sessionId={id} status={s.status} />
           <Fermentation session={s} />
         </div>

@@ -1,10 +1,10 @@
 //! The ingredient inventory: what a brewer has on hand.
 
-use serde::Serialize;
-use time::OffsetDateTime;
+use serde::{Deserialize, Serialize};
+use time::{Date, OffsetDateTime};
 use uuid::Uuid;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum InventoryCategory {
     Fermentable,
@@ -39,7 +39,8 @@ pub struct InventoryItem {
     pub category: InventoryCategory,
     pub name: String,
     pub amount: f64,
-    /// Free text, never converted.
+    /// Free text, stored as typed and never rewritten; wort recognises the common units in it
+    /// (see `unit_dimension`).
     pub amount_unit: String,
     #[serde(rename = "type")]
     pub kind: Option<String>,
@@ -53,6 +54,17 @@ pub struct InventoryItem {
     pub notes: Option<String>,
     /// The catalogue item it was filled from, if any; null once that item is deleted.
     pub catalog_id: Option<Uuid>,
+    /// Price of one `amount_unit` (any currency; wort never converts it).
+    pub price_per_unit: Option<f64>,
+    #[serde(serialize_with = "crate::timestamp::serialize_opt_date")]
+    #[schema(value_type = Option<String>, format = Date)]
+    pub best_before: Option<Date>,
+    /// What `amount_unit` measures when wort recognises it (read-only); null for free text it
+    /// does not recognise, which is then compared only with the same unit text.
+    pub unit_dimension: Option<super::units::Dimension>,
+    /// `amount` in the base unit of that dimension: grams, millilitres or items (read-only);
+    /// null when the unit is not recognised.
+    pub amount_base: Option<f64>,
     #[serde(serialize_with = "crate::timestamp::serialize")]
     #[schema(value_type = String, format = DateTime)]
     pub created_at: OffsetDateTime,
@@ -78,6 +90,8 @@ pub struct NewInventoryItem {
     pub year: Option<i32>,
     pub notes: Option<String>,
     pub catalog_id: Option<Uuid>,
+    pub price_per_unit: Option<f64>,
+    pub best_before: Option<Date>,
 }
 
 /// A partial update: `None` leaves a field alone; `Some(None)` clears a nullable one.
@@ -97,6 +111,8 @@ pub struct InventoryPatch {
     pub year: Option<Option<i32>>,
     pub notes: Option<Option<String>>,
     pub catalog_id: Option<Option<Uuid>>,
+    pub price_per_unit: Option<Option<f64>>,
+    pub best_before: Option<Option<Date>>,
 }
 
 impl InventoryPatch {

@@ -4,7 +4,10 @@ use async_trait::async_trait;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
+use serde_json::Value;
+
 use super::model::{InventoryFilter, InventoryItem, InventoryPatch, NewInventoryItem};
+use super::stock::{DeductionPlanner, InventoryDeduction};
 use crate::page::{Page, PageRequest};
 use crate::{DomainResult, UserId};
 
@@ -40,4 +43,47 @@ pub trait InventoryRepository: Send + Sync {
         delta: f64,
         now: OffsetDateTime,
     ) -> DomainResult<InventoryItem>;
+
+    /// Every item of the account (what matching looks at), in no particular order.
+    async fn all(&self, user: UserId) -> DomainResult<Vec<InventoryItem>>;
+
+    /// The session's recipe snapshot and, when its deduction is applied, that deduction.
+    /// `NotFound` when the session is not the caller's.
+    async fn session_stock(
+        &self,
+        user: UserId,
+        session_id: Uuid,
+    ) -> DomainResult<(Value, Option<InventoryDeduction>)>;
+
+    /// In one transaction: locks the caller's session (`NotFound` otherwise; two applies of one
+    /// session queue here), refuses with `Conflict` when its deduction is already applied, locks
+    /// the account's items in id order, plans the lines with `plan` from the snapshot and the
+    /// locked amounts, takes each line's amount from its item and records the deduction.
+    async fn apply_deduction(
+        &self,
+        user: UserId,
+        session_id: Uuid,
+        plan: &DeductionPlanner,
+        now: OffsetDateTime,
+    ) -> DomainResult<InventoryDeduction>;
+
+    /// In one transaction: locks the session, removes its deduction (`NotFound` when none is
+    /// applied) and puts back on each item still there what was taken from it (up to
+    /// [`MAX_AMOUNT`](crate::inventory::MAX_AMOUNT)).
+    async fn undo_deduction(
+        &self,
+        user: UserId,
+        session_id: Uuid,
+        now: OffsetDateTime,
+    ) -> DomainResult<()>;
+
+    /// The recipes (as `GET /v1/recipes/{id}` shows them) and the sessions' snapshots, in that
+    /// order; a session whose deduction is applied is left out (its stock is already taken).
+    /// `NotFound` when any of them is not the caller's.
+    async fn brews(
+        &self,
+        user: UserId,
+        recipe_ids: &[Uuid],
+        session_ids: &[Uuid],
+    ) -> DomainResult<Vec<Value>>;
 }

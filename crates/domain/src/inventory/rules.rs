@@ -16,6 +16,8 @@ pub const AMOUNT: NumberRule = NumberRule::range(0.0, MAX_AMOUNT);
 pub const PERCENT: NumberRule = NumberRule::range(0.0, 100.0);
 pub const COLOR_SRM: NumberRule = NumberRule::range(0.0, 2_000.0);
 pub const YEAR: NumberRule = NumberRule::integer(0, 9_999);
+/// Price per `amount_unit`: not negative; the ceiling only keeps sums finite.
+pub const PRICE_PER_UNIT: NumberRule = NumberRule::range(0.0, 1_000_000.0);
 /// `delta` of an adjust: any finite number; the result is what is bounded.
 pub const DELTA: NumberRule = NumberRule::range(-f64::MAX, f64::MAX);
 
@@ -32,6 +34,7 @@ pub const ITEM_FIELDS: FieldRules = &[
     ("attenuation", Rule::Number(PERCENT)),
     ("year", Rule::Number(YEAR)),
     ("notes", Rule::Text(NOTES)),
+    ("price_per_unit", Rule::Number(PRICE_PER_UNIT)),
 ];
 
 /// The body of an adjust: only `delta`.

@@ -6,6 +6,10 @@ use uuid::Uuid;
 
 use super::model::{InventoryFilter, InventoryItem, InventoryPatch, NewInventoryItem};
 use super::ports::InventoryRepository;
+use super::stock::{
+    InventoryDeduction, RecipeCost, ShoppingLine, needs_of_recipe, plan_deduction, recipe_cost,
+    shopping_list, stock_lines,
+};
 use crate::page::{Page, PageRequest};
 use crate::ports::Clock;
 use crate::{DomainResult, UserId};
@@ -58,5 +62,70 @@ impl InventoryService {
     /// ([`adjust_refused`](super::rules::adjust_refused)).
     pub async fn adjust(&self, user: UserId, id: Uuid, delta: f64) -> DomainResult<InventoryItem> {
         self.items.adjust(user, id, delta, self.clock.now()).await
+    }
+
+    /// A session's ingredients against the stock. With `preview` nothing changes (an applied
+    /// deduction is shown as applied); without, the lines are taken in one transaction, once
+    /// per session (again → `Conflict`), and a shortfall refuses the whole deduction.
+    pub async fn deduction(
+        &self,
+        user: UserId,
+        session_id: Uuid,
+        preview: bool,
+    ) -> DomainResult<InventoryDeduction> {
+        if !preview {
+            return self
+                .items
+                .apply_deduction(user, session_id, &plan_deduction, self.clock.now())
+                .await;
+        }
+        let (snapshot, applied) = self.items.session_stock(user, session_id).await?;
+        if let Some(applied) = applied {
+            return Ok(applied);
+        }
+        let items = self.items.all(user).await?;
+        Ok(InventoryDeduction {
+            session_id,
+            applied: false,
+            applied_at: None,
+            lines: stock_lines(&needs_of_recipe(&snapshot), &items),
+        })
+    }
+
+    /// Puts back what a session's deduction took; `NotFound` when none is applied.
+    pub async fn undo_deduction(&self, user: UserId, session_id: Uuid) -> DomainResult<()> {
+        self.items
+            .undo_deduction(user, session_id, self.clock.now())
+            .await
+    }
+
+    /// What the given recipes and planned sessions need beyond what is on hand.
+    pub async fn shopping_list(
+        &self,
+        user: UserId,
+        recipe_ids: &[Uuid],
+        session_ids: &[Uuid],
+    ) -> DomainResult<Vec<ShoppingLine>> {
+        let brews = self.items.brews(user, recipe_ids, session_ids).await?;
+        let needs: Vec<_> = brews.iter().flat_map(needs_of_recipe).collect();
+        let items = self.items.all(user).await?;
+        Ok(shopping_list(&needs, &items))
+    }
+
+    /// A recipe's cost from its matched items' prices, with the stock's coverage per line.
+    pub async fn recipe_cost(&self, user: UserId, recipe_id: Uuid) -> DomainResult<RecipeCost> {
+        let brews = self.items.brews(user, &[recipe_id], &[]).await?;
+        let recipe = brews.first().ok_or(crate::DomainError::NotFound)?;
+        let batch = recipe
+            .get("batch_size_liters")
+            .and_then(serde_json::Value::as_f64)
+            .unwrap_or(0.0);
+        let items = self.items.all(user).await?;
+        Ok(recipe_cost(
+            recipe_id,
+            batch,
+            &needs_of_recipe(recipe),
+            &items,
+        ))
     }
 }

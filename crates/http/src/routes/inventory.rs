@@ -71,6 +71,8 @@ static ITEM: BodySpec = BodySpec {
         FieldSpec::clearable("year", Kind::Integer),
         FieldSpec::clearable("notes", Kind::Text),
         FieldSpec::clearable("catalog_id", Kind::Uuid),
+        FieldSpec::clearable("price_per_unit", Kind::Number),
+        FieldSpec::clearable("best_before", Kind::Date),
     ],
 };
 
@@ -126,6 +128,8 @@ fn read_patch(f: &mut Reader) -> InventoryPatch {
         year: f.nullable_integer("year").map(|y| y.map(|y| y as i32)),
         notes: f.nullable_text("notes"),
         catalog_id: f.nullable_uuid("catalog_id"),
+        price_per_unit: f.nullable_number("price_per_unit"),
+        best_before: f.nullable_date("best_before"),
     }
 }
 
@@ -148,6 +152,8 @@ pub fn read_new_item(body: &Value, link: Option<Violation>) -> ApiResult<NewInve
         year: p.year.flatten(),
         notes: p.notes.flatten(),
         catalog_id: p.catalog_id.flatten(),
+        price_per_unit: p.price_per_unit.flatten(),
+        best_before: p.best_before.flatten(),
     };
     if let Some(violation) = link {
         f.report(violation);

@@ -14,6 +14,7 @@ pub mod interchange;
 pub mod inventory;
 pub mod me;
 pub mod recipes;
+pub mod stock;
 pub mod styles;
 pub mod tools;
 pub mod webhooks;
@@ -44,6 +45,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     me::configure(cfg);
     ai::configure(cfg); // /v1/ai/usage, /v1/chat
     devices::configure_ingest(cfg); // /ingest/{token}
+    stock::configure_shopping(cfg); // /v1/shopping-list
     // Paths with ids.
     cfg.service(
         web::scope("/v1/recipes")
@@ -51,10 +53,15 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .configure(interchange::configure) // /export, /import, /{id}/export
             .configure(recipes::configure) // "", /{id}, /{id}/copy, /{id}/scale, /{id}/stats
             .configure(ingredients::configure_lists) // /{recipe_id}/fermentables, …
-            .configure(ai::configure_analysis), // /{id}/analysis
+            .configure(ai::configure_analysis) // /{id}/analysis
+            .configure(stock::configure_cost), // /{id}/cost
     )
     .configure(ingredients::configure_items) // /v1/fermentables/{id}, …
-    .service(web::scope("/v1/sessions").configure(brew_sessions::configure))
+    .service(
+        web::scope("/v1/sessions")
+            .configure(brew_sessions::configure)
+            .configure(stock::configure_deduction), // /{id}/inventory-deduction
+    )
     .service(web::scope("/v1/steps").configure(brew_sessions::configure_steps))
     .service(web::scope("/v1/fermentation-logs").configure(brew_sessions::configure_logs))
     .service(web::scope("/v1/inventory").configure(inventory::configure))

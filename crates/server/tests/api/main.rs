@@ -31,6 +31,7 @@ mod openapi;
 mod recipes;
 mod security;
 mod sessions;
+mod stock;
 mod support;
 mod timers;
 mod tools;

@@ -1,0 +1,197 @@
+//! Inventory that follows the brewing: a brew session's deduction from the stock
+//! (`/v1/sessions/{id}/inventory-deduction`), the shopping list (`/v1/shopping-list`) and a
+//! recipe's cost (`/v1/recipes/{id}/cost`). The matching, units and sums are the domain's
+//! (`wort_domain::inventory::stock`); these handlers read the request and answer.
+
+use actix_web::http::header;
+use actix_web::{HttpRequest, HttpResponse, web};
+use serde_json::Value;
+use uuid::Uuid;
+use wort_domain::inventory::stock::{InventoryDeduction, RecipeCost, ShoppingLine, shopping_text};
+
+use super::resource;
+use crate::body::JsonBody;
+use crate::body_spec::{BodySpec, FieldSpec, Kind, Missing, Mode, Reader, request_body_schema};
+use crate::credentials::Authenticated;
+use crate::error::{ApiError, ApiResult};
+use crate::params::{Query, parse_canonical_uuid, path_id};
+use crate::state::AppState;
+
+/// The most recipes and sessions one shopping list may gather (`400` beyond).
+pub const MAX_SHOPPING_BREWS: usize = 50;
+
+/// Inside the `/v1/sessions` scope.
+pub fn configure_deduction(cfg: &mut web::ServiceConfig) {
+    cfg.service(
+        resource("/{id}/inventory-deduction", "POST, DELETE")
+            .route(web::post().to(deduct))
+            .route(web::delete().to(undo_deduction)),
+    );
+}
+
+/// Inside the `/v1/recipes` scope.
+pub fn configure_cost(cfg: &mut web::ServiceConfig) {
+    cfg.service(resource("/{id}/cost", "GET").route(web::get().to(recipe_cost)));
+}
+
+/// `/v1/shopping-list`.
+pub fn configure_shopping(cfg: &mut web::ServiceConfig) {
+    cfg.service(resource("/v1/shopping-list", "GET").route(web::get().to(shopping_list)));
+}
+
+static DEDUCTION: BodySpec = BodySpec {
+    rules: &[],
+    missing: Missing::Last,
+    fields: &[FieldSpec::required("preview", Kind::Boolean).described(
+        "true: the lines only, nothing changes. false: take them from the stock in one \
+         transaction (once per session; a shortfall refuses it all).",
+    )],
+};
+
+request_body_schema!(
+    /// `POST /v1/sessions/{id}/inventory-deduction`.
+    InventoryDeductionRequest,
+    DEDUCTION,
+    Mode::Create,
+    "Request body of `POST /v1/sessions/{id}/inventory-deduction`.",
+    field_descriptions = true
+);
+
+fn read_preview(body: &Value) -> ApiResult<bool> {
+    let mut f = Reader::new(body, &DEDUCTION, Mode::Create)?;
+    let preview = f.boolean("preview");
+    f.finish(preview.unwrap_or(true))
+}
+
+/// A session's recipe ingredients against the stock: each matched to an item (by `catalog_id`,
+/// else by kind and name ignoring case), the amount needed in the item's unit, on hand, short.
+/// With `preview: false` the lines are taken from the stock in one transaction, once per session.
+#[utoipa::path(post, path = "/v1/sessions/{id}/inventory-deduction", tag = "inventory",
+    params(("id" = uuid::Uuid, Path, description = "Brew session id")),
+    request_body = InventoryDeductionRequest,
+    responses((status = 200, body = InventoryDeduction),
+        (status = 409, body = crate::error::ErrorBody, description = "Already applied for this session"),
+        (status = 422, body = crate::error::ValidationErrorBody, description = "Invalid body, or a line is short (one detail per short line at `[\"lines\", i]`); nothing changed")))]
+pub async fn deduct(
+    auth: Authenticated,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    body: JsonBody,
+) -> ApiResult<HttpResponse> {
+    let id = path_id(&req, "id")?;
+    let preview = read_preview(&body.json()?)?;
+    let deduction = state
+        .inventory
+        .deduction(auth.0.user.id, id, preview)
+        .await?;
+    Ok(HttpResponse::Ok().json(deduction))
+}
+
+/// Undo a session's deduction: everything taken goes back to its item.
+#[utoipa::path(delete, path = "/v1/sessions/{id}/inventory-deduction", tag = "inventory",
+    params(("id" = uuid::Uuid, Path, description = "Brew session id")),
+    responses((status = 204, description = "Put back"),
+        (status = 404, body = crate::error::ErrorBody, description = "No such session, or no deduction applied")))]
+pub async fn undo_deduction(
+    auth: Authenticated,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+) -> ApiResult<HttpResponse> {
+    let id = path_id(&req, "id")?;
+    state.inventory.undo_deduction(auth.0.user.id, id).await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+/// The repeated `recipe_id` and `session_id` parameters, in order.
+fn brew_ids(req: &HttpRequest) -> ApiResult<(Vec<Uuid>, Vec<Uuid>)> {
+    // Refuses a malformed query string or U+0000, as every list does.
+    Query::of(req)?;
+    let pairs = web::Query::<Vec<(String, String)>>::from_query(req.query_string())
+        .map_err(|_| ApiError::bad_request("Malformed query string"))?
+        .into_inner();
+    let (mut recipes, mut sessions) = (Vec::new(), Vec::new());
+    for (key, value) in pairs {
+        let list = match key.as_str() {
+            "recipe_id" => &mut recipes,
+            "session_id" => &mut sessions,
+            _ => continue,
+        };
+        let id = parse_canonical_uuid(&value).ok_or_else(|| {
+            ApiError::bad_request(format!("Invalid query parameter {key}: expected a UUID"))
+        })?;
+        if !list.contains(&id) {
+            list.push(id);
+        }
+    }
+    if recipes.len() + sessions.len() > MAX_SHOPPING_BREWS {
+        return Err(ApiError::bad_request(format!(
+            "At most {MAX_SHOPPING_BREWS} recipes and sessions in one shopping list"
+        )));
+    }
+    Ok((recipes, sessions))
+}
+
+fn wants_text(req: &HttpRequest) -> bool {
+    req.headers()
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|accept| {
+            accept
+                .split(',')
+                .any(|part| part.trim().to_ascii_lowercase().starts_with("text/plain"))
+        })
+}
+
+/// What the chosen recipes and sessions need beyond what is on hand, by kind then name, in each
+/// item's unit (metric for ingredients no item matches). A session whose deduction is applied
+/// needs nothing more. `Accept: text/plain` answers a list to paste.
+#[utoipa::path(get, path = "/v1/shopping-list", tag = "inventory",
+    params(
+        ("recipe_id" = Option<Vec<uuid::Uuid>>, Query, description = "A recipe to brew (repeatable)"),
+        ("session_id" = Option<Vec<uuid::Uuid>>, Query, description = "A planned brew session (repeatable)"),
+    ),
+    responses((status = 200, description = "The things to buy",
+        content((Vec<ShoppingLine> = "application/json"), (String = "text/plain"))),
+        (status = 404, body = crate::error::ErrorBody, description = "A recipe or session that is not the caller's")))]
+pub async fn shopping_list(
+    auth: Authenticated,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+) -> ApiResult<HttpResponse> {
+    let (recipes, sessions) = brew_ids(&req)?;
+    let lines = state
+        .inventory
+        .shopping_list(auth.0.user.id, &recipes, &sessions)
+        .await?;
+    if wants_text(&req) {
+        return Ok(HttpResponse::Ok()
+            .content_type("text/plain; charset=utf-8")
+            .body(shopping_text(&lines)));
+    }
+    Ok(HttpResponse::Ok().json(lines))
+}
+
+/// A recipe's cost from the prices of the items its ingredients match (per ingredient, the
+/// batch, per litre, and the ingredients without a price), with how the stock covers each.
+#[utoipa::path(get, path = "/v1/recipes/{id}/cost", tag = "inventory",
+    params(("id" = uuid::Uuid, Path, description = "Recipe id")),
+    responses((status = 200, body = RecipeCost)))]
+pub async fn recipe_cost(
+    auth: Authenticated,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+) -> ApiResult<HttpResponse> {
+    let id = path_id(&req, "id")?;
+    Ok(HttpResponse::Ok().json(state.inventory.recipe_cost(auth.0.user.id, id).await?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::body_spec::assert_whole;
+
+    #[test]
+    fn every_field_of_the_table_is_read() {
+        assert_whole(&DEDUCTION, |body| read_preview(body).map(|_| ()));
+    }
+}

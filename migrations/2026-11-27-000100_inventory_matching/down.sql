@@ -1,0 +1,2 @@
+DROP TABLE inventory_deductions;
+ALTER TABLE inventory_items DROP COLUMN best_before, DROP COLUMN price_per_unit;
