@@ -34,6 +34,7 @@ pub mod ports;
 pub mod recipe;
 pub mod rules;
 pub mod timestamp;
+pub mod water;
 pub mod webhook;
 
 /// The brewing calculator reads ingredients by this short path.

@@ -54,6 +54,11 @@ pub struct BrewSession {
     pub measured_abv: Option<f64>,
     /// How far fermentation has gone, from the original gravity and the latest reading.
     pub fermentation: FermentationSoFar,
+    /// The mash pH measured at room temperature (`PATCH` it); null: not measured.
+    pub measured_mash_ph: Option<f64>,
+    /// The model's uncorrected prediction for the recipe when the pH was measured: the pair
+    /// `GET /v1/me/water-calibration` learns from. Read-only.
+    pub predicted_mash_ph: Option<f64>,
     pub notes: Option<String>,
     /// The recipe exactly as `GET /v1/recipes/{id}` returned it when the session was created,
     /// plus a `stats` member; later recipe edits do not change it.
@@ -650,6 +655,8 @@ mod tests {
             measured_batch_size_liters: None,
             measured_abv: None,
             fermentation: FermentationSoFar::default(),
+            measured_mash_ph: None,
+            predicted_mash_ph: None,
             next_statuses: status.next_statuses(),
             notes: None,
             recipe_snapshot: serde_json::Value::Null,

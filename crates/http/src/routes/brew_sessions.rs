@@ -121,6 +121,10 @@ static SESSION_UPDATE: BodySpec = BodySpec {
         FieldSpec::clearable("measured_og", Kind::Number),
         FieldSpec::clearable("measured_fg", Kind::Number),
         FieldSpec::clearable("measured_batch_size_liters", Kind::Number),
+        FieldSpec::clearable("measured_mash_ph", Kind::Number).described(
+            "Mash pH measured at room temperature; stored with the model's prediction for the \
+             recipe as it is now (the pair `GET /v1/me/water-calibration` learns from).",
+        ),
         FieldSpec::clearable("notes", Kind::Text),
     ],
 };
@@ -243,8 +247,10 @@ fn read_session_request(body: &Value) -> ApiResult<NewBrewSession> {
     }
 }
 
-fn read_session_patch(body: &Value) -> ApiResult<BrewSessionPatch> {
+/// The session's patch, and its `measured_mash_ph` when sent (`Some(None)` clears it).
+fn read_session_patch(body: &Value) -> ApiResult<(BrewSessionPatch, Option<Option<f64>>)> {
     let mut f = Reader::new(body, &SESSION_UPDATE, Mode::Update)?;
+    let mash_ph = f.nullable_number("measured_mash_ph");
     let patch = BrewSessionPatch {
         name: f.text("name"),
         brew_date: f.date("brew_date"),
@@ -254,7 +260,7 @@ fn read_session_patch(body: &Value) -> ApiResult<BrewSessionPatch> {
         measured_batch_size_liters: f.nullable_number("measured_batch_size_liters"),
         notes: f.nullable_text("notes"),
     };
-    f.finish(patch)
+    f.finish((patch, mash_ph))
 }
 
 fn sort_order(f: &mut Reader) -> Option<i32> {
@@ -404,7 +410,15 @@ pub async fn update_session(
     body: JsonBody,
 ) -> ApiResult<HttpResponse> {
     let id = path_id(&req, "id")?;
-    let patch = read_session_patch(&body.json()?)?;
+    let (patch, mash_ph) = read_session_patch(&body.json()?)?;
+    if let Some(measured) = mash_ph {
+        // The measured pH is stored with the water model's prediction, which the session
+        // service knows nothing of; the session is then read (and patched) as usual.
+        state
+            .water
+            .record_mash_ph(auth.0.user.id, id, measured)
+            .await?;
+    }
     Ok(HttpResponse::Ok().json(
         state
             .brew_sessions

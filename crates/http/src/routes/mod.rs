@@ -15,6 +15,7 @@ pub mod inventory;
 pub mod me;
 pub mod recipes;
 pub mod styles;
+pub mod water;
 pub mod webhooks;
 
 use actix_web::{HttpResponse, Resource, web};
@@ -41,6 +42,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     health::configure(cfg);
     auth::configure(cfg);
     me::configure(cfg);
+    water::configure_calibration(cfg); // /v1/me/water-calibration
     ai::configure(cfg); // /v1/ai/usage, /v1/chat
     devices::configure_ingest(cfg); // /ingest/{token}
     // Paths with ids.
@@ -50,7 +52,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .configure(interchange::configure) // /export, /import, /{id}/export
             .configure(recipes::configure) // "", /{id}, /{id}/copy, /{id}/scale, /{id}/stats
             .configure(ingredients::configure_lists) // /{recipe_id}/fermentables, …
-            .configure(ai::configure_analysis), // /{id}/analysis
+            .configure(ai::configure_analysis) // /{id}/analysis
+            .configure(water::configure_report), // /{recipe_id}/water
     )
     .configure(ingredients::configure_items) // /v1/fermentables/{id}, …
     .service(web::scope("/v1/sessions").configure(brew_sessions::configure))
@@ -59,6 +62,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .service(web::scope("/v1/inventory").configure(inventory::configure))
     .service(web::scope("/v1/catalog").configure(catalog::configure))
     .service(web::scope("/v1/equipment").configure(equipment::configure))
+    .service(web::scope("/v1/water-profiles").configure(water::configure))
     .service(web::scope("/v1/styles").configure(styles::configure))
     .service(web::scope("/v1/chats").configure(chats::configure))
     .service(web::scope("/v1/devices").configure(devices::configure))

@@ -31,5 +31,6 @@ mod recipes;
 mod security;
 mod sessions;
 mod support;
+mod water;
 mod web_app;
 mod webhooks;
