@@ -227,7 +227,7 @@ pub async fn recipe_water(
     let target_ph = match query.get("target_ph") {
         None => DEFAULT_TARGET_PH,
         Some(raw) => match raw.parse::<f64>() {
-            Ok(ph) if ph.is_finite() && ph >= TARGET_PH.min && ph <= TARGET_PH.max => ph,
+            Ok(ph) if (TARGET_PH.min..=TARGET_PH.max).contains(&ph) => ph,
             _ => {
                 return Err(ApiError::bad_request(format!(
                     "Invalid query parameter target_ph: expected a number from {} to {}",
