@@ -250,14 +250,21 @@ fn read_session_request(body: &Value) -> ApiResult<NewBrewSession> {
 /// The session's patch, and its `measured_mash_ph` when sent (`Some(None)` clears it).
 fn read_session_patch(body: &Value) -> ApiResult<(BrewSessionPatch, Option<Option<f64>>)> {
     let mut f = Reader::new(body, &SESSION_UPDATE, Mode::Update)?;
+    // Read in the table's order (errors are listed in it).
+    let name = f.text("name");
+    let brew_date = f.date("brew_date");
+    let status = f.enumeration("status", SessionStatus::parse);
+    let measured_og = f.nullable_number("measured_og");
+    let measured_fg = f.nullable_number("measured_fg");
+    let measured_batch_size_liters = f.nullable_number("measured_batch_size_liters");
     let mash_ph = f.nullable_number("measured_mash_ph");
     let patch = BrewSessionPatch {
-        name: f.text("name"),
-        brew_date: f.date("brew_date"),
-        status: f.enumeration("status", SessionStatus::parse),
-        measured_og: f.nullable_number("measured_og"),
-        measured_fg: f.nullable_number("measured_fg"),
-        measured_batch_size_liters: f.nullable_number("measured_batch_size_liters"),
+        name,
+        brew_date,
+        status,
+        measured_og,
+        measured_fg,
+        measured_batch_size_liters,
         notes: f.nullable_text("notes"),
     };
     f.finish((patch, mash_ph))
