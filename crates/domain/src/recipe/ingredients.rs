@@ -773,6 +773,52 @@ impl WaterAddition {
         }
     }
 
+    /// The addition as a `water_agent` misc: how a BeerXML or BeerJSON export carries it (both
+    /// formats list brewing salts and acids among the miscs).
+    pub fn as_misc(&self) -> Misc {
+        let what = match self.agent {
+            WaterAgent::Gypsum => "Gypsum (CaSO4·2H2O)".to_owned(),
+            WaterAgent::CalciumChloride => "Calcium chloride (CaCl2·2H2O)".to_owned(),
+            WaterAgent::EpsomSalt => "Epsom salt (MgSO4·7H2O)".to_owned(),
+            WaterAgent::TableSalt => "Table salt (NaCl)".to_owned(),
+            WaterAgent::BakingSoda => "Baking soda (NaHCO3)".to_owned(),
+            WaterAgent::Chalk => "Chalk (CaCO3)".to_owned(),
+            WaterAgent::SlakedLime => "Slaked lime (Ca(OH)2)".to_owned(),
+            WaterAgent::LacticAcid => {
+                format!("Lactic acid {} %", self.strength_percent.unwrap_or(88.0))
+            }
+            WaterAgent::PhosphoricAcid => {
+                format!(
+                    "Phosphoric acid {} %",
+                    self.strength_percent.unwrap_or(10.0)
+                )
+            }
+            WaterAgent::AcidulatedMalt => {
+                format!(
+                    "Acidulated malt ({} % lactic)",
+                    self.acid_percent.unwrap_or(2.0)
+                )
+            }
+        };
+        Misc {
+            id: self.id,
+            recipe_id: self.recipe_id,
+            catalog_id: None,
+            name: what,
+            kind: MiscType::WaterAgent,
+            misc_use: match self.step {
+                WaterStep::Mash => MiscUse::Mash,
+                WaterStep::Sparge => MiscUse::Sparge,
+            },
+            amount: self.amount,
+            amount_unit: self.unit.to_owned(),
+            time_minutes: 0.0,
+            notes: None,
+            sort_order: self.sort_order,
+            created_at: self.created_at,
+        }
+    }
+
     /// The addition as the water calculator reads it.
     pub fn calc(&self) -> crate::brewing::water::Addition {
         use crate::brewing::water::Agent;

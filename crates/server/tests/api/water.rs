@@ -303,6 +303,27 @@ async fn additions_give_ions_by_stoichiometry_and_travel_with_copies_and_scales(
         .map(|a| a["amount"].as_f64().unwrap())
         .collect();
     assert_eq!(amounts, vec![10.0, 4.0, 8.0]);
+    // Exports carry them as water-agent miscs, in both formats.
+    let json_doc = get(&app, &acct, &format!("/v1/recipes/{id}/export"))
+        .await
+        .to_string();
+    assert!(json_doc.contains("Gypsum (CaSO4·2H2O)"), "{json_doc}");
+    assert!(json_doc.contains("Lactic acid 88 %"), "{json_doc}");
+    let (status, xml) = send(
+        &app,
+        &acct,
+        Method::GET,
+        &format!("/v1/recipes/{id}/export?format=beerxml"),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    let xml = xml.as_str().unwrap_or_default().to_owned();
+    assert!(
+        xml.contains("<NAME>Calcium chloride (CaCl2·2H2O)</NAME>"),
+        "{xml}"
+    );
+    assert!(xml.contains("<TYPE>Water Agent</TYPE>"), "{xml}");
     app.stop().await;
 }
 
