@@ -215,7 +215,7 @@ pub async fn delete_profile(
 /// and the account's correction, and the acid (or base) that reaches `target_ph`.
 #[utoipa::path(get, path = "/v1/recipes/{recipe_id}/water", tag = "water",
     params(("recipe_id" = uuid::Uuid, Path, description = "Recipe id"),
-        ("target_ph" = Option<f64>, Query, description = "The mash pH aimed at, 4.0–7.0 (default 5.4)")),
+        ("target_ph" = Option<f64>, Query, minimum = 4.0, maximum = 7.0, description = "The mash pH aimed at, 4.0–7.0 (default 5.4)")),
     responses((status = 200, body = WaterReport)))]
 pub async fn recipe_water(
     auth: Authenticated,
