@@ -29,3 +29,15 @@ test('water: pick source and target water, add salts and acid, read ions and mas
   await expect(panel.getByText(/not yet \(0 of 3 measured brews\)/)).toBeVisible();
   await checkPage(page);
 });
+
+test('water: a measured mash pH on the brew session is stored beside the prediction', async ({ page }) => {
+  await signUp(page);
+  const r = await makeRecipe(page);
+  const s = await api<{ id: string }>(page.request, 'POST', '/v1/sessions', { recipe_id: r.id, brew_date: '2026-11-20' });
+  await page.goto(`/sessions/${s.id}`);
+  await page.getByLabel('Mash pH (room temperature)').fill('5.45');
+  await expect(page.getByText(/Predicted for the recipe: 5\.\d\d/)).toBeVisible();
+  const cal = await api<{ pairs: { measured: number }[] }>(page.request, 'GET', '/v1/me/water-calibration');
+  expect(cal.pairs.map((p) => p.measured)).toEqual([5.45]);
+  await checkPage(page);
+});
