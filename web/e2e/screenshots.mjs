@@ -60,6 +60,18 @@ await call('POST', `/v1/recipes/${id}/yeasts`, { name: 'SafAle US-05', lab: 'Fer
 await call('POST', `/v1/recipes/${id}/miscs`, { name: 'Whirlfloc', type: 'fining', use: 'boil', amount: 1, amount_unit: 'tablet', time_minutes: 10 });
 await call('POST', `/v1/recipes/${id}/mash-steps`, { name: 'Saccharification', temperature_c: 66, duration_minutes: 60 });
 await call('POST', `/v1/recipes/${id}/mash-steps`, { name: 'Mash out', temperature_c: 76, duration_minutes: 10 });
+// Water: London well water towards Burton, with salts and a little lactic acid.
+const waters = await call('GET', '/v1/water-profiles');
+const waterId = (prefix) => waters.find((w) => w.name.startsWith(prefix)).id;
+await call('PATCH', `/v1/recipes/${id}`, { water_profile_id: waterId('London'), target_water_profile_id: waterId('Burton') });
+for (const w of [
+  { agent: 'gypsum', amount: 6 },
+  { agent: 'calcium_chloride', amount: 1.5 },
+  { agent: 'epsom_salt', amount: 1 },
+  { agent: 'lactic_acid', amount: 2 },
+  { agent: 'gypsum', amount: 3, step: 'sparge' },
+])
+  await call('POST', `/v1/recipes/${id}/water-additions`, w);
 for (const [name, style] of [['Oatmeal Stout', 'Oatmeal Stout'], ['Saison du Jardin', 'Saison'], ['Munich Helles', 'Munich Helles']])
   await call('POST', `/v1/recipes/${(await call('POST', '/v1/recipes', { name, style })).id}/fermentables`, { name: 'Pilsner', amount_kg: 4.5, color_srm: 2, yield_percent: 80 });
 
@@ -138,6 +150,7 @@ const shots = [
   ['shopping-list', shopping, 'To buy'],
   ['recipes', '/recipes', 'Recipes'],
   ['recipe-editor', `/recipes/${id}`, 'Statistics'],
+  ['recipe-water', `/recipes/${id}`, 'Predicted mash pH'],
   ['session', `/sessions/${session.id}`, 'Fermentation chart'],
   ['session-brew-day', `/sessions/${brewDay.id}`, 'Pause timer'],
   ['inventory', '/inventory', 'Hops'],
@@ -178,9 +191,28 @@ for (const [size, viewport] of [
     await page.waitForLoadState('networkidle');
     await page.waitForTimeout(300);
     const file = `${out}${name}-${size}${scheme === 'dark' ? '-dark' : ''}.png`;
-    await page.screenshot({ path: file, fullPage: true });
+    // The water panel alone (the whole recipe page is `recipe-editor`).
+    if (name === 'recipe-water') await page.locator('section.water-panel').screenshot({ path: file });
+    else await page.screenshot({ path: file, fullPage: true });
     console.log(file);
   }
 }
 await call('PATCH', '/v1/me/preferences', { amounts: 'metric', temperature: 'c' });
+// The water panel in US units (volumes in gallons; ions stay mg/L).
+if (!process.env.SCREENSHOT_ONLY || process.env.SCREENSHOT_ONLY.split(',').includes('recipe-water')) {
+  await call('PATCH', '/v1/me/preferences', { amounts: 'us' });
+  for (const [size, viewport] of [
+    ['desktop', { width: 1440, height: 900 }],
+    ['phone', { width: 390, height: 844 }],
+  ]) {
+    await page.setViewportSize(viewport);
+    await page.goto(`/recipes/${id}`);
+    await page.getByText('Predicted mash pH').first().waitFor();
+    await page.waitForLoadState('networkidle');
+    const file = `${out}recipe-water-us-${size}.png`;
+    await page.locator('section.water-panel').screenshot({ path: file });
+    console.log(file);
+  }
+  await call('PATCH', '/v1/me/preferences', { amounts: 'metric' });
+}
 await browser.close();

@@ -39,7 +39,7 @@ test('brew session: status, checklist that saves, timer that survives a reload, 
   await page.getByRole('button', { name: 'Add reading' }).click();
   await expect(page.getByRole('table', { name: 'Readings, newest first' })).toContainText('1.050');
   await page.getByLabel('Gravity').fill('1.020');
-  await page.getByLabel('pH').fill('4.4');
+  await page.getByLabel('pH', { exact: true }).fill('4.4');
   await page.getByLabel('Notes').fill('Krausen dropped');
   await page.getByRole('button', { name: 'Add reading' }).click();
   await expect(page.getByRole('table', { name: 'Readings, newest first' })).toContainText('Krausen dropped');

@@ -58,6 +58,8 @@ struct SessionRow {
     abandoned_at: Option<OffsetDateTime>,
     created_at: OffsetDateTime,
     updated_at: OffsetDateTime,
+    measured_mash_ph: Option<f64>,
+    predicted_mash_ph: Option<f64>,
 }
 
 impl SessionRow {
@@ -81,6 +83,8 @@ impl SessionRow {
             abandoned_at: s.abandoned_at,
             created_at: s.created_at,
             updated_at: s.updated_at,
+            measured_mash_ph: s.measured_mash_ph,
+            predicted_mash_ph: s.predicted_mash_ph,
         }
     }
 
@@ -105,6 +109,8 @@ impl SessionRow {
             measured_og: self.measured_og,
             measured_fg: self.measured_fg,
             measured_batch_size_liters: self.measured_batch_size_liters,
+            measured_mash_ph: self.measured_mash_ph,
+            predicted_mash_ph: self.predicted_mash_ph,
             notes: self.notes,
             recipe_snapshot: self.recipe_snapshot,
             brewing_started_at: self.brewing_started_at,
@@ -552,6 +558,8 @@ async fn create_in_tx(
         measured_og: None,
         measured_fg: None,
         measured_batch_size_liters: None,
+        measured_mash_ph: None,
+        predicted_mash_ph: None,
         notes: new.notes,
         recipe_snapshot: new.recipe_snapshot,
         brewing_started_at: new.phases.brewing_started_at,

@@ -26,6 +26,7 @@ mod outbox;
 pub mod pool;
 pub mod recipes;
 pub mod schema;
+pub mod water;
 pub mod webhooks;
 
 pub use accounts::PgAccounts;
@@ -40,4 +41,5 @@ pub use ingredients::PgRecipeChildren;
 pub use inventory::PgInventory;
 pub use pool::{DbPool, PoolSettings, PoolStatus, build_pool};
 pub use recipes::PgRecipes;
+pub use water::PgWater;
 pub use webhooks::PgWebhooks;

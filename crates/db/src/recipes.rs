@@ -49,6 +49,8 @@ pub(crate) struct RecipeRow {
     pub updated_at: OffsetDateTime,
     pub equipment_id: Option<Uuid>,
     pub style_id: Option<String>,
+    pub water_profile_id: Option<Uuid>,
+    pub target_water_profile_id: Option<Uuid>,
 }
 
 impl RecipeRow {
@@ -72,6 +74,8 @@ impl RecipeRow {
             notes: self.notes,
             equipment_id: self.equipment_id,
             style_id: self.style_id,
+            water_profile_id: self.water_profile_id,
+            target_water_profile_id: self.target_water_profile_id,
             created_at: self.created_at,
             updated_at: self.updated_at,
         })
@@ -87,6 +91,12 @@ const EQUIPMENT_FKEY: &str = "recipes_equipment_fkey";
 fn recipe_write_error(e: diesel::result::Error) -> DomainError {
     if is_foreign_key_violation(&e, EQUIPMENT_FKEY) {
         DomainError::Invalid(vec![equipment_rules::unknown_profile()])
+    } else if is_foreign_key_violation(&e, "recipes_water_profile_id_fkey") {
+        DomainError::Invalid(vec![crate::water::unknown_profile("water_profile_id")])
+    } else if is_foreign_key_violation(&e, "recipes_target_water_profile_id_fkey") {
+        DomainError::Invalid(vec![crate::water::unknown_profile(
+            "target_water_profile_id",
+        )])
     } else {
         db_error(e)
     }
@@ -104,6 +114,8 @@ struct RecipeChanges {
     notes: Option<Option<String>>,
     equipment_id: Option<Option<Uuid>>,
     style_id: Option<Option<String>>,
+    water_profile_id: Option<Option<Uuid>>,
+    target_water_profile_id: Option<Option<Uuid>>,
     updated_at: OffsetDateTime,
 }
 
@@ -232,6 +244,13 @@ impl RecipeRepository for PgRecipes {
         now: OffsetDateTime,
     ) -> DomainResult<Recipe> {
         let mut conn = checkout(&self.pool).await?;
+        crate::water::check_visible(
+            &mut conn,
+            user,
+            new.water_profile_id,
+            new.target_water_profile_id,
+        )
+        .await?;
         let row: RecipeRow = diesel::insert_into(recipes::table)
             .values((
                 recipes::id.eq(new_id()),
@@ -245,6 +264,8 @@ impl RecipeRepository for PgRecipes {
                 recipes::notes.eq(new.notes),
                 recipes::equipment_id.eq(new.equipment_id),
                 recipes::style_id.eq(new.style_id),
+                recipes::water_profile_id.eq(new.water_profile_id),
+                recipes::target_water_profile_id.eq(new.target_water_profile_id),
                 recipes::created_at.eq(now),
                 recipes::updated_at.eq(now),
             ))
@@ -314,6 +335,13 @@ impl RecipeRepository for PgRecipes {
         now: OffsetDateTime,
     ) -> DomainResult<Recipe> {
         let mut conn = checkout(&self.pool).await?;
+        crate::water::check_visible(
+            &mut conn,
+            user,
+            patch.water_profile_id.flatten(),
+            patch.target_water_profile_id.flatten(),
+        )
+        .await?;
         let row = if patch.is_empty() {
             find_row(&mut conn, user, id).await?
         } else {
@@ -327,6 +355,8 @@ impl RecipeRepository for PgRecipes {
                 notes: patch.notes,
                 equipment_id: patch.equipment_id,
                 style_id: patch.style_id,
+                water_profile_id: patch.water_profile_id,
+                target_water_profile_id: patch.target_water_profile_id,
                 updated_at: now,
             };
             diesel::update(
@@ -406,6 +436,8 @@ async fn copy_in_tx(
             recipes::notes.eq(original.notes),
             recipes::equipment_id.eq(original.equipment_id),
             recipes::style_id.eq(original.style_id),
+            recipes::water_profile_id.eq(original.water_profile_id),
+            recipes::target_water_profile_id.eq(original.target_water_profile_id),
             recipes::created_at.eq(now),
             recipes::updated_at.eq(now),
         ))
@@ -440,11 +472,13 @@ async fn create_in_tx(
             notes: r.recipe.notes.clone(),
             equipment_id: r.recipe.equipment_id,
             style_id: r.recipe.style_id.clone(),
+            water_profile_id: r.recipe.water_profile_id,
+            target_water_profile_id: r.recipe.target_water_profile_id,
             created_at: now,
             updated_at: now,
         })
         .collect();
-    // 13 columns a row: 2,000 rows stay under PostgreSQL's 65,535 bind parameters.
+    // 15 columns a row: 2,000 rows stay under PostgreSQL's 65,535 bind parameters.
     for chunk in rows.chunks(2_000) {
         diesel::insert_into(recipes::table)
             .values(chunk)
@@ -501,6 +535,7 @@ pub(crate) fn detail(row: RecipeRow, children: Children) -> DomainResult<RecipeD
         yeasts: children.yeasts,
         miscs: children.miscs,
         mash_steps: children.mash_steps,
+        water_additions: children.water_additions,
     })
 }
 

@@ -67,6 +67,8 @@ diesel::table! {
         updated_at -> Timestamptz,
         equipment_id -> Nullable<Uuid>,
         style_id -> Nullable<Text>,
+        water_profile_id -> Nullable<Uuid>,
+        target_water_profile_id -> Nullable<Uuid>,
     }
 }
 
@@ -235,6 +237,8 @@ diesel::table! {
         updated_at -> Timestamptz,
         /// When `fermentation.stable` was announced; null until then and once gravity moves.
         stable_announced_at -> Nullable<Timestamptz>,
+        measured_mash_ph -> Nullable<Double>,
+        predicted_mash_ph -> Nullable<Double>,
     }
 }
 
@@ -461,4 +465,39 @@ diesel::allow_tables_to_appear_in_same_query!(
     catalog_items,
     catalog_seed,
     inventory_deductions,
+    water_profiles,
+    water_additions,
 );
+
+diesel::table! {
+    water_profiles (id) {
+        id -> Uuid,
+        user_id -> Nullable<Uuid>,
+        name -> Text,
+        calcium -> Double,
+        magnesium -> Double,
+        sodium -> Double,
+        sulfate -> Double,
+        chloride -> Double,
+        bicarbonate -> Double,
+        ph -> Nullable<Double>,
+        source -> Nullable<Text>,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    water_additions (id) {
+        id -> Uuid,
+        user_id -> Uuid,
+        recipe_id -> Uuid,
+        agent -> Text,
+        amount -> Double,
+        strength_percent -> Nullable<Double>,
+        acid_percent -> Nullable<Double>,
+        step -> Text,
+        sort_order -> Integer,
+        created_at -> Timestamptz,
+    }
+}

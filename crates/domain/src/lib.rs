@@ -38,6 +38,7 @@ pub mod recipe;
 pub mod rules;
 pub mod timestamp;
 pub mod tools;
+pub mod water;
 pub mod webhook;
 
 /// The brewing calculator reads ingredients by this short path.

@@ -21,6 +21,7 @@ pub use crate::equipment::ports::EquipmentRepository;
 pub use crate::idempotency::ports::IdempotencyStore;
 pub use crate::inventory::ports::InventoryRepository;
 pub use crate::recipe::ports::{RecipeChildRepository, RecipeRepository};
+pub use crate::water::ports::WaterRepository;
 pub use crate::webhook::ports::{WebhookRepository, WebhookSender};
 
 /// The time, injectable so tests can move it (sign-in windows, key expiry, the AI day).

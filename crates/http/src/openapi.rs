@@ -530,6 +530,12 @@ impl Modify for SecuritySchemes {
         ingredients::miscs::update, ingredients::miscs::delete,
         ingredients::mash_steps::create, ingredients::mash_steps::list, ingredients::mash_steps::get,
         ingredients::mash_steps::update, ingredients::mash_steps::delete,
+        ingredients::water_additions::create, ingredients::water_additions::list,
+        ingredients::water_additions::get, ingredients::water_additions::update,
+        ingredients::water_additions::delete,
+        routes::water::list_profiles, routes::water::create_profile, routes::water::get_profile,
+        routes::water::update_profile, routes::water::delete_profile,
+        routes::water::recipe_water, routes::water::calibration,
         routes::inventory::list_items, routes::inventory::create_item, routes::inventory::get_item,
         routes::inventory::update_item, routes::inventory::delete_item, routes::inventory::adjust_item,
         routes::stock::deduct, routes::stock::undo_deduction, routes::stock::shopping_list,
@@ -585,6 +591,8 @@ impl Modify for SecuritySchemes {
         (name = "devices", description = "Hydrometers and controllers that post readings with their own token"),
         (name = "webhooks", description = "Endpoints told what happened, signed as Standard Webhooks says"),
         (name = "tools", description = "Brewer's tools: priming sugar, keg pressure, refractometer, hydrometer correction, dilution, pitch rate"),
+        (name = "water additions", description = "Brewing salts, acids and acidulated malt of a recipe, into the mash or sparge water"),
+        (name = "water", description = "Water profiles, a recipe's ions and predicted mash pH, and its calibration against measured pH"),
     )
 )]
 pub struct ApiDoc;

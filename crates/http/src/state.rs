@@ -20,6 +20,8 @@ pub struct AppState {
     pub inventory: InventoryService,
     pub catalog: wort_domain::catalog::CatalogService,
     pub equipment: EquipmentService,
+    /// Water profiles, a recipe's water report, the mash-pH calibration.
+    pub water: wort_domain::water::WaterService,
     pub devices: DeviceService,
     /// Shared with the delivery workers.
     pub webhooks: Arc<WebhookService>,

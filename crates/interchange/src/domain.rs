@@ -29,6 +29,8 @@ impl From<crate::ImportedRecipe> for NewRecipeWithIngredients {
             yeasts: imported.yeasts,
             miscs: imported.miscs,
             mash_steps: imported.mash_steps,
+            // Files carry water agents as miscs; wort's water additions are not read back.
+            water_additions: vec![],
         }
     }
 }

@@ -23,6 +23,8 @@ pub fn preview(r: &ImportedRecipe) -> RecipeDetail {
         recipe: Recipe {
             equipment_id: None,
             style_id: None,
+            water_profile_id: None,
+            target_water_profile_id: None,
             id,
             user_id: Uuid::nil().to_string(),
             name: r.recipe.name.clone(),
@@ -128,5 +130,6 @@ pub fn preview(r: &ImportedRecipe) -> RecipeDetail {
                 created_at: at,
             })
             .collect(),
+        water_additions: vec![],
     }
 }

@@ -182,6 +182,8 @@ fn everything() -> ImportedRecipe {
         recipe: NewRecipe {
             equipment_id: None,
             style_id: None,
+            water_profile_id: None,
+            target_water_profile_id: None,
             name: "Everything & <more> – ÄÖÜ “quoted”".into(),
             style: "Best Bitter".into(),
             kind: RecipeType::PartialMash,

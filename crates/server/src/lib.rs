@@ -359,6 +359,12 @@ impl SharedParts {
                 catalog.clone(),
             )
             .with_preferences(Arc::new(PgAccounts::new(pool.clone()))),
+            water: wort_domain::water::WaterService::new(
+                Arc::new(wort_db::PgWater::new(pool.clone())),
+                recipes.clone(),
+                equipment.clone(),
+                clock.clone(),
+            ),
             equipment: EquipmentService::new(equipment, clock.clone()),
             devices: DeviceService::new(Arc::new(PgDevices::new(pool.clone())), clock.clone())
                 .with_reading_interval(

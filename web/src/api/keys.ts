@@ -25,6 +25,11 @@ export const keys = {
     /** Every recipe's statistics (an equipment profile's change moves them all). */
     allStats: () => ['recipes', 'stats'] as const,
     stats: (id: string) => ['recipes', 'stats', id] as const,
+    /** The water report: under the recipe's stats, so every change that refreshes them refreshes it. */
+    water: (id: string) => ['recipes', 'stats', id, 'water'] as const,
+  },
+  water: {
+    profiles: () => ['water', 'profiles'] as const,
   },
   styles: {
     all: () => ['styles'] as const,

@@ -716,6 +716,26 @@ export interface paths {
         patch: operations["update_preferences"];
         trace?: never;
     };
+    "/v1/me/water-calibration": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's brews with a measured mash pH beside the model's prediction, their mean error
+         *     (measured − predicted) and the correction added to every prediction once there are 3.
+         */
+        get: operations["calibration"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/miscs/{id}": {
         parameters: {
             query?: never;
@@ -995,6 +1015,45 @@ export interface paths {
         put?: never;
         /** Add to a recipe (appended unless `sort_order` is given). */
         post: operations["create_miscs"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/recipes/{recipe_id}/water": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The recipe's water: the mash (strike) water and all the water after the additions (mg/L),
+         *     residual alkalinity, SO4:Cl, the predicted mash pH at room temperature with the model's name
+         *     and the account's correction, and the acid (or base) that reaches `target_ph`.
+         */
+        get: operations["recipe_water"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/recipes/{recipe_id}/water-additions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** All of a recipe's items of this kind, in order. */
+        get: operations["list_water_additions"];
+        put?: never;
+        /** Add to a recipe (appended unless `sort_order` is given). */
+        post: operations["create_water_additions"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1354,6 +1413,68 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/water-additions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One item by id. */
+        get: operations["get_water_additions"];
+        put?: never;
+        post?: never;
+        /** Delete the item. */
+        delete: operations["delete_water_additions"];
+        options?: never;
+        head?: never;
+        /** Change some fields; `recipe_id` cannot be changed; `{}` changes nothing. */
+        patch: operations["update_water_additions"];
+        trace?: never;
+    };
+    "/v1/water-profiles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The built-in classic profiles (`builtin: true`, each with the `source` of its figures), then
+         *     the account's own, each by name.
+         */
+        get: operations["list_profiles"];
+        put?: never;
+        /** Create a profile of the account's (at most 200). */
+        post: operations["create_profile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/water-profiles/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One profile, built-in or the account's. */
+        get: operations["get_profile"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete one of the account's profiles (recipes naming it stop naming it); a built-in one is
+         *     read-only (`409`).
+         */
+        delete: operations["delete_profile"];
+        options?: never;
+        head?: never;
+        /** Change some fields of one of the account's profiles; a built-in one is read-only (`409`). */
+        patch: operations["update_profile"];
+        trace?: never;
+    };
     "/v1/webhooks": {
         parameters: {
             query?: never;
@@ -1454,6 +1575,34 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * @description The acid (positive mEq) or base (negative) that moves `mash` to `target_ph`, and what it is in
+         *     the usual agents.
+         */
+        AcidNeeded: {
+            /**
+             * Format: double
+             * @description g of baking soda; null when acid is needed.
+             */
+            baking_soda_g?: number | null;
+            /**
+             * Format: double
+             * @description mL of 88 % lactic acid; null when base is needed.
+             */
+            lactic_acid_88_ml?: number | null;
+            /**
+             * Format: double
+             * @description Protons to add (negative: to take away).
+             */
+            meq: number;
+            /**
+             * Format: double
+             * @description mL of 10 % phosphoric acid; null when base is needed.
+             */
+            phosphoric_acid_10_ml?: number | null;
+            /** Format: double */
+            target_ph: number;
+        };
         /** @description `POST /v1/inventory/{id}/adjust`. */
         AdjustInventoryRequest: {
             /**
@@ -1526,6 +1675,11 @@ export interface components {
             measured_batch_size_liters?: number | null;
             /** Format: double */
             measured_fg?: number | null;
+            /**
+             * Format: double
+             * @description The mash pH measured at room temperature (`PATCH` it); null: not measured.
+             */
+            measured_mash_ph?: number | null;
             /** Format: double */
             measured_og?: number | null;
             name: string;
@@ -1535,6 +1689,12 @@ export interface components {
              */
             next_statuses: components["schemas"]["SessionStatus"][];
             notes?: string | null;
+            /**
+             * Format: double
+             * @description The model's uncorrected prediction for the recipe when the pH was measured: the pair
+             *     `GET /v1/me/water-calibration` learns from. Read-only.
+             */
+            predicted_mash_ph?: number | null;
             /**
              * Format: uuid
              * @description The recipe it was made from; `null` once that recipe is deleted (the snapshot remains).
@@ -1609,6 +1769,17 @@ export interface components {
              * @description Real attenuation the recipe plans, % (1 decimal), from its estimated OG and FG.
              */
             planned_real_attenuation_percent?: number | null;
+        };
+        /** @description A brew with both a predicted and a measured mash pH. */
+        CalibrationPair: {
+            brew_date: string;
+            /** Format: double */
+            measured: number;
+            name: string;
+            /** Format: double */
+            predicted: number;
+            /** Format: uuid */
+            session_id: string;
         };
         /** @description A fermentable of the ingredient catalogue. */
         CatalogFermentable: components["schemas"]["FermentableDetails"] & {
@@ -2059,8 +2230,18 @@ export interface components {
             style?: string;
             /** @description A BJCP 2021 style id of `GET /v1/styles`, e.g. `21A`. */
             style_id?: string | null;
+            /**
+             * Format: uuid
+             * @description The water aimed at: a profile of `GET /v1/water-profiles`.
+             */
+            target_water_profile_id?: string | null;
             /** @default all_grain */
             type?: "all_grain" | "extract" | "partial_mash";
+            /**
+             * Format: uuid
+             * @description The source water: a profile of `GET /v1/water-profiles`.
+             */
+            water_profile_id?: string | null;
         };
         CreateSessionRequest: {
             /** Format: date */
@@ -2080,6 +2261,63 @@ export interface components {
             /** Format: int32 */
             sort_order?: number;
             title: string;
+        };
+        CreateWaterAddition: {
+            /**
+             * Format: double
+             * @description % lactic acid of acidulated_malt (default 2); refused for other agents.
+             */
+            acid_percent?: number | null;
+            /**
+             * @description A brewing salt, acid or acidulated malt. Salts are weighed in grams, `lactic_acid` and
+             *     `phosphoric_acid` measured in millilitres (of `strength_percent` w/w), `acidulated_malt`
+             *     weighed in kilograms (holding `acid_percent` lactic acid).
+             * @enum {string}
+             */
+            agent: "gypsum" | "calcium_chloride" | "epsom_salt" | "table_salt" | "baking_soda" | "chalk" | "slaked_lime" | "lactic_acid" | "phosphoric_acid" | "acidulated_malt";
+            /**
+             * Format: double
+             * @description g of a salt; ml of lactic_acid or phosphoric_acid; kg of acidulated_malt.
+             */
+            amount: number;
+            /** Format: int32 */
+            sort_order?: number;
+            /**
+             * @description Into the mash (strike) water or the sparge water.
+             * @default mash
+             */
+            step?: "mash" | "sparge";
+            /**
+             * Format: double
+             * @description % w/w of lactic_acid (default 88) or phosphoric_acid (default 10); refused for other agents.
+             */
+            strength_percent?: number | null;
+        };
+        /** @description Request body of `POST /v1/water-profiles`: ions in mg/L. */
+        CreateWaterProfileRequest: {
+            /**
+             * Format: double
+             * @description Alkalinity as HCO3⁻, mg/L (ppm as CaCO3 × 1.22).
+             */
+            bicarbonate: number;
+            /** Format: double */
+            calcium: number;
+            /** Format: double */
+            chloride: number;
+            /** Format: double */
+            magnesium: number;
+            name: string;
+            /**
+             * Format: double
+             * @description The water's pH; null: unknown (7.0 is assumed).
+             */
+            ph?: number | null;
+            /** Format: double */
+            sodium: number;
+            /** @description Where the figures come from (a water report, a book). */
+            source?: string | null;
+            /** Format: double */
+            sulfate: number;
         };
         /** @description Request body of `POST /v1/webhooks`. */
         CreateWebhookRequest: {
@@ -2649,6 +2887,24 @@ export interface components {
             /** Format: double */
             yield_percent?: number | null;
         };
+        /** @description A water's six main ions (mg/L) and its pH. */
+        Ions: {
+            /**
+             * Format: double
+             * @description Alkalinity expressed as bicarbonate (mg/L HCO3⁻).
+             */
+            bicarbonate: number;
+            /** Format: double */
+            calcium: number;
+            /** Format: double */
+            chloride: number;
+            /** Format: double */
+            magnesium: number;
+            /** Format: double */
+            sodium: number;
+            /** Format: double */
+            sulfate: number;
+        };
         KegPressure: {
             inputs: components["schemas"]["KegPressureInputs"];
             /**
@@ -2671,6 +2927,29 @@ export interface components {
              * @description The beer's temperature in the keg.
              */
             temperature_c: number;
+        };
+        /** @description The mash pH the model predicts, and the account's correction. */
+        MashPh: {
+            /** @description How many measured brews the correction rests on. */
+            calibration_pairs: number;
+            /**
+             * Format: double
+             * @description `predicted + correction` (or `predicted` while there is no correction).
+             */
+            corrected?: number | null;
+            /**
+             * Format: double
+             * @description The account's mean error (measured − predicted) once it has at least 3 measured brews;
+             *     null before.
+             */
+            correction?: number | null;
+            /** @description The model's name and source. */
+            model: string;
+            /**
+             * Format: double
+             * @description pH at room temperature (25 °C) as the model predicts it; null without mashed grain.
+             */
+            predicted?: number | null;
         };
         MashStep: {
             /** Format: date-time */
@@ -2906,11 +3185,21 @@ export interface components {
             style: string;
             /** @description A BJCP 2021 style id (`GET /v1/styles`), beside the free-text `style`; null: none. */
             style_id?: string | null;
+            /**
+             * Format: uuid
+             * @description The water profile aimed at; null: none.
+             */
+            target_water_profile_id?: string | null;
             type: components["schemas"]["RecipeType"];
             /** Format: date-time */
             updated_at: string;
             /** Format: uuid */
             user_id: string;
+            /**
+             * Format: uuid
+             * @description The source water (`GET /v1/water-profiles`: a built-in or the account's); null: none.
+             */
+            water_profile_id?: string | null;
         };
         /** @description `POST /v1/recipes/{id}/analysis`. */
         RecipeAnalysis: {
@@ -2955,6 +3244,7 @@ export interface components {
             hops: components["schemas"]["Hop"][];
             mash_steps: components["schemas"]["MashStep"][];
             miscs: components["schemas"]["Misc"][];
+            water_additions: components["schemas"]["WaterAddition"][];
             yeasts: components["schemas"]["Yeast"][];
         };
         /**
@@ -3516,10 +3806,20 @@ export interface components {
             /** @description A BJCP 2021 style id of `GET /v1/styles`; null: none. */
             style_id?: string | null;
             /**
+             * Format: uuid
+             * @description The water aimed at (`GET /v1/water-profiles`); null: none.
+             */
+            target_water_profile_id?: string | null;
+            /**
              * @description Brewing method.
              * @enum {string}
              */
             type?: "all_grain" | "extract" | "partial_mash";
+            /**
+             * Format: uuid
+             * @description The source water (`GET /v1/water-profiles`); null: none.
+             */
+            water_profile_id?: string | null;
         };
         UpdateSessionRequest: {
             /** Format: date */
@@ -3528,6 +3828,11 @@ export interface components {
             measured_batch_size_liters?: number | null;
             /** Format: double */
             measured_fg?: number | null;
+            /**
+             * Format: double
+             * @description Mash pH measured at room temperature; stored with the model's prediction for the recipe as it is now (the pair `GET /v1/me/water-calibration` learns from).
+             */
+            measured_mash_ph?: number | null;
             /** Format: double */
             measured_og?: number | null;
             name?: string;
@@ -3547,6 +3852,47 @@ export interface components {
         };
         UpdateUserRequest: {
             name: string;
+        };
+        UpdateWaterAddition: {
+            /** Format: double */
+            acid_percent?: number | null;
+            /**
+             * @description A brewing salt, acid or acidulated malt. Salts are weighed in grams, `lactic_acid` and
+             *     `phosphoric_acid` measured in millilitres (of `strength_percent` w/w), `acidulated_malt`
+             *     weighed in kilograms (holding `acid_percent` lactic acid).
+             * @enum {string}
+             */
+            agent?: "gypsum" | "calcium_chloride" | "epsom_salt" | "table_salt" | "baking_soda" | "chalk" | "slaked_lime" | "lactic_acid" | "phosphoric_acid" | "acidulated_malt";
+            /** Format: double */
+            amount?: number;
+            /** Format: int32 */
+            sort_order?: number;
+            /**
+             * @description Which water an addition goes into: the mash (strike) water or the sparge water.
+             * @enum {string}
+             */
+            step?: "mash" | "sparge";
+            /** Format: double */
+            strength_percent?: number | null;
+        };
+        /** @description Request body of `PATCH /v1/water-profiles/{id}`: only the fields sent change. */
+        UpdateWaterProfileRequest: {
+            /** Format: double */
+            bicarbonate?: number;
+            /** Format: double */
+            calcium?: number;
+            /** Format: double */
+            chloride?: number;
+            /** Format: double */
+            magnesium?: number;
+            name?: string;
+            /** Format: double */
+            ph?: number | null;
+            /** Format: double */
+            sodium?: number;
+            source?: string | null;
+            /** Format: double */
+            sulfate?: number;
         };
         /**
          * @description Request body of `PATCH /v1/webhooks/{id}`: only the fields sent change. `active: true`
@@ -3668,6 +4014,136 @@ export interface components {
             sparge_water_liters: number;
             /** Format: double */
             strike_water_liters: number;
+        };
+        WaterAddition: {
+            /**
+             * Format: double
+             * @description % lactic acid of acidulated malt; null for other agents.
+             */
+            acid_percent?: number | null;
+            agent: components["schemas"]["WaterAgent"];
+            /**
+             * Format: double
+             * @description g of a salt, ml of a liquid acid, kg of acidulated malt (`unit`).
+             */
+            amount: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            recipe_id: string;
+            /** Format: int32 */
+            sort_order: number;
+            step: components["schemas"]["WaterStep"];
+            /**
+             * Format: double
+             * @description % w/w of a liquid acid; null for other agents.
+             */
+            strength_percent?: number | null;
+            /** @description `g`, `ml` or `kg`, by agent. */
+            unit: string;
+        };
+        /**
+         * @description A brewing salt, acid or acidulated malt. Salts are weighed in grams, `lactic_acid` and
+         *     `phosphoric_acid` measured in millilitres (of `strength_percent` w/w), `acidulated_malt`
+         *     weighed in kilograms (holding `acid_percent` lactic acid).
+         * @enum {string}
+         */
+        WaterAgent: "gypsum" | "calcium_chloride" | "epsom_salt" | "table_salt" | "baking_soda" | "chalk" | "slaked_lime" | "lactic_acid" | "phosphoric_acid" | "acidulated_malt";
+        /** @description `GET /v1/me/water-calibration`. */
+        WaterCalibration: {
+            /**
+             * Format: double
+             * @description What is added to every prediction: the mean error once there are at least
+             *     `min_pairs` pairs, else null.
+             */
+            correction?: number | null;
+            /**
+             * Format: double
+             * @description Mean of measured − predicted; null without pairs.
+             */
+            mean_error?: number | null;
+            min_pairs: number;
+            pairs: components["schemas"]["CalibrationPair"][];
+        };
+        /**
+         * @description A water's ions (mg/L) and pH: a built-in classic (`builtin`, read-only, `source` names where
+         *     its figures come from) or one of the account's own.
+         */
+        WaterProfile: {
+            /** Format: double */
+            bicarbonate: number;
+            /** @description True for the profiles shipped with wort (read-only). */
+            builtin: boolean;
+            /** Format: double */
+            calcium: number;
+            /** Format: double */
+            chloride: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            id: string;
+            /** Format: double */
+            magnesium: number;
+            name: string;
+            /**
+             * Format: double
+             * @description null: not known (7.0 is assumed).
+             */
+            ph?: number | null;
+            /** Format: double */
+            sodium: number;
+            /** @description Where the figures come from. */
+            source?: string | null;
+            /** Format: double */
+            sulfate: number;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** @description `GET /v1/recipes/{id}/water`. */
+        WaterReport: {
+            acid_needed?: null | components["schemas"]["AcidNeeded"];
+            /** @description The strike water with the mash additions. */
+            mash: components["schemas"]["WaterSummary"];
+            mash_ph: components["schemas"]["MashPh"];
+            /** @description All the water (strike and sparge) with every addition. */
+            overall: components["schemas"]["WaterSummary"];
+            /** Format: uuid */
+            recipe_id: string;
+            /**
+             * Format: double
+             * @description Sparge litres.
+             */
+            sparge_liters: number;
+            target_water_profile?: null | components["schemas"]["WaterProfile"];
+            /** @description Where the volumes come from: `equipment` (the recipe's profile) or `batch_size`. */
+            volumes_from: string;
+            water_profile?: null | components["schemas"]["WaterProfile"];
+        };
+        /**
+         * @description Which water an addition goes into: the mash (strike) water or the sparge water.
+         * @enum {string}
+         */
+        WaterStep: "mash" | "sparge";
+        /** @description One water (mash or overall) after its additions. */
+        WaterSummary: {
+            ions: components["schemas"]["Ions"];
+            /**
+             * Format: double
+             * @description Litres of this water.
+             */
+            liters: number;
+            /**
+             * Format: double
+             * @description Kolbach's residual alkalinity, ppm as CaCO3.
+             */
+            residual_alkalinity: number;
+            /**
+             * Format: double
+             * @description Sulfate to chloride by mass; null without chloride.
+             */
+            sulfate_to_chloride?: number | null;
         };
         Webhook: {
             /** @description Whether events are delivered; set false after 50 consecutive failed attempts. */
@@ -9250,6 +9726,51 @@ export interface operations {
             };
         };
     };
+    calibration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WaterCalibration"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     get_miscs: {
         parameters: {
             query?: never;
@@ -11175,6 +11696,243 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Misc"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body did not arrive within the body read deadline (30 s by default) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with this `Idempotency-Key` is still running (retry after `Retry-After` seconds), or was applied with an answer too large to keep */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid body, or the recipe already holds 200 of this kind */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    recipe_water: {
+        parameters: {
+            query?: {
+                /** @description The mash pH aimed at, 4.0–7.0 (default 5.4) */
+                target_ph?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Recipe id */
+                recipe_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WaterReport"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_water_additions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Recipe id */
+                recipe_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WaterAddition"][];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_water_additions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry of this write safe: the first answer to the key is kept 24 h for the account and sent again, with `Idempotent-Replayed: true`, to a retry of the same request. A malformed key is `400`. A streamed answer (`text/event-stream`) is not kept: the key guards the request until its stream starts. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Recipe id */
+                recipe_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWaterAddition"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WaterAddition"];
                 };
             };
             400: {
@@ -13315,6 +14073,633 @@ export interface operations {
                 };
             };
             /** @description A parameter outside its bounds, or a current reading above the original */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_water_additions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the item */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WaterAddition"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_water_additions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the item */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_water_additions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry of this write safe: the first answer to the key is kept 24 h for the account and sent again, with `Idempotent-Replayed: true`, to a retry of the same request. A malformed key is `400`. A streamed answer (`text/event-stream`) is not kept: the key guards the request until its stream starts. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Id of the item */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWaterAddition"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WaterAddition"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body did not arrive within the body read deadline (30 s by default) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with this `Idempotency-Key` is still running (retry after `Retry-After` seconds), or was applied with an answer too large to keep */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_profiles: {
+        parameters: {
+            query?: {
+                /** @description Page size (default 50) */
+                limit?: number;
+                /** @description Items to skip (default 0) */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    Link?: string;
+                    "X-Total-Count"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WaterProfile"][];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_profile: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry of this write safe: the first answer to the key is kept 24 h for the account and sent again, with `Idempotent-Replayed: true`, to a retry of the same request. A malformed key is `400`. A streamed answer (`text/event-stream`) is not kept: the key guards the request until its stream starts. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWaterProfileRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WaterProfile"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body did not arrive within the body read deadline (30 s by default) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with this `Idempotency-Key` is still running (retry after `Retry-After` seconds), or was applied with an answer too large to keep */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_profile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Water profile id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WaterProfile"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_profile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Water profile id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A built-in profile */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_profile: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry of this write safe: the first answer to the key is kept 24 h for the account and sent again, with `Idempotent-Replayed: true`, to a retry of the same request. A malformed key is `400`. A streamed answer (`text/event-stream`) is not kept: the key guards the request until its stream starts. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Water profile id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWaterProfileRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WaterProfile"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body did not arrive within the body read deadline (30 s by default) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A built-in profile */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             422: {
                 headers: {
                     [name: string]: unknown;

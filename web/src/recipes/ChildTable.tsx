@@ -44,7 +44,7 @@ export interface DerivedCol {
 
 export interface ChildSpec {
   /** API path segment: `/v1/recipes/{id}/<path>` and `/v1/<path>/{id}`. */
-  path: 'fermentables' | 'hops' | 'yeasts' | 'miscs' | 'mash-steps';
+  path: 'fermentables' | 'hops' | 'yeasts' | 'miscs' | 'mash-steps' | 'water-additions';
   singular: string;
   title: string;
   cols: Col[];
@@ -219,7 +219,7 @@ export const ChildTable = memo(function ChildTable({ recipeId, spec, rows: apiRo
                         ☆
                       </button>
                     )}
-                    <button type="button" className="icon danger-text" aria-label={`Remove ${spec.singular} ${i + 1}: ${r.name}`} onClick={() => removal.remove(r.id, `${spec.singular[0]?.toUpperCase() ?? ''}${spec.singular.slice(1)} “${r.name}” removed.`)}>
+                    <button type="button" className="icon danger-text" aria-label={`Remove ${spec.singular} ${i + 1}: ${String(r.name ?? r.agent ?? '')}`} onClick={() => removal.remove(r.id, `${spec.singular[0]?.toUpperCase() ?? ''}${spec.singular.slice(1)} “${String(r.name ?? r.agent ?? '')}” removed.`)}>
                       ✕
                     </button>
                   </td>
@@ -353,7 +353,7 @@ function AddForm({ recipeId, spec, onAdded }: { recipeId: string; spec: ChildSpe
           body[c.key] = Number.isNaN(n) ? t : days ? n * MINUTES_PER_DAY : n;
         } else if (t !== '') body[c.key] = t;
       }
-      if (!body.name) body.name = `New ${spec.singular}`;
+      if (!body.name && cols.some((c) => c.key === 'name')) body.name = `New ${spec.singular}`;
       // The link to the catalogue item the row was made from.
       if (chosen) body.catalog_id = chosen.id;
       return request<Row>('POST', `/v1/recipes/${recipeId}/${spec.path}`, body);

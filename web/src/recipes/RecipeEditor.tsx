@@ -16,6 +16,7 @@ import { fromInput, symbolFor, toInput } from '../units';
 import { equipmentListQuery } from '../equipment/queries';
 import { NotFound } from '../components/NotFound';
 import { StyleFitPanel, VolumesPanel } from './RecipeBrewing';
+import { WaterPanel } from './WaterPanel';
 import { recipeTypes, specs } from './recipeSpecs';
 import { useAutosave, type FieldValue } from '../autosave';
 import { keys } from '../api/keys';
@@ -75,6 +76,7 @@ export default function RecipeEditor() {
               <ChildTable recipeId={id} spec={spec} rows={r[key] as unknown as Row[]} />
             </div>
           ))}
+          <WaterPanel recipe={r} save={save} />
         </div>
         <aside className="recipe-side">
           <StatsPanel id={id} />

@@ -11,13 +11,26 @@ export const yeastForms = ['liquid', 'dry', 'slant', 'culture'] as const;
 export const miscTypes = ['spice', 'fining', 'water_agent', 'herb', 'flavor', 'wood', 'other'] as const;
 export const miscUses = ['mash', 'sparge', 'boil', 'whirlpool', 'primary', 'secondary', 'bottling'] as const;
 export const mashTypes = ['infusion', 'temperature', 'decoction'] as const;
+export const waterAgents = [
+  'gypsum',
+  'calcium_chloride',
+  'epsom_salt',
+  'table_salt',
+  'baking_soda',
+  'chalk',
+  'slaked_lime',
+  'lactic_acid',
+  'phosphoric_acid',
+  'acidulated_malt',
+] as const satisfies readonly Schemas['WaterAgent'][];
+export const waterSteps = ['mash', 'sparge'] as const satisfies readonly Schemas['WaterStep'][];
 export const recipeTypes = [
   ['all_grain', 'All grain'],
   ['extract', 'Extract'],
   ['partial_mash', 'Partial mash'],
 ] as const;
 
-export const specs: { key: 'fermentables' | 'hops' | 'yeasts' | 'miscs' | 'mash_steps'; spec: ChildSpec }[] = [
+export const specs: { key: 'fermentables' | 'hops' | 'yeasts' | 'miscs' | 'mash_steps' | 'water_additions'; spec: ChildSpec }[] = [
   {
     key: 'fermentables',
     spec: {
@@ -124,6 +137,21 @@ export const specs: { key: 'fermentables' | 'hops' | 'yeasts' | 'miscs' | 'mash_
         { key: 'type', label: 'Kind', type: 'select', options: enumOptions(mashTypes), def: 'infusion' },
         { key: 'temperature_c', label: 'Temperature', type: 'number', unit: 'temperature', def: 66 },
         { key: 'duration_minutes', label: 'Duration', type: 'number', unit: 'minutes', def: 60 },
+      ],
+    },
+  },
+  {
+    key: 'water_additions',
+    spec: {
+      path: 'water-additions',
+      singular: 'water addition',
+      title: 'Water additions',
+      // Salts in g, liquid acids in ml, acidulated malt in kg: the unit the API gives each row.
+      derived: [{ key: 'unit', label: 'Unit', after: 'amount', value: (r) => String(r.unit ?? '') }],
+      cols: [
+        { key: 'agent', label: 'Agent', type: 'select', options: enumOptions(waterAgents), def: 'gypsum' },
+        { key: 'amount', label: 'Amount', type: 'number', def: 1 },
+        { key: 'step', label: 'Into', type: 'select', options: enumOptions(waterSteps), def: 'mash', aria: 'water' },
       ],
     },
   },

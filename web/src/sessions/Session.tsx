@@ -89,6 +89,17 @@ export default function SessionPage() {
               />
               <p>Measured ABV: {s.measured_abv == null ? '—' : `${formatNumber(s.measured_abv, 2)} %`}</p>
               <Brewhouse numbers={s.brewhouse} />
+              <AutoField
+                label="Mash pH (room temperature)"
+                field="measured_mash_ph"
+                type="number"
+                nullable
+                value={s.measured_mash_ph ?? null}
+                save={save('measured_mash_ph')}
+              />
+              {s.predicted_mash_ph != null && (
+                <p className="muted small">Predicted for the recipe: {formatNumber(s.predicted_mash_ph, 2, true)} (this pair calibrates the recipe page’s Water panel)</p>
+              )}
               <AutoField label="Brew log" field="notes" type="textarea" nullable value={s.notes ?? null} save={save('notes')} />
             </div>
           </section>

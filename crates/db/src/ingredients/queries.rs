@@ -7,13 +7,15 @@ use diesel::prelude::*;
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use time::OffsetDateTime;
 use uuid::Uuid;
-use wort_domain::ingredients::{Fermentable, Hop, MashStep, Misc, Yeast};
+use wort_domain::ingredients::{Fermentable, Hop, MashStep, Misc, WaterAddition, Yeast};
 use wort_domain::recipe::{NewRecipeWithIngredients, RecipeChild};
 use wort_domain::{DomainResult, UserId, new_id};
 
-use super::rows::{FermentableRow, HopRow, MashStepRow, MiscRow, RowPlace, YeastRow};
+use super::rows::{
+    FermentableRow, HopRow, MashStepRow, MiscRow, RowPlace, WaterAdditionRow, YeastRow,
+};
 use crate::error::{TxError, db_error};
-use crate::schema::{fermentables, hops, mash_steps, miscs, yeasts};
+use crate::schema::{fermentables, hops, mash_steps, miscs, water_additions, yeasts};
 
 /// Generates a module of queries over one child table. Every query filters by `user_id`.
 macro_rules! child_queries {
@@ -131,6 +133,7 @@ child_queries!(hop_q, hops, HopRow);
 child_queries!(yeast_q, yeasts, YeastRow);
 child_queries!(misc_q, miscs, MiscRow);
 child_queries!(mash_step_q, mash_steps, MashStepRow);
+child_queries!(water_addition_q, water_additions, WaterAdditionRow);
 
 pub(super) fn entities<R>(
     rows: Vec<R>,
@@ -148,6 +151,7 @@ pub(crate) struct Children {
     pub yeasts: Vec<Yeast>,
     pub miscs: Vec<Misc>,
     pub mash_steps: Vec<MashStep>,
+    pub water_additions: Vec<WaterAddition>,
 }
 
 fn all_entities<R, E>(
@@ -157,19 +161,20 @@ fn all_entities<R, E>(
     rows.into_iter().map(to_entity).collect()
 }
 
-/// The five lists, pipelined: five queries, one round trip.
+/// The six lists, pipelined: six queries, one round trip.
 pub(crate) async fn load_ingredients(
     conn: &AsyncPgConnection,
     user: UserId,
     recipe_id: Uuid,
 ) -> DomainResult<Children> {
     let ids = [recipe_id];
-    let (f, h, y, m, s) = futures_util::try_join!(
+    let (f, h, y, m, s, w) = futures_util::try_join!(
         fermentable_q::of_recipes(conn, user, &ids),
         hop_q::of_recipes(conn, user, &ids),
         yeast_q::of_recipes(conn, user, &ids),
         misc_q::of_recipes(conn, user, &ids),
         mash_step_q::of_recipes(conn, user, &ids),
+        water_addition_q::of_recipes(conn, user, &ids),
     )
     .map_err(db_error)?;
     Ok(Children {
@@ -178,6 +183,7 @@ pub(crate) async fn load_ingredients(
         yeasts: all_entities(y, YeastRow::entity)?,
         miscs: all_entities(m, MiscRow::entity)?,
         mash_steps: all_entities(s, MashStepRow::entity)?,
+        water_additions: all_entities(w, WaterAdditionRow::entity)?,
     })
 }
 
@@ -248,6 +254,10 @@ pub(crate) async fn copy_ingredients(
         .iter()
         .map(|e| MashStepRow::of(e, user))
         .collect();
+    let w: Vec<_> = fresh(&children.water_additions, renew!())
+        .iter()
+        .map(|e| WaterAdditionRow::of(e, user))
+        .collect();
     Ok(Children {
         fermentables: all_entities(
             fermentable_q::insert(conn, &f).await?,
@@ -257,6 +267,10 @@ pub(crate) async fn copy_ingredients(
         yeasts: all_entities(yeast_q::insert(conn, &y).await?, YeastRow::entity)?,
         miscs: all_entities(misc_q::insert(conn, &m).await?, MiscRow::entity)?,
         mash_steps: all_entities(mash_step_q::insert(conn, &s).await?, MashStepRow::entity)?,
+        water_additions: all_entities(
+            water_addition_q::insert(conn, &w).await?,
+            WaterAdditionRow::entity,
+        )?,
     })
 }
 
@@ -310,10 +324,18 @@ pub(crate) struct ChildrenByRecipe {
     yeasts: HashMap<Uuid, Vec<Yeast>>,
     miscs: HashMap<Uuid, Vec<Misc>>,
     mash_steps: HashMap<Uuid, Vec<MashStep>>,
+    water_additions: HashMap<Uuid, Vec<WaterAddition>>,
 }
 
 impl ChildrenByRecipe {
-    fn of(f: Vec<Fermentable>, h: Vec<Hop>, y: Vec<Yeast>, m: Vec<Misc>, s: Vec<MashStep>) -> Self {
+    fn of(
+        f: Vec<Fermentable>,
+        h: Vec<Hop>,
+        y: Vec<Yeast>,
+        m: Vec<Misc>,
+        s: Vec<MashStep>,
+        w: Vec<WaterAddition>,
+    ) -> Self {
         macro_rules! by_recipe {
             ($list:expr) => {
                 grouped(
@@ -329,6 +351,7 @@ impl ChildrenByRecipe {
             yeasts: by_recipe!(y),
             miscs: by_recipe!(m),
             mash_steps: by_recipe!(s),
+            water_additions: by_recipe!(w),
         }
     }
 
@@ -340,6 +363,7 @@ impl ChildrenByRecipe {
             yeasts: self.yeasts.remove(&recipe_id).unwrap_or_default(),
             miscs: self.miscs.remove(&recipe_id).unwrap_or_default(),
             mash_steps: self.mash_steps.remove(&recipe_id).unwrap_or_default(),
+            water_additions: self.water_additions.remove(&recipe_id).unwrap_or_default(),
         }
     }
 }
@@ -357,12 +381,14 @@ pub(crate) async fn insert_new_children(
     let mut y = Vec::new();
     let mut m = Vec::new();
     let mut s = Vec::new();
+    let mut w = Vec::new();
     for (id, r) in recipes {
         f.push((id, r.fermentables));
         h.push((id, r.hops));
         y.push((id, r.yeasts));
         m.push((id, r.miscs));
         s.push((id, r.mash_steps));
+        w.push((id, r.water_additions));
     }
     let f = new_rows(
         f.into_iter(),
@@ -375,6 +401,13 @@ pub(crate) async fn insert_new_children(
     let y = new_rows(y.into_iter(), user, now, |n| n.sort_order, YeastRow::new);
     let m = new_rows(m.into_iter(), user, now, |n| n.sort_order, MiscRow::new);
     let s = new_rows(s.into_iter(), user, now, |n| n.sort_order, MashStepRow::new);
+    let w = new_rows(
+        w.into_iter(),
+        user,
+        now,
+        |n| n.sort_order,
+        WaterAdditionRow::new,
+    );
     Ok(ChildrenByRecipe::of(
         all_entities(
             fermentable_q::insert_many(conn, &f).await?,
@@ -387,6 +420,10 @@ pub(crate) async fn insert_new_children(
             mash_step_q::insert_many(conn, &s).await?,
             MashStepRow::entity,
         )?,
+        all_entities(
+            water_addition_q::insert_many(conn, &w).await?,
+            WaterAdditionRow::entity,
+        )?,
     ))
 }
 
@@ -397,12 +434,13 @@ pub(crate) async fn load_children_of(
     user: UserId,
     recipe_ids: &[Uuid],
 ) -> DomainResult<ChildrenByRecipe> {
-    let (f, h, y, m, s) = futures_util::try_join!(
+    let (f, h, y, m, s, w) = futures_util::try_join!(
         fermentable_q::of_recipes(conn, user, recipe_ids),
         hop_q::of_recipes(conn, user, recipe_ids),
         yeast_q::of_recipes(conn, user, recipe_ids),
         misc_q::of_recipes(conn, user, recipe_ids),
         mash_step_q::of_recipes(conn, user, recipe_ids),
+        water_addition_q::of_recipes(conn, user, recipe_ids),
     )
     .map_err(db_error)?;
     Ok(ChildrenByRecipe::of(
@@ -411,5 +449,6 @@ pub(crate) async fn load_children_of(
         all_entities(y, YeastRow::entity)?,
         all_entities(m, MiscRow::entity)?,
         all_entities(s, MashStepRow::entity)?,
+        all_entities(w, WaterAdditionRow::entity)?,
     ))
 }

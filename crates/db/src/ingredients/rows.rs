@@ -6,11 +6,12 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 use wort_domain::ingredients::{
     Fermentable, FermentableType, Hop, HopForm, HopUse, MashStep, MashStepType, Misc, MiscType,
-    MiscUse, NewFermentable, NewHop, NewMashStep, NewMisc, NewYeast, Yeast, YeastForm, YeastType,
+    MiscUse, NewFermentable, NewHop, NewMashStep, NewMisc, NewWaterAddition, NewYeast,
+    WaterAddition, WaterAgent, WaterStep, Yeast, YeastForm, YeastType,
 };
 use wort_domain::{DomainError, DomainResult, UserId};
 
-use crate::schema::{fermentables, hops, mash_steps, miscs, yeasts};
+use crate::schema::{fermentables, hops, mash_steps, miscs, water_additions, yeasts};
 
 fn parse_enum<T>(value: &str, parse: impl Fn(&str) -> Option<T>) -> DomainResult<T> {
     parse(value).ok_or_else(|| DomainError::Internal(format!("unexpected stored value {value:?}")))
@@ -412,6 +413,72 @@ impl MashStepRow {
             duration_minutes: n.duration_minutes,
             infuse_amount_liters: n.infuse_amount_liters,
             ramp_minutes: n.ramp_minutes,
+            sort_order: n.sort_order.unwrap_or(append_at),
+            created_at: at.now,
+        }
+    }
+}
+
+#[derive(Queryable, Selectable, Insertable, AsChangeset, Identifiable, Clone)]
+#[diesel(table_name = water_additions, treat_none_as_null = true)]
+pub(crate) struct WaterAdditionRow {
+    pub(super) id: Uuid,
+    pub(super) user_id: Uuid,
+    pub(super) recipe_id: Uuid,
+    pub(super) agent: String,
+    pub(super) amount: f64,
+    pub(super) strength_percent: Option<f64>,
+    pub(super) acid_percent: Option<f64>,
+    pub(super) step: String,
+    pub(super) sort_order: i32,
+    pub(super) created_at: OffsetDateTime,
+}
+
+impl WaterAdditionRow {
+    pub(super) fn of(e: &WaterAddition, user: UserId) -> Self {
+        WaterAdditionRow {
+            id: e.id,
+            user_id: user.0,
+            recipe_id: e.recipe_id,
+            agent: e.agent.as_str().to_owned(),
+            amount: e.amount,
+            strength_percent: e.strength_percent,
+            acid_percent: e.acid_percent,
+            step: e.step.as_str().to_owned(),
+            sort_order: e.sort_order,
+            created_at: e.created_at,
+        }
+    }
+
+    pub(super) fn entity(self) -> DomainResult<WaterAddition> {
+        let agent = parse_enum(&self.agent, WaterAgent::parse)?;
+        Ok(WaterAddition {
+            unit: agent.unit(),
+            agent,
+            step: parse_enum(&self.step, WaterStep::parse)?,
+            id: self.id,
+            recipe_id: self.recipe_id,
+            amount: self.amount,
+            strength_percent: self.strength_percent,
+            acid_percent: self.acid_percent,
+            sort_order: self.sort_order,
+            created_at: self.created_at,
+        })
+    }
+
+    pub(crate) fn new(n: NewWaterAddition, at: &RowPlace, append_at: i32) -> Self {
+        WaterAdditionRow {
+            id: at.id,
+            user_id: at.user.0,
+            recipe_id: at.recipe_id,
+            agent: n.agent.as_str().to_owned(),
+            amount: n.amount,
+            strength_percent: wort_domain::ingredients::normal_strength(
+                n.agent,
+                n.strength_percent,
+            ),
+            acid_percent: wort_domain::ingredients::normal_acid(n.agent, n.acid_percent),
+            step: n.step.as_str().to_owned(),
             sort_order: n.sort_order.unwrap_or(append_at),
             created_at: at.now,
         }

@@ -289,6 +289,8 @@ mod tests {
             recipe: Recipe {
                 equipment_id: None,
                 style_id: None,
+                water_profile_id: None,
+                target_water_profile_id: None,
                 id: recipe_id,
                 user_id: Uuid::nil().to_string(),
                 name: "Session IPA".into(),
@@ -361,6 +363,7 @@ mod tests {
                 sort_order: 0,
                 created_at: at,
             }],
+            water_additions: vec![],
         }
     }
 

@@ -614,6 +614,8 @@ mod tests {
             recipe: Recipe {
                 equipment_id: None,
                 style_id: None,
+                water_profile_id: None,
+                target_water_profile_id: None,
                 id: RECIPE,
                 user_id: USER.0.to_string(),
                 name: "Dry Stout".into(),
@@ -632,6 +634,7 @@ mod tests {
             yeasts: vec![],
             miscs: vec![],
             mash_steps: vec![],
+            water_additions: vec![],
         };
         let usage = Arc::new(MemUsage::default());
         let chats = Arc::new(MemChats::default());

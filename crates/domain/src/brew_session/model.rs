@@ -58,6 +58,11 @@ pub struct BrewSession {
     pub fermentation: FermentationSoFar,
     /// Mash efficiency and real attenuation reached, next to the planned ones.
     pub brewhouse: crate::brew_session::BrewhouseNumbers,
+    /// The mash pH measured at room temperature (`PATCH` it); null: not measured.
+    pub measured_mash_ph: Option<f64>,
+    /// The model's uncorrected prediction for the recipe when the pH was measured: the pair
+    /// `GET /v1/me/water-calibration` learns from. Read-only.
+    pub predicted_mash_ph: Option<f64>,
     pub notes: Option<String>,
     /// The recipe exactly as `GET /v1/recipes/{id}` returned it when the session was created,
     /// plus a `stats` member; later recipe edits do not change it.
@@ -768,6 +773,8 @@ mod tests {
             measured_abv: None,
             fermentation: FermentationSoFar::default(),
             brewhouse: crate::brew_session::BrewhouseNumbers::default(),
+            measured_mash_ph: None,
+            predicted_mash_ph: None,
             next_statuses: status.next_statuses(),
             notes: None,
             recipe_snapshot: serde_json::Value::Null,

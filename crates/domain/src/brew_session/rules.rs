@@ -41,6 +41,10 @@ pub const SESSION_FIELDS: FieldRules = &[
         "measured_batch_size_liters",
         Rule::Number(MEASURED_BATCH_SIZE_LITERS),
     ),
+    (
+        "measured_mash_ph",
+        Rule::Number(crate::water::rules::MASH_PH),
+    ),
 ];
 pub const STEP_FIELDS: FieldRules = &[
     ("title", Rule::Text(STEP_TITLE)),

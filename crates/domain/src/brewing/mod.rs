@@ -27,6 +27,7 @@ pub mod scaling;
 pub mod stats;
 pub mod styles;
 pub mod volumes;
+pub mod water;
 
 #[cfg(test)]
 mod fixtures;

@@ -40,7 +40,7 @@ impl CatalogKind {
             Child::Hop => Some(Self::Hop),
             Child::Yeast => Some(Self::Yeast),
             Child::Misc => Some(Self::Misc),
-            Child::MashStep => None,
+            Child::MashStep | Child::WaterAddition => None,
         }
     }
 

@@ -1,5 +1,5 @@
-//! The five kinds of recipe children: fermentables, hops, yeasts, miscs and mash
-//! steps, with their enums, their validated create inputs (`New…`) and partial updates (`…Patch`).
+//! The six kinds of recipe children: fermentables, hops, yeasts, miscs, mash steps and water
+//! additions, with their enums, their validated create inputs (`New…`) and partial updates (`…Patch`).
 //!
 //! Each child serializes exactly as the API's JSON has it (the OpenAPI document): JSON `type` is
 //! the Rust field `kind`, JSON `use` is `hop_use` / `misc_use` (`use` is a Rust keyword), enums are
@@ -604,6 +604,245 @@ impl MashStep {
             infuse_amount_liters: self.infuse_amount_liters,
             ramp_minutes: self.ramp_minutes,
             sort_order: Some(self.sort_order),
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Water addition
+
+text_enum! {
+    /// A brewing salt, acid or acidulated malt. Salts are weighed in grams, `lactic_acid` and
+    /// `phosphoric_acid` measured in millilitres (of `strength_percent` w/w), `acidulated_malt`
+    /// weighed in kilograms (holding `acid_percent` lactic acid).
+    WaterAgent {
+        Gypsum => "gypsum",
+        CalciumChloride => "calcium_chloride",
+        EpsomSalt => "epsom_salt",
+        TableSalt => "table_salt",
+        BakingSoda => "baking_soda",
+        Chalk => "chalk",
+        SlakedLime => "slaked_lime",
+        LacticAcid => "lactic_acid",
+        PhosphoricAcid => "phosphoric_acid",
+        AcidulatedMalt => "acidulated_malt",
+    }
+}
+
+impl WaterAgent {
+    /// The unit of `amount`: `g`, `ml` or `kg`.
+    pub fn unit(&self) -> &'static str {
+        match self {
+            Self::LacticAcid | Self::PhosphoricAcid => "ml",
+            Self::AcidulatedMalt => "kg",
+            _ => "g",
+        }
+    }
+
+    /// The strength assumed when none is given: 88 % lactic, 10 % phosphoric (the usual retail
+    /// strengths).
+    pub fn default_strength_percent(&self) -> Option<f64> {
+        match self {
+            Self::LacticAcid => Some(88.0),
+            Self::PhosphoricAcid => Some(10.0),
+            _ => None,
+        }
+    }
+
+    /// Lactic acid in acidulated malt when none is given (Weyermann states 2 %).
+    pub fn default_acid_percent(&self) -> Option<f64> {
+        matches!(self, Self::AcidulatedMalt).then_some(2.0)
+    }
+}
+
+text_enum! {
+    /// Which water an addition goes into: the mash (strike) water or the sparge water.
+    #[derive(Default)]
+    WaterStep {
+        #[default]
+        Mash => "mash",
+        Sparge => "sparge",
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+pub struct WaterAddition {
+    pub id: Uuid,
+    pub recipe_id: Uuid,
+    pub agent: WaterAgent,
+    /// g of a salt, ml of a liquid acid, kg of acidulated malt (`unit`).
+    pub amount: f64,
+    /// `g`, `ml` or `kg`, by agent.
+    pub unit: &'static str,
+    /// % w/w of a liquid acid; null for other agents.
+    pub strength_percent: Option<f64>,
+    /// % lactic acid of acidulated malt; null for other agents.
+    pub acid_percent: Option<f64>,
+    pub step: WaterStep,
+    pub sort_order: i32,
+    #[serde(serialize_with = "crate::timestamp::serialize")]
+    #[schema(value_type = String, format = DateTime)]
+    pub created_at: OffsetDateTime,
+}
+
+/// A validated create request with the defaults applied; `sort_order: None` appends.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewWaterAddition {
+    pub agent: WaterAgent,
+    pub amount: f64,
+    pub strength_percent: Option<f64>,
+    pub acid_percent: Option<f64>,
+    pub step: WaterStep,
+    pub sort_order: Option<i32>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct WaterAdditionPatch {
+    pub agent: Option<WaterAgent>,
+    pub amount: Option<f64>,
+    pub strength_percent: Option<Option<f64>>,
+    pub acid_percent: Option<Option<f64>>,
+    pub step: Option<WaterStep>,
+    pub sort_order: Option<i32>,
+}
+
+impl WaterAdditionPatch {
+    pub fn is_empty(&self) -> bool {
+        *self == Self::default()
+    }
+
+    /// Applies the patch, then keeps the strengths consistent with the agent: a strength only
+    /// where the agent has one, its default where it is missing.
+    pub fn apply(&self, to: &mut WaterAddition) {
+        set(&mut to.agent, &self.agent);
+        set(&mut to.amount, &self.amount);
+        set(&mut to.strength_percent, &self.strength_percent);
+        set(&mut to.acid_percent, &self.acid_percent);
+        set(&mut to.step, &self.step);
+        set(&mut to.sort_order, &self.sort_order);
+        to.unit = to.agent.unit();
+        to.strength_percent = normal_strength(to.agent, to.strength_percent);
+        to.acid_percent = normal_acid(to.agent, to.acid_percent);
+    }
+}
+
+/// `strength_percent` as stored: the given one for an acid (its default when none), else none.
+pub fn normal_strength(agent: WaterAgent, given: Option<f64>) -> Option<f64> {
+    agent.default_strength_percent().map(|d| given.unwrap_or(d))
+}
+
+/// `acid_percent` as stored: the given one for acidulated malt (2 % when none), else none.
+pub fn normal_acid(agent: WaterAgent, given: Option<f64>) -> Option<f64> {
+    agent.default_acid_percent().map(|d| given.unwrap_or(d))
+}
+
+/// A strength sent for an agent that has none is a mistake worth telling (`strength_percent` on
+/// gypsum, `acid_percent` on lactic acid…).
+pub fn water_addition_violations(
+    agent: WaterAgent,
+    strength_percent: Option<f64>,
+    acid_percent: Option<f64>,
+) -> Vec<crate::error::Violation> {
+    let mut v = Vec::new();
+    if strength_percent.is_some() && agent.default_strength_percent().is_none() {
+        v.push(crate::error::Violation::new(
+            "custom",
+            &["strength_percent"],
+            "Only lactic_acid and phosphoric_acid take strength_percent",
+        ));
+    }
+    if acid_percent.is_some() && agent.default_acid_percent().is_none() {
+        v.push(crate::error::Violation::new(
+            "custom",
+            &["acid_percent"],
+            "Only acidulated_malt takes acid_percent",
+        ));
+    }
+    v
+}
+
+impl WaterAddition {
+    pub fn to_new(&self) -> NewWaterAddition {
+        NewWaterAddition {
+            agent: self.agent,
+            amount: self.amount,
+            strength_percent: self.strength_percent,
+            acid_percent: self.acid_percent,
+            step: self.step,
+            sort_order: Some(self.sort_order),
+        }
+    }
+
+    /// The addition as a `water_agent` misc: how a BeerXML or BeerJSON export carries it (both
+    /// formats list brewing salts and acids among the miscs).
+    pub fn as_misc(&self) -> Misc {
+        let what = match self.agent {
+            WaterAgent::Gypsum => "Gypsum (CaSO4·2H2O)".to_owned(),
+            WaterAgent::CalciumChloride => "Calcium chloride (CaCl2·2H2O)".to_owned(),
+            WaterAgent::EpsomSalt => "Epsom salt (MgSO4·7H2O)".to_owned(),
+            WaterAgent::TableSalt => "Table salt (NaCl)".to_owned(),
+            WaterAgent::BakingSoda => "Baking soda (NaHCO3)".to_owned(),
+            WaterAgent::Chalk => "Chalk (CaCO3)".to_owned(),
+            WaterAgent::SlakedLime => "Slaked lime (Ca(OH)2)".to_owned(),
+            WaterAgent::LacticAcid => {
+                format!("Lactic acid {} %", self.strength_percent.unwrap_or(88.0))
+            }
+            WaterAgent::PhosphoricAcid => {
+                format!(
+                    "Phosphoric acid {} %",
+                    self.strength_percent.unwrap_or(10.0)
+                )
+            }
+            WaterAgent::AcidulatedMalt => {
+                format!(
+                    "Acidulated malt ({} % lactic)",
+                    self.acid_percent.unwrap_or(2.0)
+                )
+            }
+        };
+        Misc {
+            id: self.id,
+            recipe_id: self.recipe_id,
+            catalog_id: None,
+            name: what,
+            kind: MiscType::WaterAgent,
+            misc_use: match self.step {
+                WaterStep::Mash => MiscUse::Mash,
+                WaterStep::Sparge => MiscUse::Sparge,
+            },
+            amount: self.amount,
+            amount_unit: self.unit.to_owned(),
+            time_minutes: 0.0,
+            notes: None,
+            sort_order: self.sort_order,
+            created_at: self.created_at,
+        }
+    }
+
+    /// The addition as the water calculator reads it.
+    pub fn calc(&self) -> crate::brewing::water::Addition {
+        use crate::brewing::water::Agent;
+        let strength = self.strength_percent.unwrap_or(0.0);
+        let agent = match self.agent {
+            WaterAgent::Gypsum => Agent::Gypsum,
+            WaterAgent::CalciumChloride => Agent::CalciumChloride,
+            WaterAgent::EpsomSalt => Agent::EpsomSalt,
+            WaterAgent::TableSalt => Agent::TableSalt,
+            WaterAgent::BakingSoda => Agent::BakingSoda,
+            WaterAgent::Chalk => Agent::Chalk,
+            WaterAgent::SlakedLime => Agent::SlakedLime,
+            WaterAgent::LacticAcid => Agent::LacticAcid(strength),
+            WaterAgent::PhosphoricAcid => Agent::PhosphoricAcid(strength),
+            WaterAgent::AcidulatedMalt => Agent::AcidulatedMalt(
+                self.acid_percent
+                    .or(self.agent.default_acid_percent())
+                    .unwrap_or(0.0),
+            ),
+        };
+        crate::brewing::water::Addition {
+            agent,
+            amount: self.amount,
+            mash: self.step == WaterStep::Mash,
         }
     }
 }

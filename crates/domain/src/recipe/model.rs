@@ -4,7 +4,7 @@ use serde::Serialize;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use crate::ingredients::{Fermentable, Hop, MashStep, Misc, Yeast};
+use crate::ingredients::{Fermentable, Hop, MashStep, Misc, WaterAddition, Yeast};
 
 /// Brewing method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
@@ -49,6 +49,10 @@ pub struct Recipe {
     pub equipment_id: Option<Uuid>,
     /// A BJCP 2021 style id (`GET /v1/styles`), beside the free-text `style`; null: none.
     pub style_id: Option<String>,
+    /// The source water (`GET /v1/water-profiles`: a built-in or the account's); null: none.
+    pub water_profile_id: Option<Uuid>,
+    /// The water profile aimed at; null: none.
+    pub target_water_profile_id: Option<Uuid>,
     /// Morey SRM of the current fermentables, computed on every read (never stored).
     pub est_color_srm: f64,
     #[serde(serialize_with = "crate::timestamp::serialize")]
@@ -69,6 +73,7 @@ pub struct RecipeDetail {
     pub yeasts: Vec<Yeast>,
     pub miscs: Vec<Misc>,
     pub mash_steps: Vec<MashStep>,
+    pub water_additions: Vec<WaterAddition>,
 }
 
 /// A validated create request with the defaults applied.
@@ -83,6 +88,8 @@ pub struct NewRecipe {
     pub notes: Option<String>,
     pub equipment_id: Option<Uuid>,
     pub style_id: Option<String>,
+    pub water_profile_id: Option<Uuid>,
+    pub target_water_profile_id: Option<Uuid>,
 }
 
 /// A recipe to create together with all its ingredients (an imported file holds these), each
@@ -95,17 +102,19 @@ pub struct NewRecipeWithIngredients {
     pub yeasts: Vec<crate::ingredients::NewYeast>,
     pub miscs: Vec<crate::ingredients::NewMisc>,
     pub mash_steps: Vec<crate::ingredients::NewMashStep>,
+    pub water_additions: Vec<crate::ingredients::NewWaterAddition>,
 }
 
 impl NewRecipeWithIngredients {
     /// How many ingredients of each kind it holds.
-    pub fn counts(&self) -> [(RecipeChildKind, usize); 5] {
+    pub fn counts(&self) -> [(RecipeChildKind, usize); 6] {
         [
             (RecipeChildKind::Fermentable, self.fermentables.len()),
             (RecipeChildKind::Hop, self.hops.len()),
             (RecipeChildKind::Yeast, self.yeasts.len()),
             (RecipeChildKind::Misc, self.miscs.len()),
             (RecipeChildKind::MashStep, self.mash_steps.len()),
+            (RecipeChildKind::WaterAddition, self.water_additions.len()),
         ]
     }
 }
@@ -122,6 +131,8 @@ pub struct RecipePatch {
     pub notes: Option<Option<String>>,
     pub equipment_id: Option<Option<Uuid>>,
     pub style_id: Option<Option<String>>,
+    pub water_profile_id: Option<Option<Uuid>>,
+    pub target_water_profile_id: Option<Option<Uuid>>,
 }
 
 impl RecipePatch {
@@ -174,7 +185,7 @@ pub struct RecipeFilter {
     pub sort: RecipeSort,
 }
 
-/// The five kinds of recipe children. Each is created under its recipe
+/// The six kinds of recipe children. Each is created under its recipe
 /// (`POST /v1/recipes/{id}/<path>`) and read, updated and deleted by its own id.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum RecipeChildKind {
@@ -183,15 +194,17 @@ pub enum RecipeChildKind {
     Yeast,
     Misc,
     MashStep,
+    WaterAddition,
 }
 
 impl RecipeChildKind {
-    pub const ALL: [RecipeChildKind; 5] = [
+    pub const ALL: [RecipeChildKind; 6] = [
         Self::Fermentable,
         Self::Hop,
         Self::Yeast,
         Self::Misc,
         Self::MashStep,
+        Self::WaterAddition,
     ];
 
     /// The path segment and the recipe's array name of this kind (`mash-steps` / `mash_steps`).
@@ -202,12 +215,14 @@ impl RecipeChildKind {
             Self::Yeast => "yeasts",
             Self::Misc => "miscs",
             Self::MashStep => "mash-steps",
+            Self::WaterAddition => "water-additions",
         }
     }
 
     pub fn array_name(&self) -> &'static str {
         match self {
             Self::MashStep => "mash_steps",
+            Self::WaterAddition => "water_additions",
             other => other.path(),
         }
     }
@@ -222,6 +237,7 @@ pub enum RecipeChild {
     Yeast(Yeast),
     Misc(Misc),
     MashStep(MashStep),
+    WaterAddition(WaterAddition),
 }
 
 /// A validated create request for any kind of child.
@@ -232,6 +248,7 @@ pub enum NewRecipeChild {
     Yeast(crate::ingredients::NewYeast),
     Misc(crate::ingredients::NewMisc),
     MashStep(crate::ingredients::NewMashStep),
+    WaterAddition(crate::ingredients::NewWaterAddition),
 }
 
 /// A validated partial update for any kind of child.
@@ -242,6 +259,7 @@ pub enum RecipeChildPatch {
     Yeast(crate::ingredients::YeastPatch),
     Misc(crate::ingredients::MiscPatch),
     MashStep(crate::ingredients::MashStepPatch),
+    WaterAddition(crate::ingredients::WaterAdditionPatch),
 }
 
 impl RecipeChildPatch {
@@ -252,6 +270,7 @@ impl RecipeChildPatch {
             Self::Yeast(_) => RecipeChildKind::Yeast,
             Self::Misc(_) => RecipeChildKind::Misc,
             Self::MashStep(_) => RecipeChildKind::MashStep,
+            Self::WaterAddition(_) => RecipeChildKind::WaterAddition,
         }
     }
 }
@@ -264,6 +283,7 @@ impl NewRecipeChild {
             Self::Yeast(_) => RecipeChildKind::Yeast,
             Self::Misc(_) => RecipeChildKind::Misc,
             Self::MashStep(_) => RecipeChildKind::MashStep,
+            Self::WaterAddition(_) => RecipeChildKind::WaterAddition,
         }
     }
 }

@@ -126,6 +126,17 @@ pub const MASH_STEP_FIELDS: FieldRules = &[
     ("sort_order", Rule::Number(SORT_ORDER)),
 ];
 
+pub const WATER_ADDITION_FIELDS: FieldRules = &[
+    ("amount", Rule::Number(WATER_AMOUNT)),
+    ("strength_percent", Rule::Number(ACID_STRENGTH_PERCENT)),
+    ("acid_percent", Rule::Number(ACID_STRENGTH_PERCENT)),
+    ("sort_order", Rule::Number(SORT_ORDER)),
+];
+/// A water addition's `amount` (g, ml or kg by agent).
+pub const WATER_AMOUNT: NumberRule = NumberRule::range(0.0, 10_000.0);
+/// An acid's strength, % w/w: above 0, at most 100.
+pub const ACID_STRENGTH_PERCENT: NumberRule = NumberRule::above(0.0, 100.0);
+
 /// The bounded fields of each ingredient kind.
 pub fn ingredient_fields(kind: RecipeChildKind) -> FieldRules {
     match kind {
@@ -134,6 +145,7 @@ pub fn ingredient_fields(kind: RecipeChildKind) -> FieldRules {
         RecipeChildKind::Yeast => YEAST_FIELDS,
         RecipeChildKind::Misc => MISC_FIELDS,
         RecipeChildKind::MashStep => MASH_STEP_FIELDS,
+        RecipeChildKind::WaterAddition => WATER_ADDITION_FIELDS,
     }
 }
 

@@ -15,7 +15,9 @@ use crate::brewing::scaling::{ScaleTarget, Scaled, scale};
 use crate::brewing::{BrewingContext, HopForm, StatsReport, stats_report, style};
 use crate::equipment::{Equipment, EquipmentRepository};
 use crate::error::{DomainError, Violation};
-use crate::ingredients::{NewFermentable, NewHop, NewMashStep, NewMisc, NewYeast};
+use crate::ingredients::{
+    NewFermentable, NewHop, NewMashStep, NewMisc, NewWaterAddition, NewYeast,
+};
 use crate::page::{Page, PageRequest};
 use crate::ports::Clock;
 use crate::{DomainResult, UserId};
@@ -295,6 +297,8 @@ fn scaled_recipe(
             notes: r.notes.clone(),
             equipment_id: r.equipment_id,
             style_id: r.style_id.clone(),
+            water_profile_id: r.water_profile_id,
+            target_water_profile_id: r.target_water_profile_id,
         },
         fermentables: recipe
             .fermentables
@@ -338,6 +342,15 @@ fn scaled_recipe(
                     .by_volume(m.infuse_amount_liters)
                     .map(|l| round_to(l, 2)),
                 ..m.to_new()
+            })
+            .collect(),
+        // Salts and acids in proportion to the water, like the mash infusions.
+        water_additions: recipe
+            .water_additions
+            .iter()
+            .map(|w| NewWaterAddition {
+                amount: round_to(scaled.by_volume(Some(w.amount)).unwrap_or(0.0), 3),
+                ..w.to_new()
             })
             .collect(),
     }
@@ -385,6 +398,8 @@ mod tests {
             recipe: NewRecipe {
                 equipment_id: None,
                 style_id: None,
+                water_profile_id: None,
+                target_water_profile_id: None,
                 name: "Pils".into(),
                 style: String::new(),
                 kind: RecipeType::AllGrain,
@@ -398,6 +413,7 @@ mod tests {
             yeasts: vec![],
             miscs: vec![],
             mash_steps: vec![],
+            water_additions: vec![],
         }
     }
 

@@ -126,6 +126,10 @@ static SESSION_UPDATE: BodySpec = BodySpec {
         FieldSpec::clearable("measured_og", Kind::Number),
         FieldSpec::clearable("measured_fg", Kind::Number),
         FieldSpec::clearable("measured_batch_size_liters", Kind::Number),
+        FieldSpec::clearable("measured_mash_ph", Kind::Number).described(
+            "Mash pH measured at room temperature; stored with the model's prediction for the \
+             recipe as it is now (the pair `GET /v1/me/water-calibration` learns from).",
+        ),
         FieldSpec::clearable("notes", Kind::Text),
     ],
 };
@@ -269,18 +273,27 @@ fn read_session_request(body: &Value) -> ApiResult<NewBrewSession> {
     }
 }
 
-fn read_session_patch(body: &Value) -> ApiResult<BrewSessionPatch> {
+/// The session's patch, and its `measured_mash_ph` when sent (`Some(None)` clears it).
+fn read_session_patch(body: &Value) -> ApiResult<(BrewSessionPatch, Option<Option<f64>>)> {
     let mut f = Reader::new(body, &SESSION_UPDATE, Mode::Update)?;
+    // Read in the table's order (errors are listed in it).
+    let name = f.text("name");
+    let brew_date = f.date("brew_date");
+    let status = f.enumeration("status", SessionStatus::parse);
+    let measured_og = f.nullable_number("measured_og");
+    let measured_fg = f.nullable_number("measured_fg");
+    let measured_batch_size_liters = f.nullable_number("measured_batch_size_liters");
+    let mash_ph = f.nullable_number("measured_mash_ph");
     let patch = BrewSessionPatch {
-        name: f.text("name"),
-        brew_date: f.date("brew_date"),
-        status: f.enumeration("status", SessionStatus::parse),
-        measured_og: f.nullable_number("measured_og"),
-        measured_fg: f.nullable_number("measured_fg"),
-        measured_batch_size_liters: f.nullable_number("measured_batch_size_liters"),
+        name,
+        brew_date,
+        status,
+        measured_og,
+        measured_fg,
+        measured_batch_size_liters,
         notes: f.nullable_text("notes"),
     };
-    f.finish(patch)
+    f.finish((patch, mash_ph))
 }
 
 fn sort_order(f: &mut Reader) -> Option<i32> {
@@ -440,7 +453,15 @@ pub async fn update_session(
     body: JsonBody,
 ) -> ApiResult<HttpResponse> {
     let id = path_id(&req, "id")?;
-    let patch = read_session_patch(&body.json()?)?;
+    let (patch, mash_ph) = read_session_patch(&body.json()?)?;
+    if let Some(measured) = mash_ph {
+        // The measured pH is stored with the water model's prediction, which the session
+        // service knows nothing of; the session is then read (and patched) as usual.
+        state
+            .water
+            .record_mash_ph(auth.0.user.id, id, measured)
+            .await?;
+    }
     Ok(HttpResponse::Ok().json(
         state
             .brew_sessions

@@ -1,7 +1,7 @@
 //! Recipe children: created and listed under their recipe, read/updated/deleted by their own id.
 //!
 //! `POST|GET /v1/recipes/{recipe_id}/<kind>` and `GET|PATCH|DELETE /v1/<kind>/{id}` for
-//! fermentables, hops, yeasts, miscs and mash-steps. Each kind has one table of its body's fields
+//! fermentables, hops, yeasts, miscs, mash-steps and water-additions. Each kind has one table of its body's fields
 //! and one reader, used by both create (required fields, defaults) and update.
 
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -11,8 +11,9 @@ use wort_domain::error::Violation;
 use wort_domain::ingredients::{
     DEFAULT_MISC_AMOUNT_UNIT, DEFAULT_MISC_TIME_MINUTES, Fermentable, FermentablePatch,
     FermentableType, Hop, HopForm, HopPatch, HopUse, MashStep, MashStepPatch, MashStepType, Misc,
-    MiscPatch, MiscType, MiscUse, NewFermentable, NewHop, NewMashStep, NewMisc, NewYeast, Yeast,
-    YeastForm, YeastPatch, YeastType,
+    MiscPatch, MiscType, MiscUse, NewFermentable, NewHop, NewMashStep, NewMisc, NewWaterAddition,
+    NewYeast, WaterAddition, WaterAdditionPatch, WaterAgent, WaterStep, Yeast, YeastForm,
+    YeastPatch, YeastType, water_addition_violations,
 };
 use wort_domain::recipe::{NewRecipeChild, RecipeChildKind, RecipeChildPatch};
 
@@ -154,6 +155,26 @@ static MASH_STEP: BodySpec = BodySpec {
     ],
 };
 
+static WATER_ADDITION: BodySpec = BodySpec {
+    rules: rules::WATER_ADDITION_FIELDS,
+    missing: Missing::Last,
+    fields: &[
+        FieldSpec::required("agent", choice!(WaterAgent)),
+        FieldSpec::required("amount", Kind::Number).described(
+            "g of a salt; ml of lactic_acid or phosphoric_acid; kg of acidulated_malt.",
+        ),
+        FieldSpec::clearable("strength_percent", Kind::Number).described(
+            "% w/w of lactic_acid (default 88) or phosphoric_acid (default 10); refused for other agents.",
+        ),
+        FieldSpec::clearable("acid_percent", Kind::Number).described(
+            "% lactic acid of acidulated_malt (default 2); refused for other agents.",
+        ),
+        FieldSpec::new("step", choice!(WaterStep), default_variant!(WaterStep))
+            .described("Into the mash (strike) water or the sparge water."),
+        SORT_ORDER,
+    ],
+};
+
 fn spec(kind: RecipeChildKind) -> &'static BodySpec {
     match kind {
         RecipeChildKind::Fermentable => &FERMENTABLE,
@@ -161,6 +182,7 @@ fn spec(kind: RecipeChildKind) -> &'static BodySpec {
         RecipeChildKind::Yeast => &YEAST,
         RecipeChildKind::Misc => &MISC,
         RecipeChildKind::MashStep => &MASH_STEP,
+        RecipeChildKind::WaterAddition => &WATER_ADDITION,
     }
 }
 
@@ -238,6 +260,17 @@ fn read_mash_step(r: &mut Reader) -> MashStepPatch {
         duration_minutes: r.number("duration_minutes"),
         infuse_amount_liters: r.nullable_number("infuse_amount_liters"),
         ramp_minutes: r.nullable_number("ramp_minutes"),
+        sort_order: sort_order(r),
+    }
+}
+
+fn read_water_addition(r: &mut Reader) -> WaterAdditionPatch {
+    WaterAdditionPatch {
+        agent: r.enumeration("agent", WaterAgent::parse),
+        amount: r.number("amount"),
+        strength_percent: r.nullable_number("strength_percent"),
+        acid_percent: r.nullable_number("acid_percent"),
+        step: r.enumeration("step", WaterStep::parse),
         sort_order: sort_order(r),
     }
 }
@@ -323,6 +356,24 @@ pub fn read_new_ingredient(
                 sort_order: p.sort_order,
             })
         }
+        RecipeChildKind::WaterAddition => {
+            let p = read_water_addition(&mut r);
+            let strength = p.strength_percent.flatten();
+            let acid = p.acid_percent.flatten();
+            if let Some(agent) = p.agent {
+                for violation in water_addition_violations(agent, strength, acid) {
+                    r.report(violation);
+                }
+            }
+            NewRecipeChild::WaterAddition(NewWaterAddition {
+                agent: p.agent.unwrap_or(WaterAgent::Gypsum),
+                amount: p.amount.unwrap_or_default(),
+                strength_percent: strength,
+                acid_percent: acid,
+                step: p.step.unwrap_or_default(),
+                sort_order: p.sort_order,
+            })
+        }
     };
     if let Some(violation) = link {
         r.report(violation);
@@ -339,6 +390,9 @@ pub fn read_ingredient_patch(kind: RecipeChildKind, body: &Value) -> ApiResult<R
         RecipeChildKind::Yeast => RecipeChildPatch::Yeast(read_yeast(&mut r)),
         RecipeChildKind::Misc => RecipeChildPatch::Misc(read_misc(&mut r)),
         RecipeChildKind::MashStep => RecipeChildPatch::MashStep(read_mash_step(&mut r)),
+        RecipeChildKind::WaterAddition => {
+            RecipeChildPatch::WaterAddition(read_water_addition(&mut r))
+        }
     };
     r.finish(patch)
 }
@@ -413,7 +467,7 @@ async fn update_ingredient(
         RecipeChildPatch::Hop(p) => p.catalog_id,
         RecipeChildPatch::Yeast(p) => p.catalog_id,
         RecipeChildPatch::Misc(p) => p.catalog_id,
-        RecipeChildPatch::MashStep(_) => None,
+        RecipeChildPatch::MashStep(_) | RecipeChildPatch::WaterAddition(_) => None,
     };
     check_link(
         &state,
@@ -573,27 +627,42 @@ ingredient_routes!(
     "/v1/mash-steps"
 );
 
-/// The five lists, inside the `/v1/recipes` scope.
+ingredient_routes!(
+    water_additions,
+    RecipeChildKind::WaterAddition,
+    WaterAddition,
+    schema::CreateWaterAddition,
+    schema::UpdateWaterAddition,
+    "water additions",
+    "/v1/recipes/{recipe_id}/water-additions",
+    "/v1/water-additions/{id}",
+    "/{recipe_id}/water-additions",
+    "/v1/water-additions"
+);
+
+/// The six lists, inside the `/v1/recipes` scope.
 pub fn configure_lists(cfg: &mut web::ServiceConfig) {
     fermentables::configure_list(cfg);
     hops::configure_list(cfg);
     yeasts::configure_list(cfg);
     miscs::configure_list(cfg);
     mash_steps::configure_list(cfg);
+    water_additions::configure_list(cfg);
 }
 
-/// The five item scopes (`/v1/fermentables/{id}`, …).
+/// The six item scopes (`/v1/fermentables/{id}`, …).
 pub fn configure_items(cfg: &mut web::ServiceConfig) {
     fermentables::configure_item(cfg);
     hops::configure_item(cfg);
     yeasts::configure_item(cfg);
     miscs::configure_item(cfg);
     mash_steps::configure_item(cfg);
+    water_additions::configure_item(cfg);
 }
 
 /// Request bodies of the OpenAPI document, built from the tables above.
 pub mod schema {
-    use super::{FERMENTABLE, HOP, MASH_STEP, MISC, YEAST};
+    use super::{FERMENTABLE, HOP, MASH_STEP, MISC, WATER_ADDITION, YEAST};
     use crate::body_spec::{Mode, request_body_schema};
 
     request_body_schema!(
@@ -623,6 +692,18 @@ pub mod schema {
     request_body_schema!(
         UpdateMashStep,
         MASH_STEP,
+        Mode::Update,
+        field_descriptions = false
+    );
+    request_body_schema!(
+        CreateWaterAddition,
+        WATER_ADDITION,
+        Mode::Create,
+        field_descriptions = true
+    );
+    request_body_schema!(
+        UpdateWaterAddition,
+        WATER_ADDITION,
         Mode::Update,
         field_descriptions = false
     );

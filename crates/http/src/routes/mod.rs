@@ -17,6 +17,7 @@ pub mod recipes;
 pub mod stock;
 pub mod styles;
 pub mod tools;
+pub mod water;
 pub mod webhooks;
 
 use actix_web::{HttpResponse, Resource, web};
@@ -43,6 +44,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     health::configure(cfg);
     auth::configure(cfg);
     me::configure(cfg);
+    water::configure_calibration(cfg); // /v1/me/water-calibration
     ai::configure(cfg); // /v1/ai/usage, /v1/chat
     devices::configure_ingest(cfg); // /ingest/{token}
     stock::configure_shopping(cfg); // /v1/shopping-list
@@ -54,7 +56,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .configure(recipes::configure) // "", /{id}, /{id}/copy, /{id}/scale, /{id}/stats
             .configure(ingredients::configure_lists) // /{recipe_id}/fermentables, …
             .configure(ai::configure_analysis) // /{id}/analysis
-            .configure(stock::configure_cost), // /{id}/cost
+            .configure(stock::configure_cost) // /{id}/cost
+            .configure(water::configure_report), // /{recipe_id}/water
     )
     .configure(ingredients::configure_items) // /v1/fermentables/{id}, …
     .service(
@@ -67,6 +70,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .service(web::scope("/v1/inventory").configure(inventory::configure))
     .service(web::scope("/v1/catalog").configure(catalog::configure))
     .service(web::scope("/v1/equipment").configure(equipment::configure))
+    .service(web::scope("/v1/water-profiles").configure(water::configure))
     .service(web::scope("/v1/styles").configure(styles::configure))
     .service(web::scope("/v1/chats").configure(chats::configure))
     .service(web::scope("/v1/devices").configure(devices::configure))

@@ -84,6 +84,10 @@ static RECIPE: BodySpec = BodySpec {
             .described("One of the account's equipment profiles (`/v1/equipment`)."),
         FieldSpec::clearable("style_id", Kind::Text)
             .described("A BJCP 2021 style id of `GET /v1/styles`, e.g. `21A`."),
+        FieldSpec::clearable("water_profile_id", Kind::Uuid)
+            .described("The source water: a profile of `GET /v1/water-profiles`."),
+        FieldSpec::clearable("target_water_profile_id", Kind::Uuid)
+            .described("The water aimed at: a profile of `GET /v1/water-profiles`."),
     ],
 };
 
@@ -131,6 +135,14 @@ request_body_schema!(
             "style_id",
             "A BJCP 2021 style id of `GET /v1/styles`; null: none."
         ),
+        (
+            "water_profile_id",
+            "The source water (`GET /v1/water-profiles`); null: none."
+        ),
+        (
+            "target_water_profile_id",
+            "The water aimed at (`GET /v1/water-profiles`); null: none."
+        ),
     ])
 );
 
@@ -164,6 +176,8 @@ fn read_patch(f: &mut Reader) -> RecipePatch {
         notes: f.nullable_text("notes"),
         equipment_id: f.nullable_uuid("equipment_id"),
         style_id: f.nullable_text("style_id"),
+        water_profile_id: f.nullable_uuid("water_profile_id"),
+        target_water_profile_id: f.nullable_uuid("target_water_profile_id"),
     }
 }
 
@@ -181,6 +195,8 @@ pub fn read_new_recipe(body: &Value) -> ApiResult<NewRecipe> {
         notes: p.notes.flatten(),
         equipment_id: p.equipment_id.flatten(),
         style_id: p.style_id.flatten(),
+        water_profile_id: p.water_profile_id.flatten(),
+        target_water_profile_id: p.target_water_profile_id.flatten(),
     };
     f.finish(new)
 }

@@ -146,7 +146,11 @@ fn recipe(export: &RecipeForExport) -> Value {
         ("culture_additions", d.yeasts.iter().map(culture).collect()),
         (
             "miscellaneous_additions",
-            d.miscs.iter().map(misc).collect(),
+            // Water additions travel as water-agent miscs.
+            (d.miscs.iter().cloned())
+                .chain(d.water_additions.iter().map(|a| a.as_misc()))
+                .map(|m| misc(&m))
+                .collect(),
         ),
     ];
     for (key, items) in lists {

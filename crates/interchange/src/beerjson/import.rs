@@ -254,6 +254,8 @@ fn recipe(rec: &Obj<'_>, r: &mut Report) -> ImportedRecipe {
         recipe: NewRecipe {
             equipment_id: None,
             style_id: None,
+            water_profile_id: None,
+            target_water_profile_id: None,
             name,
             style,
             kind,

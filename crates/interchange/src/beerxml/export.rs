@@ -125,7 +125,11 @@ fn recipe(w: &mut Writer, export: &RecipeForExport) {
     list(w, "FERMENTABLES", &d.fermentables, fermentable);
     list(w, "HOPS", &d.hops, hop);
     list(w, "YEASTS", &d.yeasts, yeast);
-    list(w, "MISCS", &d.miscs, misc);
+    // Water additions travel as water-agent miscs (BeerXML has no other place for them).
+    let miscs: Vec<Misc> = (d.miscs.iter().cloned())
+        .chain(d.water_additions.iter().map(|a| a.as_misc()))
+        .collect();
+    list(w, "MISCS", &miscs, misc);
     if !d.mash_steps.is_empty() {
         w.open("MASH");
         w.text("NAME", "Mash");

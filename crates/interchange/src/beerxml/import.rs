@@ -194,6 +194,8 @@ fn recipe(node: &Node, path: &[String], r: &mut Report) -> ImportedRecipe {
         recipe: NewRecipe {
             equipment_id: None,
             style_id: None,
+            water_profile_id: None,
+            target_water_profile_id: None,
             name,
             style,
             kind,

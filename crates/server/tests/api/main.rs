@@ -35,5 +35,6 @@ mod stock;
 mod support;
 mod timers;
 mod tools;
+mod water;
 mod web_app;
 mod webhooks;

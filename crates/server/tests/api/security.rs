@@ -70,6 +70,27 @@ async fn owner_fixture(app: &TestApp, owner: &Account) -> BTreeMap<&'static str,
         )
         .await,
     );
+    ids.insert(
+        "water-additions",
+        create(
+            app,
+            k,
+            &format!("/v1/recipes/{recipe}/water-additions"),
+            json!({"agent": "gypsum", "amount": 5}),
+        )
+        .await,
+    );
+    ids.insert(
+        "water-profiles",
+        create(
+            app,
+            k,
+            "/v1/water-profiles",
+            json!({"name": "Secret well", "calcium": 50, "magnesium": 10, "sodium": 10,
+                   "sulfate": 50, "chloride": 50, "bicarbonate": 100}),
+        )
+        .await,
+    );
     let session = create(
         app,
         k,

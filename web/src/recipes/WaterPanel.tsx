@@ -1,0 +1,152 @@
+// The recipe's water: source and target profiles, the ions of the mash and of all the water
+// against the target, residual alkalinity, SO4:Cl, and the predicted mash pH with the account's
+// calibration and the acid for 5.4. Every number is the API's (`/v1/recipes/{id}/water`).
+import { useMemo } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { client, unwrap, type Schemas } from '../api/client';
+import { keys } from '../api/keys';
+import { AutoField } from '../components/AutoField';
+import { ErrorBox, Loading } from '../components/States';
+import type { FieldValue } from '../autosave';
+import { usePrefs } from '../prefs';
+import { display, formatNumber } from '../units';
+
+type Ions = Schemas['Ions'];
+type Report = Schemas['WaterReport'];
+
+export const waterQuery = (id: string) => ({
+  queryKey: keys.recipes.water(id),
+  queryFn: () => unwrap(client.GET('/v1/recipes/{recipe_id}/water', { params: { path: { recipe_id: id } } })),
+  staleTime: 0,
+});
+
+export const waterProfilesQuery = {
+  queryKey: keys.water.profiles(),
+  queryFn: () => unwrap(client.GET('/v1/water-profiles', { params: { query: { limit: 200 } } })),
+  staleTime: 60_000,
+};
+
+const ionRows: [keyof Ions, string][] = [
+  ['calcium', 'Calcium'],
+  ['magnesium', 'Magnesium'],
+  ['sodium', 'Sodium'],
+  ['sulfate', 'Sulfate'],
+  ['chloride', 'Chloride'],
+  ['bicarbonate', 'Bicarbonate'],
+];
+
+type Save = (field: keyof Schemas['UpdateRecipeRequest']) => (v: FieldValue) => Promise<void>;
+
+export function WaterPanel({ recipe, save }: { recipe: Schemas['RecipeDetail']; save: Save }) {
+  const id = recipe.id;
+  const report = useQuery(waterQuery(id));
+  const profiles = useQuery(waterProfilesQuery);
+  const options = useMemo(() => (profiles.data ?? []).map((p) => [p.id, p.name] as const), [profiles.data]);
+  return (
+    <section className="panel water-panel" aria-labelledby="h-water" aria-busy={report.isFetching}>
+      <h2 id="h-water">Water</h2>
+      <div className="form-grid">
+        <AutoField
+          label="Source water"
+          field="water_profile_id"
+          type="select"
+          nullable
+          noneLabel="Distilled (none)"
+          options={options}
+          value={recipe.water_profile_id ?? null}
+          save={save('water_profile_id')}
+        />
+        <AutoField
+          label="Target water"
+          field="target_water_profile_id"
+          type="select"
+          nullable
+          noneLabel="None"
+          options={options}
+          value={recipe.target_water_profile_id ?? null}
+          save={save('target_water_profile_id')}
+        />
+      </div>
+      {report.isPending ? (
+        <Loading what="the water report" />
+      ) : report.isError ? (
+        <ErrorBox error={report.error} retry={() => report.refetch()} />
+      ) : (
+        <WaterReport report={report.data} />
+      )}
+    </section>
+  );
+}
+
+function WaterReport({ report }: { report: Report }) {
+  const prefs = usePrefs();
+  const target = report.target_water_profile;
+  const ph = report.mash_ph;
+  const need = report.acid_needed;
+  const ppm = (v: number) => formatNumber(v, 0);
+  return (
+    <>
+      <p className="muted small">
+        Mash water {display(report.mash.liters, 'volume', prefs)}, sparge {display(report.sparge_liters, 'volume', prefs)}
+        {report.volumes_from === 'batch_size' ? ' (no equipment profile: the batch size is taken as mash water)' : ''}.
+        Ions in mg/L (ppm).
+      </p>
+      <div className="water-table">
+        <table className="water-ions">
+          <caption className="sr-only">Ions after the additions against the target profile</caption>
+          <thead>
+            <tr>
+              <th scope="col">Ion</th>
+              <th scope="col">Mash</th>
+              <th scope="col">All water</th>
+              {target && <th scope="col">Target</th>}
+            </tr>
+          </thead>
+          <tbody>
+            {ionRows.map(([key, label]) => (
+              <tr key={key}>
+                <th scope="row">{label}</th>
+                <td>{ppm(report.mash.ions[key])}</td>
+                <td>{ppm(report.overall.ions[key])}</td>
+                {target && <td>{ppm(target[key])}</td>}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <dl className="stats">
+        <div>
+          <dt>Residual alkalinity</dt>
+          <dd>{formatNumber(report.mash.residual_alkalinity, 0)} ppm as CaCO₃</dd>
+        </div>
+        <div>
+          <dt>Sulfate : chloride</dt>
+          <dd>{report.mash.sulfate_to_chloride == null ? '—' : formatNumber(report.mash.sulfate_to_chloride, 2)}</dd>
+        </div>
+        <div>
+          <dt>Predicted mash pH</dt>
+          <dd>{ph.predicted == null ? 'nothing mashed' : formatNumber(ph.predicted, 2, true)}</dd>
+        </div>
+        <div>
+          <dt>Calibrated</dt>
+          <dd>
+            {ph.corrected == null || ph.correction == null
+              ? `not yet (${ph.calibration_pairs} of 3 measured brews)`
+              : `${formatNumber(ph.corrected, 2, true)} (${ph.correction >= 0 ? '+' : ''}${formatNumber(ph.correction, 2, true)} from ${ph.calibration_pairs} brews)`}
+          </dd>
+        </div>
+        {need && (
+          <div>
+            <dt>For pH {formatNumber(need.target_ph, 1, true)}</dt>
+            <dd>
+              {need.lactic_acid_88_ml != null
+                ? `${formatNumber(need.lactic_acid_88_ml, 1)} ml lactic acid 88 % or ${formatNumber(need.phosphoric_acid_10_ml ?? 0, 1)} ml phosphoric 10 %`
+                : `${formatNumber(need.baking_soda_g ?? 0, 1)} g baking soda`}
+            </dd>
+          </div>
+        )}
+      </dl>
+      <p className="muted small">Model: {ph.model}. Measure your mash pH on the brew session to calibrate it.</p>
+    </>
+  );
+}
