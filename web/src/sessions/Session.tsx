@@ -9,7 +9,9 @@ import { clock, useNow } from '../hooks';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { useUndoableDelete } from '../components/Undo';
 import { alarm, askNotifications, primeAudio, useWakeLock } from './alarm';
-import { fromLocalInput, shouldAlarm, skewOf, timerActions, timerView, toLocalInput } from './timer';
+import { expectedTimer, fromLocalInput, shouldAlarm, skewOf, timerActions, timerView, toLocalInput } from './timer';
+import { writeOrQueue } from '../offline/queue';
+import { useSession } from '../auth/session';
 import { usePrefs } from '../prefs';
 import { display, formatNumber, fromInput, symbolFor, toInput } from '../units';
 import { NotFound } from '../components/NotFound';
@@ -250,14 +252,21 @@ function Checklist({ sessionId, status }: { sessionId: string; status: Status })
   // A tick shows in the same event: the query cache notifies a tick later, and a controlled
   // checkbox would flip back for that moment.
   const [ticking, setTicking] = useState<Record<string, boolean>>({});
+  const user = useSession().data?.user.id ?? '';
   const toggle = useMutation({
-    mutationFn: ({ id, completed }: { id: string; completed: boolean }) =>
-      unwrap(client.PATCH('/v1/steps/{id}', { params: { path: { id } }, body: { completed } })),
+    // Sent even offline: without network the tick waits on this device (offline/queue.ts).
+    networkMode: 'always',
+    mutationFn: ({ id, completed, title }: { id: string; completed: boolean; title: string }) =>
+      writeOrQueue<Step>({ user, method: 'PATCH', path: `/v1/steps/${id}`, body: { completed }, label: `${completed ? 'Tick' : 'Untick'} “${title}”` }),
     onMutate: ({ id, completed }) => {
       setError(null);
       qc.setQueryData<Step[]>(keys.brewSessions.steps(sessionId), (old) => old?.map((s) => (s.id === id ? { ...s, completed } : s)));
     },
-    onSuccess: (step) => qc.setQueryData<Step[]>(keys.brewSessions.steps(sessionId), (old) => old?.map((s) => (s.id === step.id ? step : s))),
+    onSuccess: (out) => {
+      if (out.queued) return;
+      const step = out.data;
+      qc.setQueryData<Step[]>(keys.brewSessions.steps(sessionId), (old) => old?.map((s) => (s.id === step.id ? step : s)));
+    },
     onError: (e, { id, completed }) => {
       qc.setQueryData<Step[]>(keys.brewSessions.steps(sessionId), (old) => old?.map((s) => (s.id === id ? { ...s, completed: !completed } : s)));
       setError(`Not saved: ${errorText(e)}`);
@@ -309,7 +318,7 @@ function Checklist({ sessionId, status }: { sessionId: string; status: Status })
                   onChange={(e) => {
                     const completed = e.target.checked;
                     setTicking((t) => ({ ...t, [s.id]: completed }));
-                    toggle.mutate({ id: s.id, completed });
+                    toggle.mutate({ id: s.id, completed, title: s.title });
                   }}
                 />
                 <label htmlFor={`step-${s.id}`}>{s.title}</label>
@@ -349,10 +358,19 @@ function StepTimer({
   additions: Addition[];
 }) {
   const qc = useQueryClient();
+  const user = useSession().data?.user.id ?? '';
   const act = useMutation({
+    networkMode: 'always',
     mutationFn: (action: Schemas['StepTimerRequest']['action']) =>
-      unwrap(client.POST('/v1/steps/{id}/timer', { params: { path: { id: step.id } }, body: { action } })),
-    onSuccess: (saved) => {
+      writeOrQueue<Step>({ user, method: 'POST', path: `/v1/steps/${step.id}/timer`, body: { action }, label: `${actionLabel[action]}: “${step.title}”` }),
+    onSuccess: (out, action) => {
+      if (out.queued) {
+        // Offline: the countdown the server will hold once it gets the action.
+        const guess = expectedTimer(timer, action, Date.now() + skew, (step.duration_minutes ?? 0) * 60);
+        qc.setQueryData<Step[]>(keys.brewSessions.steps(sessionId), (old) => old?.map((s) => (s.id === step.id ? { ...s, timer: guess } : s)));
+        return;
+      }
+      const saved = out.data;
       const learnt = skewOf(saved.timer, Date.now());
       if (learnt != null) learn(learnt);
       qc.setQueryData<Step[]>(keys.brewSessions.steps(sessionId), (old) => old?.map((s) => (s.id === saved.id ? saved : s)));
@@ -449,7 +467,9 @@ function Fermentation({ session }: { session: Session }) {
   const blank = () => ({ gravity: '', temperature: '', ph: '', notes: '', at: toLocalInput(Date.now()) });
   const [form, setForm] = useState(blank);
   const [error, setError] = useState<unknown>(null);
+  const user = useSession().data?.user.id ?? '';
   const add = useMutation({
+    networkMode: 'always',
     mutationFn: () => {
       const body: Record<string, unknown> = {};
       const g = fromInput(form.gravity, 'gravity', prefs);
@@ -463,13 +483,15 @@ function Fermentation({ session }: { session: Session }) {
       // Yesterday's reading entered today: the time it was taken (default now).
       const at = fromLocalInput(form.at);
       if (at) body.logged_at = at;
-      return unwrap(
-        client.POST('/v1/sessions/{id}/fermentation-logs', { params: { path: { id } }, body: body as Schemas['CreateLogRequest'] }),
-      );
+      const what = g != null && !Number.isNaN(g) ? display(g, 'gravity', prefs) : t != null && !Number.isNaN(t) ? display(t, 'temperature', prefs) : 'reading';
+      return writeOrQueue<Log>({ user, method: 'POST', path: `/v1/sessions/${id}/fermentation-logs`, body, label: `Reading ${what} at ${form.at.replace('T', ' ')}` });
     },
-    onSuccess: (log) => {
+    onSuccess: (out) => {
       setError(null);
       setForm(blank());
+      // Offline, the reading waits on this device; it shows here once the server has it.
+      if (out.queued) return;
+      const log = out.data;
       qc.setQueryData<Log[]>(keys.brewSessions.logs(id), (old) => [...(old ?? []), log].sort((a, b) => a.logged_at.localeCompare(b.logged_at)));
       // The figures so far are the session's, computed by the API from its latest reading.
       void qc.invalidateQueries({ queryKey: keys.brewSessions.detail(id) });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ALARM_GRACE_MS, fromLocalInput, shouldAlarm, skewOf, timerActions, timerView, toLocalInput, type StepTimer } from './timer';
+import { ALARM_GRACE_MS, expectedTimer, fromLocalInput, shouldAlarm, skewOf, timerActions, timerView, toLocalInput, type StepTimer } from './timer';
 
 const T0 = Date.parse('2026-11-28T09:00:00.000Z');
 const running: StepTimer = {
@@ -58,5 +58,19 @@ describe('datetime-local', () => {
     expect(fromLocalInput(toLocalInput(iso))).toBe(iso);
     expect(fromLocalInput('')).toBeNull();
     expect(fromLocalInput('nonsense')).toBeNull();
+  });
+});
+
+describe('expectedTimer (an action queued offline)', () => {
+  const idle = { state: 'idle' as const, started_at: null, ends_at: null, remaining_seconds: 3600 };
+  const now = Date.parse('2026-11-26T10:00:00Z');
+  it('start runs the whole duration from now; pause keeps what is left; resume runs it out', () => {
+    const running = expectedTimer(idle, 'start', now, 3600);
+    expect(running).toMatchObject({ state: 'running', ends_at: '2026-11-26T11:00:00.000Z', remaining_seconds: 3600 });
+    const paused = expectedTimer(running, 'pause', now + 600_000, 3600);
+    expect(paused).toMatchObject({ state: 'paused', ends_at: null, remaining_seconds: 3000 });
+    const resumed = expectedTimer(paused, 'resume', now + 900_000, 3600);
+    expect(resumed).toMatchObject({ state: 'running', ends_at: '2026-11-26T11:05:00.000Z' });
+    expect(expectedTimer(resumed, 'reset', now, 3600)).toEqual(idle);
   });
 });

@@ -59,3 +59,23 @@ export function fromLocalInput(value: string): string | null {
   const d = new Date(value);
   return Number.isNaN(d.getTime()) ? null : d.toISOString();
 }
+
+/**
+ * What a timer will look like once the server has taken `action`, for a device that is offline
+ * and queued it: shown until the server's answer (sent when the network returns) replaces it.
+ * The server decides for real; an action it refuses then shows as not saved.
+ */
+export function expectedTimer(timer: StepTimer, action: Schemas['StepTimerRequest']['action'], now: number, totalSeconds: number): StepTimer {
+  const { left } = timerView(timer, now);
+  const at = (ms: number) => new Date(ms).toISOString();
+  switch (action) {
+    case 'start':
+      return { state: 'running', started_at: at(now), ends_at: at(now + totalSeconds * 1000), remaining_seconds: totalSeconds };
+    case 'resume':
+      return { ...timer, state: 'running', ends_at: at(now + left * 1000), remaining_seconds: left };
+    case 'pause':
+      return { ...timer, state: 'paused', ends_at: null, remaining_seconds: left };
+    case 'reset':
+      return { state: 'idle', started_at: null, ends_at: null, remaining_seconds: totalSeconds };
+  }
+}

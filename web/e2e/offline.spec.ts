@@ -1,0 +1,55 @@
+import { expect, test } from './fixtures';
+import { api, checkPage, makeRecipe, signUp } from './helpers';
+
+// The service worker is on here (the config blocks it elsewhere).
+test.use({ serviceWorkers: 'allow' });
+
+type Step = { id: string; title: string; completed: boolean; timer: { state: string } | null };
+
+test('offline on the brewery floor: the session opens, ticks, a timer and a reading wait and are sent', async ({ page, context }) => {
+  await signUp(page);
+  const recipe = await makeRecipe(page, 'Garage Pale');
+  const session = await api<{ id: string }>(page.request, 'POST', '/v1/sessions', { recipe_id: recipe.id, brew_date: '2026-11-28', status: 'brewing' });
+  const path = `/sessions/${session.id}`;
+
+  // First visit online: the worker installs and takes the page; a reload keeps the API answers.
+  await page.goto(path);
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  await page.reload();
+  await expect(page.getByRole('heading', { level: 1, name: 'Garage Pale' })).toBeVisible();
+  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller != null)).toBe(true);
+  await expect(page.getByText('Heat strike water')).toBeVisible();
+
+  // The network goes; the page still opens from the cache, with the session in it.
+  await context.setOffline(true);
+  await page.reload();
+  await expect(page.getByRole('heading', { level: 1, name: 'Garage Pale' })).toBeVisible();
+  await expect(page.getByText('Offline: what you do is kept on this device')).toBeVisible();
+
+  await page.getByLabel('Heat strike water').check();
+  await expect(page.getByLabel('Heat strike water')).toBeChecked();
+  await page.getByRole('button', { name: 'Start timer' }).first().click();
+  await expect(page.getByRole('button', { name: 'Pause timer' }).first()).toBeVisible();
+  await page.getByLabel('Gravity').fill('1.048');
+  await page.getByRole('button', { name: 'Add reading' }).click();
+  const waiting = page.getByText('3 changes wait to be sent');
+  await expect(waiting).toBeVisible();
+  await waiting.click();
+  await expect(page.getByText('Tick “Heat strike water”')).toBeVisible();
+  await checkPage(page);
+  // Nothing reached the server yet.
+  await context.setOffline(false);
+  // The browser's `online` event sends them, in order, each once.
+  await expect(page.getByText(/changes? wait to be sent/)).toHaveCount(0);
+  await expect(page.getByText('Offline:')).toHaveCount(0);
+
+  const steps = await api<Step[]>(page.request, 'GET', `/v1/sessions/${session.id}/steps`);
+  expect(steps.find((s) => s.title === 'Heat strike water')?.completed).toBe(true);
+  expect(steps.filter((s) => s.timer?.state === 'running')).toHaveLength(1);
+  const logs = await api<{ gravity: number }[]>(page.request, 'GET', `/v1/sessions/${session.id}/fermentation-logs`);
+  expect(logs.map((l) => l.gravity)).toEqual([1.048]);
+  // The page now shows what the server holds.
+  await expect(page.getByRole('button', { name: 'Pause timer' }).first()).toBeVisible();
+});
