@@ -1,11 +1,11 @@
 import { expect, test } from './fixtures';
-import { api, checkPage, signUp } from './helpers';
+import { api, checkPage, signUp, navTo } from './helpers';
 
 test('tools: calculators in US units, answers as the brewer types, a 422 at its field', async ({ page }) => {
   await signUp(page);
   await api(page.request, 'PATCH', '/v1/me/preferences', { amounts: 'us', temperature: 'f' });
   await page.goto('/recipes');
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Tools', exact: true }).click();
+  await navTo(page, 'Tools');
   await expect(page.getByRole('heading', { level: 1, name: 'Tools' })).toBeVisible();
 
   // Priming: the form starts in gallons and °F; 5 gal at 68 °F to 2.4 volumes with corn sugar
