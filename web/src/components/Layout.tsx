@@ -8,7 +8,6 @@ const links = [
   ['/recipes', 'Recipes'],
   ['/sessions', 'Brew sessions'],
   ['/inventory', 'Inventory'],
-  ['/shopping-list', 'Shopping list'],
   ['/ingredients', 'Ingredients'],
   ['/equipment', 'Equipment'],
   ['/devices', 'Devices'],

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { Link } from 'react-router-dom';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, client, errorText, unwrap, unwrapPage, type Schemas } from '../api/client';
 import { ConfirmDialog } from '../components/ConfirmDialog';
@@ -41,6 +42,9 @@ export default function Inventory() {
     <>
       <div className="page-head">
         <h1>Inventory</h1>
+        <Link className="button" to="/shopping-list">
+          Shopping list
+        </Link>
       </div>
       <div className="inventory-grid">
         <div>
