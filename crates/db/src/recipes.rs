@@ -501,6 +501,7 @@ pub(crate) fn detail(row: RecipeRow, children: Children) -> DomainResult<RecipeD
         yeasts: children.yeasts,
         miscs: children.miscs,
         mash_steps: children.mash_steps,
+        fermentation_steps: children.fermentation_steps,
     })
 }
 

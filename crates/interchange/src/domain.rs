@@ -29,6 +29,8 @@ impl From<crate::ImportedRecipe> for NewRecipeWithIngredients {
             yeasts: imported.yeasts,
             miscs: imported.miscs,
             mash_steps: imported.mash_steps,
+            // Fermentation steps are not read from files yet (docs/decisions.md).
+            fermentation_steps: Vec::new(),
         }
     }
 }

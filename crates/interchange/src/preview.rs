@@ -128,5 +128,6 @@ pub fn preview(r: &ImportedRecipe) -> RecipeDetail {
                 created_at: at,
             })
             .collect(),
+        fermentation_steps: Vec::new(),
     }
 }

@@ -7,13 +7,15 @@ use diesel::prelude::*;
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use time::OffsetDateTime;
 use uuid::Uuid;
-use wort_domain::ingredients::{Fermentable, Hop, MashStep, Misc, Yeast};
+use wort_domain::ingredients::{Fermentable, FermentationStep, Hop, MashStep, Misc, Yeast};
 use wort_domain::recipe::{NewRecipeWithIngredients, RecipeChild};
 use wort_domain::{DomainResult, UserId, new_id};
 
-use super::rows::{FermentableRow, HopRow, MashStepRow, MiscRow, RowPlace, YeastRow};
+use super::rows::{
+    FermentableRow, FermentationStepRow, HopRow, MashStepRow, MiscRow, RowPlace, YeastRow,
+};
 use crate::error::{TxError, db_error};
-use crate::schema::{fermentables, hops, mash_steps, miscs, yeasts};
+use crate::schema::{fermentables, fermentation_steps, hops, mash_steps, miscs, yeasts};
 
 /// Generates a module of queries over one child table. Every query filters by `user_id`.
 macro_rules! child_queries {
@@ -131,6 +133,7 @@ child_queries!(hop_q, hops, HopRow);
 child_queries!(yeast_q, yeasts, YeastRow);
 child_queries!(misc_q, miscs, MiscRow);
 child_queries!(mash_step_q, mash_steps, MashStepRow);
+child_queries!(fermentation_step_q, fermentation_steps, FermentationStepRow);
 
 pub(super) fn entities<R>(
     rows: Vec<R>,
@@ -148,6 +151,7 @@ pub(crate) struct Children {
     pub yeasts: Vec<Yeast>,
     pub miscs: Vec<Misc>,
     pub mash_steps: Vec<MashStep>,
+    pub fermentation_steps: Vec<FermentationStep>,
 }
 
 fn all_entities<R, E>(
@@ -164,12 +168,13 @@ pub(crate) async fn load_ingredients(
     recipe_id: Uuid,
 ) -> DomainResult<Children> {
     let ids = [recipe_id];
-    let (f, h, y, m, s) = futures_util::try_join!(
+    let (f, h, y, m, s, fs) = futures_util::try_join!(
         fermentable_q::of_recipes(conn, user, &ids),
         hop_q::of_recipes(conn, user, &ids),
         yeast_q::of_recipes(conn, user, &ids),
         misc_q::of_recipes(conn, user, &ids),
         mash_step_q::of_recipes(conn, user, &ids),
+        fermentation_step_q::of_recipes(conn, user, &ids),
     )
     .map_err(db_error)?;
     Ok(Children {
@@ -178,6 +183,7 @@ pub(crate) async fn load_ingredients(
         yeasts: all_entities(y, YeastRow::entity)?,
         miscs: all_entities(m, MiscRow::entity)?,
         mash_steps: all_entities(s, MashStepRow::entity)?,
+        fermentation_steps: all_entities(fs, FermentationStepRow::entity)?,
     })
 }
 
@@ -248,6 +254,10 @@ pub(crate) async fn copy_ingredients(
         .iter()
         .map(|e| MashStepRow::of(e, user))
         .collect();
+    let fs: Vec<_> = fresh(&children.fermentation_steps, renew!())
+        .iter()
+        .map(|e| FermentationStepRow::of(e, user))
+        .collect();
     Ok(Children {
         fermentables: all_entities(
             fermentable_q::insert(conn, &f).await?,
@@ -257,6 +267,10 @@ pub(crate) async fn copy_ingredients(
         yeasts: all_entities(yeast_q::insert(conn, &y).await?, YeastRow::entity)?,
         miscs: all_entities(misc_q::insert(conn, &m).await?, MiscRow::entity)?,
         mash_steps: all_entities(mash_step_q::insert(conn, &s).await?, MashStepRow::entity)?,
+        fermentation_steps: all_entities(
+            fermentation_step_q::insert(conn, &fs).await?,
+            FermentationStepRow::entity,
+        )?,
     })
 }
 
@@ -310,10 +324,21 @@ pub(crate) struct ChildrenByRecipe {
     yeasts: HashMap<Uuid, Vec<Yeast>>,
     miscs: HashMap<Uuid, Vec<Misc>>,
     mash_steps: HashMap<Uuid, Vec<MashStep>>,
+    fermentation_steps: HashMap<Uuid, Vec<FermentationStep>>,
 }
 
+/// One list of each kind, as loaded or inserted.
+type ChildLists = (
+    Vec<Fermentable>,
+    Vec<Hop>,
+    Vec<Yeast>,
+    Vec<Misc>,
+    Vec<MashStep>,
+    Vec<FermentationStep>,
+);
+
 impl ChildrenByRecipe {
-    fn of(f: Vec<Fermentable>, h: Vec<Hop>, y: Vec<Yeast>, m: Vec<Misc>, s: Vec<MashStep>) -> Self {
+    fn of((f, h, y, m, s, fs): ChildLists) -> Self {
         macro_rules! by_recipe {
             ($list:expr) => {
                 grouped(
@@ -329,6 +354,7 @@ impl ChildrenByRecipe {
             yeasts: by_recipe!(y),
             miscs: by_recipe!(m),
             mash_steps: by_recipe!(s),
+            fermentation_steps: by_recipe!(fs),
         }
     }
 
@@ -340,6 +366,10 @@ impl ChildrenByRecipe {
             yeasts: self.yeasts.remove(&recipe_id).unwrap_or_default(),
             miscs: self.miscs.remove(&recipe_id).unwrap_or_default(),
             mash_steps: self.mash_steps.remove(&recipe_id).unwrap_or_default(),
+            fermentation_steps: self
+                .fermentation_steps
+                .remove(&recipe_id)
+                .unwrap_or_default(),
         }
     }
 }
@@ -357,12 +387,14 @@ pub(crate) async fn insert_new_children(
     let mut y = Vec::new();
     let mut m = Vec::new();
     let mut s = Vec::new();
+    let mut fs = Vec::new();
     for (id, r) in recipes {
         f.push((id, r.fermentables));
         h.push((id, r.hops));
         y.push((id, r.yeasts));
         m.push((id, r.miscs));
         s.push((id, r.mash_steps));
+        fs.push((id, r.fermentation_steps));
     }
     let f = new_rows(
         f.into_iter(),
@@ -375,7 +407,14 @@ pub(crate) async fn insert_new_children(
     let y = new_rows(y.into_iter(), user, now, |n| n.sort_order, YeastRow::new);
     let m = new_rows(m.into_iter(), user, now, |n| n.sort_order, MiscRow::new);
     let s = new_rows(s.into_iter(), user, now, |n| n.sort_order, MashStepRow::new);
-    Ok(ChildrenByRecipe::of(
+    let fs = new_rows(
+        fs.into_iter(),
+        user,
+        now,
+        |n| n.sort_order,
+        FermentationStepRow::new,
+    );
+    Ok(ChildrenByRecipe::of((
         all_entities(
             fermentable_q::insert_many(conn, &f).await?,
             FermentableRow::entity,
@@ -387,7 +426,11 @@ pub(crate) async fn insert_new_children(
             mash_step_q::insert_many(conn, &s).await?,
             MashStepRow::entity,
         )?,
-    ))
+        all_entities(
+            fermentation_step_q::insert_many(conn, &fs).await?,
+            FermentationStepRow::entity,
+        )?,
+    )))
 }
 
 /// The children of several recipes: each table queried once (`recipe_id = ANY(ids)`, filtered by
@@ -397,19 +440,21 @@ pub(crate) async fn load_children_of(
     user: UserId,
     recipe_ids: &[Uuid],
 ) -> DomainResult<ChildrenByRecipe> {
-    let (f, h, y, m, s) = futures_util::try_join!(
+    let (f, h, y, m, s, fs) = futures_util::try_join!(
         fermentable_q::of_recipes(conn, user, recipe_ids),
         hop_q::of_recipes(conn, user, recipe_ids),
         yeast_q::of_recipes(conn, user, recipe_ids),
         misc_q::of_recipes(conn, user, recipe_ids),
         mash_step_q::of_recipes(conn, user, recipe_ids),
+        fermentation_step_q::of_recipes(conn, user, recipe_ids),
     )
     .map_err(db_error)?;
-    Ok(ChildrenByRecipe::of(
+    Ok(ChildrenByRecipe::of((
         all_entities(f, FermentableRow::entity)?,
         all_entities(h, HopRow::entity)?,
         all_entities(y, YeastRow::entity)?,
         all_entities(m, MiscRow::entity)?,
         all_entities(s, MashStepRow::entity)?,
-    ))
+        all_entities(fs, FermentationStepRow::entity)?,
+    )))
 }

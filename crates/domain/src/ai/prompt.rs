@@ -361,6 +361,7 @@ mod tests {
                 sort_order: 0,
                 created_at: at,
             }],
+            fermentation_steps: vec![],
         }
     }
 

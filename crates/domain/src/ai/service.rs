@@ -632,6 +632,7 @@ mod tests {
             yeasts: vec![],
             miscs: vec![],
             mash_steps: vec![],
+            fermentation_steps: vec![],
         };
         let usage = Arc::new(MemUsage::default());
         let chats = Arc::new(MemChats::default());

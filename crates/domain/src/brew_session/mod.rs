@@ -10,6 +10,7 @@ pub mod model;
 pub mod ports;
 pub mod quantities;
 pub mod rules;
+pub mod schedule;
 pub mod service;
 
 pub use checklist::checklist;

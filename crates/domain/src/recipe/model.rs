@@ -4,7 +4,7 @@ use serde::Serialize;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use crate::ingredients::{Fermentable, Hop, MashStep, Misc, Yeast};
+use crate::ingredients::{Fermentable, FermentationStep, Hop, MashStep, Misc, Yeast};
 
 /// Brewing method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
@@ -69,6 +69,8 @@ pub struct RecipeDetail {
     pub yeasts: Vec<Yeast>,
     pub miscs: Vec<Misc>,
     pub mash_steps: Vec<MashStep>,
+    /// The fermentation plan: temperature rests by days or until a gravity, in order.
+    pub fermentation_steps: Vec<FermentationStep>,
 }
 
 /// A validated create request with the defaults applied.
@@ -95,17 +97,22 @@ pub struct NewRecipeWithIngredients {
     pub yeasts: Vec<crate::ingredients::NewYeast>,
     pub miscs: Vec<crate::ingredients::NewMisc>,
     pub mash_steps: Vec<crate::ingredients::NewMashStep>,
+    pub fermentation_steps: Vec<crate::ingredients::NewFermentationStep>,
 }
 
 impl NewRecipeWithIngredients {
     /// How many ingredients of each kind it holds.
-    pub fn counts(&self) -> [(RecipeChildKind, usize); 5] {
+    pub fn counts(&self) -> [(RecipeChildKind, usize); 6] {
         [
             (RecipeChildKind::Fermentable, self.fermentables.len()),
             (RecipeChildKind::Hop, self.hops.len()),
             (RecipeChildKind::Yeast, self.yeasts.len()),
             (RecipeChildKind::Misc, self.miscs.len()),
             (RecipeChildKind::MashStep, self.mash_steps.len()),
+            (
+                RecipeChildKind::FermentationStep,
+                self.fermentation_steps.len(),
+            ),
         ]
     }
 }
@@ -183,15 +190,17 @@ pub enum RecipeChildKind {
     Yeast,
     Misc,
     MashStep,
+    FermentationStep,
 }
 
 impl RecipeChildKind {
-    pub const ALL: [RecipeChildKind; 5] = [
+    pub const ALL: [RecipeChildKind; 6] = [
         Self::Fermentable,
         Self::Hop,
         Self::Yeast,
         Self::Misc,
         Self::MashStep,
+        Self::FermentationStep,
     ];
 
     /// The path segment and the recipe's array name of this kind (`mash-steps` / `mash_steps`).
@@ -202,12 +211,14 @@ impl RecipeChildKind {
             Self::Yeast => "yeasts",
             Self::Misc => "miscs",
             Self::MashStep => "mash-steps",
+            Self::FermentationStep => "fermentation-steps",
         }
     }
 
     pub fn array_name(&self) -> &'static str {
         match self {
             Self::MashStep => "mash_steps",
+            Self::FermentationStep => "fermentation_steps",
             other => other.path(),
         }
     }
@@ -222,6 +233,7 @@ pub enum RecipeChild {
     Yeast(Yeast),
     Misc(Misc),
     MashStep(MashStep),
+    FermentationStep(FermentationStep),
 }
 
 /// A validated create request for any kind of child.
@@ -232,6 +244,7 @@ pub enum NewRecipeChild {
     Yeast(crate::ingredients::NewYeast),
     Misc(crate::ingredients::NewMisc),
     MashStep(crate::ingredients::NewMashStep),
+    FermentationStep(crate::ingredients::NewFermentationStep),
 }
 
 /// A validated partial update for any kind of child.
@@ -242,6 +255,7 @@ pub enum RecipeChildPatch {
     Yeast(crate::ingredients::YeastPatch),
     Misc(crate::ingredients::MiscPatch),
     MashStep(crate::ingredients::MashStepPatch),
+    FermentationStep(crate::ingredients::FermentationStepPatch),
 }
 
 impl RecipeChildPatch {
@@ -252,6 +266,7 @@ impl RecipeChildPatch {
             Self::Yeast(_) => RecipeChildKind::Yeast,
             Self::Misc(_) => RecipeChildKind::Misc,
             Self::MashStep(_) => RecipeChildKind::MashStep,
+            Self::FermentationStep(_) => RecipeChildKind::FermentationStep,
         }
     }
 }
@@ -264,6 +279,7 @@ impl NewRecipeChild {
             Self::Yeast(_) => RecipeChildKind::Yeast,
             Self::Misc(_) => RecipeChildKind::Misc,
             Self::MashStep(_) => RecipeChildKind::MashStep,
+            Self::FermentationStep(_) => RecipeChildKind::FermentationStep,
         }
     }
 }

@@ -320,6 +320,12 @@ fn scaled_recipe(
                 ..m.to_new()
             })
             .collect(),
+        // Times and temperatures do not change with the batch size.
+        fermentation_steps: recipe
+            .fermentation_steps
+            .iter()
+            .map(|s| s.to_new())
+            .collect(),
     }
 }
 
@@ -378,6 +384,7 @@ mod tests {
             yeasts: vec![],
             miscs: vec![],
             mash_steps: vec![],
+            fermentation_steps: vec![],
         }
     }
 

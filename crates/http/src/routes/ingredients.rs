@@ -10,9 +10,10 @@ use wort_domain::catalog::CatalogKind;
 use wort_domain::error::Violation;
 use wort_domain::ingredients::{
     DEFAULT_MISC_AMOUNT_UNIT, DEFAULT_MISC_TIME_MINUTES, Fermentable, FermentablePatch,
-    FermentableType, Hop, HopForm, HopPatch, HopUse, MashStep, MashStepPatch, MashStepType, Misc,
-    MiscPatch, MiscType, MiscUse, NewFermentable, NewHop, NewMashStep, NewMisc, NewYeast, Yeast,
-    YeastForm, YeastPatch, YeastType,
+    FermentableType, FermentationStep, FermentationStepPatch, Hop, HopForm, HopPatch, HopUse,
+    MashStep, MashStepPatch, MashStepType, Misc, MiscPatch, MiscType, MiscUse, NewFermentable,
+    NewFermentationStep, NewHop, NewMashStep, NewMisc, NewYeast, Yeast, YeastForm, YeastPatch,
+    YeastType,
 };
 use wort_domain::recipe::{NewRecipeChild, RecipeChildKind, RecipeChildPatch};
 
@@ -154,6 +155,19 @@ static MASH_STEP: BodySpec = BodySpec {
     ],
 };
 
+static FERMENTATION_STEP: BodySpec = BodySpec {
+    rules: rules::FERMENTATION_STEP_FIELDS,
+    missing: Missing::Last,
+    fields: &[
+        FieldSpec::required("name", Kind::Text),
+        FieldSpec::required("temperature_c", Kind::Number),
+        FieldSpec::clearable("days", Kind::Number),
+        FieldSpec::clearable("until_gravity", Kind::Number),
+        FieldSpec::clearable("until_attenuation_percent", Kind::Number),
+        SORT_ORDER,
+    ],
+};
+
 fn spec(kind: RecipeChildKind) -> &'static BodySpec {
     match kind {
         RecipeChildKind::Fermentable => &FERMENTABLE,
@@ -161,6 +175,7 @@ fn spec(kind: RecipeChildKind) -> &'static BodySpec {
         RecipeChildKind::Yeast => &YEAST,
         RecipeChildKind::Misc => &MISC,
         RecipeChildKind::MashStep => &MASH_STEP,
+        RecipeChildKind::FermentationStep => &FERMENTATION_STEP,
     }
 }
 
@@ -238,6 +253,17 @@ fn read_mash_step(r: &mut Reader) -> MashStepPatch {
         duration_minutes: r.number("duration_minutes"),
         infuse_amount_liters: r.nullable_number("infuse_amount_liters"),
         ramp_minutes: r.nullable_number("ramp_minutes"),
+        sort_order: sort_order(r),
+    }
+}
+
+fn read_fermentation_step(r: &mut Reader) -> FermentationStepPatch {
+    FermentationStepPatch {
+        name: r.text("name"),
+        temperature_c: r.number("temperature_c"),
+        days: r.nullable_number("days"),
+        until_gravity: r.nullable_number("until_gravity"),
+        until_attenuation_percent: r.nullable_number("until_attenuation_percent"),
         sort_order: sort_order(r),
     }
 }
@@ -323,6 +349,17 @@ pub fn read_new_ingredient(
                 sort_order: p.sort_order,
             })
         }
+        RecipeChildKind::FermentationStep => {
+            let p = read_fermentation_step(&mut r);
+            NewRecipeChild::FermentationStep(NewFermentationStep {
+                name: p.name.unwrap_or_default(),
+                temperature_c: p.temperature_c.unwrap_or_default(),
+                days: p.days.flatten(),
+                until_gravity: p.until_gravity.flatten(),
+                until_attenuation_percent: p.until_attenuation_percent.flatten(),
+                sort_order: p.sort_order,
+            })
+        }
     };
     if let Some(violation) = link {
         r.report(violation);
@@ -339,6 +376,9 @@ pub fn read_ingredient_patch(kind: RecipeChildKind, body: &Value) -> ApiResult<R
         RecipeChildKind::Yeast => RecipeChildPatch::Yeast(read_yeast(&mut r)),
         RecipeChildKind::Misc => RecipeChildPatch::Misc(read_misc(&mut r)),
         RecipeChildKind::MashStep => RecipeChildPatch::MashStep(read_mash_step(&mut r)),
+        RecipeChildKind::FermentationStep => {
+            RecipeChildPatch::FermentationStep(read_fermentation_step(&mut r))
+        }
     };
     r.finish(patch)
 }
@@ -413,7 +453,7 @@ async fn update_ingredient(
         RecipeChildPatch::Hop(p) => p.catalog_id,
         RecipeChildPatch::Yeast(p) => p.catalog_id,
         RecipeChildPatch::Misc(p) => p.catalog_id,
-        RecipeChildPatch::MashStep(_) => None,
+        RecipeChildPatch::MashStep(_) | RecipeChildPatch::FermentationStep(_) => None,
     };
     check_link(
         &state,
@@ -573,27 +613,42 @@ ingredient_routes!(
     "/v1/mash-steps"
 );
 
-/// The five lists, inside the `/v1/recipes` scope.
+ingredient_routes!(
+    fermentation_steps,
+    RecipeChildKind::FermentationStep,
+    FermentationStep,
+    schema::CreateFermentationStep,
+    schema::UpdateFermentationStep,
+    "fermentation steps",
+    "/v1/recipes/{recipe_id}/fermentation-steps",
+    "/v1/fermentation-steps/{id}",
+    "/{recipe_id}/fermentation-steps",
+    "/v1/fermentation-steps"
+);
+
+/// The six lists, inside the `/v1/recipes` scope.
 pub fn configure_lists(cfg: &mut web::ServiceConfig) {
     fermentables::configure_list(cfg);
     hops::configure_list(cfg);
     yeasts::configure_list(cfg);
     miscs::configure_list(cfg);
     mash_steps::configure_list(cfg);
+    fermentation_steps::configure_list(cfg);
 }
 
-/// The five item scopes (`/v1/fermentables/{id}`, …).
+/// The six item scopes (`/v1/fermentables/{id}`, …).
 pub fn configure_items(cfg: &mut web::ServiceConfig) {
     fermentables::configure_item(cfg);
     hops::configure_item(cfg);
     yeasts::configure_item(cfg);
     miscs::configure_item(cfg);
     mash_steps::configure_item(cfg);
+    fermentation_steps::configure_item(cfg);
 }
 
 /// Request bodies of the OpenAPI document, built from the tables above.
 pub mod schema {
-    use super::{FERMENTABLE, HOP, MASH_STEP, MISC, YEAST};
+    use super::{FERMENTABLE, FERMENTATION_STEP, HOP, MASH_STEP, MISC, YEAST};
     use crate::body_spec::{Mode, request_body_schema};
 
     request_body_schema!(
@@ -623,6 +678,18 @@ pub mod schema {
     request_body_schema!(
         UpdateMashStep,
         MASH_STEP,
+        Mode::Update,
+        field_descriptions = false
+    );
+    request_body_schema!(
+        CreateFermentationStep,
+        FERMENTATION_STEP,
+        Mode::Create,
+        field_descriptions = true
+    );
+    request_body_schema!(
+        UpdateFermentationStep,
+        FERMENTATION_STEP,
         Mode::Update,
         field_descriptions = false
     );
