@@ -813,3 +813,47 @@ async fn one_accounts_dead_endpoints_do_not_delay_another_accounts_deliveries() 
     receiver.stop().await;
     app.stop().await;
 }
+
+#[tokio::test]
+async fn fermentation_step_due_is_sent_once_per_step() {
+    let app = TestApp::spawn_with(on(&isolated_database_url("step_due"))).await;
+    let acct = app.account().await;
+    let receiver = Receiver::start().await;
+    create_webhook(&app, &acct, &receiver.url(), &["fermentation.step_due"]).await;
+    let recipe = crate::fermentation::planned_recipe(&app, &acct).await;
+    let (status, session) = call(
+        app.with_key(Method::POST, "/v1/sessions", &acct.key)
+            .json(&json!({"recipe_id": recipe, "brew_date": "2026-11-20", "status": "fermenting"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{session}");
+    let session = session["id"].as_str().unwrap().to_owned();
+    // Primary is due the moment fermentation starts.
+    let first = receiver.wait_for("fermentation.step_due", 1).await;
+    let body: Value = serde_json::from_str(&first[0].body).unwrap();
+    assert_eq!(body["data"]["session_id"], session.as_str());
+    assert_eq!(body["data"]["name"], "Primary");
+    assert_eq!(body["data"]["temperature_c"], 18.0);
+    // Primary's gravity reached: the next rest and the dry hop.
+    add_reading(&app, &acct, &session, json!({"gravity": 1.014})).await;
+    let due = receiver.wait_for("fermentation.step_due", 3).await;
+    let names: Vec<String> = due
+        .iter()
+        .map(|r| {
+            serde_json::from_str::<Value>(&r.body).unwrap()["data"]["name"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
+    assert!(
+        names.contains(&"Free rise".to_owned()) && names.contains(&"Citra".to_owned()),
+        "{names:?}"
+    );
+    // More readings meeting the same condition announce nothing again.
+    add_reading(&app, &acct, &session, json!({"gravity": 1.012})).await;
+    tokio::time::sleep(Duration::from_millis(700)).await;
+    assert_eq!(receiver.of_type("fermentation.step_due").len(), 3);
+    receiver.stop().await;
+    app.stop().await;
+}
