@@ -17,7 +17,7 @@ export const recipeTypes = [
   ['partial_mash', 'Partial mash'],
 ] as const;
 
-export const specs: { key: 'fermentables' | 'hops' | 'yeasts' | 'miscs' | 'mash_steps'; spec: ChildSpec }[] = [
+export const specs: { key: 'fermentables' | 'hops' | 'yeasts' | 'miscs' | 'mash_steps' | 'fermentation_steps'; spec: ChildSpec }[] = [
   {
     key: 'fermentables',
     spec: {
@@ -124,6 +124,22 @@ export const specs: { key: 'fermentables' | 'hops' | 'yeasts' | 'miscs' | 'mash_
         { key: 'type', label: 'Kind', type: 'select', options: enumOptions(mashTypes), def: 'infusion' },
         { key: 'temperature_c', label: 'Temperature', type: 'number', unit: 'temperature', def: 66 },
         { key: 'duration_minutes', label: 'Duration', type: 'number', unit: 'minutes', def: 60 },
+      ],
+    },
+  },
+  {
+    key: 'fermentation_steps',
+    spec: {
+      path: 'fermentation-steps',
+      singular: 'fermentation step',
+      title: 'Fermentation steps',
+      // A rest lasts its days, or (no days) until its gravity or attenuation is reached; the API plans the session's schedule from these.
+      cols: [
+        { key: 'name', label: 'Name', type: 'text', def: '' },
+        { key: 'temperature_c', label: 'Temperature', type: 'number', unit: 'temperature', def: 19 },
+        { key: 'days', label: 'Days', type: 'number', unit: 'plain', nullable: true, def: 14 },
+        { key: 'until_gravity', label: 'Until gravity', type: 'number', unit: 'gravity', nullable: true, def: null },
+        { key: 'until_attenuation_percent', label: 'Until attenuation', type: 'number', unit: 'percent', nullable: true, def: null },
       ],
     },
   },

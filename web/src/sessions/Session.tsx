@@ -13,6 +13,7 @@ import { statusLabel, type Status } from './sessionStatus';
 import { absoluteTime } from '../time';
 import { useAutosave } from '../autosave';
 import { keys } from '../api/keys';
+import { FermentationSchedule } from './FermentationSchedule';
 
 const FermentationChart = lazy(() => import('./FermentationChart'));
 
@@ -64,6 +65,7 @@ export default function SessionPage() {
         <div>
           <Checklist sessionId={id} status={s.status} />
           <Fermentation session={s} />
+          <FermentationSchedule sessionId={id} />
         </div>
         <aside>
           <section className="panel" aria-labelledby="h-measured">
