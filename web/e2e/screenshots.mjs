@@ -10,6 +10,8 @@ const out = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
 mkdirSync(out, { recursive: true });
 const headers = { Origin: new URL(base).origin };
 const scheme = process.env.SCREENSHOT_SCHEME ?? 'light';
+// SCREENSHOT_UNITS=us: the account reads in US units (°F, oz, gal), files end in `-us`.
+const us = process.env.SCREENSHOT_UNITS === 'us';
 
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox'] });
 const ctx = await browser.newContext({ baseURL: base, colorScheme: scheme });
@@ -22,6 +24,7 @@ const call = async (method, path, data) => {
 };
 
 await call('POST', '/api/auth/sign-up/email', { name: 'Ada Brewer', email: `demo-${Date.now()}@example.test`, password: 'screenshots only' });
+if (us) await call('PATCH', '/v1/me/preferences', { amounts: 'us', temperature: 'f' });
 const kettle = await call('POST', '/v1/equipment', {
   name: 'Brew kettle 30 L',
   batch_size_liters: 20,
@@ -53,13 +56,15 @@ for (const h of [
   { name: 'Magnum', alpha_acid: 12, amount_grams: 15, time_minutes: 60, form: 'pellet' },
   { name: 'Citra', alpha_acid: 12.5, amount_grams: 30, time_minutes: 10, form: 'pellet' },
   { name: 'Citra', alpha_acid: 12.5, amount_grams: 50, time_minutes: 0, use: 'whirlpool', form: 'pellet' },
-  { name: 'Citra', alpha_acid: 12.5, amount_grams: 60, time_minutes: 0, use: 'dry_hop', form: 'pellet' },
+  { name: 'Citra', alpha_acid: 12.5, amount_grams: 60, time_minutes: 4320, use: 'dry_hop', form: 'pellet' },
 ])
   await call('POST', `/v1/recipes/${id}/hops`, h);
 await call('POST', `/v1/recipes/${id}/yeasts`, { name: 'SafAle US-05', lab: 'Fermentis', form: 'dry', attenuation: 78 });
 await call('POST', `/v1/recipes/${id}/miscs`, { name: 'Whirlfloc', type: 'fining', use: 'boil', amount: 1, amount_unit: 'tablet', time_minutes: 10 });
 await call('POST', `/v1/recipes/${id}/mash-steps`, { name: 'Saccharification', temperature_c: 66, duration_minutes: 60 });
 await call('POST', `/v1/recipes/${id}/mash-steps`, { name: 'Mash out', temperature_c: 76, duration_minutes: 10 });
+await call('POST', `/v1/recipes/${id}/fermentation-steps`, { name: 'Primary', temperature_c: 19, days: 10 });
+await call('POST', `/v1/recipes/${id}/fermentation-steps`, { name: 'Cold crash', temperature_c: 2, days: 2 });
 for (const [name, style] of [['Oatmeal Stout', 'Oatmeal Stout'], ['Saison du Jardin', 'Saison'], ['Munich Helles', 'Munich Helles']])
   await call('POST', `/v1/recipes/${(await call('POST', '/v1/recipes', { name, style })).id}/fermentables`, { name: 'Pilsner', amount_kg: 4.5, color_srm: 2, yield_percent: 80 });
 
@@ -144,7 +149,7 @@ for (const [size, viewport] of [
     await page.getByText(waitFor).first().waitFor();
     await page.waitForLoadState('networkidle');
     await page.waitForTimeout(300);
-    const file = `${out}${name}-${size}${scheme === 'dark' ? '-dark' : ''}.png`;
+    const file = `${out}${name}-${size}${scheme === 'dark' ? '-dark' : ''}${us ? '-us' : ''}.png`;
     await page.screenshot({ path: file, fullPage: true });
     console.log(file);
   }
