@@ -128,6 +128,20 @@ pub fn preview(r: &ImportedRecipe) -> RecipeDetail {
                 created_at: at,
             })
             .collect(),
-        fermentation_steps: Vec::new(),
+        fermentation_steps: r
+            .fermentation_steps
+            .iter()
+            .map(|s| crate::domain::FermentationStep {
+                id: next(),
+                recipe_id: id,
+                name: s.name.clone(),
+                temperature_c: s.temperature_c,
+                days: s.days,
+                until_gravity: s.until_gravity,
+                until_attenuation_percent: s.until_attenuation_percent,
+                sort_order: order(s.sort_order),
+                created_at: at,
+            })
+            .collect(),
     }
 }

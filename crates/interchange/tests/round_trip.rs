@@ -11,8 +11,9 @@ mod common;
 
 use common::{IMPORTABLE, detail, for_export, import_ok, usable};
 use wort_interchange::domain::{
-    FermentableType, HopForm, HopUse, MashStepType, MiscType, MiscUse, NewFermentable, NewHop,
-    NewMashStep, NewMisc, NewRecipe, NewYeast, RecipeType, YeastForm, YeastType, compute_stats,
+    FermentableType, HopForm, HopUse, MashStepType, MiscType, MiscUse, NewFermentable,
+    NewFermentationStep, NewHop, NewMashStep, NewMisc, NewRecipe, NewYeast, RecipeType, YeastForm,
+    YeastType, compute_stats,
 };
 use wort_interchange::{
     Estimates, Format, ImportedRecipe, export_beerjson, export_beerxml, import,
@@ -88,6 +89,8 @@ fn carried(format: Format, r: &ImportedRecipe) -> ImportedRecipe {
     }
     match format {
         Format::BeerJson => {
+            // BeerJSON's fermentation procedure is not mapped yet.
+            r.fermentation_steps.clear();
             for y in &mut r.yeasts {
                 if matches!(y.kind, YeastType::Hybrid | YeastType::Wheat) {
                     y.kind = YeastType::Ale;
@@ -278,6 +281,18 @@ fn everything() -> ImportedRecipe {
                 infuse_amount_liters: (i == 0).then_some(14.2),
                 ramp_minutes: (i > 0).then_some(10.0),
                 sort_order: Some(i as i32),
+            })
+            .collect(),
+        fermentation_steps: [("Primary", 19.0, 10.0), ("Secondary", 4.0, 14.0)]
+            .into_iter()
+            .zip(0..)
+            .map(|((name, temperature_c, days), i)| NewFermentationStep {
+                name: name.to_owned(),
+                temperature_c,
+                days: Some(days),
+                until_gravity: None,
+                until_attenuation_percent: None,
+                sort_order: Some(i),
             })
             .collect(),
         estimates: Estimates::default(),
