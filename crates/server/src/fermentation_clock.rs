@@ -8,7 +8,7 @@ use std::time::Duration;
 use wort_domain::brew_session::BrewSessionService;
 
 /// How often the schedules are checked: a step is announced at most this late.
-const CHECK_EVERY: Duration = Duration::from_secs(30);
+const CHECK_EVERY: Duration = Duration::from_secs(10);
 
 /// Checks now and then every [`CHECK_EVERY`], until the task is aborted.
 pub async fn run(sessions: Arc<BrewSessionService>) {

@@ -857,3 +857,42 @@ async fn fermentation_step_due_is_sent_once_per_step() {
     receiver.stop().await;
     app.stop().await;
 }
+
+#[tokio::test]
+async fn fermentation_step_due_follows_the_clock_for_timed_steps() {
+    let app = TestApp::spawn_with(on(&isolated_database_url("step_due_clock"))).await;
+    let acct = app.account().await;
+    let receiver = Receiver::start().await;
+    create_webhook(&app, &acct, &receiver.url(), &["fermentation.step_due"]).await;
+    let (_, recipe) = call(
+        app.with_key(Method::POST, "/v1/recipes", &acct.key)
+            .json(&json!({"name": "Quick"})),
+    )
+    .await;
+    let steps = format!(
+        "/v1/recipes/{}/fermentation-steps",
+        recipe["id"].as_str().unwrap()
+    );
+    // Primary lasts about 2 seconds: the crash is due then, found by the periodic check.
+    for body in [
+        json!({"name": "Primary", "temperature_c": 19, "days": 0.00002}),
+        json!({"name": "Crash", "temperature_c": 2, "days": 2}),
+    ] {
+        let (status, v) = call(app.with_key(Method::POST, &steps, &acct.key).json(&body)).await;
+        assert_eq!(status, StatusCode::CREATED, "{v}");
+    }
+    let (status, session) = call(app.with_key(Method::POST, "/v1/sessions", &acct.key).json(
+        &json!({"recipe_id": recipe["id"], "brew_date": "2026-11-20", "status": "fermenting"}),
+    ))
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{session}");
+    let due = receiver.wait_for("fermentation.step_due", 2).await;
+    let last: Value = serde_json::from_str(&due[1].body).unwrap();
+    assert_eq!(last["data"]["name"], "Crash");
+    assert_eq!(last["data"]["temperature_c"], 2.0);
+    assert!(last["data"]["due_at"].is_string());
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(receiver.of_type("fermentation.step_due").len(), 2);
+    receiver.stop().await;
+    app.stop().await;
+}
