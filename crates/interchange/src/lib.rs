@@ -61,7 +61,8 @@ pub struct ImportedRecipe {
     pub yeasts: Vec<NewYeast>,
     pub miscs: Vec<NewMisc>,
     pub mash_steps: Vec<NewMashStep>,
-    /// BeerXML's fermentation stages (`PRIMARY_AGE`/`PRIMARY_TEMP`…); none from BeerJSON yet.
+    /// BeerXML's fermentation stages (`PRIMARY_AGE`/`PRIMARY_TEMP`…), BeerJSON's
+    /// `fermentation.fermentation_steps`.
     pub fermentation_steps: Vec<domain::NewFermentationStep>,
     /// What the exporting program computed, for comparison (never stored).
     pub estimates: Estimates,

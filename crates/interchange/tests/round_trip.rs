@@ -89,8 +89,6 @@ fn carried(format: Format, r: &ImportedRecipe) -> ImportedRecipe {
     }
     match format {
         Format::BeerJson => {
-            // BeerJSON's fermentation procedure is not mapped yet.
-            r.fermentation_steps.clear();
             for y in &mut r.yeasts {
                 if matches!(y.kind, YeastType::Hybrid | YeastType::Wheat) {
                     y.kind = YeastType::Ale;
@@ -109,6 +107,10 @@ fn carried(format: Format, r: &ImportedRecipe) -> ImportedRecipe {
                     m.amount_unit = "unit".into();
                 }
             }
+            // An attenuation target has no BeerJSON field.
+            for s in &mut r.fermentation_steps {
+                s.until_attenuation_percent = None;
+            }
         }
         Format::BeerXml => {
             for y in &mut r.yeasts {
@@ -125,6 +127,20 @@ fn carried(format: Format, r: &ImportedRecipe) -> ImportedRecipe {
                 let (a, u) = metric(m.amount, &m.amount_unit).unwrap_or((0.0, "ml"));
                 (m.amount, m.amount_unit) = (a, u.into());
             }
+            // Three stages named by their place, days at a temperature; a stage with no age is
+            // not one.
+            let names = ["Primary", "Secondary", "Tertiary"];
+            r.fermentation_steps = (r.fermentation_steps.iter().take(3).enumerate())
+                .filter(|(_, s)| s.days.is_some_and(|d| d > 0.0))
+                .zip(0..)
+                .map(|((i, s), order)| NewFermentationStep {
+                    name: names[i].into(),
+                    until_gravity: None,
+                    until_attenuation_percent: None,
+                    sort_order: Some(order),
+                    ..s.clone()
+                })
+                .collect();
         }
     }
     r
@@ -290,7 +306,7 @@ fn everything() -> ImportedRecipe {
                 name: name.to_owned(),
                 temperature_c,
                 days: Some(days),
-                until_gravity: None,
+                until_gravity: (i == 1).then_some(1.010),
                 until_attenuation_percent: None,
                 sort_order: Some(i),
             })
