@@ -53,7 +53,7 @@ for (const h of [
   { name: 'Magnum', alpha_acid: 12, amount_grams: 15, time_minutes: 60, form: 'pellet' },
   { name: 'Citra', alpha_acid: 12.5, amount_grams: 30, time_minutes: 10, form: 'pellet' },
   { name: 'Citra', alpha_acid: 12.5, amount_grams: 50, time_minutes: 0, use: 'whirlpool', form: 'pellet' },
-  { name: 'Citra', alpha_acid: 12.5, amount_grams: 60, time_minutes: 0, use: 'dry_hop', form: 'pellet' },
+  { name: 'Citra', alpha_acid: 12.5, amount_grams: 60, time_minutes: 4320, use: 'dry_hop', form: 'pellet' },
 ])
   await call('POST', `/v1/recipes/${id}/hops`, h);
 await call('POST', `/v1/recipes/${id}/yeasts`, { name: 'SafAle US-05', lab: 'Fermentis', form: 'dry', attenuation: 78 });
@@ -72,6 +72,8 @@ for (const w of [
   { agent: 'gypsum', amount: 3, step: 'sparge' },
 ])
   await call('POST', `/v1/recipes/${id}/water-additions`, w);
+await call('POST', `/v1/recipes/${id}/fermentation-steps`, { name: 'Primary', temperature_c: 19, days: 10 });
+await call('POST', `/v1/recipes/${id}/fermentation-steps`, { name: 'Cold crash', temperature_c: 2, days: 2 });
 for (const [name, style] of [['Oatmeal Stout', 'Oatmeal Stout'], ['Saison du Jardin', 'Saison'], ['Munich Helles', 'Munich Helles']])
   await call('POST', `/v1/recipes/${(await call('POST', '/v1/recipes', { name, style })).id}/fermentables`, { name: 'Pilsner', amount_kg: 4.5, color_srm: 2, yield_percent: 80 });
 

@@ -537,7 +537,24 @@ pub(crate) async fn insert_reading(
     };
     let reading = row.entity()?;
     crate::outbox::reading_created(conn, user, &reading, subscribed, now).await?;
+    if let Some(gravity) = reading.gravity {
+        crate::fermentation_schedule::reading_stored(conn, user, session_id, gravity, now).await?;
+    }
     Ok(Some(reading))
+}
+
+/// Whether the session is fermenting, and its OG (measured, else planned): what a reading's
+/// check of the fermentation schedule needs.
+pub(crate) async fn session_for_schedule(
+    conn: &mut AsyncPgConnection,
+    user: UserId,
+    id: Uuid,
+) -> Result<(bool, Option<f64>), TxError> {
+    let session = find_session(conn, user, id, false).await?;
+    Ok((
+        session.status == SessionStatus::Fermenting,
+        session.original_gravity(),
+    ))
 }
 
 // ---- Transactions -------------------------------------------------------------------------------
@@ -584,6 +601,17 @@ async fn create_in_tx(
         }
         Err(e) => return Err(e.into()),
     };
+    if let Some(start) = session.fermenting_started_at {
+        crate::fermentation_schedule::plan(
+            conn,
+            user,
+            session.id,
+            &session.recipe_snapshot,
+            start,
+            now,
+        )
+        .await?;
+    }
     let step_rows: Vec<StepRow> = new
         .steps
         .into_iter()
@@ -623,6 +651,11 @@ async fn update_in_tx(
     let saved = saved.entity(session.fermentation.latest_gravity)?;
     if saved.status != from {
         crate::outbox::session_status_changed(conn, user, &saved, from, now).await?;
+        if saved.status == SessionStatus::Fermenting {
+            let start = saved.fermenting_started_at.unwrap_or(now);
+            crate::fermentation_schedule::plan(conn, user, id, &saved.recipe_snapshot, start, now)
+                .await?;
+        }
     }
     Ok(saved)
 }
@@ -784,6 +817,20 @@ async fn delete_log_in_tx(
 
 #[async_trait]
 impl BrewSessionRepository for PgBrewSessions {
+    async fn fermentation_schedule(
+        &self,
+        user: UserId,
+        session_id: Uuid,
+    ) -> DomainResult<Vec<wort_domain::brew_session::schedule::ScheduledStep>> {
+        crate::fermentation_schedule::schedule_of(&self.pool, user, session_id)
+            .await?
+            .ok_or(DomainError::NotFound)
+    }
+
+    async fn announce_due_fermentation_steps(&self, now: OffsetDateTime) -> DomainResult<usize> {
+        crate::fermentation_schedule::announce_due_steps(&self.pool, now).await
+    }
+
     async fn create(
         &self,
         user: UserId,

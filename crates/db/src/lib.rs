@@ -18,6 +18,7 @@ mod deadline;
 pub mod devices;
 pub mod equipment;
 mod error;
+mod fermentation_schedule;
 pub mod idempotency;
 mod ingredients;
 pub mod inventory;

@@ -536,6 +536,7 @@ pub(crate) fn detail(row: RecipeRow, children: Children) -> DomainResult<RecipeD
         miscs: children.miscs,
         mash_steps: children.mash_steps,
         water_additions: children.water_additions,
+        fermentation_steps: children.fermentation_steps,
     })
 }
 

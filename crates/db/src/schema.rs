@@ -437,6 +437,40 @@ diesel::joinable!(webhook_deliveries -> webhook_events (event_id));
 diesel::joinable!(webhook_deliveries -> webhook_endpoints (endpoint_id));
 diesel::joinable!(webhook_attempts -> webhook_deliveries (delivery_id));
 
+diesel::table! {
+    fermentation_steps (id) {
+        id -> Uuid,
+        user_id -> Uuid,
+        recipe_id -> Uuid,
+        name -> Text,
+        temperature_c -> Double,
+        days -> Nullable<Double>,
+        until_gravity -> Nullable<Double>,
+        until_attenuation_percent -> Nullable<Double>,
+        sort_order -> Integer,
+        created_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    session_fermentation_steps (id) {
+        id -> Uuid,
+        user_id -> Uuid,
+        session_id -> Uuid,
+        kind -> Text,
+        name -> Text,
+        temperature_c -> Nullable<Double>,
+        amount_grams -> Nullable<Double>,
+        due_at -> Nullable<Timestamptz>,
+        due_at_gravity -> Nullable<Double>,
+        due_at_attenuation_percent -> Nullable<Double>,
+        days_after_previous -> Nullable<Double>,
+        became_due_at -> Nullable<Timestamptz>,
+        sort_order -> Integer,
+        created_at -> Timestamptz,
+    }
+}
+
 diesel::allow_tables_to_appear_in_same_query!(
     users,
     auth_sessions,
@@ -449,6 +483,8 @@ diesel::allow_tables_to_appear_in_same_query!(
     yeasts,
     miscs,
     mash_steps,
+    fermentation_steps,
+    session_fermentation_steps,
     inventory_items,
     brew_sessions,
     brew_steps,

@@ -9,9 +9,10 @@ pub use wort_domain::brewing::{
 pub use wort_domain::equipment::Equipment;
 pub use wort_domain::error::Violation;
 pub use wort_domain::ingredients::{
-    DEFAULT_MISC_AMOUNT_UNIT, DEFAULT_MISC_TIME_MINUTES, Fermentable, FermentableType, Hop,
-    HopForm, HopUse, MashStep, MashStepType, Misc, MiscType, MiscUse, NewFermentable, NewHop,
-    NewMashStep, NewMisc, NewYeast, Yeast, YeastForm, YeastType,
+    DEFAULT_MISC_AMOUNT_UNIT, DEFAULT_MISC_TIME_MINUTES, Fermentable, FermentableType,
+    FermentationStep, Hop, HopForm, HopUse, MashStep, MashStepType, Misc, MiscType, MiscUse,
+    NewFermentable, NewFermentationStep, NewHop, NewMashStep, NewMisc, NewYeast, Yeast, YeastForm,
+    YeastType,
 };
 pub use wort_domain::recipe::{
     DEFAULT_BATCH_SIZE_LITERS, DEFAULT_BOIL_TIME_MINUTES, DEFAULT_EFFICIENCY,
@@ -31,6 +32,7 @@ impl From<crate::ImportedRecipe> for NewRecipeWithIngredients {
             mash_steps: imported.mash_steps,
             // Files carry water agents as miscs; wort's water additions are not read back.
             water_additions: vec![],
+            fermentation_steps: imported.fermentation_steps,
         }
     }
 }

@@ -61,6 +61,9 @@ pub struct ImportedRecipe {
     pub yeasts: Vec<NewYeast>,
     pub miscs: Vec<NewMisc>,
     pub mash_steps: Vec<NewMashStep>,
+    /// BeerXML's fermentation stages (`PRIMARY_AGE`/`PRIMARY_TEMP`…), BeerJSON's
+    /// `fermentation.fermentation_steps`.
+    pub fermentation_steps: Vec<domain::NewFermentationStep>,
     /// What the exporting program computed, for comparison (never stored).
     pub estimates: Estimates,
 }

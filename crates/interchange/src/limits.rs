@@ -46,4 +46,6 @@ pub const TIME_MINUTES: Bound = rules::TIME_MINUTES;
 pub const TEMPERATURE_C: Bound = rules::TEMPERATURE_C;
 pub const HOP_STAND_TEMPERATURE_C: Bound = rules::HOP_STAND_TEMPERATURE_C;
 pub const MASH_MINUTES: Bound = rules::MASH_MINUTES;
+pub const FERMENTATION_DAYS: Bound = rules::FERMENTATION_DAYS;
+pub const UNTIL_GRAVITY: Bound = rules::UNTIL_GRAVITY;
 pub const LITERS: Bound = rules::INFUSE_AMOUNT_LITERS;

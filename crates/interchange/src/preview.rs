@@ -131,5 +131,20 @@ pub fn preview(r: &ImportedRecipe) -> RecipeDetail {
             })
             .collect(),
         water_additions: vec![],
+        fermentation_steps: r
+            .fermentation_steps
+            .iter()
+            .map(|s| crate::domain::FermentationStep {
+                id: next(),
+                recipe_id: id,
+                name: s.name.clone(),
+                temperature_c: s.temperature_c,
+                days: s.days,
+                until_gravity: s.until_gravity,
+                until_attenuation_percent: s.until_attenuation_percent,
+                sort_order: order(s.sort_order),
+                created_at: at,
+            })
+            .collect(),
     }
 }

@@ -11,8 +11,9 @@ mod common;
 
 use common::{IMPORTABLE, detail, for_export, import_ok, usable};
 use wort_interchange::domain::{
-    FermentableType, HopForm, HopUse, MashStepType, MiscType, MiscUse, NewFermentable, NewHop,
-    NewMashStep, NewMisc, NewRecipe, NewYeast, RecipeType, YeastForm, YeastType, compute_stats,
+    FermentableType, HopForm, HopUse, MashStepType, MiscType, MiscUse, NewFermentable,
+    NewFermentationStep, NewHop, NewMashStep, NewMisc, NewRecipe, NewYeast, RecipeType, YeastForm,
+    YeastType, compute_stats,
 };
 use wort_interchange::{
     Estimates, Format, ImportedRecipe, export_beerjson, export_beerxml, import,
@@ -106,6 +107,10 @@ fn carried(format: Format, r: &ImportedRecipe) -> ImportedRecipe {
                     m.amount_unit = "unit".into();
                 }
             }
+            // An attenuation target has no BeerJSON field.
+            for s in &mut r.fermentation_steps {
+                s.until_attenuation_percent = None;
+            }
         }
         Format::BeerXml => {
             for y in &mut r.yeasts {
@@ -122,6 +127,20 @@ fn carried(format: Format, r: &ImportedRecipe) -> ImportedRecipe {
                 let (a, u) = metric(m.amount, &m.amount_unit).unwrap_or((0.0, "ml"));
                 (m.amount, m.amount_unit) = (a, u.into());
             }
+            // Three stages named by their place, days at a temperature; a stage with no age is
+            // not one.
+            let names = ["Primary", "Secondary", "Tertiary"];
+            r.fermentation_steps = (r.fermentation_steps.iter().take(3).enumerate())
+                .filter(|(_, s)| s.days.is_some_and(|d| d > 0.0))
+                .zip(0..)
+                .map(|((i, s), order)| NewFermentationStep {
+                    name: names[i].into(),
+                    until_gravity: None,
+                    until_attenuation_percent: None,
+                    sort_order: Some(order),
+                    ..s.clone()
+                })
+                .collect();
         }
     }
     r
@@ -280,6 +299,18 @@ fn everything() -> ImportedRecipe {
                 infuse_amount_liters: (i == 0).then_some(14.2),
                 ramp_minutes: (i > 0).then_some(10.0),
                 sort_order: Some(i as i32),
+            })
+            .collect(),
+        fermentation_steps: [("Primary", 19.0, 10.0), ("Secondary", 4.0, 14.0)]
+            .into_iter()
+            .zip(0..)
+            .map(|((name, temperature_c, days), i)| NewFermentationStep {
+                name: name.to_owned(),
+                temperature_c,
+                days: Some(days),
+                until_gravity: (i == 1).then_some(1.010),
+                until_attenuation_percent: None,
+                sort_order: Some(i),
             })
             .collect(),
         estimates: Estimates::default(),

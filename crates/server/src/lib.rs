@@ -5,6 +5,7 @@ pub mod cli;
 pub mod config;
 pub mod cpu;
 pub mod database;
+pub mod fermentation_clock;
 pub mod hashing;
 pub mod key_pruner;
 pub mod logging;
@@ -134,6 +135,8 @@ pub struct Started {
     pub grace: std::time::Duration,
     /// Prunes expired idempotency keys while the server runs (`key_pruner`).
     pub idempotency_keys: Arc<IdempotencyService>,
+    /// Announces fermentation steps whose time has come (`fermentation_clock`).
+    pub fermentation_schedules: Arc<BrewSessionService>,
     /// Keeps the remembered credentials in step with the database while the server runs.
     pub credential_listener: wort_db::CredentialListener,
 }
@@ -150,6 +153,8 @@ impl Started {
         let deliveries = self.deliveries.map(webhook_worker::DeliveryWorker::spawn);
         let signals = tokio::spawn(self.interrupt.clone().on_signal(self.grace));
         let key_pruner = tokio::spawn(key_pruner::run(self.idempotency_keys.clone()));
+        let fermentation_clock =
+            tokio::spawn(fermentation_clock::run(self.fermentation_schedules.clone()));
         let credential_listener = tokio::spawn(self.credential_listener.run());
         let result = match self.metrics {
             None => self.server.await,
@@ -164,6 +169,7 @@ impl Started {
         };
         signals.abort();
         key_pruner.abort();
+        fermentation_clock.abort();
         credential_listener.abort();
         self.interrupt.fire();
         if let Some(deliveries) = deliveries {
@@ -193,6 +199,11 @@ pub fn start(settings: ServerSettings) -> Result<Started, String> {
         .collect::<Result<Vec<DbPool>, String>>()?;
     let idempotency_keys = Arc::new(IdempotencyService::new(
         Arc::new(PgIdempotency::new(first_pool.clone())),
+        settings.clock.clone(),
+    ));
+    let fermentation_schedules = Arc::new(BrewSessionService::new(
+        Arc::new(PgBrewSessions::new(first_pool.clone())),
+        Arc::new(PgAccounts::new(first_pool.clone())),
         settings.clock.clone(),
     ));
     let ai_counters = Arc::new(AiCounters::default());
@@ -309,6 +320,7 @@ pub fn start(settings: ServerSettings) -> Result<Started, String> {
         interrupt,
         grace: std::time::Duration::from_secs(settings.shutdown_grace_secs),
         idempotency_keys,
+        fermentation_schedules,
         credential_listener,
     })
 }

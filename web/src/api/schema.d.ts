@@ -589,6 +589,25 @@ export interface paths {
         patch: operations["update_log"];
         trace?: never;
     };
+    "/v1/fermentation-steps/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One item by id. */
+        get: operations["get_fermentation_steps"];
+        put?: never;
+        post?: never;
+        /** Delete the item. */
+        delete: operations["delete_fermentation_steps"];
+        options?: never;
+        head?: never;
+        /** Change some fields; `recipe_id` cannot be changed; `{}` changes nothing. */
+        patch: operations["update_fermentation_steps"];
+        trace?: never;
+    };
     "/v1/hops/{id}": {
         parameters: {
             query?: never;
@@ -967,6 +986,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/recipes/{recipe_id}/fermentation-steps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** All of a recipe's items of this kind, in order. */
+        get: operations["list_fermentation_steps"];
+        put?: never;
+        /** Add to a recipe (appended unless `sort_order` is given). */
+        post: operations["create_fermentation_steps"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/recipes/{recipe_id}/hops": {
         parameters: {
             query?: never;
@@ -1145,6 +1182,29 @@ export interface paths {
         };
         /** The most recent reading (404 when there is none). */
         get: operations["latest_log"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{id}/fermentation-schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The fermentation schedule, planned from the recipe snapshot when the session entered
+         *     `fermenting` (empty before that): the recipe's fermentation steps one after the other, each
+         *     due at a time, when a reading meets a gravity condition, or some days after the step before
+         *     it became due; and the dry hops, due at the end of primary minus their contact time. Each
+         *     step becomes due once, announced by the `fermentation.step_due` webhook event.
+         */
+        get: operations["fermentation_schedule"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2074,6 +2134,19 @@ export interface components {
             /** Format: double */
             yield_percent: number;
         };
+        CreateFermentationStep: {
+            /** Format: double */
+            days?: number | null;
+            name: string;
+            /** Format: int32 */
+            sort_order?: number;
+            /** Format: double */
+            temperature_c: number;
+            /** Format: double */
+            until_attenuation_percent?: number | null;
+            /** Format: double */
+            until_gravity?: number | null;
+        };
         CreateHop: {
             /** Format: double */
             alpha_acid: number;
@@ -2324,7 +2397,7 @@ export interface components {
             /** @default true */
             active?: boolean;
             /**
-             * @description A non-empty subset of `session.status_changed`, `reading.created`, `fermentation.stable`.
+             * @description A non-empty subset of `session.status_changed`, `reading.created`, `fermentation.stable`, `fermentation.step_due`.
              * @example [
              *       "session.status_changed",
              *       "fermentation.stable"
@@ -2533,7 +2606,7 @@ export interface components {
          * @description What happened. `ping` is sent only by `POST /v1/webhooks/{id}/test` and cannot be subscribed.
          * @enum {string}
          */
-        EventType: "session.status_changed" | "reading.created" | "fermentation.stable" | "ping";
+        EventType: "session.status_changed" | "reading.created" | "fermentation.stable" | "fermentation.step_due" | "ping";
         /**
          * @description The document format of an export (`format` in the query).
          * @enum {string}
@@ -2647,6 +2720,31 @@ export interface components {
              * @description The measured OG, else the planned OG of the recipe snapshot; null when neither is known.
              */
             original_gravity?: number | null;
+        };
+        /**
+         * @description One rest of the fermentation plan: hold `temperature_c` for `days`, or until the gravity
+         *     falls to `until_gravity`, or until the apparent attenuation reaches
+         *     `until_attenuation_percent` (whichever of them are set; none set is a rest with no end of
+         *     its own, ended by hand).
+         */
+        FermentationStep: {
+            /** Format: date-time */
+            created_at: string;
+            /** Format: double */
+            days?: number | null;
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** Format: uuid */
+            recipe_id: string;
+            /** Format: int32 */
+            sort_order: number;
+            /** Format: double */
+            temperature_c: number;
+            /** Format: double */
+            until_attenuation_percent?: number | null;
+            /** Format: double */
+            until_gravity?: number | null;
         };
         /**
          * @description How one statistic sits in a style's range: `{"min","max","value","in_range","position"}`.
@@ -3241,6 +3339,8 @@ export interface components {
         /** @description A recipe with all its children, each list in display order. */
         RecipeDetail: components["schemas"]["Recipe"] & {
             fermentables: components["schemas"]["Fermentable"][];
+            /** @description The fermentation plan: temperature rests by days or until a gravity, in order. */
+            fermentation_steps: components["schemas"]["FermentationStep"][];
             hops: components["schemas"]["Hop"][];
             mash_steps: components["schemas"]["MashStep"][];
             miscs: components["schemas"]["Misc"][];
@@ -3372,6 +3472,57 @@ export interface components {
             /** @description Name of the new recipe; default "<name> (<size> L)". */
             name?: string;
         };
+        /** @description One step of a session's fermentation schedule as the API shows it. */
+        ScheduledStep: {
+            /**
+             * Format: double
+             * @description The dry hop's amount (dry hops only).
+             */
+            amount_grams?: number | null;
+            /** Format: date-time */
+            became_due_at?: string | null;
+            /**
+             * Format: double
+             * @description Due this many days after the step before it became due (when that time was not known
+             *     in advance).
+             */
+            days_after_previous?: number | null;
+            /** @description Whether it has become due. */
+            due: boolean;
+            /**
+             * Format: date-time
+             * @description When the step is due; null while it waits for a gravity condition or the step before.
+             */
+            due_at?: string | null;
+            /**
+             * Format: double
+             * @description Due when the apparent attenuation (from the session's OG) reaches this.
+             */
+            due_at_attenuation_percent?: number | null;
+            /**
+             * Format: double
+             * @description Due when a reading's gravity is at or below this.
+             */
+            due_at_gravity?: number | null;
+            /** Format: uuid */
+            id: string;
+            kind: components["schemas"]["ScheduledStepKind"];
+            name: string;
+            /** Format: uuid */
+            session_id: string;
+            /** Format: int32 */
+            sort_order: number;
+            /**
+             * Format: double
+             * @description The temperature to hold from this step on (rests only).
+             */
+            temperature_c?: number | null;
+        };
+        /**
+         * @description A temperature rest of the recipe's plan, or a dry-hop addition.
+         * @enum {string}
+         */
+        ScheduledStepKind: "rest" | "dry_hop";
         SessionBody: {
             /** Format: date-time */
             expiresAt: string;
@@ -3668,6 +3819,19 @@ export interface components {
             type?: "grain" | "adjunct" | "sugar" | "extract" | "dry_extract" | "fruit" | "juice" | "honey" | "other";
             /** Format: double */
             yield_percent?: number;
+        };
+        UpdateFermentationStep: {
+            /** Format: double */
+            days?: number | null;
+            name?: string;
+            /** Format: int32 */
+            sort_order?: number;
+            /** Format: double */
+            temperature_c?: number;
+            /** Format: double */
+            until_attenuation_percent?: number | null;
+            /** Format: double */
+            until_gravity?: number | null;
         };
         UpdateHop: {
             /** Format: double */
@@ -8582,6 +8746,238 @@ export interface operations {
             };
         };
     };
+    get_fermentation_steps: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the item */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FermentationStep"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_fermentation_steps: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the item */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_fermentation_steps: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry of this write safe: the first answer to the key is kept 24 h for the account and sent again, with `Idempotent-Replayed: true`, to a retry of the same request. A malformed key is `400`. A streamed answer (`text/event-stream`) is not kept: the key guards the request until its stream starts. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Id of the item */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateFermentationStep"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FermentationStep"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body did not arrive within the body read deadline (30 s by default) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with this `Idempotency-Key` is still running (retry after `Retry-After` seconds), or was applied with an answer too large to keep */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     get_hops: {
         parameters: {
             query?: never;
@@ -11267,6 +11663,176 @@ export interface operations {
             };
         };
     };
+    list_fermentation_steps: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Recipe id */
+                recipe_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FermentationStep"][];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_fermentation_steps: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry of this write safe: the first answer to the key is kept 24 h for the account and sent again, with `Idempotent-Replayed: true`, to a retry of the same request. A malformed key is `400`. A streamed answer (`text/event-stream`) is not kept: the key guards the request until its stream starts. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Recipe id */
+                recipe_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateFermentationStep"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FermentationStep"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body did not arrive within the body read deadline (30 s by default) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with this `Idempotency-Key` is still running (retry after `Retry-After` seconds), or was applied with an answer too large to keep */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid body, or the recipe already holds 200 of this kind */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     list_hops: {
         parameters: {
             query?: never;
@@ -12782,6 +13348,70 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FermentationLog"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    fermentation_schedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Session id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduledStep"][];
                 };
             };
             400: {

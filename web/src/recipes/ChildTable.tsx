@@ -44,7 +44,7 @@ export interface DerivedCol {
 
 export interface ChildSpec {
   /** API path segment: `/v1/recipes/{id}/<path>` and `/v1/<path>/{id}`. */
-  path: 'fermentables' | 'hops' | 'yeasts' | 'miscs' | 'mash-steps' | 'water-additions';
+  path: 'fermentables' | 'hops' | 'yeasts' | 'miscs' | 'mash-steps' | 'water-additions' | 'fermentation-steps';
   singular: string;
   title: string;
   cols: Col[];
@@ -87,7 +87,7 @@ export const ChildTable = memo(function ChildTable({ recipeId, spec, rows: apiRo
   const [saved, setSaved] = useState<string | null>(null);
   const detailKey = keys.recipes.detail(recipeId);
   const statsKey = keys.recipes.stats(recipeId);
-  const listKey = spec.path === 'mash-steps' ? 'mash_steps' : spec.path;
+  const listKey = spec.path.replace('-', '_');
 
   // The recipe in the cache takes the API's answer for one child: no refetch of the whole recipe,
   // so a change costs one write and one `/stats`.

@@ -30,7 +30,7 @@ export const recipeTypes = [
   ['partial_mash', 'Partial mash'],
 ] as const;
 
-export const specs: { key: 'fermentables' | 'hops' | 'yeasts' | 'miscs' | 'mash_steps' | 'water_additions'; spec: ChildSpec }[] = [
+export const specs: { key: 'fermentables' | 'hops' | 'yeasts' | 'miscs' | 'mash_steps' | 'water_additions' | 'fermentation_steps'; spec: ChildSpec }[] = [
   {
     key: 'fermentables',
     spec: {
@@ -152,6 +152,22 @@ export const specs: { key: 'fermentables' | 'hops' | 'yeasts' | 'miscs' | 'mash_
         { key: 'agent', label: 'Agent', type: 'select', options: enumOptions(waterAgents), def: 'gypsum' },
         { key: 'amount', label: 'Amount', type: 'number', def: 1 },
         { key: 'step', label: 'Into', type: 'select', options: enumOptions(waterSteps), def: 'mash', aria: 'water' },
+      ],
+    },
+  },
+  {
+    key: 'fermentation_steps',
+    spec: {
+      path: 'fermentation-steps',
+      singular: 'fermentation step',
+      title: 'Fermentation steps',
+      // A rest lasts its days, or (no days) until its gravity or attenuation is reached; the API plans the session's schedule from these.
+      cols: [
+        { key: 'name', label: 'Name', type: 'text', def: '' },
+        { key: 'temperature_c', label: 'Temperature', type: 'number', unit: 'temperature', def: 19 },
+        { key: 'days', label: 'Days', type: 'number', unit: 'plain', nullable: true, def: 14 },
+        { key: 'until_gravity', label: 'Until gravity', type: 'number', unit: 'gravity', nullable: true, def: null },
+        { key: 'until_attenuation_percent', label: 'Until attenuation', type: 'number', unit: 'percent', nullable: true, def: null },
       ],
     },
   },

@@ -21,6 +21,7 @@ import { useAutosave } from '../autosave';
 import { keys } from '../api/keys';
 import { Brewhouse } from './Brewhouse';
 import { DeductionPanel } from '../stock/DeductionPanel';
+import { FermentationSchedule } from './FermentationSchedule';
 
 const FermentationChart = lazy(() => import('./FermentationChart'));
 
@@ -73,6 +74,7 @@ export default function SessionPage() {
           <DeductionPanel sessionId={id} status={s.status} />
           <Checklist sessionId={id} status={s.status} />
           <Fermentation session={s} />
+          <FermentationSchedule sessionId={id} />
         </div>
         <aside>
           <section className="panel" aria-labelledby="h-measured">

@@ -7,15 +7,20 @@ use diesel::prelude::*;
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use time::OffsetDateTime;
 use uuid::Uuid;
-use wort_domain::ingredients::{Fermentable, Hop, MashStep, Misc, WaterAddition, Yeast};
+use wort_domain::ingredients::{
+    Fermentable, FermentationStep, Hop, MashStep, Misc, WaterAddition, Yeast,
+};
 use wort_domain::recipe::{NewRecipeWithIngredients, RecipeChild};
 use wort_domain::{DomainResult, UserId, new_id};
 
 use super::rows::{
-    FermentableRow, HopRow, MashStepRow, MiscRow, RowPlace, WaterAdditionRow, YeastRow,
+    FermentableRow, FermentationStepRow, HopRow, MashStepRow, MiscRow, RowPlace, WaterAdditionRow,
+    YeastRow,
 };
 use crate::error::{TxError, db_error};
-use crate::schema::{fermentables, hops, mash_steps, miscs, water_additions, yeasts};
+use crate::schema::{
+    fermentables, fermentation_steps, hops, mash_steps, miscs, water_additions, yeasts,
+};
 
 /// Generates a module of queries over one child table. Every query filters by `user_id`.
 macro_rules! child_queries {
@@ -134,6 +139,7 @@ child_queries!(yeast_q, yeasts, YeastRow);
 child_queries!(misc_q, miscs, MiscRow);
 child_queries!(mash_step_q, mash_steps, MashStepRow);
 child_queries!(water_addition_q, water_additions, WaterAdditionRow);
+child_queries!(fermentation_step_q, fermentation_steps, FermentationStepRow);
 
 pub(super) fn entities<R>(
     rows: Vec<R>,
@@ -152,6 +158,7 @@ pub(crate) struct Children {
     pub miscs: Vec<Misc>,
     pub mash_steps: Vec<MashStep>,
     pub water_additions: Vec<WaterAddition>,
+    pub fermentation_steps: Vec<FermentationStep>,
 }
 
 fn all_entities<R, E>(
@@ -161,20 +168,21 @@ fn all_entities<R, E>(
     rows.into_iter().map(to_entity).collect()
 }
 
-/// The six lists, pipelined: six queries, one round trip.
+/// The seven lists, pipelined: seven queries, one round trip.
 pub(crate) async fn load_ingredients(
     conn: &AsyncPgConnection,
     user: UserId,
     recipe_id: Uuid,
 ) -> DomainResult<Children> {
     let ids = [recipe_id];
-    let (f, h, y, m, s, w) = futures_util::try_join!(
+    let (f, h, y, m, s, w, fs) = futures_util::try_join!(
         fermentable_q::of_recipes(conn, user, &ids),
         hop_q::of_recipes(conn, user, &ids),
         yeast_q::of_recipes(conn, user, &ids),
         misc_q::of_recipes(conn, user, &ids),
         mash_step_q::of_recipes(conn, user, &ids),
         water_addition_q::of_recipes(conn, user, &ids),
+        fermentation_step_q::of_recipes(conn, user, &ids),
     )
     .map_err(db_error)?;
     Ok(Children {
@@ -184,6 +192,7 @@ pub(crate) async fn load_ingredients(
         miscs: all_entities(m, MiscRow::entity)?,
         mash_steps: all_entities(s, MashStepRow::entity)?,
         water_additions: all_entities(w, WaterAdditionRow::entity)?,
+        fermentation_steps: all_entities(fs, FermentationStepRow::entity)?,
     })
 }
 
@@ -258,6 +267,10 @@ pub(crate) async fn copy_ingredients(
         .iter()
         .map(|e| WaterAdditionRow::of(e, user))
         .collect();
+    let fs: Vec<_> = fresh(&children.fermentation_steps, renew!())
+        .iter()
+        .map(|e| FermentationStepRow::of(e, user))
+        .collect();
     Ok(Children {
         fermentables: all_entities(
             fermentable_q::insert(conn, &f).await?,
@@ -270,6 +283,10 @@ pub(crate) async fn copy_ingredients(
         water_additions: all_entities(
             water_addition_q::insert(conn, &w).await?,
             WaterAdditionRow::entity,
+        )?,
+        fermentation_steps: all_entities(
+            fermentation_step_q::insert(conn, &fs).await?,
+            FermentationStepRow::entity,
         )?,
     })
 }
@@ -325,17 +342,22 @@ pub(crate) struct ChildrenByRecipe {
     miscs: HashMap<Uuid, Vec<Misc>>,
     mash_steps: HashMap<Uuid, Vec<MashStep>>,
     water_additions: HashMap<Uuid, Vec<WaterAddition>>,
+    fermentation_steps: HashMap<Uuid, Vec<FermentationStep>>,
 }
 
+/// One list of each kind, as loaded or inserted.
+type ChildLists = (
+    Vec<Fermentable>,
+    Vec<Hop>,
+    Vec<Yeast>,
+    Vec<Misc>,
+    Vec<MashStep>,
+    Vec<WaterAddition>,
+    Vec<FermentationStep>,
+);
+
 impl ChildrenByRecipe {
-    fn of(
-        f: Vec<Fermentable>,
-        h: Vec<Hop>,
-        y: Vec<Yeast>,
-        m: Vec<Misc>,
-        s: Vec<MashStep>,
-        w: Vec<WaterAddition>,
-    ) -> Self {
+    fn of((f, h, y, m, s, w, fs): ChildLists) -> Self {
         macro_rules! by_recipe {
             ($list:expr) => {
                 grouped(
@@ -352,6 +374,7 @@ impl ChildrenByRecipe {
             miscs: by_recipe!(m),
             mash_steps: by_recipe!(s),
             water_additions: by_recipe!(w),
+            fermentation_steps: by_recipe!(fs),
         }
     }
 
@@ -364,6 +387,10 @@ impl ChildrenByRecipe {
             miscs: self.miscs.remove(&recipe_id).unwrap_or_default(),
             mash_steps: self.mash_steps.remove(&recipe_id).unwrap_or_default(),
             water_additions: self.water_additions.remove(&recipe_id).unwrap_or_default(),
+            fermentation_steps: self
+                .fermentation_steps
+                .remove(&recipe_id)
+                .unwrap_or_default(),
         }
     }
 }
@@ -382,6 +409,7 @@ pub(crate) async fn insert_new_children(
     let mut m = Vec::new();
     let mut s = Vec::new();
     let mut w = Vec::new();
+    let mut fs = Vec::new();
     for (id, r) in recipes {
         f.push((id, r.fermentables));
         h.push((id, r.hops));
@@ -389,6 +417,7 @@ pub(crate) async fn insert_new_children(
         m.push((id, r.miscs));
         s.push((id, r.mash_steps));
         w.push((id, r.water_additions));
+        fs.push((id, r.fermentation_steps));
     }
     let f = new_rows(
         f.into_iter(),
@@ -408,7 +437,14 @@ pub(crate) async fn insert_new_children(
         |n| n.sort_order,
         WaterAdditionRow::new,
     );
-    Ok(ChildrenByRecipe::of(
+    let fs = new_rows(
+        fs.into_iter(),
+        user,
+        now,
+        |n| n.sort_order,
+        FermentationStepRow::new,
+    );
+    Ok(ChildrenByRecipe::of((
         all_entities(
             fermentable_q::insert_many(conn, &f).await?,
             FermentableRow::entity,
@@ -424,7 +460,11 @@ pub(crate) async fn insert_new_children(
             water_addition_q::insert_many(conn, &w).await?,
             WaterAdditionRow::entity,
         )?,
-    ))
+        all_entities(
+            fermentation_step_q::insert_many(conn, &fs).await?,
+            FermentationStepRow::entity,
+        )?,
+    )))
 }
 
 /// The children of several recipes: each table queried once (`recipe_id = ANY(ids)`, filtered by
@@ -434,21 +474,23 @@ pub(crate) async fn load_children_of(
     user: UserId,
     recipe_ids: &[Uuid],
 ) -> DomainResult<ChildrenByRecipe> {
-    let (f, h, y, m, s, w) = futures_util::try_join!(
+    let (f, h, y, m, s, w, fs) = futures_util::try_join!(
         fermentable_q::of_recipes(conn, user, recipe_ids),
         hop_q::of_recipes(conn, user, recipe_ids),
         yeast_q::of_recipes(conn, user, recipe_ids),
         misc_q::of_recipes(conn, user, recipe_ids),
         mash_step_q::of_recipes(conn, user, recipe_ids),
         water_addition_q::of_recipes(conn, user, recipe_ids),
+        fermentation_step_q::of_recipes(conn, user, recipe_ids),
     )
     .map_err(db_error)?;
-    Ok(ChildrenByRecipe::of(
+    Ok(ChildrenByRecipe::of((
         all_entities(f, FermentableRow::entity)?,
         all_entities(h, HopRow::entity)?,
         all_entities(y, YeastRow::entity)?,
         all_entities(m, MiscRow::entity)?,
         all_entities(s, MashStepRow::entity)?,
         all_entities(w, WaterAdditionRow::entity)?,
-    ))
+        all_entities(fs, FermentationStepRow::entity)?,
+    )))
 }

@@ -13,10 +13,12 @@ use wort_domain::recipe::{
 use wort_domain::{DomainError, DomainResult, UserId, new_id};
 
 use super::queries::{
-    entities, fermentable_q, hop_q, mash_step_q, misc_q, water_addition_q, yeast_q,
+    entities, fermentable_q, fermentation_step_q, hop_q, mash_step_q, misc_q, water_addition_q,
+    yeast_q,
 };
 use super::rows::{
-    FermentableRow, HopRow, MashStepRow, MiscRow, RowPlace, WaterAdditionRow, YeastRow,
+    FermentableRow, FermentationStepRow, HopRow, MashStepRow, MiscRow, RowPlace, WaterAdditionRow,
+    YeastRow,
 };
 use crate::error::{TxError, db_error};
 use crate::pool::{DbPool, checkout};
@@ -74,6 +76,9 @@ async fn add_in_tx(
         RecipeChildKind::WaterAddition => {
             water_addition_q::count_and_last(conn, user, recipe_id).await?
         }
+        RecipeChildKind::FermentationStep => {
+            fermentation_step_q::count_and_last(conn, user, recipe_id).await?
+        }
     };
     check_ingredient_room(new.kind(), count).map_err(TxError)?;
     let append_at = last.map_or(0, |l| l.saturating_add(1));
@@ -120,6 +125,12 @@ async fn add_in_tx(
                 r.entity().map(RecipeChild::WaterAddition)
             })?
         }
+        NewRecipeChild::FermentationStep(n) => {
+            let row = FermentationStepRow::new(n, &at, append_at);
+            entities(fermentation_step_q::insert(conn, &[row]).await?, |r| {
+                r.entity().map(RecipeChild::FermentationStep)
+            })?
+        }
     };
     inserted
         .into_iter()
@@ -148,6 +159,9 @@ async fn find_ingredient(
         RecipeChildKind::WaterAddition => {
             RecipeChild::WaterAddition(water_addition_q::find(conn, user, id).await?.entity()?)
         }
+        RecipeChildKind::FermentationStep => RecipeChild::FermentationStep(
+            fermentation_step_q::find(conn, user, id).await?.entity()?,
+        ),
     })
 }
 
@@ -220,6 +234,19 @@ async fn update_in_tx(
                 ),
             )
         }
+        (RecipeChild::FermentationStep(mut e), RecipeChildPatch::FermentationStep(p))
+            if !p.is_empty() =>
+        {
+            p.apply(&mut e);
+            (
+                e.recipe_id,
+                RecipeChild::FermentationStep(
+                    fermentation_step_q::save(conn, &FermentationStepRow::of(&e, user))
+                        .await?
+                        .entity()?,
+                ),
+            )
+        }
         // An empty patch changes nothing, the recipe's updated_at included.
         (unchanged, _) => return Ok(unchanged),
     };
@@ -241,6 +268,7 @@ async fn delete_in_tx(
         RecipeChildKind::Misc => misc_q::delete(conn, user, id).await?,
         RecipeChildKind::MashStep => mash_step_q::delete(conn, user, id).await?,
         RecipeChildKind::WaterAddition => water_addition_q::delete(conn, user, id).await?,
+        RecipeChildKind::FermentationStep => fermentation_step_q::delete(conn, user, id).await?,
     };
     let recipe_id = recipe_id.ok_or(TxError(DomainError::NotFound))?;
     touch_recipe(conn, user, recipe_id, now).await
@@ -324,6 +352,17 @@ impl RecipeChildRepository for PgRecipeChildren {
                 (
                     c,
                     entities(rows, |r| r.entity().map(RecipeChild::WaterAddition))?,
+                )
+            }
+            RecipeChildKind::FermentationStep => {
+                let (c, rows) = futures_util::try_join!(
+                    exists,
+                    fermentation_step_q::of_recipes(conn_ref, user, &ids)
+                )
+                .map_err(db_error)?;
+                (
+                    c,
+                    entities(rows, |r| r.entity().map(RecipeChild::FermentationStep))?,
                 )
             }
         };

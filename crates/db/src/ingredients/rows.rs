@@ -5,13 +5,15 @@ use diesel::prelude::*;
 use time::OffsetDateTime;
 use uuid::Uuid;
 use wort_domain::ingredients::{
-    Fermentable, FermentableType, Hop, HopForm, HopUse, MashStep, MashStepType, Misc, MiscType,
-    MiscUse, NewFermentable, NewHop, NewMashStep, NewMisc, NewWaterAddition, NewYeast,
-    WaterAddition, WaterAgent, WaterStep, Yeast, YeastForm, YeastType,
+    Fermentable, FermentableType, FermentationStep, Hop, HopForm, HopUse, MashStep, MashStepType,
+    Misc, MiscType, MiscUse, NewFermentable, NewFermentationStep, NewHop, NewMashStep, NewMisc,
+    NewWaterAddition, NewYeast, WaterAddition, WaterAgent, WaterStep, Yeast, YeastForm, YeastType,
 };
 use wort_domain::{DomainError, DomainResult, UserId};
 
-use crate::schema::{fermentables, hops, mash_steps, miscs, water_additions, yeasts};
+use crate::schema::{
+    fermentables, fermentation_steps, hops, mash_steps, miscs, water_additions, yeasts,
+};
 
 fn parse_enum<T>(value: &str, parse: impl Fn(&str) -> Option<T>) -> DomainResult<T> {
     parse(value).ok_or_else(|| DomainError::Internal(format!("unexpected stored value {value:?}")))
@@ -479,6 +481,67 @@ impl WaterAdditionRow {
             ),
             acid_percent: wort_domain::ingredients::normal_acid(n.agent, n.acid_percent),
             step: n.step.as_str().to_owned(),
+            sort_order: n.sort_order.unwrap_or(append_at),
+            created_at: at.now,
+        }
+    }
+}
+
+#[derive(Queryable, Selectable, Insertable, AsChangeset, Identifiable, Clone)]
+#[diesel(table_name = fermentation_steps, treat_none_as_null = true)]
+pub(crate) struct FermentationStepRow {
+    pub(super) id: Uuid,
+    pub(super) user_id: Uuid,
+    pub(super) recipe_id: Uuid,
+    pub(super) name: String,
+    pub(super) temperature_c: f64,
+    pub(super) days: Option<f64>,
+    pub(super) until_gravity: Option<f64>,
+    pub(super) until_attenuation_percent: Option<f64>,
+    pub(super) sort_order: i32,
+    pub(super) created_at: OffsetDateTime,
+}
+
+impl FermentationStepRow {
+    pub(super) fn of(e: &FermentationStep, user: UserId) -> Self {
+        FermentationStepRow {
+            id: e.id,
+            user_id: user.0,
+            recipe_id: e.recipe_id,
+            name: e.name.clone(),
+            temperature_c: e.temperature_c,
+            days: e.days,
+            until_gravity: e.until_gravity,
+            until_attenuation_percent: e.until_attenuation_percent,
+            sort_order: e.sort_order,
+            created_at: e.created_at,
+        }
+    }
+
+    pub(super) fn entity(self) -> DomainResult<FermentationStep> {
+        Ok(FermentationStep {
+            id: self.id,
+            recipe_id: self.recipe_id,
+            name: self.name,
+            temperature_c: self.temperature_c,
+            days: self.days,
+            until_gravity: self.until_gravity,
+            until_attenuation_percent: self.until_attenuation_percent,
+            sort_order: self.sort_order,
+            created_at: self.created_at,
+        })
+    }
+
+    pub(crate) fn new(n: NewFermentationStep, at: &RowPlace, append_at: i32) -> Self {
+        FermentationStepRow {
+            id: at.id,
+            user_id: at.user.0,
+            recipe_id: at.recipe_id,
+            name: n.name,
+            temperature_c: n.temperature_c,
+            days: n.days,
+            until_gravity: n.until_gravity,
+            until_attenuation_percent: n.until_attenuation_percent,
             sort_order: n.sort_order.unwrap_or(append_at),
             created_at: at.now,
         }

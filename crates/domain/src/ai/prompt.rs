@@ -364,6 +364,7 @@ mod tests {
                 created_at: at,
             }],
             water_additions: vec![],
+            fermentation_steps: vec![],
         }
     }
 

@@ -635,6 +635,7 @@ mod tests {
             miscs: vec![],
             mash_steps: vec![],
             water_additions: vec![],
+            fermentation_steps: vec![],
         };
         let usage = Arc::new(MemUsage::default());
         let chats = Arc::new(MemChats::default());

@@ -11,6 +11,7 @@ pub mod checklist;
 pub mod model;
 pub mod ports;
 pub mod rules;
+pub mod schedule;
 pub mod service;
 pub mod timer;
 

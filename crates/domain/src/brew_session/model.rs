@@ -725,6 +725,7 @@ mod tests {
             duration_minutes: Some(60.0),
             boil: true,
             boil_addition_at: None,
+            quantities: Vec::new(),
             timer: idle,
             completed: false,
             completed_at: None,

@@ -19,6 +19,18 @@ pub type SessionPlanner =
 /// reading bump the session's `updated_at` in the same transaction.
 #[async_trait]
 pub trait BrewSessionRepository: Send + Sync {
+    /// The session's fermentation schedule in order (empty before it ferments); `NotFound`
+    /// when the session is not the caller's.
+    async fn fermentation_schedule(
+        &self,
+        user: UserId,
+        session_id: Uuid,
+    ) -> DomainResult<Vec<super::schedule::ScheduledStep>>;
+
+    /// Marks the steps of fermenting sessions whose `due_at` has come as due, announcing each
+    /// with `fermentation.step_due`; how many.
+    async fn announce_due_fermentation_steps(&self, now: OffsetDateTime) -> DomainResult<usize>;
+
     /// In one transaction: reads the caller's recipe `recipe_id` (locked against changes until
     /// the end) and its equipment profile, plans the session from it with `plan` (snapshot, checklist), and inserts the
     /// session and its steps. `NotFound` when the recipe is not the caller's.

@@ -51,6 +51,22 @@ impl BrewSessionService {
         Ok(steps.remove(0))
     }
 
+    /// The session's fermentation schedule (`GET /v1/sessions/{id}/fermentation-schedule`).
+    pub async fn fermentation_schedule(
+        &self,
+        user: UserId,
+        session_id: Uuid,
+    ) -> DomainResult<Vec<super::schedule::ScheduledStep>> {
+        self.sessions.fermentation_schedule(user, session_id).await
+    }
+
+    /// The periodic check of the schedules: what has come due is marked and announced.
+    pub async fn announce_due_fermentation_steps(&self) -> DomainResult<usize> {
+        self.sessions
+            .announce_due_fermentation_steps(self.clock.now())
+            .await
+    }
+
     /// Snapshots the recipe (with its stats), enters the requested status and generates the
     /// brew-day checklist: reading the recipe and inserting the session are one transaction.
     pub async fn create(&self, user: UserId, request: NewBrewSession) -> DomainResult<BrewSession> {

@@ -32,7 +32,7 @@ impl CatalogKind {
         Self::ALL.iter().copied().find(|k| k.as_str() == s)
     }
 
-    /// The catalogue kind of a recipe child; a mash step has none.
+    /// The catalogue kind of a recipe child; mash and fermentation steps have none.
     pub const fn of_child(kind: crate::recipe::RecipeChildKind) -> Option<Self> {
         use crate::recipe::RecipeChildKind as Child;
         match kind {
@@ -40,7 +40,7 @@ impl CatalogKind {
             Child::Hop => Some(Self::Hop),
             Child::Yeast => Some(Self::Yeast),
             Child::Misc => Some(Self::Misc),
-            Child::MashStep | Child::WaterAddition => None,
+            Child::MashStep | Child::WaterAddition | Child::FermentationStep => None,
         }
     }
 

@@ -1,5 +1,7 @@
 //! The six kinds of recipe children: fermentables, hops, yeasts, miscs, mash steps and water
 //! additions, with their enums, their validated create inputs (`New…`) and partial updates (`…Patch`).
+//! The six kinds of recipe children: fermentables, hops, yeasts, miscs, mash steps and
+//! fermentation steps, with their enums, their validated create inputs (`New…`) and partial updates (`…Patch`).
 //!
 //! Each child serializes exactly as the API's JSON has it (the OpenAPI document): JSON `type` is
 //! the Rust field `kind`, JSON `use` is `hop_use` / `misc_use` (`use` is a Rust keyword), enums are
@@ -521,6 +523,81 @@ impl MashStepPatch {
         set(&mut to.infuse_amount_liters, &self.infuse_amount_liters);
         set(&mut to.ramp_minutes, &self.ramp_minutes);
         set(&mut to.sort_order, &self.sort_order);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fermentation step
+
+/// One rest of the fermentation plan: hold `temperature_c` for `days`, or until the gravity
+/// falls to `until_gravity`, or until the apparent attenuation reaches
+/// `until_attenuation_percent` (whichever of them are set; none set is a rest with no end of
+/// its own, ended by hand).
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+pub struct FermentationStep {
+    pub id: Uuid,
+    pub recipe_id: Uuid,
+    pub name: String,
+    pub temperature_c: f64,
+    pub days: Option<f64>,
+    pub until_gravity: Option<f64>,
+    pub until_attenuation_percent: Option<f64>,
+    pub sort_order: i32,
+    #[serde(serialize_with = "crate::timestamp::serialize")]
+    #[schema(value_type = String, format = DateTime)]
+    pub created_at: OffsetDateTime,
+}
+
+/// A validated create request; `sort_order: None` appends.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewFermentationStep {
+    pub name: String,
+    pub temperature_c: f64,
+    pub days: Option<f64>,
+    pub until_gravity: Option<f64>,
+    pub until_attenuation_percent: Option<f64>,
+    pub sort_order: Option<i32>,
+}
+
+/// A validated partial update: `None` leaves a field alone; `Some(None)` clears a nullable one.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FermentationStepPatch {
+    pub name: Option<String>,
+    pub temperature_c: Option<f64>,
+    pub days: Option<Option<f64>>,
+    pub until_gravity: Option<Option<f64>>,
+    pub until_attenuation_percent: Option<Option<f64>>,
+    pub sort_order: Option<i32>,
+}
+
+impl FermentationStepPatch {
+    pub fn is_empty(&self) -> bool {
+        *self == Self::default()
+    }
+
+    pub fn apply(&self, to: &mut FermentationStep) {
+        set(&mut to.name, &self.name);
+        set(&mut to.temperature_c, &self.temperature_c);
+        set(&mut to.days, &self.days);
+        set(&mut to.until_gravity, &self.until_gravity);
+        set(
+            &mut to.until_attenuation_percent,
+            &self.until_attenuation_percent,
+        );
+        set(&mut to.sort_order, &self.sort_order);
+    }
+}
+
+impl FermentationStep {
+    pub fn to_new(&self) -> NewFermentationStep {
+        NewFermentationStep {
+            name: self.name.clone(),
+            temperature_c: self.temperature_c,
+            days: self.days,
+            until_gravity: self.until_gravity,
+            until_attenuation_percent: self.until_attenuation_percent,
+            sort_order: Some(self.sort_order),
+        }
     }
 }
 

@@ -4,7 +4,9 @@ use serde::Serialize;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use crate::ingredients::{Fermentable, Hop, MashStep, Misc, WaterAddition, Yeast};
+use crate::ingredients::{
+    Fermentable, FermentationStep, Hop, MashStep, Misc, WaterAddition, Yeast,
+};
 
 /// Brewing method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
@@ -74,6 +76,8 @@ pub struct RecipeDetail {
     pub miscs: Vec<Misc>,
     pub mash_steps: Vec<MashStep>,
     pub water_additions: Vec<WaterAddition>,
+    /// The fermentation plan: temperature rests by days or until a gravity, in order.
+    pub fermentation_steps: Vec<FermentationStep>,
 }
 
 /// A validated create request with the defaults applied.
@@ -103,11 +107,12 @@ pub struct NewRecipeWithIngredients {
     pub miscs: Vec<crate::ingredients::NewMisc>,
     pub mash_steps: Vec<crate::ingredients::NewMashStep>,
     pub water_additions: Vec<crate::ingredients::NewWaterAddition>,
+    pub fermentation_steps: Vec<crate::ingredients::NewFermentationStep>,
 }
 
 impl NewRecipeWithIngredients {
     /// How many ingredients of each kind it holds.
-    pub fn counts(&self) -> [(RecipeChildKind, usize); 6] {
+    pub fn counts(&self) -> [(RecipeChildKind, usize); 7] {
         [
             (RecipeChildKind::Fermentable, self.fermentables.len()),
             (RecipeChildKind::Hop, self.hops.len()),
@@ -115,6 +120,10 @@ impl NewRecipeWithIngredients {
             (RecipeChildKind::Misc, self.miscs.len()),
             (RecipeChildKind::MashStep, self.mash_steps.len()),
             (RecipeChildKind::WaterAddition, self.water_additions.len()),
+            (
+                RecipeChildKind::FermentationStep,
+                self.fermentation_steps.len(),
+            ),
         ]
     }
 }
@@ -195,16 +204,18 @@ pub enum RecipeChildKind {
     Misc,
     MashStep,
     WaterAddition,
+    FermentationStep,
 }
 
 impl RecipeChildKind {
-    pub const ALL: [RecipeChildKind; 6] = [
+    pub const ALL: [RecipeChildKind; 7] = [
         Self::Fermentable,
         Self::Hop,
         Self::Yeast,
         Self::Misc,
         Self::MashStep,
         Self::WaterAddition,
+        Self::FermentationStep,
     ];
 
     /// The path segment and the recipe's array name of this kind (`mash-steps` / `mash_steps`).
@@ -216,6 +227,7 @@ impl RecipeChildKind {
             Self::Misc => "miscs",
             Self::MashStep => "mash-steps",
             Self::WaterAddition => "water-additions",
+            Self::FermentationStep => "fermentation-steps",
         }
     }
 
@@ -223,6 +235,7 @@ impl RecipeChildKind {
         match self {
             Self::MashStep => "mash_steps",
             Self::WaterAddition => "water_additions",
+            Self::FermentationStep => "fermentation_steps",
             other => other.path(),
         }
     }
@@ -238,6 +251,7 @@ pub enum RecipeChild {
     Misc(Misc),
     MashStep(MashStep),
     WaterAddition(WaterAddition),
+    FermentationStep(FermentationStep),
 }
 
 /// A validated create request for any kind of child.
@@ -249,6 +263,7 @@ pub enum NewRecipeChild {
     Misc(crate::ingredients::NewMisc),
     MashStep(crate::ingredients::NewMashStep),
     WaterAddition(crate::ingredients::NewWaterAddition),
+    FermentationStep(crate::ingredients::NewFermentationStep),
 }
 
 /// A validated partial update for any kind of child.
@@ -260,6 +275,7 @@ pub enum RecipeChildPatch {
     Misc(crate::ingredients::MiscPatch),
     MashStep(crate::ingredients::MashStepPatch),
     WaterAddition(crate::ingredients::WaterAdditionPatch),
+    FermentationStep(crate::ingredients::FermentationStepPatch),
 }
 
 impl RecipeChildPatch {
@@ -271,6 +287,7 @@ impl RecipeChildPatch {
             Self::Misc(_) => RecipeChildKind::Misc,
             Self::MashStep(_) => RecipeChildKind::MashStep,
             Self::WaterAddition(_) => RecipeChildKind::WaterAddition,
+            Self::FermentationStep(_) => RecipeChildKind::FermentationStep,
         }
     }
 }
@@ -284,6 +301,7 @@ impl NewRecipeChild {
             Self::Misc(_) => RecipeChildKind::Misc,
             Self::MashStep(_) => RecipeChildKind::MashStep,
             Self::WaterAddition(_) => RecipeChildKind::WaterAddition,
+            Self::FermentationStep(_) => RecipeChildKind::FermentationStep,
         }
     }
 }

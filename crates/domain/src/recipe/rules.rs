@@ -40,6 +40,10 @@ pub const HOP_STAND_TEMPERATURE_C: NumberRule = NumberRule::range(0.0, 100.0);
 /// Mash step `duration_minutes` and `ramp_minutes`: at most a day.
 pub const MASH_MINUTES: NumberRule = NumberRule::range(0.0, 1_440.0);
 pub const INFUSE_AMOUNT_LITERS: NumberRule = NumberRule::range(0.0, 100_000.0);
+/// A fermentation step's `days`: at most a year (a long lager or a sour can take months).
+pub const FERMENTATION_DAYS: NumberRule = NumberRule::range(0.0, 365.0);
+/// A fermentation step's `until_gravity`, as specific gravity.
+pub const UNTIL_GRAVITY: NumberRule = NumberRule::range(0.9, 1.2);
 
 /// A BJCP style id as `GET /v1/styles` lists them (`21A`, `X5`…); which ids exist is
 /// [`check_style_id`]'s business.
@@ -137,6 +141,15 @@ pub const WATER_AMOUNT: NumberRule = NumberRule::range(0.0, 10_000.0);
 /// An acid's strength, % w/w: above 0, at most 100.
 pub const ACID_STRENGTH_PERCENT: NumberRule = NumberRule::above(0.0, 100.0);
 
+pub const FERMENTATION_STEP_FIELDS: FieldRules = &[
+    ("name", Rule::Text(NAME)),
+    ("temperature_c", Rule::Number(TEMPERATURE_C)),
+    ("days", Rule::Number(FERMENTATION_DAYS)),
+    ("until_gravity", Rule::Number(UNTIL_GRAVITY)),
+    ("until_attenuation_percent", Rule::Number(PERCENT)),
+    ("sort_order", Rule::Number(SORT_ORDER)),
+];
+
 /// The bounded fields of each ingredient kind.
 pub fn ingredient_fields(kind: RecipeChildKind) -> FieldRules {
     match kind {
@@ -146,6 +159,7 @@ pub fn ingredient_fields(kind: RecipeChildKind) -> FieldRules {
         RecipeChildKind::Misc => MISC_FIELDS,
         RecipeChildKind::MashStep => MASH_STEP_FIELDS,
         RecipeChildKind::WaterAddition => WATER_ADDITION_FIELDS,
+        RecipeChildKind::FermentationStep => FERMENTATION_STEP_FIELDS,
     }
 }
 

@@ -353,6 +353,12 @@ fn scaled_recipe(
                 ..w.to_new()
             })
             .collect(),
+        // Times and temperatures do not change with the batch size.
+        fermentation_steps: recipe
+            .fermentation_steps
+            .iter()
+            .map(|s| s.to_new())
+            .collect(),
     }
 }
 
@@ -414,6 +420,7 @@ mod tests {
             miscs: vec![],
             mash_steps: vec![],
             water_additions: vec![],
+            fermentation_steps: vec![],
         }
     }
 

@@ -16,6 +16,8 @@ pub enum EventType {
     ReadingCreated,
     #[serde(rename = "fermentation.stable")]
     FermentationStable,
+    #[serde(rename = "fermentation.step_due")]
+    FermentationStepDue,
     #[serde(rename = "ping")]
     Ping,
 }
@@ -26,6 +28,7 @@ impl EventType {
         Self::SessionStatusChanged,
         Self::ReadingCreated,
         Self::FermentationStable,
+        Self::FermentationStepDue,
     ];
 
     pub fn as_str(&self) -> &'static str {
@@ -33,6 +36,7 @@ impl EventType {
             Self::SessionStatusChanged => "session.status_changed",
             Self::ReadingCreated => "reading.created",
             Self::FermentationStable => "fermentation.stable",
+            Self::FermentationStepDue => "fermentation.step_due",
             Self::Ping => "ping",
         }
     }
@@ -42,6 +46,7 @@ impl EventType {
             Self::SessionStatusChanged,
             Self::ReadingCreated,
             Self::FermentationStable,
+            Self::FermentationStepDue,
             Self::Ping,
         ]
         .into_iter()
@@ -163,6 +168,19 @@ impl Event {
                 "since": crate::timestamp::format(finding.since),
                 "readings": finding.readings,
             }),
+            at,
+        )
+    }
+
+    /// A step of a session's fermentation schedule became due: `data` is the step as
+    /// `GET /v1/sessions/{id}/fermentation-schedule` shows it.
+    pub fn fermentation_step_due(
+        step: &crate::brew_session::schedule::ScheduledStep,
+        at: OffsetDateTime,
+    ) -> Event {
+        Event::new(
+            EventType::FermentationStepDue,
+            serde_json::to_value(step).unwrap_or(Value::Null),
             at,
         )
     }

@@ -43,7 +43,10 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .route(web::get().to(list_logs))
             .route(web::post().to(create_log)),
     )
-    .service(resource("/{id}/fermentation-logs/latest", "GET").route(web::get().to(latest_log)));
+    .service(resource("/{id}/fermentation-logs/latest", "GET").route(web::get().to(latest_log)))
+    .service(
+        resource("/{id}/fermentation-schedule", "GET").route(web::get().to(fermentation_schedule)),
+    );
 }
 
 /// Inside the `/v1/steps` scope.
@@ -641,6 +644,28 @@ pub async fn create_log(
     let new = read_new_log(&body.json()?)?;
     Ok(created(
         &state.brew_sessions.add_log(auth.0.user.id, id, new).await?,
+    ))
+}
+
+/// The fermentation schedule, planned from the recipe snapshot when the session entered
+/// `fermenting` (empty before that): the recipe's fermentation steps one after the other, each
+/// due at a time, when a reading meets a gravity condition, or some days after the step before
+/// it became due; and the dry hops, due at the end of primary minus their contact time. Each
+/// step becomes due once, announced by the `fermentation.step_due` webhook event.
+#[utoipa::path(get, path = "/v1/sessions/{id}/fermentation-schedule", tag = "fermentation logs",
+    params(("id" = uuid::Uuid, Path, description = "Session id")),
+    responses((status = 200, body = [wort_domain::brew_session::schedule::ScheduledStep])))]
+pub async fn fermentation_schedule(
+    auth: Authenticated,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+) -> ApiResult<HttpResponse> {
+    let id = path_id(&req, "id")?;
+    Ok(HttpResponse::Ok().json(
+        state
+            .brew_sessions
+            .fermentation_schedule(auth.0.user.id, id)
+            .await?,
     ))
 }
 

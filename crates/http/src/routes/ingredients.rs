@@ -10,10 +10,11 @@ use wort_domain::catalog::CatalogKind;
 use wort_domain::error::Violation;
 use wort_domain::ingredients::{
     DEFAULT_MISC_AMOUNT_UNIT, DEFAULT_MISC_TIME_MINUTES, Fermentable, FermentablePatch,
-    FermentableType, Hop, HopForm, HopPatch, HopUse, MashStep, MashStepPatch, MashStepType, Misc,
-    MiscPatch, MiscType, MiscUse, NewFermentable, NewHop, NewMashStep, NewMisc, NewWaterAddition,
-    NewYeast, WaterAddition, WaterAdditionPatch, WaterAgent, WaterStep, Yeast, YeastForm,
-    YeastPatch, YeastType, water_addition_violations,
+    FermentableType, FermentationStep, FermentationStepPatch, Hop, HopForm, HopPatch, HopUse,
+    MashStep, MashStepPatch, MashStepType, Misc, MiscPatch, MiscType, MiscUse, NewFermentable,
+    NewFermentationStep, NewHop, NewMashStep, NewMisc, NewWaterAddition, NewYeast, WaterAddition,
+    WaterAdditionPatch, WaterAgent, WaterStep, Yeast, YeastForm, YeastPatch, YeastType,
+    water_addition_violations,
 };
 use wort_domain::recipe::{NewRecipeChild, RecipeChildKind, RecipeChildPatch};
 
@@ -175,6 +176,19 @@ static WATER_ADDITION: BodySpec = BodySpec {
     ],
 };
 
+static FERMENTATION_STEP: BodySpec = BodySpec {
+    rules: rules::FERMENTATION_STEP_FIELDS,
+    missing: Missing::Last,
+    fields: &[
+        FieldSpec::required("name", Kind::Text),
+        FieldSpec::required("temperature_c", Kind::Number),
+        FieldSpec::clearable("days", Kind::Number),
+        FieldSpec::clearable("until_gravity", Kind::Number),
+        FieldSpec::clearable("until_attenuation_percent", Kind::Number),
+        SORT_ORDER,
+    ],
+};
+
 fn spec(kind: RecipeChildKind) -> &'static BodySpec {
     match kind {
         RecipeChildKind::Fermentable => &FERMENTABLE,
@@ -183,6 +197,7 @@ fn spec(kind: RecipeChildKind) -> &'static BodySpec {
         RecipeChildKind::Misc => &MISC,
         RecipeChildKind::MashStep => &MASH_STEP,
         RecipeChildKind::WaterAddition => &WATER_ADDITION,
+        RecipeChildKind::FermentationStep => &FERMENTATION_STEP,
     }
 }
 
@@ -271,6 +286,17 @@ fn read_water_addition(r: &mut Reader) -> WaterAdditionPatch {
         strength_percent: r.nullable_number("strength_percent"),
         acid_percent: r.nullable_number("acid_percent"),
         step: r.enumeration("step", WaterStep::parse),
+        sort_order: sort_order(r),
+    }
+}
+
+fn read_fermentation_step(r: &mut Reader) -> FermentationStepPatch {
+    FermentationStepPatch {
+        name: r.text("name"),
+        temperature_c: r.number("temperature_c"),
+        days: r.nullable_number("days"),
+        until_gravity: r.nullable_number("until_gravity"),
+        until_attenuation_percent: r.nullable_number("until_attenuation_percent"),
         sort_order: sort_order(r),
     }
 }
@@ -374,6 +400,17 @@ pub fn read_new_ingredient(
                 sort_order: p.sort_order,
             })
         }
+        RecipeChildKind::FermentationStep => {
+            let p = read_fermentation_step(&mut r);
+            NewRecipeChild::FermentationStep(NewFermentationStep {
+                name: p.name.unwrap_or_default(),
+                temperature_c: p.temperature_c.unwrap_or_default(),
+                days: p.days.flatten(),
+                until_gravity: p.until_gravity.flatten(),
+                until_attenuation_percent: p.until_attenuation_percent.flatten(),
+                sort_order: p.sort_order,
+            })
+        }
     };
     if let Some(violation) = link {
         r.report(violation);
@@ -392,6 +429,9 @@ pub fn read_ingredient_patch(kind: RecipeChildKind, body: &Value) -> ApiResult<R
         RecipeChildKind::MashStep => RecipeChildPatch::MashStep(read_mash_step(&mut r)),
         RecipeChildKind::WaterAddition => {
             RecipeChildPatch::WaterAddition(read_water_addition(&mut r))
+        }
+        RecipeChildKind::FermentationStep => {
+            RecipeChildPatch::FermentationStep(read_fermentation_step(&mut r))
         }
     };
     r.finish(patch)
@@ -467,7 +507,9 @@ async fn update_ingredient(
         RecipeChildPatch::Hop(p) => p.catalog_id,
         RecipeChildPatch::Yeast(p) => p.catalog_id,
         RecipeChildPatch::Misc(p) => p.catalog_id,
-        RecipeChildPatch::MashStep(_) | RecipeChildPatch::WaterAddition(_) => None,
+        RecipeChildPatch::MashStep(_)
+        | RecipeChildPatch::WaterAddition(_)
+        | RecipeChildPatch::FermentationStep(_) => None,
     };
     check_link(
         &state,
@@ -640,7 +682,20 @@ ingredient_routes!(
     "/v1/water-additions"
 );
 
-/// The six lists, inside the `/v1/recipes` scope.
+ingredient_routes!(
+    fermentation_steps,
+    RecipeChildKind::FermentationStep,
+    FermentationStep,
+    schema::CreateFermentationStep,
+    schema::UpdateFermentationStep,
+    "fermentation steps",
+    "/v1/recipes/{recipe_id}/fermentation-steps",
+    "/v1/fermentation-steps/{id}",
+    "/{recipe_id}/fermentation-steps",
+    "/v1/fermentation-steps"
+);
+
+/// The seven lists, inside the `/v1/recipes` scope.
 pub fn configure_lists(cfg: &mut web::ServiceConfig) {
     fermentables::configure_list(cfg);
     hops::configure_list(cfg);
@@ -648,6 +703,7 @@ pub fn configure_lists(cfg: &mut web::ServiceConfig) {
     miscs::configure_list(cfg);
     mash_steps::configure_list(cfg);
     water_additions::configure_list(cfg);
+    fermentation_steps::configure_list(cfg);
 }
 
 /// The six item scopes (`/v1/fermentables/{id}`, …).
@@ -658,11 +714,12 @@ pub fn configure_items(cfg: &mut web::ServiceConfig) {
     miscs::configure_item(cfg);
     mash_steps::configure_item(cfg);
     water_additions::configure_item(cfg);
+    fermentation_steps::configure_item(cfg);
 }
 
 /// Request bodies of the OpenAPI document, built from the tables above.
 pub mod schema {
-    use super::{FERMENTABLE, HOP, MASH_STEP, MISC, WATER_ADDITION, YEAST};
+    use super::{FERMENTABLE, FERMENTATION_STEP, HOP, MASH_STEP, MISC, WATER_ADDITION, YEAST};
     use crate::body_spec::{Mode, request_body_schema};
 
     request_body_schema!(
@@ -704,6 +761,18 @@ pub mod schema {
     request_body_schema!(
         UpdateWaterAddition,
         WATER_ADDITION,
+        Mode::Update,
+        field_descriptions = false
+    );
+    request_body_schema!(
+        CreateFermentationStep,
+        FERMENTATION_STEP,
+        Mode::Create,
+        field_descriptions = true
+    );
+    request_body_schema!(
+        UpdateFermentationStep,
+        FERMENTATION_STEP,
         Mode::Update,
         field_descriptions = false
     );

@@ -62,7 +62,7 @@ static WEBHOOK: BodySpec = BodySpec {
         )
         .described(
             "A non-empty subset of `session.status_changed`, `reading.created`, \
-             `fermentation.stable`.",
+             `fermentation.stable`, `fermentation.step_due`.",
         ),
         FieldSpec::new(
             "active",

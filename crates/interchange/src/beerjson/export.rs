@@ -170,6 +170,15 @@ fn recipe(export: &RecipeForExport) -> Value {
             }),
         );
     }
+    if !d.fermentation_steps.is_empty() {
+        o.insert(
+            "fermentation".into(),
+            json!({
+                "name": "Fermentation",
+                "fermentation_steps": d.fermentation_steps.iter().map(fermentation_step).collect::<Vec<_>>(),
+            }),
+        );
+    }
     put(&mut o, "notes", text(r.notes.as_ref()));
     o.insert(
         "boil".into(),
@@ -310,6 +319,22 @@ fn misc(m: &Misc) -> Value {
         amount(m.amount, &m.amount_unit).unwrap_or_else(|| measure("unit", m.amount)),
     );
     put(&mut o, "notes", text(m.notes.as_ref()));
+    Value::Object(o)
+}
+
+/// A fermentation step: its temperature held from start to end, its days, the gravity it runs
+/// until (an attenuation target has no BeerJSON field and is not written).
+fn fermentation_step(s: &crate::domain::FermentationStep) -> Value {
+    let mut o = Map::new();
+    o.insert("name".into(), json!(s.name));
+    o.insert("start_temperature".into(), measure("C", s.temperature_c));
+    o.insert("end_temperature".into(), measure("C", s.temperature_c));
+    put(&mut o, "step_time", s.days.map(|d| measure("day", d)));
+    put(
+        &mut o,
+        "end_gravity",
+        s.until_gravity.map(|g| measure("sg", g)),
+    );
     Value::Object(o)
 }
 

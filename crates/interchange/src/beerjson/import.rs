@@ -1,4 +1,5 @@
-//! BeerJSON 1.0 → wort: `beerjson.recipes[]` with their `ingredients` and `mash.mash_steps`.
+//! BeerJSON 1.0 → wort: `beerjson.recipes[]` with their `ingredients`, `mash.mash_steps` and
+//! `fermentation.fermentation_steps`.
 //! Every quantity is a `{unit, value}` pair, converted with [`crate::units`].
 
 use serde_json::Value;
@@ -72,9 +73,14 @@ const MASS_KG: Convert = (units::kilograms, "mass");
 const VOLUME_L: Convert = (units::liters, "volume");
 const TEMPERATURE_C: Convert = (units::celsius, "temperature");
 const TIME_MIN: Convert = (units::minutes, "time");
+const TIME_DAYS: Convert = (days, "time");
 const COLOR_SRM: Convert = (units::srm, "color");
 const GRAVITY_SG: Convert = (units::specific_gravity, "gravity");
 const PERCENT: Convert = (percent, "percent");
+
+fn days(value: f64, unit: &str) -> Option<f64> {
+    units::minutes(value, unit).map(|m| m / 1_440.0)
+}
 
 fn percent(value: f64, unit: &str) -> Option<f64> {
     (unit == "%").then_some(value)
@@ -250,7 +256,11 @@ fn recipe(rec: &Obj<'_>, r: &mut Report) -> ImportedRecipe {
     let cultures = ingredients.list(r, "culture_additions");
     let miscs = ingredients.list(r, "miscellaneous_additions");
     let steps = rec.child("mash").list(r, "mash_steps");
+    let fermentation = rec.child("fermentation").list(r, "fermentation_steps");
     ImportedRecipe {
+        fermentation_steps: (fermentation.iter().enumerate())
+            .map(|(i, s)| fermentation_step(s, r, order(i)))
+            .collect(),
         recipe: NewRecipe {
             equipment_id: None,
             style_id: None,
@@ -511,6 +521,25 @@ fn misc(m: &Obj<'_>, r: &mut Report, sort_order: Option<i32>) -> NewMisc {
         amount_unit,
         time_minutes: minutes.unwrap_or(DEFAULT_MISC_TIME_MINUTES),
         notes: m.text(r, "notes", NOTES_MAX),
+        sort_order,
+    }
+}
+
+/// A step of `fermentation.fermentation_steps`: its start temperature (20 °C when missing), its
+/// time in days and its end gravity as the gravity it runs until.
+fn fermentation_step(
+    s: &Obj<'_>,
+    r: &mut Report,
+    sort_order: Option<i32>,
+) -> crate::domain::NewFermentationStep {
+    crate::domain::NewFermentationStep {
+        name: s.required_text(r, "name", NAME_MAX).unwrap_or_default(),
+        temperature_c: s
+            .optional_bounded(r, "start_temperature", TEMPERATURE_C, limits::TEMPERATURE_C)
+            .unwrap_or(20.0),
+        days: s.optional_bounded(r, "step_time", TIME_DAYS, limits::FERMENTATION_DAYS),
+        until_gravity: s.optional_bounded(r, "end_gravity", GRAVITY_SG, limits::UNTIL_GRAVITY),
+        until_attenuation_percent: None,
         sort_order,
     }
 }

@@ -139,6 +139,7 @@ fn recipe(w: &mut Writer, export: &RecipeForExport) {
         list(w, "MASH_STEPS", &d.mash_steps, mash_step);
         w.close("MASH");
     }
+    fermentation_stages(w, &d.fermentation_steps);
     // wort's own numbers (its `/stats`), as other programs show them.
     w.field("EST_OG", stats.og);
     w.field("EST_FG", stats.fg);
@@ -314,6 +315,22 @@ fn misc(w: &mut Writer, m: &Misc) {
     }
     w.optional("NOTES", m.notes.as_deref());
     w.close("MISC");
+}
+
+/// The first three fermentation steps with days, as BeerXML's stages (it has no gravity
+/// targets: a step ending on a gravity is written with no age).
+fn fermentation_stages(w: &mut Writer, steps: &[crate::domain::FermentationStep]) {
+    if steps.is_empty() {
+        return;
+    }
+    let stages = steps.iter().take(3).collect::<Vec<_>>();
+    w.field("FERMENTATION_STAGES", stages.len());
+    for (s, prefix) in stages.iter().zip(["PRIMARY", "SECONDARY", "TERTIARY"]) {
+        if let Some(days) = s.days {
+            w.field(&format!("{prefix}_AGE"), days);
+        }
+        w.field(&format!("{prefix}_TEMP"), s.temperature_c);
+    }
 }
 
 fn mash_step(w: &mut Writer, s: &MashStep) {

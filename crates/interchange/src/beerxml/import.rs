@@ -221,8 +221,51 @@ fn recipe(node: &Node, path: &[String], r: &mut Report) -> ImportedRecipe {
                 )
             })
             .unwrap_or_default(),
+        fermentation_steps: fermentation_stages(&rec, r),
         estimates: estimates(node),
     }
+}
+
+/// BeerXML's up to three fermentation stages (`PRIMARY_AGE` days at `PRIMARY_TEMP` °C, then
+/// secondary and tertiary), as many as `FERMENTATION_STAGES` says (all that have an age when it
+/// is missing). A stage without an age is skipped; without a temperature, 20 °C is assumed.
+fn fermentation_stages(
+    rec: &Record<'_>,
+    r: &mut Report,
+) -> Vec<crate::domain::NewFermentationStep> {
+    let stages = rec
+        .number(r, "FERMENTATION_STAGES")
+        .map_or(3, |n| n.clamp(0.0, 3.0) as usize);
+    let mut steps = Vec::new();
+    for (prefix, name) in [
+        ("PRIMARY", "Primary"),
+        ("SECONDARY", "Secondary"),
+        ("TERTIARY", "Tertiary"),
+    ]
+    .into_iter()
+    .take(stages)
+    {
+        let Some(days) =
+            rec.optional_bounded(r, &format!("{prefix}_AGE"), 1.0, limits::FERMENTATION_DAYS)
+        else {
+            continue;
+        };
+        if days <= 0.0 {
+            continue;
+        }
+        let temperature_c = rec
+            .optional_bounded(r, &format!("{prefix}_TEMP"), 1.0, limits::TEMPERATURE_C)
+            .unwrap_or(20.0);
+        steps.push(crate::domain::NewFermentationStep {
+            name: name.to_owned(),
+            temperature_c,
+            days: Some(days),
+            until_gravity: None,
+            until_attenuation_percent: None,
+            sort_order: Some(sort_order(steps.len())),
+        });
+    }
+    steps
 }
 
 /// Records wort has no place for yet are named in a warning, once each.

@@ -21,6 +21,7 @@ mod database;
 mod devices;
 mod embedded;
 mod errors;
+mod fermentation;
 mod hardening;
 mod http_edges;
 mod idempotency;

@@ -91,6 +91,16 @@ async fn owner_fixture(app: &TestApp, owner: &Account) -> BTreeMap<&'static str,
         )
         .await,
     );
+    ids.insert(
+        "fermentation-steps",
+        create(
+            app,
+            k,
+            &format!("/v1/recipes/{recipe}/fermentation-steps"),
+            json!({"name": "Primary", "temperature_c": 19, "days": 10}),
+        )
+        .await,
+    );
     let session = create(
         app,
         k,

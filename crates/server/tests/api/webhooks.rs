@@ -813,3 +813,86 @@ async fn one_accounts_dead_endpoints_do_not_delay_another_accounts_deliveries() 
     receiver.stop().await;
     app.stop().await;
 }
+
+#[tokio::test]
+async fn fermentation_step_due_is_sent_once_per_step() {
+    let app = TestApp::spawn_with(on(&isolated_database_url("step_due"))).await;
+    let acct = app.account().await;
+    let receiver = Receiver::start().await;
+    create_webhook(&app, &acct, &receiver.url(), &["fermentation.step_due"]).await;
+    let recipe = crate::fermentation::planned_recipe(&app, &acct).await;
+    let (status, session) = call(
+        app.with_key(Method::POST, "/v1/sessions", &acct.key)
+            .json(&json!({"recipe_id": recipe, "brew_date": "2026-11-20", "status": "fermenting"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{session}");
+    let session = session["id"].as_str().unwrap().to_owned();
+    // Primary is due the moment fermentation starts.
+    let first = receiver.wait_for("fermentation.step_due", 1).await;
+    let body: Value = serde_json::from_str(&first[0].body).unwrap();
+    assert_eq!(body["data"]["session_id"], session.as_str());
+    assert_eq!(body["data"]["name"], "Primary");
+    assert_eq!(body["data"]["temperature_c"], 18.0);
+    // Primary's gravity reached: the next rest and the dry hop.
+    add_reading(&app, &acct, &session, json!({"gravity": 1.014})).await;
+    let due = receiver.wait_for("fermentation.step_due", 3).await;
+    let names: Vec<String> = due
+        .iter()
+        .map(|r| {
+            serde_json::from_str::<Value>(&r.body).unwrap()["data"]["name"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
+    assert!(
+        names.contains(&"Free rise".to_owned()) && names.contains(&"Citra".to_owned()),
+        "{names:?}"
+    );
+    // More readings meeting the same condition announce nothing again.
+    add_reading(&app, &acct, &session, json!({"gravity": 1.012})).await;
+    tokio::time::sleep(Duration::from_millis(700)).await;
+    assert_eq!(receiver.of_type("fermentation.step_due").len(), 3);
+    receiver.stop().await;
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn fermentation_step_due_follows_the_clock_for_timed_steps() {
+    let app = TestApp::spawn_with(on(&isolated_database_url("step_due_clock"))).await;
+    let acct = app.account().await;
+    let receiver = Receiver::start().await;
+    create_webhook(&app, &acct, &receiver.url(), &["fermentation.step_due"]).await;
+    let (_, recipe) = call(
+        app.with_key(Method::POST, "/v1/recipes", &acct.key)
+            .json(&json!({"name": "Quick"})),
+    )
+    .await;
+    let steps = format!(
+        "/v1/recipes/{}/fermentation-steps",
+        recipe["id"].as_str().unwrap()
+    );
+    // Primary lasts about 2 seconds: the crash is due then, found by the periodic check.
+    for body in [
+        json!({"name": "Primary", "temperature_c": 19, "days": 0.00002}),
+        json!({"name": "Crash", "temperature_c": 2, "days": 2}),
+    ] {
+        let (status, v) = call(app.with_key(Method::POST, &steps, &acct.key).json(&body)).await;
+        assert_eq!(status, StatusCode::CREATED, "{v}");
+    }
+    let (status, session) = call(app.with_key(Method::POST, "/v1/sessions", &acct.key).json(
+        &json!({"recipe_id": recipe["id"], "brew_date": "2026-11-20", "status": "fermenting"}),
+    ))
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{session}");
+    let due = receiver.wait_for("fermentation.step_due", 2).await;
+    let last: Value = serde_json::from_str(&due[1].body).unwrap();
+    assert_eq!(last["data"]["name"], "Crash");
+    assert_eq!(last["data"]["temperature_c"], 2.0);
+    assert!(last["data"]["due_at"].is_string());
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(receiver.of_type("fermentation.step_due").len(), 2);
+    receiver.stop().await;
+    app.stop().await;
+}

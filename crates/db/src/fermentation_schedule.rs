@@ -1,0 +1,287 @@
+//! A brew session's fermentation schedule (`session_fermentation_steps`): planned by the domain
+//! (`brew_session::schedule`) when the session enters `fermenting`, each step marked due once
+//! (by the periodic check for times, by a reading for gravity conditions) and announced with a
+//! `fermentation.step_due` webhook event in the same transaction.
+
+use diesel::prelude::*;
+use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
+use serde_json::Value;
+use time::OffsetDateTime;
+use uuid::Uuid;
+use wort_domain::brew_session::schedule::{
+    PlannedStep, ScheduledStep, ScheduledStepKind, due_by_reading, next_due_at, plan_schedule,
+};
+use wort_domain::webhook::Event;
+use wort_domain::{DomainResult, UserId, new_id};
+
+use crate::error::{TxError, db_error};
+use crate::pool::{DbPool, checkout};
+use crate::schema::{brew_sessions as sessions, session_fermentation_steps as sched};
+
+/// Steps the periodic check marks due at most per run (the rest wait for the next run).
+const DUE_PER_RUN: i64 = 500;
+
+#[derive(Queryable, Selectable, Insertable, Clone)]
+#[diesel(table_name = sched)]
+struct ScheduledRow {
+    id: Uuid,
+    user_id: Uuid,
+    session_id: Uuid,
+    kind: String,
+    name: String,
+    temperature_c: Option<f64>,
+    amount_grams: Option<f64>,
+    due_at: Option<OffsetDateTime>,
+    due_at_gravity: Option<f64>,
+    due_at_attenuation_percent: Option<f64>,
+    days_after_previous: Option<f64>,
+    became_due_at: Option<OffsetDateTime>,
+    sort_order: i32,
+    created_at: OffsetDateTime,
+}
+
+impl ScheduledRow {
+    fn new(
+        p: PlannedStep,
+        user: UserId,
+        session_id: Uuid,
+        order: i32,
+        now: OffsetDateTime,
+    ) -> Self {
+        ScheduledRow {
+            id: new_id(),
+            user_id: user.0,
+            session_id,
+            kind: p.kind.as_str().to_owned(),
+            name: p.name,
+            temperature_c: p.temperature_c,
+            amount_grams: p.amount_grams,
+            due_at: p.due_at,
+            due_at_gravity: p.due_at_gravity,
+            due_at_attenuation_percent: p.due_at_attenuation_percent,
+            days_after_previous: p.days_after_previous,
+            became_due_at: None,
+            sort_order: order,
+            created_at: now,
+        }
+    }
+
+    fn entity(self) -> ScheduledStep {
+        ScheduledStep {
+            id: self.id,
+            session_id: self.session_id,
+            kind: ScheduledStepKind::parse_or_rest(&self.kind),
+            name: self.name,
+            temperature_c: self.temperature_c,
+            amount_grams: self.amount_grams,
+            due_at: self.due_at,
+            due_at_gravity: self.due_at_gravity,
+            due_at_attenuation_percent: self.due_at_attenuation_percent,
+            days_after_previous: self.days_after_previous,
+            due: self.became_due_at.is_some(),
+            became_due_at: self.became_due_at,
+            sort_order: self.sort_order,
+        }
+    }
+}
+
+async fn load(
+    conn: &mut AsyncPgConnection,
+    user: UserId,
+    session_id: Uuid,
+) -> QueryResult<Vec<ScheduledStep>> {
+    let rows: Vec<ScheduledRow> = sched::table
+        .filter(sched::session_id.eq(session_id))
+        .filter(sched::user_id.eq(user.0))
+        .order((sched::sort_order.asc(), sched::id.asc()))
+        .select(ScheduledRow::as_select())
+        .load(conn)
+        .await?;
+    Ok(rows.into_iter().map(ScheduledRow::entity).collect())
+}
+
+/// Marks `step` due at `at` (once: nothing when it already was), announces it, and gives the
+/// rest after it its time when that waited for it.
+async fn mark_due(
+    conn: &mut AsyncPgConnection,
+    user: UserId,
+    step: &ScheduledStep,
+    next: Option<&ScheduledStep>,
+    at: OffsetDateTime,
+) -> QueryResult<()> {
+    let marked = diesel::update(
+        sched::table
+            .filter(sched::id.eq(step.id))
+            .filter(sched::became_due_at.is_null()),
+    )
+    .set(sched::became_due_at.eq(at))
+    .execute(conn)
+    .await?;
+    if marked == 0 {
+        return Ok(());
+    }
+    let mut due = step.clone();
+    due.due = true;
+    due.became_due_at = Some(at);
+    crate::outbox::enqueue(conn, user, &Event::fermentation_step_due(&due, at)).await?;
+    if step.kind == ScheduledStepKind::Rest
+        && let Some(next) = next
+        && let Some(next_at) = next_due_at(next, at)
+    {
+        diesel::update(sched::table.filter(sched::id.eq(next.id)))
+            .set(sched::due_at.eq(next_at))
+            .execute(conn)
+            .await?;
+    }
+    Ok(())
+}
+
+/// The rest after step `i` of `steps` (dry hops sit after all rests).
+fn next_rest(steps: &[ScheduledStep], i: usize) -> Option<&ScheduledStep> {
+    steps
+        .get(i + 1)
+        .filter(|s| s.kind == ScheduledStepKind::Rest)
+}
+
+/// The session entered `fermenting` at `start` (inside the transaction of the change): plans
+/// its schedule from the snapshot unless it has one, and marks what is due already.
+pub(crate) async fn plan(
+    conn: &mut AsyncPgConnection,
+    user: UserId,
+    session_id: Uuid,
+    snapshot: &Value,
+    start: OffsetDateTime,
+    now: OffsetDateTime,
+) -> QueryResult<()> {
+    let existing: i64 = sched::table
+        .filter(sched::session_id.eq(session_id))
+        .count()
+        .get_result(conn)
+        .await?;
+    if existing > 0 {
+        return Ok(());
+    }
+    let rows: Vec<ScheduledRow> = plan_schedule(snapshot, start)
+        .into_iter()
+        .zip(0..)
+        .map(|(p, order)| ScheduledRow::new(p, user, session_id, order, now))
+        .collect();
+    if rows.is_empty() {
+        return Ok(());
+    }
+    diesel::insert_into(sched::table)
+        .values(&rows)
+        .execute(conn)
+        .await?;
+    let steps = load(conn, user, session_id).await?;
+    for (i, s) in steps.iter().enumerate() {
+        if s.due_at.is_some_and(|t| t <= now) {
+            mark_due(conn, user, s, next_rest(&steps, i), now).await?;
+        }
+    }
+    Ok(())
+}
+
+/// A reading of `gravity` was stored (inside its transaction when there is one): the steps whose
+/// gravity condition it meets become due. `og` is the session's OG (for attenuation).
+pub(crate) async fn reading_stored(
+    conn: &mut AsyncPgConnection,
+    user: UserId,
+    session_id: Uuid,
+    gravity: f64,
+    now: OffsetDateTime,
+) -> Result<(), TxError> {
+    let waiting: i64 = sched::table
+        .filter(sched::session_id.eq(session_id))
+        .filter(sched::user_id.eq(user.0))
+        .filter(sched::became_due_at.is_null())
+        .filter(
+            sched::due_at_gravity
+                .is_not_null()
+                .or(sched::due_at_attenuation_percent.is_not_null()),
+        )
+        .count()
+        .get_result(conn)
+        .await?;
+    if waiting == 0 {
+        return Ok(());
+    }
+    let session = crate::brew_sessions::session_for_schedule(conn, user, session_id).await?;
+    if !session.0 {
+        return Ok(());
+    }
+    let steps = load(conn, user, session_id).await?;
+    for i in due_by_reading(&steps, gravity, session.1) {
+        if let Some(step) = steps.get(i) {
+            mark_due(conn, user, step, next_rest(&steps, i), now).await?;
+        }
+    }
+    Ok(())
+}
+
+/// The session's schedule in order; `None` when the session is not the caller's.
+pub(crate) async fn schedule_of(
+    pool: &DbPool,
+    user: UserId,
+    session_id: Uuid,
+) -> DomainResult<Option<Vec<ScheduledStep>>> {
+    let mut conn = checkout(pool).await?;
+    let exists: i64 = sessions::table
+        .filter(sessions::id.eq(session_id))
+        .filter(sessions::user_id.eq(user.0))
+        .count()
+        .get_result(&mut conn)
+        .await
+        .map_err(db_error)?;
+    if exists == 0 {
+        return Ok(None);
+    }
+    Ok(Some(
+        load(&mut conn, user, session_id).await.map_err(db_error)?,
+    ))
+}
+
+/// The periodic check: marks every step of a fermenting session whose time has come due and
+/// announces it, one transaction per session. Returns how many became due. Safe on several
+/// instances at once: a step is marked only while still unmarked.
+pub async fn announce_due_steps(pool: &DbPool, now: OffsetDateTime) -> DomainResult<usize> {
+    let mut conn = checkout(pool).await?;
+    let waiting: Vec<(Uuid, Uuid)> = sched::table
+        .inner_join(sessions::table.on(sessions::id.eq(sched::session_id)))
+        .filter(sched::became_due_at.is_null())
+        .filter(sched::due_at.le(now))
+        .filter(sessions::status.eq("fermenting"))
+        .select((sched::user_id, sched::session_id))
+        .distinct()
+        .limit(DUE_PER_RUN)
+        .load(&mut conn)
+        .await
+        .map_err(db_error)?;
+    let mut count = 0;
+    for (user, session_id) in waiting {
+        let user = UserId(user);
+        let marked = conn
+            .transaction(async |conn| -> Result<usize, TxError> {
+                // The session row is the lock the reading path takes too.
+                let _: Uuid = sessions::table
+                    .filter(sessions::id.eq(session_id))
+                    .select(sessions::id)
+                    .for_update()
+                    .first(conn)
+                    .await?;
+                let steps = load(conn, user, session_id).await?;
+                let mut marked = 0;
+                for (i, s) in steps.iter().enumerate() {
+                    if !s.due && s.due_at.is_some_and(|t| t <= now) {
+                        mark_due(conn, user, s, next_rest(&steps, i), now).await?;
+                        marked += 1;
+                    }
+                }
+                Ok(marked)
+            })
+            .await
+            .map_err(|TxError(e)| e)?;
+        count += marked;
+    }
+    Ok(count)
+}
