@@ -730,7 +730,6 @@ mod tests {
             completed: false,
             completed_at: None,
             created_at: t0,
-            quantities: Vec::new(),
         };
         let to = |minutes: Option<f64>| StepPatch {
             duration_minutes: Some(minutes),
