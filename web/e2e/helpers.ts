@@ -108,8 +108,10 @@ export async function navTo(page: Page, name: string): Promise<void> {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
 }
 
-/** Opens the phone's Menu (the name and Sign out live there below 760 px); no-op on a desktop. */
+/** Opens the Menu (below 1280 px the links, the name and Sign out live there); no-op on a desktop. */
 export async function openMenu(page: Page): Promise<void> {
+  // The header first: right after a navigation the page may not be drawn yet.
+  await page.locator('header.top').waitFor();
   const toggle = page.getByRole('button', { name: 'Menu', exact: true });
   if (await toggle.isVisible()) await toggle.click();
 }

@@ -42,7 +42,8 @@ test('offline on the brewery floor: the session opens, ticks, a timer and a read
   // Nothing reached the server yet.
   await context.setOffline(false);
   // The browser's `online` event sends them, in order, each once.
-  await expect(page.getByText(/changes? wait to be sent/)).toHaveCount(0);
+  await expect(page.getByText(/waits? to be sent/)).toHaveCount(0);
+  await expect(page.getByText('Not saved')).toHaveCount(0);
   await expect(page.getByText('Offline:')).toHaveCount(0);
 
   const steps = await api<Step[]>(page.request, 'GET', `/v1/sessions/${session.id}/steps`);

@@ -216,7 +216,9 @@ function SnapshotLists({ snap }: { snap: Snapshot }) {
       ))}
       {(snap.hops ?? []).map((h) => (
         <li key={h.id}>
-          {display(h.amount_grams, 'mass_g', prefs)} {h.name} ({h.use.replace('_', ' ')}, {h.time_minutes} min)
+          {display(h.amount_grams, 'mass_g', prefs)} {h.name} ({h.use.replace('_', ' ')},{' '}
+          {/* A dry hop's time is its contact time: days read better than 4320 min. */}
+          {h.use === 'dry_hop' ? `${formatNumber(h.time_minutes / 1440, 1)} days` : `${h.time_minutes} min`})
         </li>
       ))}
       {(snap.yeasts ?? []).map((y) => (
