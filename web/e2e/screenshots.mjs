@@ -150,7 +150,7 @@ const shopping = `/shopping-list?session_id=${planned.id}&session_id=${brewing.i
 const shots = [
   ['take-from-inventory', `/sessions/${brewing.id}`, 'Take from inventory'],
   ['shopping-list', shopping, 'To buy'],
-  ['recipes', '/recipes', 'Recipes'],
+  ['recipes', '/recipes', 'New recipe'],
   ['recipe-editor', `/recipes/${id}`, 'Statistics'],
   ['recipe-water', `/recipes/${id}`, 'Predicted mash pH'],
   ['session', `/sessions/${session.id}`, 'Fermentation chart'],
