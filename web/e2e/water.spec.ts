@@ -41,3 +41,23 @@ test('water: a measured mash pH on the brew session is stored beside the predict
   expect(cal.pairs.map((p) => p.measured)).toEqual([5.45]);
   await checkPage(page);
 });
+
+test('water: my own tap water, saved to the account and used as the source; a 422 at its field', async ({ page }) => {
+  await signUp(page);
+  const r = await makeRecipe(page);
+  await page.goto(`/recipes/${r.id}`);
+  const panel = page.getByRole('region', { name: 'Water' });
+  await expect(panel.getByText('Predicted mash pH')).toBeVisible();
+  await panel.getByText('Add my water').click();
+  const form = panel.getByRole('form', { name: 'New water profile' });
+  await form.getByLabel('Name').fill('Our tap');
+  await form.getByLabel('Calcium (mg/L)').fill('-4');
+  await form.getByRole('button', { name: 'Save and use as source water' }).click();
+  await expect(form.getByLabel('Calcium (mg/L)')).toHaveAttribute('aria-invalid', 'true');
+  await form.getByLabel('Calcium (mg/L)').fill('42');
+  await form.getByLabel('Bicarbonate (mg/L)').fill('150');
+  await form.getByRole('button', { name: 'Save and use as source water' }).click();
+  await expect(panel.getByLabel('Source water').locator('option:checked')).toHaveText('Our tap');
+  await expect(panel.getByRole('row', { name: /^Calcium 42 42$/ })).toBeVisible();
+  await checkPage(page);
+});

@@ -1,9 +1,10 @@
 // The recipe's water: source and target profiles, the ions of the mash and of all the water
 // against the target, residual alkalinity, SO4:Cl, and the predicted mash pH with the account's
 // calibration and the acid for 5.4. Every number is the API's (`/v1/recipes/{id}/water`).
-import { useMemo } from 'react';
-import { useQuery } from '@tanstack/react-query';
-import { client, unwrap, type Schemas } from '../api/client';
+import { useMemo, useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { ApiError, client, unwrap, type Schemas } from '../api/client';
+import { TextField } from '../components/Field';
 import { keys } from '../api/keys';
 import { AutoField } from '../components/AutoField';
 import { ErrorBox, Loading } from '../components/States';
@@ -67,6 +68,7 @@ export function WaterPanel({ recipe, save }: { recipe: Schemas['RecipeDetail']; 
           save={save('target_water_profile_id')}
         />
       </div>
+      <NewWaterProfile onCreated={(profileId) => save('water_profile_id')(profileId)} />
       {report.isPending ? (
         <Loading what="the water report" />
       ) : report.isError ? (
@@ -148,5 +150,73 @@ function WaterReport({ report }: { report: Report }) {
       </dl>
       <p className="muted small">Model: {ph.model}. Measure your mash pH on the brew session to calibrate it.</p>
     </>
+  );
+}
+
+const profileFields: [keyof Schemas['CreateWaterProfileRequest'], string][] = [
+  ['calcium', 'Calcium (mg/L)'],
+  ['magnesium', 'Magnesium (mg/L)'],
+  ['sodium', 'Sodium (mg/L)'],
+  ['sulfate', 'Sulfate (mg/L)'],
+  ['chloride', 'Chloride (mg/L)'],
+  ['bicarbonate', 'Bicarbonate (mg/L)'],
+  ['ph', 'pH'],
+];
+
+/** Your own water (a water report from the tap, say): saved to the account and picked as the
+ * recipe's source water. The API checks every figure; its 422 shows at the field. */
+function NewWaterProfile({ onCreated }: { onCreated: (id: string) => Promise<void> }) {
+  const qc = useQueryClient();
+  const blank = () => ({ name: '', calcium: '', magnesium: '', sodium: '', sulfate: '', chloride: '', bicarbonate: '', ph: '' });
+  const [form, setForm] = useState<Record<string, string>>(blank);
+  const create = useMutation({
+    mutationFn: () => {
+      const body: Record<string, unknown> = { name: form.name };
+      for (const [key] of profileFields) {
+        const text = (form[key] ?? '').trim();
+        // What was typed goes as typed (a number where it is one): the API says what is wrong.
+        if (text) body[key] = Number.isFinite(Number(text.replace(',', '.'))) ? Number(text.replace(',', '.')) : text;
+        else if (key !== 'ph') body[key] = 0;
+      }
+      return unwrap(client.POST('/v1/water-profiles', { body: body as Schemas['CreateWaterProfileRequest'] }));
+    },
+    onSuccess: async (profile) => {
+      setForm(blank());
+      await qc.invalidateQueries({ queryKey: keys.water.profiles() });
+      await onCreated(profile.id);
+    },
+  });
+  const api = create.error instanceof ApiError ? create.error : null;
+  return (
+    <details className="new-water">
+      <summary>Add my water</summary>
+      <form
+        className="form-grid"
+        aria-label="New water profile"
+        onSubmit={(e) => {
+          e.preventDefault();
+          create.mutate();
+        }}
+      >
+        <TextField label="Name" value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} error={api?.at('name')} required />
+        {profileFields.map(([key, label]) => (
+          <TextField
+            key={key}
+            label={label}
+            inputMode="decimal"
+            value={form[key] ?? ''}
+            onChange={(e) => setForm({ ...form, [key]: e.target.value })}
+            error={api?.at(key)}
+            hint={key === 'ph' ? 'Optional' : undefined}
+          />
+        ))}
+        <div className="actions">
+          <button type="submit" className="primary" disabled={create.isPending}>
+            Save and use as source water
+          </button>
+        </div>
+        {create.error && !api?.details.length ? <ErrorBox error={create.error} /> : null}
+      </form>
+    </details>
   );
 }
