@@ -50,7 +50,7 @@ test('water: my own tap water, saved to the account and used as the source; a 42
   await expect(panel.getByText('Predicted mash pH')).toBeVisible();
   await panel.getByText('Add my water').click();
   const form = panel.getByRole('form', { name: 'New water profile' });
-  await form.getByLabel('Name').fill('Our tap');
+  await form.getByLabel('Water profile').fill('Our tap');
   await form.getByLabel('Calcium (mg/L)').fill('-4');
   await form.getByRole('button', { name: 'Save and use as source water' }).click();
   await expect(form.getByLabel('Calcium (mg/L)')).toHaveAttribute('aria-invalid', 'true');

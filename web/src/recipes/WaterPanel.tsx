@@ -198,7 +198,7 @@ function NewWaterProfile({ onCreated }: { onCreated: (id: string) => Promise<voi
           create.mutate();
         }}
       >
-        <TextField label="Name" value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} error={api?.at('name')} required />
+        <TextField label="Water profile" hint="Its name, e.g. Our tap" value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} error={api?.at('name')} required />
         {profileFields.map(([key, label]) => (
           <TextField
             key={key}
