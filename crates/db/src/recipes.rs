@@ -18,7 +18,7 @@ use wort_domain::recipe::{
 use wort_domain::{DomainError, DomainResult, UserId, new_id};
 
 use crate::error::{TxError, db_error, is_foreign_key_violation};
-use crate::ingredients::{self, Children};
+use crate::ingredients::{self, Children, FermentableRow, RowsOf, WithNested};
 use crate::pool::{DbPool, checkout};
 use crate::schema::{recipes, users};
 use wort_domain::equipment::rules as equipment_rules;
@@ -166,17 +166,12 @@ fn sorted(query: BoxedRecipes<'static>, sort: RecipeSort) -> BoxedRecipes<'stati
     }
 }
 
-/// Attaches colours to a page of recipe rows with one query for all their fermentables.
-async fn with_colours(
-    conn: &mut AsyncPgConnection,
-    user: UserId,
-    rows: Vec<RecipeRow>,
-) -> DomainResult<Vec<Recipe>> {
-    let ids: Vec<Uuid> = rows.iter().map(|r| r.id).collect();
-    let mut by_recipe = ingredients::fermentables_by_recipe(conn, user, &ids).await?;
+/// A page's recipe rows with their colours, computed from the fermentables each row carries
+/// (the page query selects them as a nested column, so a page is one statement).
+fn with_colours(rows: Vec<(RecipeRow, RowsOf<FermentableRow>)>) -> DomainResult<Vec<Recipe>> {
     rows.into_iter()
-        .map(|row| {
-            let fermentables = by_recipe.remove(&row.id).unwrap_or_default();
+        .map(|(row, fermentables)| {
+            let fermentables = ingredients::fermentable_entities(fermentables)?;
             row.into_recipe(&fermentables)
         })
         .collect()
@@ -204,9 +199,9 @@ impl RecipeRepository for PgRecipes {
         filter: &RecipeFilter,
         page: PageRequest,
     ) -> DomainResult<Page<Recipe>> {
-        let mut conn = checkout(&self.pool).await?;
+        let conn = checkout(&self.pool).await?;
         let page_query = sorted(filtered(user, filter), filter.sort)
-            .select(RecipeRow::as_select())
+            .select((RecipeRow::as_select(), ingredients::nested_fermentables()))
             .limit(page.limit)
             .offset(page.offset);
         // Pipelined: both queries travel in one round trip.
@@ -230,10 +225,12 @@ impl RecipeRepository for PgRecipes {
                     .await
             }
         };
-        let (rows, total) =
-            futures_util::try_join!(page_query.load::<RecipeRow>(&mut &*conn_ref), total)
-                .map_err(db_error)?;
-        let items = with_colours(&mut conn, user, rows).await?;
+        let (rows, total) = futures_util::try_join!(
+            page_query.load::<(RecipeRow, RowsOf<FermentableRow>)>(&mut &*conn_ref),
+            total
+        )
+        .map_err(db_error)?;
+        let items = with_colours(rows)?;
         Ok(Page { items, total })
     }
 
@@ -496,34 +493,32 @@ async fn create_in_tx(
         .collect::<DomainResult<Vec<_>>>()?)
 }
 
-/// The recipe and its five ingredient lists: six queries sent together, one round trip. With
-/// `for_share`, the recipe row stays locked against edits (every ingredient write bumps it) until
-/// the caller's transaction ends, so a snapshot taken from it cannot race a change.
+/// The recipe and its seven child lists in one statement (the lists are array columns of the
+/// recipe's row: `ingredients::nested_columns`). With `for_share`, the recipe row stays locked
+/// against edits (every ingredient write bumps it) until the caller's transaction ends, so a
+/// snapshot taken from it cannot race a change.
 pub(crate) async fn load_detail(
     conn: &AsyncPgConnection,
     user: UserId,
     id: Uuid,
     for_share: bool,
 ) -> DomainResult<RecipeDetail> {
-    let recipe_query = recipes::table
+    let (f, h, y, m, s, w, fs) = ingredients::nested_columns();
+    let query = recipes::table
         .filter(recipes::id.eq(id))
         .filter(recipes::user_id.eq(user.0))
-        .select(RecipeRow::as_select());
-    let (row, ingredients) = futures_util::try_join!(
-        async {
-            if for_share {
-                recipe_query
-                    .for_share()
-                    .first::<RecipeRow>(&mut &*conn)
-                    .await
-            } else {
-                recipe_query.first::<RecipeRow>(&mut &*conn).await
-            }
-            .map_err(db_error)
-        },
-        ingredients::load_ingredients(conn, user, id),
-    )?;
-    detail(row, ingredients)
+        .select((RecipeRow::as_select(), f, h, y, m, s, w, fs));
+    let row = if for_share {
+        query
+            .for_share()
+            .first::<WithNested<RecipeRow>>(&mut &*conn)
+            .await
+    } else {
+        query.first::<WithNested<RecipeRow>>(&mut &*conn).await
+    }
+    .map_err(db_error)?;
+    let (row, children) = ingredients::split_nested(row)?;
+    detail(row, children)
 }
 
 pub(crate) fn detail(row: RecipeRow, children: Children) -> DomainResult<RecipeDetail> {

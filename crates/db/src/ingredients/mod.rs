@@ -8,14 +8,19 @@
 //! * [`rows`]: the row structs and their conversions.
 //! * [`queries`]: the per-kind queries and the whole-recipe reads and writes of the recipe
 //!   repository.
+//! * [`nested`]: the child lists as array columns of the recipe's row (one statement a read).
 //! * [`repository`]: [`PgRecipeChildren`], one child at a time.
 
+mod nested;
 mod queries;
 mod repository;
 mod rows;
 
+pub(crate) use nested::RowsOf;
 pub(crate) use queries::{
-    Children, copy_ingredients, fermentables_by_recipe, insert_new_children, load_children_of,
-    load_ingredients,
+    Children, WithNested, copy_ingredients, fermentable_entities, fermentables_by_recipe,
+    insert_new_children, load_children_of, load_ingredients, nested_columns, nested_fermentables,
+    split_nested,
 };
 pub use repository::PgRecipeChildren;
+pub(crate) use rows::FermentableRow;

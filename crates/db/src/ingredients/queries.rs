@@ -13,6 +13,7 @@ use wort_domain::ingredients::{
 use wort_domain::recipe::{NewRecipeWithIngredients, RecipeChild};
 use wort_domain::{DomainResult, UserId, new_id};
 
+use super::nested::{NestedChildren, RowsOf};
 use super::rows::{
     FermentableRow, FermentationStepRow, HopRow, MashStepRow, MiscRow, RowPlace, WaterAdditionRow,
     YeastRow,
@@ -194,6 +195,69 @@ pub(crate) async fn load_ingredients(
         water_additions: all_entities(w, WaterAdditionRow::entity)?,
         fermentation_steps: all_entities(fs, FermentationStepRow::entity)?,
     })
+}
+
+/// The seven child lists as columns of a query over `recipes` (see [`super::nested`]).
+pub(crate) fn nested_columns() -> NestedColumns {
+    (
+        NestedChildren::new("fermentables"),
+        NestedChildren::new("hops"),
+        NestedChildren::new("yeasts"),
+        NestedChildren::new("miscs"),
+        NestedChildren::new("mash_steps"),
+        NestedChildren::new("water_additions"),
+        NestedChildren::new("fermentation_steps"),
+    )
+}
+
+/// A recipe's fermentables as a column of a query over `recipes` (for the colour of a page of
+/// recipes, in the page's own statement).
+pub(crate) fn nested_fermentables() -> NestedChildren<FermentableRow> {
+    NestedChildren::new("fermentables")
+}
+
+/// The decoded [`nested_fermentables`] column as domain entities.
+pub(crate) fn fermentable_entities(rows: RowsOf<FermentableRow>) -> DomainResult<Vec<Fermentable>> {
+    all_entities(rows.0, FermentableRow::entity)
+}
+
+pub(crate) type NestedColumns = (
+    NestedChildren<FermentableRow>,
+    NestedChildren<HopRow>,
+    NestedChildren<YeastRow>,
+    NestedChildren<MiscRow>,
+    NestedChildren<MashStepRow>,
+    NestedChildren<WaterAdditionRow>,
+    NestedChildren<FermentationStepRow>,
+);
+
+/// A row of a query over `recipes` that selects `R` and then [`nested_columns`], decoded.
+/// (Flat, not `(R, (lists…))`: diesel loads a select of nested tuples only into nested tuples of
+/// SQL types, which a `SelectBy` beside them does not allow.)
+pub(crate) type WithNested<R> = (
+    R,
+    RowsOf<FermentableRow>,
+    RowsOf<HopRow>,
+    RowsOf<YeastRow>,
+    RowsOf<MiscRow>,
+    RowsOf<MashStepRow>,
+    RowsOf<WaterAdditionRow>,
+    RowsOf<FermentationStepRow>,
+);
+
+/// Splits a [`WithNested`] row into the outer row and its child lists as domain entities.
+pub(crate) fn split_nested<R>(row: WithNested<R>) -> DomainResult<(R, Children)> {
+    let (outer, RowsOf(f), RowsOf(h), RowsOf(y), RowsOf(m), RowsOf(s), RowsOf(w), RowsOf(fs)) = row;
+    let children = Children {
+        fermentables: all_entities(f, FermentableRow::entity)?,
+        hops: all_entities(h, HopRow::entity)?,
+        yeasts: all_entities(y, YeastRow::entity)?,
+        miscs: all_entities(m, MiscRow::entity)?,
+        mash_steps: all_entities(s, MashStepRow::entity)?,
+        water_additions: all_entities(w, WaterAdditionRow::entity)?,
+        fermentation_steps: all_entities(fs, FermentationStepRow::entity)?,
+    };
+    Ok((outer, children))
 }
 
 /// Fermentables of several recipes at once (for the colour of a page of recipes).
