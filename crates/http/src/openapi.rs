@@ -400,6 +400,67 @@ impl Modify for CommonResponses {
     }
 }
 
+/// Conditional reads (`crate::encoding::json_answers`): every `GET` whose `200` is JSON carries a
+/// weak `ETag` (a hash of the body as sent uncompressed), and a request whose `If-None-Match`
+/// names that tag (or `*`) is answered `304 Not Modified` with the tag and no body. Written here
+/// once for every such operation, as the middleware applies it to every one.
+struct ConditionalGets;
+
+impl Modify for ConditionalGets {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::ResponseBuilder;
+        use utoipa::openapi::header::HeaderBuilder;
+        use utoipa::openapi::path::{ParameterBuilder, ParameterIn};
+        let etag = || {
+            HeaderBuilder::new()
+                .schema(ObjectBuilder::new().schema_type(Type::String))
+                .description(Some(
+                    "A weak tag of this representation (`W/\"…\"`); send it back in \
+                     `If-None-Match` to be answered `304` while it has not changed",
+                ))
+                .build()
+        };
+        let parameter = ParameterBuilder::new()
+            .name("If-None-Match")
+            .parameter_in(ParameterIn::Header)
+            .required(Required::False)
+            .description(Some(
+                "ETags from earlier answers to this request (comma-separated), or `*`: when one \
+                 matches the current answer's (weak comparison), the answer is `304` with no body",
+            ))
+            .schema(Some(ObjectBuilder::new().schema_type(Type::String)))
+            .build();
+        for item in openapi.paths.paths.values_mut() {
+            let Some(operation) = item.get.as_mut() else {
+                continue;
+            };
+            let Some(RefOr::T(ok)) = operation.responses.responses.get_mut("200") else {
+                continue;
+            };
+            if !ok.content.contains_key("application/json") {
+                continue;
+            }
+            ok.headers.insert("ETag".to_owned(), etag());
+            operation
+                .parameters
+                .get_or_insert_with(Vec::new)
+                .push(parameter.clone());
+            operation.responses.responses.insert(
+                "304".to_owned(),
+                RefOr::T(
+                    ResponseBuilder::new()
+                        .description(
+                            "Not modified: the answer still has an ETag sent in \
+                             `If-None-Match`; no body",
+                        )
+                        .header("ETag", etag())
+                        .build(),
+                ),
+            );
+        }
+    }
+}
+
 /// `Idempotency-Key` on every `POST` and `PATCH` under `/v1` (`crate::idempotency`), with the
 /// answers it adds: `409` while the first request with the key runs, `422` for the key sent with
 /// a different request.
@@ -504,7 +565,7 @@ impl Modify for SecuritySchemes {
         description = "Homebrewing data: recipes and their statistics, equipment profiles and styles, brew sessions, fermentation logs, inventory and an AI assistant."),
     modifiers(&StandardAnswers, &PageBounds, &SecuritySchemes, &CommonResponses, &OptionalBodies, &ReadingNeedsAMeasurement,
         &LinkFieldNames, &StyleIdPattern, &PublicOperations, &IdempotencyKeys,
-        &ToolBounds),
+        &ToolBounds, &ConditionalGets),
     servers((url = "/", description = "This wort: every path is relative to the service's origin")),
     paths(
         routes::health::healthz, routes::health::readyz,

@@ -4582,7 +4582,10 @@ export interface operations {
     list_keys: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4590,11 +4593,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ApiKeyBody"][];
                 };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             401: {
                 headers: {
@@ -4719,7 +4733,10 @@ export interface operations {
     get_auth_session: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4727,11 +4744,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["SessionEnvelope"];
                 };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             401: {
                 headers: {
@@ -5071,7 +5099,10 @@ export interface operations {
     healthz: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5080,11 +5111,22 @@ export interface operations {
             /** @description Alive */
             200: {
                 headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Status"];
                 };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Internal server error; safe to retry with backoff */
             500: {
@@ -5216,7 +5258,10 @@ export interface operations {
     readyz: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5225,11 +5270,22 @@ export interface operations {
             /** @description Ready */
             200: {
                 headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Status"];
                 };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Internal server error; safe to retry with backoff */
             500: {
@@ -5254,7 +5310,10 @@ export interface operations {
     usage: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5262,11 +5321,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["UsageReport"];
                 };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             401: {
                 headers: {
@@ -5308,7 +5378,10 @@ export interface operations {
                 /** @description Items to skip (default 0) */
                 offset?: number;
             };
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5316,6 +5389,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
                     Link?: string;
                     "X-Total-Count"?: number;
                     [name: string]: unknown;
@@ -5323,6 +5398,15 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["CatalogFermentable"][];
                 };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: {
                 headers: {
@@ -5458,7 +5542,10 @@ export interface operations {
     get_catalog_fermentables: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description Catalogue item id */
                 id: string;
@@ -5469,11 +5556,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CatalogFermentable"];
                 };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: {
                 headers: {
@@ -5708,7 +5806,10 @@ export interface operations {
                 /** @description Items to skip (default 0) */
                 offset?: number;
             };
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5716,6 +5817,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
                     Link?: string;
                     "X-Total-Count"?: number;
                     [name: string]: unknown;
@@ -5723,6 +5826,15 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["CatalogHop"][];
                 };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: {
                 headers: {
@@ -5858,7 +5970,10 @@ export interface operations {
     get_catalog_hops: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description Catalogue item id */
                 id: string;
@@ -5869,11 +5984,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CatalogHop"];
                 };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: {
                 headers: {
@@ -6108,7 +6234,10 @@ export interface operations {
                 /** @description Items to skip (default 0) */
                 offset?: number;
             };
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6116,6 +6245,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
                     Link?: string;
                     "X-Total-Count"?: number;
                     [name: string]: unknown;
@@ -6123,6 +6254,15 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["CatalogMisc"][];
                 };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: {
                 headers: {
@@ -6258,7 +6398,10 @@ export interface operations {
     get_catalog_miscs: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description Catalogue item id */
                 id: string;
@@ -6269,11 +6412,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CatalogMisc"];
                 };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: {
                 headers: {
@@ -6508,7 +6662,10 @@ export interface operations {
                 /** @description Items to skip (default 0) */
                 offset?: number;
             };
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6516,6 +6673,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
                     Link?: string;
                     "X-Total-Count"?: number;
                     [name: string]: unknown;
@@ -6523,6 +6682,15 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["CatalogYeast"][];
                 };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: {
                 headers: {
@@ -6658,7 +6826,10 @@ export interface operations {
     get_catalog_yeasts: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description Catalogue item id */
                 id: string;
@@ -6669,11 +6840,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CatalogYeast"];
                 };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: {
                 headers: {
@@ -7028,7 +7210,10 @@ export interface operations {
                 /** @description Items to skip (default 0) */
                 offset?: number;
             };
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7036,6 +7221,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
                     Link?: string;
                     "X-Total-Count"?: number;
                     [name: string]: unknown;
@@ -7043,6 +7230,15 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ChatThread"][];
                 };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: {
                 headers: {
@@ -7187,7 +7383,10 @@ export interface operations {
     get_chat: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description Chat thread id */
                 id: string;
@@ -7198,11 +7397,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ChatThreadDetail"];
                 };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: {
                 headers: {
@@ -7424,7 +7634,10 @@ export interface operations {
                 /** @description Items to skip (default 0) */
                 offset?: number;
             };
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7432,6 +7645,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
                     Link?: string;
                     "X-Total-Count"?: number;
                     [name: string]: unknown;
@@ -7439,6 +7654,15 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Device"][];
                 };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: {
                 headers: {
@@ -7573,7 +7797,10 @@ export interface operations {
     get_device: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description Device id */
                 id: string;
@@ -7584,11 +7811,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Device"];
                 };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: {
                 headers: {
@@ -7895,7 +8133,10 @@ export interface operations {
                 /** @description Items to skip (default 0) */
                 offset?: number;
             };
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7903,6 +8144,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
                     Link?: string;
                     "X-Total-Count"?: number;
                     [name: string]: unknown;
@@ -7910,6 +8153,15 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Equipment"][];
                 };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: {
                 headers: {
@@ -8044,7 +8296,10 @@ export interface operations {
     get_equipment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description Equipment profile id */
                 id: string;
@@ -8055,11 +8310,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Equipment"];
                 };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: {
                 headers: {
@@ -8285,7 +8551,10 @@ export interface operations {
     get_fermentables: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description Id of the item */
                 id: string;
@@ -8296,11 +8565,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Fermentable"];
                 };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: {
                 headers: {
@@ -8517,7 +8797,10 @@ export interface operations {
     get_log: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description Reading id */
                 id: string;
@@ -8528,11 +8811,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["FermentationLog"];
                 };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: {
                 headers: {
@@ -8749,7 +9043,10 @@ export interface operations {
     get_fermentation_steps: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description Id of the item */
                 id: string;
@@ -8760,11 +9057,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["FermentationStep"];
                 };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: {
                 headers: {
@@ -8981,7 +9289,10 @@ export interface operations {
     get_hops: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description Id of the item */
                 id: string;
@@ -8992,11 +9303,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Hop"];
                 };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: {
                 headers: {
@@ -9222,7 +9544,10 @@ export interface operations {
                 /** @description Items to skip (default 0) */
                 offset?: number;
             };
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9230,6 +9555,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
                     Link?: string;
                     "X-Total-Count"?: number;
                     [name: string]: unknown;
@@ -9237,6 +9564,15 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["InventoryItem"][];
                 };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: {
                 headers: {
@@ -9371,7 +9707,10 @@ export interface operations {
     get_item: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description Inventory item id */
                 id: string;
@@ -9382,11 +9721,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["InventoryItem"];
                 };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: {
                 headers: {
@@ -9709,7 +10059,10 @@ export interface operations {
     get_mash_steps: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description Id of the item */
                 id: string;
@@ -9720,11 +10073,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["MashStep"];
                 };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: {
                 headers: {
@@ -9941,7 +10305,10 @@ export interface operations {
     me: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9949,11 +10316,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Me"];
                 };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             401: {
                 headers: {
@@ -9986,7 +10364,10 @@ export interface operations {
     get_preferences: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9994,11 +10375,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Preferences"];
                 };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             401: {
                 headers: {
@@ -10125,7 +10517,10 @@ export interface operations {
     calibration: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10133,11 +10528,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["WaterCalibration"];
                 };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             401: {
                 headers: {
@@ -10170,7 +10576,10 @@ export interface operations {
     get_miscs: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description Id of the item */
                 id: string;
@@ -10181,11 +10590,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Misc"];
                 };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: {
                 headers: {
@@ -10413,7 +10833,10 @@ export interface operations {
                 /** @description Items to skip (default 0) */
                 offset?: number;
             };
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10421,6 +10844,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
                     Link?: string;
                     "X-Total-Count"?: number;
                     [name: string]: unknown;
@@ -10428,6 +10853,15 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Recipe"][];
                 };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: {
                 headers: {
@@ -10569,7 +11003,10 @@ export interface operations {
                 /** @description Recipes to skip (default 0) */
                 offset?: number;
             };
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10580,6 +11017,8 @@ export interface operations {
                 headers: {
                     /** @description attachment; filename="wort-recipes.json|.xml" */
                     "Content-Disposition"?: string;
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
                     Link?: string;
                     "X-Total-Count"?: number;
                     [name: string]: unknown;
@@ -10588,6 +11027,15 @@ export interface operations {
                     "application/json": unknown;
                     "application/xml": string;
                 };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: {
                 headers: {
@@ -10729,7 +11177,10 @@ export interface operations {
     get_recipe: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description Recipe id */
                 id: string;
@@ -10740,11 +11191,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["RecipeDetail"];
                 };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: {
                 headers: {
@@ -11191,7 +11653,10 @@ export interface operations {
     recipe_cost: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description Recipe id */
                 id: string;
@@ -11202,11 +11667,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["RecipeCost"];
                 };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: {
                 headers: {
@@ -11258,7 +11734,10 @@ export interface operations {
                 /** @description Document format (default beerjson) */
                 format?: components["schemas"]["ExportFormat"];
             };
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description Recipe id */
                 id: string;
@@ -11272,12 +11751,23 @@ export interface operations {
                 headers: {
                     /** @description attachment; filename="<recipe name>.json|.xml" */
                     "Content-Disposition"?: string;
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": unknown;
                     "application/xml": string;
                 };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: {
                 headers: {
@@ -11432,7 +11922,10 @@ export interface operations {
     recipe_stats: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description Recipe id */
                 id: string;
@@ -11443,11 +11936,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["StatsReport"];
                 };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: {
                 headers: {
@@ -11496,7 +12000,10 @@ export interface operations {
     list_fermentables: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description Recipe id */
                 recipe_id: string;
@@ -11507,11 +12014,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Fermentable"][];
                 };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: {
                 headers: {
@@ -11666,7 +12184,10 @@ export interface operations {
     list_fermentation_steps: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description Recipe id */
                 recipe_id: string;
@@ -11677,11 +12198,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["FermentationStep"][];
                 };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: {
                 headers: {
@@ -11836,7 +12368,10 @@ export interface operations {
     list_hops: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description Recipe id */
                 recipe_id: string;
@@ -11847,11 +12382,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Hop"][];
                 };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: {
                 headers: {
@@ -12006,7 +12552,10 @@ export interface operations {
     list_mash_steps: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description Recipe id */
                 recipe_id: string;
@@ -12017,11 +12566,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["MashStep"][];
                 };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: {
                 headers: {
@@ -12176,7 +12736,10 @@ export interface operations {
     list_miscs: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description Recipe id */
                 recipe_id: string;
@@ -12187,11 +12750,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Misc"][];
                 };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: {
                 headers: {
@@ -12349,7 +12923,10 @@ export interface operations {
                 /** @description The mash pH aimed at, 4.0–7.0 (default 5.4) */
                 target_ph?: number;
             };
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description Recipe id */
                 recipe_id: string;
@@ -12360,11 +12937,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["WaterReport"];
                 };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: {
                 headers: {
@@ -12413,7 +13001,10 @@ export interface operations {
     list_water_additions: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description Recipe id */
                 recipe_id: string;
@@ -12424,11 +13015,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["WaterAddition"][];
                 };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: {
                 headers: {
@@ -12583,7 +13185,10 @@ export interface operations {
     list_yeasts: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description Recipe id */
                 recipe_id: string;
@@ -12594,11 +13199,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Yeast"][];
                 };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: {
                 headers: {
@@ -12762,7 +13378,10 @@ export interface operations {
                 /** @description Items to skip (default 0) */
                 offset?: number;
             };
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -12770,6 +13389,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
                     Link?: string;
                     "X-Total-Count"?: number;
                     [name: string]: unknown;
@@ -12777,6 +13398,15 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["BrewSession"][];
                 };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: {
                 headers: {
@@ -12920,7 +13550,10 @@ export interface operations {
     get_session: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description Session id */
                 id: string;
@@ -12931,11 +13564,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["BrewSession"];
                 };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: {
                 headers: {
@@ -13162,7 +13806,10 @@ export interface operations {
                 /** @description Items to skip (default 0) */
                 offset?: number;
             };
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description Session id */
                 id: string;
@@ -13173,6 +13820,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
                     Link?: string;
                     "X-Total-Count"?: number;
                     [name: string]: unknown;
@@ -13180,6 +13829,15 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["FermentationLog"][];
                 };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: {
                 headers: {
@@ -13333,7 +13991,10 @@ export interface operations {
     latest_log: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description Session id */
                 id: string;
@@ -13344,11 +14005,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["FermentationLog"];
                 };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: {
                 headers: {
@@ -13397,7 +14069,10 @@ export interface operations {
     fermentation_schedule: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description Session id */
                 id: string;
@@ -13408,11 +14083,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ScheduledStep"][];
                 };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: {
                 headers: {
@@ -13631,7 +14317,10 @@ export interface operations {
     list_steps: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description Session id */
                 id: string;
@@ -13642,11 +14331,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["BrewStep"][];
                 };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: {
                 headers: {
@@ -13805,7 +14505,10 @@ export interface operations {
                 /** @description A planned brew session (repeatable) */
                 session_id?: string[];
             };
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -13814,12 +14517,23 @@ export interface operations {
             /** @description The things to buy */
             200: {
                 headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ShoppingLine"][];
                     "text/plain": string;
                 };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: {
                 headers: {
@@ -13869,7 +14583,10 @@ export interface operations {
     get_step: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description Step id */
                 id: string;
@@ -13880,11 +14597,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["BrewStep"];
                 };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: {
                 headers: {
@@ -14207,7 +14935,10 @@ export interface operations {
     list_styles: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -14215,11 +14946,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Style"][];
                 };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             401: {
                 headers: {
@@ -14252,7 +14994,10 @@ export interface operations {
     get_style: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description BJCP style id, e.g. 21A */
                 style_id: string;
@@ -14263,11 +15008,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Style"];
                 };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: {
                 headers: {
@@ -14323,7 +15079,10 @@ export interface operations {
                 /** @description The gravity wanted, SG; below `gravity` (422) */
                 target_gravity: number;
             };
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -14331,11 +15090,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Dilution"];
                 };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: {
                 headers: {
@@ -14392,7 +15162,10 @@ export interface operations {
                 /** @description The hydrometer's calibration temperature, °C (often 15.56 or 20) */
                 calibration_temperature_c: number;
             };
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -14400,11 +15173,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["HydrometerCorrection"];
                 };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: {
                 headers: {
@@ -14459,7 +15243,10 @@ export interface operations {
                 /** @description Carbonation wanted, volumes of CO₂ */
                 co2_volumes: number;
             };
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -14467,11 +15254,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["KegPressure"];
                 };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: {
                 headers: {
@@ -14532,7 +15330,10 @@ export interface operations {
                 /** @description Share of them alive now, % */
                 viability_percent: number;
             };
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -14540,11 +15341,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PitchRate"];
                 };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: {
                 headers: {
@@ -14603,7 +15415,10 @@ export interface operations {
                 /** @description The priming sugar */
                 sugar: "table" | "corn" | "dme" | "honey";
             };
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -14611,11 +15426,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Priming"];
                 };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: {
                 headers: {
@@ -14672,7 +15498,10 @@ export interface operations {
                 /** @description The refractometer's wort correction factor (1.04 is common) */
                 wort_correction_factor: number;
             };
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -14680,11 +15509,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Refractometer"];
                 };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: {
                 headers: {
@@ -14734,7 +15574,10 @@ export interface operations {
     get_water_additions: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description Id of the item */
                 id: string;
@@ -14745,11 +15588,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["WaterAddition"];
                 };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: {
                 headers: {
@@ -14971,7 +15825,10 @@ export interface operations {
                 /** @description Items to skip (default 0) */
                 offset?: number;
             };
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -14979,6 +15836,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
                     Link?: string;
                     "X-Total-Count"?: number;
                     [name: string]: unknown;
@@ -14986,6 +15845,15 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["WaterProfile"][];
                 };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: {
                 headers: {
@@ -15120,7 +15988,10 @@ export interface operations {
     get_profile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description Water profile id */
                 id: string;
@@ -15131,11 +16002,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["WaterProfile"];
                 };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: {
                 headers: {
@@ -15366,7 +16248,10 @@ export interface operations {
                 /** @description Items to skip (default 0) */
                 offset?: number;
             };
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -15374,6 +16259,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
                     Link?: string;
                     "X-Total-Count"?: number;
                     [name: string]: unknown;
@@ -15381,6 +16268,15 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Webhook"][];
                 };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: {
                 headers: {
@@ -15515,7 +16411,10 @@ export interface operations {
     get_webhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description Webhook id */
                 id: string;
@@ -15526,11 +16425,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Webhook"];
                 };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: {
                 headers: {
@@ -15752,7 +16662,10 @@ export interface operations {
                 /** @description Items to skip (default 0) */
                 offset?: number;
             };
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description Webhook id */
                 id: string;
@@ -15763,6 +16676,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
                     Link?: string;
                     "X-Total-Count"?: number;
                     [name: string]: unknown;
@@ -15770,6 +16685,15 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["DeliveryAttempt"][];
                 };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: {
                 headers: {
@@ -15915,7 +16839,10 @@ export interface operations {
     get_yeasts: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description Id of the item */
                 id: string;
@@ -15926,11 +16853,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Yeast"];
                 };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: {
                 headers: {
