@@ -18,7 +18,7 @@ use wort_domain::recipe::{
 use wort_domain::{DomainError, DomainResult, UserId, new_id};
 
 use crate::error::{TxError, db_error, is_foreign_key_violation};
-use crate::ingredients::{self, Children, FermentableRow, RowsOf, WithNested};
+use crate::ingredients::{self, Children, WithNested};
 use crate::pool::{DbPool, checkout};
 use crate::schema::{recipes, users};
 use wort_domain::equipment::rules as equipment_rules;
@@ -166,12 +166,17 @@ fn sorted(query: BoxedRecipes<'static>, sort: RecipeSort) -> BoxedRecipes<'stati
     }
 }
 
-/// A page's recipe rows with their colours, computed from the fermentables each row carries
-/// (the page query selects them as a nested column, so a page is one statement).
-fn with_colours(rows: Vec<(RecipeRow, RowsOf<FermentableRow>)>) -> DomainResult<Vec<Recipe>> {
+/// Attaches colours to a page of recipe rows with one query for all their fermentables.
+async fn with_colours(
+    conn: &mut AsyncPgConnection,
+    user: UserId,
+    rows: Vec<RecipeRow>,
+) -> DomainResult<Vec<Recipe>> {
+    let ids: Vec<Uuid> = rows.iter().map(|r| r.id).collect();
+    let mut by_recipe = ingredients::fermentables_by_recipe(conn, user, &ids).await?;
     rows.into_iter()
-        .map(|(row, fermentables)| {
-            let fermentables = ingredients::fermentable_entities(fermentables)?;
+        .map(|row| {
+            let fermentables = by_recipe.remove(&row.id).unwrap_or_default();
             row.into_recipe(&fermentables)
         })
         .collect()
@@ -199,9 +204,9 @@ impl RecipeRepository for PgRecipes {
         filter: &RecipeFilter,
         page: PageRequest,
     ) -> DomainResult<Page<Recipe>> {
-        let conn = checkout(&self.pool).await?;
+        let mut conn = checkout(&self.pool).await?;
         let page_query = sorted(filtered(user, filter), filter.sort)
-            .select((RecipeRow::as_select(), ingredients::nested_fermentables()))
+            .select(RecipeRow::as_select())
             .limit(page.limit)
             .offset(page.offset);
         // Pipelined: both queries travel in one round trip.
@@ -225,12 +230,10 @@ impl RecipeRepository for PgRecipes {
                     .await
             }
         };
-        let (rows, total) = futures_util::try_join!(
-            page_query.load::<(RecipeRow, RowsOf<FermentableRow>)>(&mut &*conn_ref),
-            total
-        )
-        .map_err(db_error)?;
-        let items = with_colours(rows)?;
+        let (rows, total) =
+            futures_util::try_join!(page_query.load::<RecipeRow>(&mut &*conn_ref), total)
+                .map_err(db_error)?;
+        let items = with_colours(&mut conn, user, rows).await?;
         Ok(Page { items, total })
     }
 

@@ -16,11 +16,8 @@ mod queries;
 mod repository;
 mod rows;
 
-pub(crate) use nested::RowsOf;
 pub(crate) use queries::{
-    Children, WithNested, copy_ingredients, fermentable_entities, fermentables_by_recipe,
-    insert_new_children, load_children_of, load_ingredients, nested_columns, nested_fermentables,
-    split_nested,
+    Children, WithNested, copy_ingredients, fermentables_by_recipe, insert_new_children,
+    load_children_of, load_ingredients, nested_columns, split_nested,
 };
 pub use repository::PgRecipeChildren;
-pub(crate) use rows::FermentableRow;

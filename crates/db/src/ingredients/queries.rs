@@ -210,17 +210,6 @@ pub(crate) fn nested_columns() -> NestedColumns {
     )
 }
 
-/// A recipe's fermentables as a column of a query over `recipes` (for the colour of a page of
-/// recipes, in the page's own statement).
-pub(crate) fn nested_fermentables() -> NestedChildren<FermentableRow> {
-    NestedChildren::new("fermentables")
-}
-
-/// The decoded [`nested_fermentables`] column as domain entities.
-pub(crate) fn fermentable_entities(rows: RowsOf<FermentableRow>) -> DomainResult<Vec<Fermentable>> {
-    all_entities(rows.0, FermentableRow::entity)
-}
-
 pub(crate) type NestedColumns = (
     NestedChildren<FermentableRow>,
     NestedChildren<HopRow>,
