@@ -34,8 +34,15 @@ impl PgRecipeChildren {
     }
 }
 
+diesel::define_sql_function! {
+    /// PostgreSQL's `greatest` of two instants.
+    fn greatest(a: diesel::sql_types::Timestamptz, b: diesel::sql_types::Timestamptz) -> diesel::sql_types::Timestamptz;
+}
+
 /// Bumps the recipe's `updated_at` (and locks its row until the transaction ends); `NotFound`
-/// when the recipe is not the caller's.
+/// when the recipe is not the caller's. Never backwards: concurrent child writes wait for the row
+/// lock in no guaranteed order, and one that took its time earlier but commits later must not
+/// leave the recipe older than a child written meanwhile.
 async fn touch_recipe(
     conn: &mut AsyncPgConnection,
     user: UserId,
@@ -47,7 +54,7 @@ async fn touch_recipe(
             .filter(recipes::id.eq(recipe_id))
             .filter(recipes::user_id.eq(user.0)),
     )
-    .set(recipes::updated_at.eq(now))
+    .set(recipes::updated_at.eq(greatest(recipes::updated_at, now)))
     .execute(conn)
     .await?;
     if updated == 0 {
