@@ -443,7 +443,7 @@ fn unwrap_tx<T>(r: Result<T, TxError>) -> DomainResult<T> {
 /// Written as a diesel query with a static query id rather than `diesel::sql_query`, so that
 /// diesel prepares it once per connection and caches it like its own statements.
 #[derive(diesel::query_builder::QueryId)]
-struct AddLogTouchingSession(LogRow);
+pub(crate) struct AddLogTouchingSession(LogRow);
 
 impl diesel::query_builder::QueryFragment<Pg> for AddLogTouchingSession {
     fn walk_ast<'b>(
@@ -481,45 +481,53 @@ impl diesel::query_builder::QueryFragment<Pg> for AddLogTouchingSession {
         out.push_bind_param::<Timestamptz, _>(&row.created_at)?;
         out.push_sql(", ");
         out.push_bind_param::<Nullable<SqlUuid>, _>(&row.device_id)?;
+        // The last column says whether a step of the session's fermentation schedule still
+        // waits on a gravity or attenuation condition: the reading may make it due. Asked here
+        // so that the usual case (none waits) costs no further round trip.
         out.push_sql(
             " FROM touched RETURNING id, user_id, session_id, logged_at, gravity, gravity_unit, \
-             temperature_c, ph, notes, created_at, device_id",
+             temperature_c, ph, notes, created_at, device_id, EXISTS (SELECT 1 \
+             FROM session_fermentation_steps waiting \
+             WHERE waiting.session_id = fermentation_logs.session_id \
+             AND waiting.user_id = fermentation_logs.user_id \
+             AND waiting.became_due_at IS NULL \
+             AND (waiting.due_at_gravity IS NOT NULL \
+             OR waiting.due_at_attenuation_percent IS NOT NULL))",
         );
         Ok(())
     }
 }
 
 impl diesel::query_builder::Query for AddLogTouchingSession {
-    /// The columns of `LogRow`, in its field order.
-    type SqlType = (
-        diesel::sql_types::Uuid,
-        diesel::sql_types::Uuid,
-        diesel::sql_types::Uuid,
-        diesel::sql_types::Timestamptz,
-        diesel::sql_types::Nullable<diesel::sql_types::Double>,
-        diesel::sql_types::Text,
-        diesel::sql_types::Nullable<diesel::sql_types::Double>,
-        diesel::sql_types::Nullable<diesel::sql_types::Double>,
-        diesel::sql_types::Nullable<diesel::sql_types::Text>,
-        diesel::sql_types::Timestamptz,
-        diesel::sql_types::Nullable<diesel::sql_types::Uuid>,
-    );
+    /// The columns of `LogRow`, in its field order, then whether a scheduled step waits on the
+    /// reading's gravity.
+    type SqlType = (LogColumns, diesel::sql_types::Bool);
 }
 
-/// Stores a reading (by hand, or from `device_id`) with the webhook events `subscribed` asks
-/// for, on the caller's connection: inside its transaction when there are events to write, on
-/// its own (one atomic statement) when there are none. `None` when the session is not the
-/// caller's.
-pub(crate) async fn insert_reading(
-    conn: &mut AsyncPgConnection,
+/// The SQL types of `LogRow`'s columns, in its field order.
+type LogColumns = (
+    diesel::sql_types::Uuid,
+    diesel::sql_types::Uuid,
+    diesel::sql_types::Uuid,
+    diesel::sql_types::Timestamptz,
+    diesel::sql_types::Nullable<diesel::sql_types::Double>,
+    diesel::sql_types::Text,
+    diesel::sql_types::Nullable<diesel::sql_types::Double>,
+    diesel::sql_types::Nullable<diesel::sql_types::Double>,
+    diesel::sql_types::Nullable<diesel::sql_types::Text>,
+    diesel::sql_types::Timestamptz,
+    diesel::sql_types::Nullable<diesel::sql_types::Uuid>,
+);
+
+/// The statement that stores a reading (by hand, or from `device_id`) and touches its session.
+pub(crate) fn add_log_statement(
     user: UserId,
     session_id: Uuid,
     device_id: Option<Uuid>,
     new: NewLog,
-    subscribed: &[wort_domain::webhook::EventType],
     now: OffsetDateTime,
-) -> Result<Option<FermentationLog>, TxError> {
-    let statement = AddLogTouchingSession(LogRow {
+) -> AddLogTouchingSession {
+    AddLogTouchingSession(LogRow {
         id: new_id(),
         user_id: user.0,
         session_id,
@@ -531,16 +539,72 @@ pub(crate) async fn insert_reading(
         notes: new.notes,
         created_at: now,
         device_id,
-    });
-    let Some(row) = statement.get_result::<LogRow>(conn).await.optional()? else {
+    })
+}
+
+/// A reading just inserted, and whether a step of its session's schedule waits on a gravity.
+pub(crate) struct InsertedLog {
+    reading: FermentationLog,
+    schedule_waiting: bool,
+}
+
+/// Runs [`add_log_statement`] on a shared connection, so that a caller may pipeline it with its
+/// own statements. `None` when the session is not the caller's.
+pub(crate) async fn run_add_log(
+    conn: &mut &AsyncPgConnection,
+    statement: AddLogTouchingSession,
+) -> Result<Option<InsertedLog>, TxError> {
+    let Some((row, schedule_waiting)) = statement
+        .get_result::<(LogRow, bool)>(conn)
+        .await
+        .optional()?
+    else {
         return Ok(None);
     };
-    let reading = row.entity()?;
+    Ok(Some(InsertedLog {
+        reading: row.entity()?,
+        schedule_waiting,
+    }))
+}
+
+/// What follows a stored reading, on the caller's connection (inside its transaction when
+/// `subscribed` names events to write): the webhook events, and the scheduled steps its gravity
+/// makes due.
+pub(crate) async fn after_reading_stored(
+    conn: &mut AsyncPgConnection,
+    user: UserId,
+    inserted: InsertedLog,
+    subscribed: &[wort_domain::webhook::EventType],
+    now: OffsetDateTime,
+) -> Result<FermentationLog, TxError> {
+    let reading = inserted.reading;
     crate::outbox::reading_created(conn, user, &reading, subscribed, now).await?;
-    if let Some(gravity) = reading.gravity {
-        crate::fermentation_schedule::reading_stored(conn, user, session_id, gravity, now).await?;
+    if let (Some(gravity), true) = (reading.gravity, inserted.schedule_waiting) {
+        crate::fermentation_schedule::reading_stored(conn, user, reading.session_id, gravity, now)
+            .await?;
     }
-    Ok(Some(reading))
+    Ok(reading)
+}
+
+/// Stores a reading by hand with the webhook events `subscribed` asks for, on the caller's
+/// connection: inside its transaction when there are events to write, on its own (one atomic
+/// statement) when there are none. `None` when the session is not the caller's.
+async fn insert_reading(
+    conn: &mut AsyncPgConnection,
+    user: UserId,
+    session_id: Uuid,
+    new: NewLog,
+    subscribed: &[wort_domain::webhook::EventType],
+    now: OffsetDateTime,
+) -> Result<Option<FermentationLog>, TxError> {
+    let statement = add_log_statement(user, session_id, None, new, now);
+    let shared: &AsyncPgConnection = conn;
+    let Some(inserted) = run_add_log(&mut &*shared, statement).await? else {
+        return Ok(None);
+    };
+    Ok(Some(
+        after_reading_stored(conn, user, inserted, subscribed, now).await?,
+    ))
 }
 
 /// Whether the session is fermenting, and its OG (measured, else planned): what a reading's
@@ -1028,11 +1092,11 @@ impl BrewSessionRepository for PgBrewSessions {
             .await
             .map_err(db_error)?;
         let inserted = if subscribed.is_empty() {
-            unwrap_tx(insert_reading(&mut conn, user, session_id, None, new, &[], now).await)?
+            unwrap_tx(insert_reading(&mut conn, user, session_id, new, &[], now).await)?
         } else {
             unwrap_tx(
                 conn.transaction(async |conn| {
-                    insert_reading(conn, user, session_id, None, new, &subscribed, now).await
+                    insert_reading(conn, user, session_id, new, &subscribed, now).await
                 })
                 .await,
             )?
@@ -1047,27 +1111,43 @@ impl BrewSessionRepository for PgBrewSessions {
         range: LogRange,
         page: PageRequest,
     ) -> DomainResult<Page<FermentationLog>> {
-        let conn = checkout(&self.pool).await?;
-        let conn_ref: &AsyncPgConnection = &conn;
-        let page_query = logs_in_range(user, session_id, range)
+        let mut conn = checkout(&self.pool).await?;
+        // The page and its total in one statement: the total is an uncorrelated subquery, which
+        // PostgreSQL runs once (an index-only count), not once per row.
+        let total = logs_in_range(user, session_id, range)
+            .count()
+            .single_value();
+        let rows: Vec<(LogRow, Option<i64>)> = logs_in_range(user, session_id, range)
             .order((logs::logged_at.asc(), logs::id.asc()))
-            .select(LogRow::as_select())
+            .select((LogRow::as_select(), total))
             .limit(page.limit)
-            .offset(page.offset);
-        let count_query = logs_in_range(user, session_id, range).count();
-        // Existence, page and count: three queries, one round trip.
-        let (exists, rows, total) = futures_util::try_join!(
-            session_exists(user, session_id).get_result::<i64>(&mut &*conn_ref),
-            page_query.load::<LogRow>(&mut &*conn_ref),
-            count_query.get_result::<i64>(&mut &*conn_ref),
-        )
-        .map_err(db_error)?;
-        if exists == 0 {
-            return Err(DomainError::NotFound);
-        }
+            .offset(page.offset)
+            .load(&mut conn)
+            .await
+            .map_err(db_error)?;
+        let total = match <[_]>::first(&rows) {
+            // Readings carry their account: one found says the session is the caller's.
+            Some((_, total)) => total.unwrap_or_default(),
+            // An empty page: of a session that is not the caller's (404), or one with no
+            // reading in the range or past its end. Existence and total, one round trip.
+            None => {
+                let conn_ref: &AsyncPgConnection = &conn;
+                let (exists, total) = futures_util::try_join!(
+                    session_exists(user, session_id).get_result::<i64>(&mut &*conn_ref),
+                    logs_in_range(user, session_id, range)
+                        .count()
+                        .get_result::<i64>(&mut &*conn_ref),
+                )
+                .map_err(db_error)?;
+                if exists == 0 {
+                    return Err(DomainError::NotFound);
+                }
+                total
+            }
+        };
         let items = rows
             .into_iter()
-            .map(LogRow::entity)
+            .map(|(row, _)| row.entity())
             .collect::<DomainResult<_>>()?;
         Ok(Page { items, total })
     }

@@ -2,7 +2,9 @@
 
 use async_trait::async_trait;
 use diesel::dsl::sql;
+use diesel::pg::Pg;
 use diesel::prelude::*;
+use diesel::query_builder::AstPass;
 use diesel::sql_types::Text;
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 use serde_json::Value;
@@ -15,11 +17,13 @@ use wort_domain::device::rules::{
 };
 use wort_domain::device::{Device, DeviceKind, DevicePatch, DeviceRepository, NewDevice};
 use wort_domain::page::{Page, PageRequest};
+use wort_domain::webhook::EventType;
 use wort_domain::{DomainError, DomainResult, UserId, new_id};
 
+use crate::brew_sessions::{add_log_statement, after_reading_stored, run_add_log};
 use crate::error::{TxError, db_error, is_foreign_key_violation};
 use crate::pool::{DbPool, checkout};
-use crate::schema::{brew_sessions as sessions, devices};
+use crate::schema::devices;
 
 pub struct PgDevices {
     pool: DbPool,
@@ -108,31 +112,95 @@ enum PostOutcome {
     Refused(DomainError),
 }
 
+/// The first statement of a device's post: records that the device was seen (its payload and
+/// the time) and, in the same round trip, reads what deciding the post needs: the device, the
+/// status of its session, and the webhook events its account subscribes to. The `UPDATE` locks
+/// the device's row until the commit, so two posts of one device take turns and the second sees
+/// the first's `last_reading_at`. No row: no device has the token.
+///
+/// A diesel query with a static query id (not `diesel::sql_query`), so that it is prepared once
+/// per connection.
+struct RecordDevicePost<'a> {
+    token_hash: &'a [u8],
+    payload: &'a Value,
+    now: OffsetDateTime,
+}
+
+impl diesel::query_builder::QueryId for RecordDevicePost<'_> {
+    type QueryId = RecordDevicePost<'static>;
+    const HAS_STATIC_QUERY_ID: bool = true;
+}
+
+impl diesel::query_builder::QueryFragment<Pg> for RecordDevicePost<'_> {
+    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, Pg>) -> QueryResult<()> {
+        use diesel::sql_types::{Bytea, Jsonb, Timestamptz};
+        out.push_sql("WITH device AS (UPDATE devices SET last_seen_at = ");
+        out.push_bind_param::<Timestamptz, _>(&self.now)?;
+        out.push_sql(", last_payload = ");
+        out.push_bind_param::<Jsonb, _>(self.payload)?;
+        out.push_sql(" WHERE token_hash = ");
+        out.push_bind_param::<Bytea, _>(self.token_hash)?;
+        out.push_sql(
+            " RETURNING id, user_id, session_id, last_reading_at) \
+             SELECT device.id, device.user_id, device.session_id, device.last_reading_at, \
+             (SELECT status FROM brew_sessions \
+              WHERE brew_sessions.id = device.session_id \
+              AND brew_sessions.user_id = device.user_id), \
+             ARRAY(SELECT DISTINCT unnest(events) FROM webhook_endpoints \
+              WHERE webhook_endpoints.user_id = device.user_id AND webhook_endpoints.active) \
+             FROM device",
+        );
+        Ok(())
+    }
+}
+
+impl diesel::query_builder::Query for RecordDevicePost<'_> {
+    /// The columns of [`RecordedPost`], in its field order.
+    type SqlType = (
+        diesel::sql_types::Uuid,
+        diesel::sql_types::Uuid,
+        diesel::sql_types::Nullable<diesel::sql_types::Uuid>,
+        diesel::sql_types::Nullable<diesel::sql_types::Timestamptz>,
+        diesel::sql_types::Nullable<diesel::sql_types::Text>,
+        diesel::sql_types::Array<diesel::sql_types::Text>,
+    );
+}
+
+/// What [`RecordDevicePost`] read.
+#[derive(Queryable)]
+struct RecordedPost {
+    device_id: Uuid,
+    user_id: Uuid,
+    session_id: Option<Uuid>,
+    last_reading_at: Option<OffsetDateTime>,
+    /// The assigned session's status (`None` when no session is assigned).
+    session_status: Option<String>,
+    /// The event types the account's active webhook endpoints subscribe to.
+    subscribed: Vec<String>,
+}
+
+/// A post in one transaction of at most four round trips when no webhook or scheduled step
+/// asks for more: `BEGIN`; [`RecordDevicePost`]; the reading's insert pipelined with the
+/// device's `last_reading_at`; `COMMIT`. A refused post stops after the first statement, so
+/// that `last_seen_at` and the payload are kept even when nothing is stored.
 async fn ingest_in_tx(
     conn: &mut AsyncPgConnection,
     post: DevicePost,
     interval: time::Duration,
     now: OffsetDateTime,
 ) -> Result<PostOutcome, TxError> {
-    // Locked: two posts of one device take turns, so the second sees the first's reading.
-    let device: Option<DeviceRow> = devices::table
-        .filter(devices::token_hash.eq(&post.token_hash))
-        .select(DeviceRow::as_select())
-        .for_update()
-        .first(conn)
-        .await
-        .optional()?;
-    let Some(device) = device else {
+    let recorded: Option<RecordedPost> = RecordDevicePost {
+        token_hash: &post.token_hash,
+        payload: &post.payload,
+        now,
+    }
+    .get_result(conn)
+    .await
+    .optional()?;
+    let Some(device) = recorded else {
         return Err(TxError(DomainError::Unauthorized));
     };
     let user = UserId(device.user_id);
-    diesel::update(devices::table.filter(devices::id.eq(device.id)))
-        .set((
-            devices::last_seen_at.eq(now),
-            devices::last_payload.eq(&post.payload),
-        ))
-        .execute(conn)
-        .await?;
     let reading = match post.reading {
         Ok(reading) => reading,
         Err(e) => return Ok(PostOutcome::Refused(e)),
@@ -142,12 +210,8 @@ async fn ingest_in_tx(
             "No brew session is assigned to this device; assign one in wort first".into(),
         )));
     };
-    let status: String = sessions::table
-        .filter(sessions::id.eq(session_id))
-        .filter(sessions::user_id.eq(user.0))
-        .select(sessions::status)
-        .first(conn)
-        .await?;
+    // The foreign key keeps an assigned session the account's; gone only if deleted meanwhile.
+    let status = device.session_status.ok_or(DomainError::NotFound)?;
     let status = SessionStatus::parse(&status)
         .ok_or_else(|| DomainError::Internal(format!("unknown status {status}")))?;
     if !session_takes_readings(status) {
@@ -162,23 +226,28 @@ async fn ingest_in_tx(
             retry_after_secs,
         }));
     }
-    diesel::update(devices::table.filter(devices::id.eq(device.id)))
-        .set(devices::last_reading_at.eq(now))
-        .execute(conn)
-        .await?;
-    // Everything before the insert, which locks the session's row until the commit.
-    let subscribed = crate::outbox::subscriptions(conn, user).await?;
-    let stored = crate::brew_sessions::insert_reading(
-        conn,
-        user,
-        session_id,
-        Some(device.id),
-        reading,
-        &subscribed,
-        now,
-    )
-    .await?
-    .ok_or(DomainError::NotFound)?;
+    let subscribed: Vec<EventType> = device
+        .subscribed
+        .iter()
+        .filter_map(|e| EventType::parse(e))
+        .collect();
+    let insert = add_log_statement(user, session_id, Some(device.device_id), reading, now);
+    let touch_device = diesel::update(devices::table.filter(devices::id.eq(device.device_id)))
+        .set(devices::last_reading_at.eq(now));
+    // Two statements, one round trip: they are independent, and the transaction makes them one.
+    let shared: &AsyncPgConnection = conn;
+    let (mut first, mut second) = (shared, shared);
+    let (_, inserted) = futures_util::try_join!(
+        async {
+            touch_device
+                .execute(&mut first)
+                .await
+                .map_err(TxError::from)
+        },
+        run_add_log(&mut second, insert),
+    )?;
+    let inserted = inserted.ok_or(DomainError::NotFound)?;
+    let stored = after_reading_stored(conn, user, inserted, &subscribed, now).await?;
     Ok(PostOutcome::Stored(stored))
 }
 

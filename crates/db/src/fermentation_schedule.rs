@@ -182,8 +182,9 @@ pub(crate) async fn plan(
     Ok(())
 }
 
-/// A reading of `gravity` was stored (inside its transaction when there is one): the steps whose
-/// gravity condition it meets become due. `og` is the session's OG (for attenuation).
+/// A reading of `gravity` was stored (inside its transaction when there is one) in a session
+/// where a step waits on a gravity or attenuation condition (the reading's insert tells): the
+/// steps whose condition it meets become due.
 pub(crate) async fn reading_stored(
     conn: &mut AsyncPgConnection,
     user: UserId,
@@ -191,21 +192,6 @@ pub(crate) async fn reading_stored(
     gravity: f64,
     now: OffsetDateTime,
 ) -> Result<(), TxError> {
-    let waiting: i64 = sched::table
-        .filter(sched::session_id.eq(session_id))
-        .filter(sched::user_id.eq(user.0))
-        .filter(sched::became_due_at.is_null())
-        .filter(
-            sched::due_at_gravity
-                .is_not_null()
-                .or(sched::due_at_attenuation_percent.is_not_null()),
-        )
-        .count()
-        .get_result(conn)
-        .await?;
-    if waiting == 0 {
-        return Ok(());
-    }
     let session = crate::brew_sessions::session_for_schedule(conn, user, session_id).await?;
     if !session.0 {
         return Ok(());

@@ -212,7 +212,14 @@ async fn entering_fermenting_plans_the_schedule_and_readings_meet_its_conditions
     let logs = format!("/v1/sessions/{sid}/fermentation-logs");
     post(&app, &acct, &logs, json!({"gravity": 1.030})).await;
     assert_eq!(get(&app, &acct, &schedule).await[1]["due"], false);
-    post(&app, &acct, &logs, json!({"gravity": 1.014})).await;
+    // The reading that meets the condition comes from a device: its posts make steps due too.
+    let (_, token) = crate::devices::device(&app, &acct, "ispindel", Some(sid)).await;
+    let (status, answer) = call(
+        app.request(Method::POST, &format!("/ingest/{token}"))
+            .json(&json!({"name": "iSpindel", "gravity": 1.014, "temperature": 18.0})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
     let after = get(&app, &acct, &schedule).await;
     assert_eq!(after[1]["due"], true, "{after}");
     assert_eq!(after[2]["due"], true, "{after}");

@@ -1156,6 +1156,30 @@ async fn a_day_of_readings_is_an_index_range_scan_even_with_100000_readings() {
         1000,
         "1,440 readings that day, first page of 1,000"
     );
+    // The total comes with the page, and with an empty page past the end too.
+    let day_path = format!(
+        "/v1/sessions/{sid}/fermentation-logs?from=2026-02-01T00:00:00Z&to=2026-02-02T00:00:00Z"
+    );
+    for (query, len) in [("", 1000), ("&offset=1000", 440), ("&offset=5000", 0)] {
+        let res = app
+            .with_key(Method::GET, &format!("{day_path}{query}"), &acct.key)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), 200, "{query}");
+        assert_eq!(res.headers()["x-total-count"], "1440", "{query}");
+        let page: Value = res.json().await.unwrap();
+        assert_eq!(page.as_array().unwrap().len(), len, "{query}");
+    }
+    // Another account's session is not found, with readings in the range or without.
+    let other = app.account().await;
+    for path in [
+        day_path.clone(),
+        format!("/v1/sessions/{sid}/fermentation-logs?from=2030-01-01T00:00:00Z"),
+    ] {
+        let (status, _) = call(app.with_key(Method::GET, &path, &other.key)).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{path}");
+    }
     app.stop().await;
 }
 

@@ -815,6 +815,38 @@ async fn one_accounts_dead_endpoints_do_not_delay_another_accounts_deliveries() 
 }
 
 #[tokio::test]
+async fn a_devices_reading_is_announced_like_one_entered_by_hand() {
+    let app = TestApp::spawn_with(on(&isolated_database_url("device_reading"))).await;
+    let acct = app.account().await;
+    let receiver = Receiver::start().await;
+    let session = fermenting_session(&app, &acct).await;
+    // Two endpoints, one subscribed twice over: one event, one delivery per endpoint.
+    create_webhook(&app, &acct, &receiver.url(), &["reading.created"]).await;
+    create_webhook(
+        &app,
+        &acct,
+        &receiver.url(),
+        &["fermentation.stable", "reading.created"],
+    )
+    .await;
+    let (_, token) = crate::devices::device(&app, &acct, "ispindel", Some(&session)).await;
+    let (status, answer) = call(
+        app.request(Method::POST, &format!("/ingest/{token}"))
+            .json(&json!({"name": "iSpindel", "gravity": 1.021, "temperature": 18.0})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    let created = receiver.wait_for("reading.created", 2).await;
+    let body: Value = serde_json::from_str(&created[0].body).unwrap();
+    assert_eq!(created[0].body, created[1].body);
+    assert_eq!(body["data"]["session_id"], session.as_str());
+    assert_eq!(body["data"]["gravity"], 1.021);
+    assert!(body["data"]["device_id"].is_string(), "{body}");
+    receiver.stop().await;
+    app.stop().await;
+}
+
+#[tokio::test]
 async fn fermentation_step_due_is_sent_once_per_step() {
     let app = TestApp::spawn_with(on(&isolated_database_url("step_due"))).await;
     let acct = app.account().await;
