@@ -1111,43 +1111,29 @@ impl BrewSessionRepository for PgBrewSessions {
         range: LogRange,
         page: PageRequest,
     ) -> DomainResult<Page<FermentationLog>> {
-        let mut conn = checkout(&self.pool).await?;
-        // The page and its total in one statement: the total is an uncorrelated subquery, which
-        // PostgreSQL runs once (an index-only count), not once per row.
-        let total = logs_in_range(user, session_id, range)
-            .count()
-            .single_value();
-        let rows: Vec<(LogRow, Option<i64>)> = logs_in_range(user, session_id, range)
+        let conn = checkout(&self.pool).await?;
+        let conn_ref: &AsyncPgConnection = &conn;
+        let page_query = logs_in_range(user, session_id, range)
             .order((logs::logged_at.asc(), logs::id.asc()))
-            .select((LogRow::as_select(), total))
+            .select(LogRow::as_select())
             .limit(page.limit)
-            .offset(page.offset)
-            .load(&mut conn)
-            .await
-            .map_err(db_error)?;
-        let total = match <[_]>::first(&rows) {
-            // Readings carry their account: one found says the session is the caller's.
-            Some((_, total)) => total.unwrap_or_default(),
-            // An empty page: of a session that is not the caller's (404), or one with no
-            // reading in the range or past its end. Existence and total, one round trip.
-            None => {
-                let conn_ref: &AsyncPgConnection = &conn;
-                let (exists, total) = futures_util::try_join!(
-                    session_exists(user, session_id).get_result::<i64>(&mut &*conn_ref),
-                    logs_in_range(user, session_id, range)
-                        .count()
-                        .get_result::<i64>(&mut &*conn_ref),
-                )
-                .map_err(db_error)?;
-                if exists == 0 {
-                    return Err(DomainError::NotFound);
-                }
-                total
-            }
-        };
+            .offset(page.offset);
+        let count_query = logs_in_range(user, session_id, range).count();
+        // Existence, page and count: three queries, one round trip. (The total as a subquery
+        // column of the page's statement saves two statements but costs more than it saves:
+        // the column is decoded once per row; measured in docs/benchmarks.md.)
+        let (exists, rows, total) = futures_util::try_join!(
+            session_exists(user, session_id).get_result::<i64>(&mut &*conn_ref),
+            page_query.load::<LogRow>(&mut &*conn_ref),
+            count_query.get_result::<i64>(&mut &*conn_ref),
+        )
+        .map_err(db_error)?;
+        if exists == 0 {
+            return Err(DomainError::NotFound);
+        }
         let items = rows
             .into_iter()
-            .map(|(row, _)| row.entity())
+            .map(LogRow::entity)
             .collect::<DomainResult<_>>()?;
         Ok(Page { items, total })
     }
