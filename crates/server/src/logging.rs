@@ -28,12 +28,20 @@ fn is_dispatcher_error(meta: &Metadata<'_>) -> bool {
 
 pub fn init(json: bool) {
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+    // Colours only for a person at a terminal: a log file, journald or a collector gets plain
+    // text (escape codes there are noise, and writing them costs every request's log line).
+    let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
     // Best effort: a second initialisation keeps the first.
-    let _ = subscriber(json, filter, std::io::stderr).try_init();
+    let _ = subscriber(json, ansi, filter, std::io::stderr).try_init();
 }
 
-/// The whole logging pipeline, writing to `writer`.
-fn subscriber<W>(json: bool, filter: EnvFilter, writer: W) -> impl Subscriber + Send + Sync
+/// The whole logging pipeline, writing to `writer`, in colour when `ansi`.
+fn subscriber<W>(
+    json: bool,
+    ansi: bool,
+    filter: EnvFilter,
+    writer: W,
+) -> impl Subscriber + Send + Sync
 where
     W: for<'w> MakeWriter<'w> + Clone + Send + Sync + 'static,
 {
@@ -42,7 +50,9 @@ where
     let warnings_wanted = filter
         .max_level_hint()
         .is_none_or(|max| max >= LevelFilter::WARN);
-    let output = tracing_subscriber::fmt::layer().with_writer(writer.clone());
+    let output = tracing_subscriber::fmt::layer()
+        .with_ansi(ansi)
+        .with_writer(writer.clone());
     let output = if json {
         output.json().with_filter(hide_dispatcher_errors).boxed()
     } else {
@@ -139,8 +149,12 @@ mod tests {
     }
 
     fn logged(json: bool, filter: &str, emit: impl FnOnce()) -> Vec<String> {
+        logged_in(json, false, filter, emit)
+    }
+
+    fn logged_in(json: bool, ansi: bool, filter: &str, emit: impl FnOnce()) -> Vec<String> {
         let out = Captured::default();
-        let pipeline = subscriber(json, EnvFilter::new(filter), out.clone());
+        let pipeline = subscriber(json, ansi, EnvFilter::new(filter), out.clone());
         tracing::subscriber::with_default(pipeline, emit);
         let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
         text.lines().map(str::to_owned).collect()
@@ -164,6 +178,14 @@ mod tests {
             lines[1].contains("ERROR") && lines[1].contains("a real error"),
             "{lines:?}"
         );
+    }
+
+    #[test]
+    fn colours_only_when_asked_for() {
+        let plain = logged_in(false, false, "info", dispatcher_error_then_a_real_one);
+        assert!(plain.iter().all(|l| !l.contains('\u{1b}')), "{plain:?}");
+        let coloured = logged_in(false, true, "info", dispatcher_error_then_a_real_one);
+        assert!(coloured[1].contains('\u{1b}'), "{coloured:?}");
     }
 
     #[test]
