@@ -194,8 +194,7 @@ impl<S: AsyncRead + Unpin> AsyncRead for DeadlineStream<S> {
         let before = buf.filled().len();
         match Pin::new(&mut this.inner).poll_read(cx, buf) {
             Poll::Ready(Ok(())) => {
-                let fresh = buf.filled().get(before..).unwrap_or_default().to_vec();
-                this.on_read(&fresh);
+                this.on_read(buf.filled().get(before..).unwrap_or_default());
                 Poll::Ready(Ok(()))
             }
             Poll::Ready(Err(e)) => Poll::Ready(Err(e)),
