@@ -40,6 +40,9 @@ test('offline on the brewery floor: the session opens, ticks, a timer and a read
   await expect(page.getByText('Tick “Heat strike water”')).toBeVisible();
   await checkPage(page);
   // Nothing reached the server yet.
+  // The network returns. (Playwright switches the page first and the service worker a moment
+  // later, as a flickering connection can: reads in between must not show the worker's copies
+  // from before the writes, src/offline/keptAnswers.ts.)
   await context.setOffline(false);
   // The browser's `online` event sends them, in order, each once.
   await expect(page.getByText(/waits? to be sent/)).toHaveCount(0);
@@ -51,6 +54,7 @@ test('offline on the brewery floor: the session opens, ticks, a timer and a read
   expect(steps.filter((s) => s.timer?.state === 'running')).toHaveLength(1);
   const logs = await api<{ gravity: number }[]>(page.request, 'GET', `/v1/sessions/${session.id}/fermentation-logs`);
   expect(logs.map((l) => l.gravity)).toEqual([1.048]);
-  // The page now shows what the server holds.
+  // The page now shows what the server holds, not the worker's copy from before the writes.
+  await expect(page.getByLabel('Heat strike water')).toBeChecked();
   await expect(page.getByRole('button', { name: 'Pause timer' }).first()).toBeVisible();
 });

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
 import { ApiError, client, unwrap, type Schemas } from '../api/client';
 import { keys } from '../api/keys';
+import { forgetKeptAnswers } from '../offline/keptAnswers';
 
 export type SessionEnvelope = Schemas['SessionEnvelope'];
 
@@ -35,7 +36,7 @@ export function useSignOut() {
     onSettled: () => {
       qc.clear();
       // The service worker's copies of this account's answers go too (a shared device).
-      navigator.serviceWorker?.controller?.postMessage('clear-api');
+      void forgetKeptAnswers();
       qc.setQueryData(keys.auth.session(), null);
       navigate('/signin');
     },

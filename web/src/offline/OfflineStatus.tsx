@@ -1,5 +1,6 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
+import { forgetKeptAnswers } from './keptAnswers';
 import { dismissFailed, flush, snapshot, subscribe } from './queue';
 
 function useOnline(): boolean {
@@ -34,8 +35,9 @@ export function OfflineStatus({ user }: { user: string }) {
     if (!online || !pending) return;
     const send = () =>
       void flush(user).then((sent) => {
-        // What the server now holds replaces what the page guessed while offline.
-        if (sent > 0) void qc.invalidateQueries();
+        // What the server now holds replaces what the page guessed while offline; the worker's
+        // copies from before these writes must not stand in for it (keptAnswers.ts).
+        if (sent > 0) void forgetKeptAnswers().then(() => qc.invalidateQueries());
       });
     send();
     const timer = window.setInterval(send, 15_000);

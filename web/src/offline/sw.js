@@ -6,7 +6,8 @@
 // * API reads (GET under /v1, and the sign-in check) go to the network first; the last answer is
 //   kept and served when the network is gone, so the open brew session still shows. Writes are
 //   never cached or replayed here: the app queues them itself, each with its Idempotency-Key.
-// * Signing out clears the kept answers (the page posts "clear-api").
+// * Signing out, and sending writes that waited offline, clear the kept answers (the page posts
+//   "clear-api"): they describe the server as it was before (src/offline/keptAnswers.ts).
 //
 // The build (vite.config.ts) replaces the placeholder below with the list of built files and a
 // version; a new release is a new worker, which drops the previous release's caches.
@@ -37,7 +38,8 @@ self.addEventListener('activate', (event) => {
 });
 
 self.addEventListener('message', (event) => {
-  if (event.data === 'clear-api') event.waitUntil(caches.delete(API));
+  // The page may wait for the copies to be gone (it passes a port for the answer).
+  if (event.data === 'clear-api') event.waitUntil(caches.delete(API).then(() => event.ports[0]?.postMessage('cleared')));
 });
 
 function offlineJson() {
