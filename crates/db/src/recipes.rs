@@ -8,7 +8,7 @@ use diesel::sql_types::Text;
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 use time::OffsetDateTime;
 use uuid::Uuid;
-use wort_domain::brewing;
+use wort_domain::brewing::{self, MaltColour};
 use wort_domain::page::{Page, PageRequest};
 use wort_domain::ports::RecipeRepository;
 use wort_domain::recipe::{
@@ -55,14 +55,12 @@ pub(crate) struct RecipeRow {
 
 impl RecipeRow {
     /// The domain recipe, with its colour computed from these fermentables.
-    pub(crate) fn into_recipe(
-        self,
-        fermentables: &[wort_domain::ingredients::Fermentable],
-    ) -> DomainResult<Recipe> {
+    /// The recipe, its colour from its fermentables' weights and colours (`malts`).
+    pub(crate) fn into_recipe(self, malts: &[MaltColour]) -> DomainResult<Recipe> {
         let kind = RecipeType::parse(&self.kind)
             .ok_or_else(|| DomainError::Internal(format!("unknown recipe type {}", self.kind)))?;
         Ok(Recipe {
-            est_color_srm: brewing::est_color_srm(self.batch_size_liters, fermentables),
+            est_color_srm: brewing::est_color_srm_of_malts(self.batch_size_liters, malts),
             id: self.id,
             user_id: self.user_id.to_string(),
             name: self.name,
@@ -173,11 +171,11 @@ async fn with_colours(
     rows: Vec<RecipeRow>,
 ) -> DomainResult<Vec<Recipe>> {
     let ids: Vec<Uuid> = rows.iter().map(|r| r.id).collect();
-    let mut by_recipe = ingredients::fermentables_by_recipe(conn, user, &ids).await?;
+    let mut by_recipe = ingredients::malt_colours_by_recipe(conn, user, &ids).await?;
     rows.into_iter()
         .map(|row| {
-            let fermentables = by_recipe.remove(&row.id).unwrap_or_default();
-            row.into_recipe(&fermentables)
+            let malts = by_recipe.remove(&row.id).unwrap_or_default();
+            row.into_recipe(&malts)
         })
         .collect()
 }
@@ -370,8 +368,8 @@ impl RecipeRepository for PgRecipes {
             .await
             .map_err(recipe_write_error)?
         };
-        let mut fermentables = ingredients::fermentables_by_recipe(&mut conn, user, &[id]).await?;
-        row.into_recipe(&fermentables.remove(&id).unwrap_or_default())
+        let mut malts = ingredients::malt_colours_by_recipe(&mut conn, user, &[id]).await?;
+        row.into_recipe(&malts.remove(&id).unwrap_or_default())
     }
 
     async fn delete(&self, user: UserId, id: Uuid) -> DomainResult<()> {
@@ -525,7 +523,8 @@ pub(crate) async fn load_detail(
 }
 
 pub(crate) fn detail(row: RecipeRow, children: Children) -> DomainResult<RecipeDetail> {
-    let recipe = row.into_recipe(&children.fermentables)?;
+    let malts: Vec<MaltColour> = children.fermentables.iter().map(MaltColour::from).collect();
+    let recipe = row.into_recipe(&malts)?;
     Ok(RecipeDetail {
         recipe,
         fermentables: children.fermentables,

@@ -17,7 +17,7 @@ mod repository;
 mod rows;
 
 pub(crate) use queries::{
-    Children, WithNested, copy_ingredients, fermentables_by_recipe, insert_new_children,
-    load_children_of, load_ingredients, nested_columns, split_nested,
+    Children, WithNested, copy_ingredients, insert_new_children, load_children_of,
+    load_ingredients, malt_colours_by_recipe, nested_columns, split_nested,
 };
 pub use repository::PgRecipeChildren;

@@ -10,6 +10,7 @@ use uuid::Uuid;
 use wort_domain::ingredients::{
     Fermentable, FermentationStep, Hop, MashStep, Misc, WaterAddition, Yeast,
 };
+use wort_domain::brewing::MaltColour;
 use wort_domain::recipe::{NewRecipeWithIngredients, RecipeChild};
 use wort_domain::{DomainResult, UserId, new_id};
 
@@ -249,22 +250,40 @@ pub(crate) fn split_nested<R>(row: WithNested<R>) -> DomainResult<(R, Children)>
     Ok((outer, children))
 }
 
-/// Fermentables of several recipes at once (for the colour of a page of recipes).
-pub(crate) async fn fermentables_by_recipe(
+/// What the colour of several recipes needs of their fermentables: each one's weight and colour,
+/// by recipe, in display order (the order the recipe page sums them in). A page of the recipe
+/// list reads these two columns instead of the whole rows: decoding 200 whole fermentables cost
+/// wort half of the page's work.
+pub(crate) async fn malt_colours_by_recipe(
     conn: &mut AsyncPgConnection,
     user: UserId,
     recipe_ids: &[Uuid],
-) -> DomainResult<HashMap<Uuid, Vec<Fermentable>>> {
-    let mut by_recipe: HashMap<Uuid, Vec<Fermentable>> = HashMap::new();
+) -> DomainResult<HashMap<Uuid, Vec<MaltColour>>> {
+    let mut by_recipe: HashMap<Uuid, Vec<MaltColour>> = HashMap::new();
     if recipe_ids.is_empty() {
         return Ok(by_recipe);
     }
-    for row in fermentable_q::of_recipes(conn, user, recipe_ids)
+    let rows: Vec<(Uuid, f64, f64)> = fermentables::table
+        .filter(fermentables::user_id.eq(user.0))
+        .filter(fermentables::recipe_id.eq_any(recipe_ids))
+        .order((
+            fermentables::sort_order,
+            fermentables::created_at,
+            fermentables::id,
+        ))
+        .select((
+            fermentables::recipe_id,
+            fermentables::amount_kg,
+            fermentables::color_srm,
+        ))
+        .load(conn)
         .await
-        .map_err(db_error)?
-    {
-        let f = row.entity()?;
-        by_recipe.entry(f.recipe_id).or_default().push(f);
+        .map_err(db_error)?;
+    for (recipe_id, amount_kg, color_srm) in rows {
+        by_recipe.entry(recipe_id).or_default().push(MaltColour {
+            amount_kg,
+            color_srm,
+        });
     }
     Ok(by_recipe)
 }

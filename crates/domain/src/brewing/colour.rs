@@ -6,16 +6,36 @@ use crate::ingredients::Fermentable;
 /// EBC per SRM (the usual linear conversion).
 pub const EBC_PER_SRM: f64 = 1.97;
 
+/// All a fermentable gives a beer's colour: its weight and its own colour. A page of the recipe
+/// list reads only these two columns of each fermentable, not the whole row.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MaltColour {
+    pub amount_kg: f64,
+    pub color_srm: f64,
+}
+
+impl From<&Fermentable> for MaltColour {
+    fn from(f: &Fermentable) -> Self {
+        MaltColour {
+            amount_kg: f.amount_kg,
+            color_srm: f.color_srm,
+        }
+    }
+}
+
 /// Malt colour units: `Σ lb × color_srm / gal` (°L·lb/gal). 0 when the volume is not positive.
 pub fn malt_colour_units(batch_size_liters: f64, fermentables: &[Fermentable]) -> f64 {
+    mcu_of(batch_size_liters, fermentables.iter().map(MaltColour::from))
+}
+
+/// [`malt_colour_units`] of the malts in the order given (the sum's order is the bill's, so
+/// both forms give the same bits).
+fn mcu_of(batch_size_liters: f64, malts: impl Iterator<Item = MaltColour>) -> f64 {
     let gal = gallons(batch_size_liters);
     if gal <= 0.0 {
         return 0.0;
     }
-    let total: f64 = fermentables
-        .iter()
-        .map(|f| pounds(f.amount_kg) * f.color_srm)
-        .sum();
+    let total: f64 = malts.map(|m| pounds(m.amount_kg) * m.color_srm).sum();
     finite_or_zero(total / gal)
 }
 
@@ -36,6 +56,14 @@ pub fn srm_of(batch_size_liters: f64, fermentables: &[Fermentable]) -> f64 {
 /// A recipe's `est_color_srm`: [`srm_of`] rounded to one decimal (0 with no fermentables).
 pub fn est_color_srm(batch_size_liters: f64, fermentables: &[Fermentable]) -> f64 {
     round_to(srm_of(batch_size_liters, fermentables), 1)
+}
+
+/// [`est_color_srm`] from the malts' weights and colours alone.
+pub fn est_color_srm_of_malts(batch_size_liters: f64, malts: &[MaltColour]) -> f64 {
+    round_to(
+        morey_srm(mcu_of(batch_size_liters, malts.iter().copied())),
+        1,
+    )
 }
 
 /// EBC = 1.97 × SRM.
@@ -75,6 +103,9 @@ mod tests {
         assert!(close(malt_colour_units(20.0, &bill), 131.4400, 1e-3));
         assert!(close(srm_of(20.0, &bill), 42.3704, 1e-3));
         assert_eq!(est_color_srm(20.0, &bill), 42.4);
+        // The two columns alone give the same colour.
+        let malts: Vec<MaltColour> = bill.iter().map(MaltColour::from).collect();
+        assert_eq!(est_color_srm_of_malts(20.0, &malts), 42.4);
     }
 
     #[test]
@@ -89,6 +120,7 @@ mod tests {
     fn no_fermentables_no_colour() {
         assert_eq!(srm_of(20.0, &[]), 0.0);
         assert_eq!(est_color_srm(20.0, &[]), 0.0);
+        assert_eq!(est_color_srm_of_malts(20.0, &[]), 0.0);
         assert_eq!(srm_of(0.0, &[fermentable(Grain, 2.0, 10.0, 80.0)]), 0.0);
     }
 }

@@ -34,7 +34,7 @@ mod fixtures;
 #[cfg(test)]
 mod properties;
 
-pub use colour::{est_color_srm, srm_of};
+pub use colour::{MaltColour, est_color_srm, est_color_srm_of_malts, srm_of};
 pub use hop_form::HopForm;
 pub use report::{StatsReport, stats_report};
 pub use stats::{

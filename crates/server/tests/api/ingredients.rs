@@ -546,6 +546,80 @@ async fn stats_follow_the_ingredients_and_colour_shows_on_every_read() {
 
 /// The reference recipes of another brewing program, entered through the API, stay within the
 /// tolerances the reference file states.
+/// The list reads only each fermentable's weight and colour (not the whole rows): every recipe
+/// of a page still shows the colour its own page computes, summed in the same order, and another
+/// account's malts never count.
+#[tokio::test]
+async fn the_list_shows_each_recipes_own_colour() {
+    let app = TestApp::spawn().await;
+    let acct = app.account().await;
+    let other = app.account().await;
+    let bills: [&[(f64, f64)]; 3] = [
+        &[(4.2, 1.8), (0.35, 60.0), (0.1, 450.0)],
+        &[(5.0, 3.5), (0.25, 120.0)],
+        &[],
+    ];
+    let mut ids = Vec::new();
+    for (i, bill) in bills.iter().enumerate() {
+        let rid = recipe(
+            &app,
+            &acct,
+            json!({"name": format!("Colour {i}"), "batch_size_liters": 19 + i}),
+        )
+        .await;
+        for (kg, srm) in *bill {
+            add(
+                &app,
+                &acct,
+                &rid,
+                "fermentables",
+                json!({"name": "Malt", "amount_kg": kg, "color_srm": srm, "yield_percent": 78}),
+            )
+            .await;
+        }
+        ids.push(rid);
+    }
+    // Another account's dark malt in its own recipe.
+    let theirs = recipe(&app, &other, json!({"name": "Theirs"})).await;
+    add(
+        &app,
+        &other,
+        &theirs,
+        "fermentables",
+        json!({"name": "Black", "amount_kg": 3, "color_srm": 500, "yield_percent": 60}),
+    )
+    .await;
+
+    let (status, listed) = call(app.with_key(Method::GET, "/v1/recipes", &acct.key)).await;
+    assert_eq!(status, 200);
+    let listed = listed.as_array().unwrap();
+    assert_eq!(listed.len(), 3);
+    for rid in &ids {
+        let row = listed.iter().find(|r| r["id"] == rid.as_str()).unwrap();
+        let (_, stats) = call(app.with_key(
+            Method::GET,
+            &format!("/v1/recipes/{rid}/stats"),
+            &acct.key,
+        ))
+        .await;
+        assert_eq!(row["est_color_srm"], stats["srm"], "recipe {rid}");
+    }
+    let empty = listed.iter().find(|r| r["id"] == ids[2].as_str()).unwrap();
+    assert_eq!(empty["est_color_srm"], 0.0);
+    assert!(listed.iter().all(|r| r["est_color_srm"].as_f64().unwrap() < 40.0));
+
+    // A recipe's update answers with the same colour.
+    let (status, patched) = call(
+        app.with_key(Method::PATCH, &format!("/v1/recipes/{}", ids[0]), &acct.key)
+            .json(&json!({"notes": "darker?"})),
+    )
+    .await;
+    assert_eq!(status, 200);
+    let first = listed.iter().find(|r| r["id"] == ids[0].as_str()).unwrap();
+    assert_eq!(patched["est_color_srm"], first["est_color_srm"]);
+    app.stop().await;
+}
+
 #[tokio::test]
 async fn reference_recipes_match_another_program_within_tolerance() {
     let app = TestApp::spawn().await;
