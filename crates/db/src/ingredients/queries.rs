@@ -7,10 +7,10 @@ use diesel::prelude::*;
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use time::OffsetDateTime;
 use uuid::Uuid;
+use wort_domain::brewing::MaltColour;
 use wort_domain::ingredients::{
     Fermentable, FermentationStep, Hop, MashStep, Misc, WaterAddition, Yeast,
 };
-use wort_domain::brewing::MaltColour;
 use wort_domain::recipe::{NewRecipeWithIngredients, RecipeChild};
 use wort_domain::{DomainResult, UserId, new_id};
 

@@ -596,17 +596,17 @@ async fn the_list_shows_each_recipes_own_colour() {
     assert_eq!(listed.len(), 3);
     for rid in &ids {
         let row = listed.iter().find(|r| r["id"] == rid.as_str()).unwrap();
-        let (_, stats) = call(app.with_key(
-            Method::GET,
-            &format!("/v1/recipes/{rid}/stats"),
-            &acct.key,
-        ))
-        .await;
+        let (_, stats) =
+            call(app.with_key(Method::GET, &format!("/v1/recipes/{rid}/stats"), &acct.key)).await;
         assert_eq!(row["est_color_srm"], stats["srm"], "recipe {rid}");
     }
     let empty = listed.iter().find(|r| r["id"] == ids[2].as_str()).unwrap();
     assert_eq!(empty["est_color_srm"], 0.0);
-    assert!(listed.iter().all(|r| r["est_color_srm"].as_f64().unwrap() < 40.0));
+    assert!(
+        listed
+            .iter()
+            .all(|r| r["est_color_srm"].as_f64().unwrap() < 40.0)
+    );
 
     // A recipe's update answers with the same colour.
     let (status, patched) = call(
