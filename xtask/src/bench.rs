@@ -21,6 +21,7 @@
 mod attacks;
 mod catalog;
 pub mod flood;
+mod instructions;
 mod interchange;
 mod load;
 mod seed;
@@ -69,7 +70,9 @@ const USAGE: &str = "usage: cargo xtask bench [-- options]
   --no-build        use target/release/wort as it is (profiling loops)
   --wort PATH       measure this wort binary, not a build (two builds compared on one machine)
   --only TEXT       measure only the endpoints whose label contains TEXT, or one of
-                    TEXT's comma-separated parts (and the hello baseline); for quick looks";
+                    TEXT's comma-separated parts (and the hello baseline); for quick looks
+  --instructions    count the instructions one request costs wort (valgrind's callgrind),
+                    instead of rates: exact on a busy machine, for comparing two builds";
 
 #[derive(Clone, Debug)]
 struct Options {
@@ -86,6 +89,8 @@ struct Options {
     only: Option<String>,
     build: bool,
     wort: Option<PathBuf>,
+    /// Instruction counts instead of rates ([`instructions`]).
+    instructions: bool,
 }
 
 impl Options {
@@ -101,6 +106,7 @@ impl Options {
             only: None,
             build: true,
             wort: None,
+            instructions: false,
         };
         let mut args = args.iter();
         while let Some(arg) = args.next() {
@@ -137,6 +143,7 @@ impl Options {
                         .ok_or_else(|| format!("--only needs a text\n\n{USAGE}"))?;
                     options.only = Some(text.clone());
                 }
+                "--instructions" => options.instructions = true,
                 "-h" | "--help" => return Err(USAGE.to_owned()),
                 other => return Err(format!("unknown option {other}\n\n{USAGE}")),
             }
@@ -146,6 +153,15 @@ impl Options {
 
     fn duration(&self) -> Duration {
         Duration::from_secs(self.secs)
+    }
+
+    /// Whether `--only` lets `target` be measured (the hello baseline always is).
+    fn wants(&self, target: &Target) -> bool {
+        target.kind == Kind::Hello
+            || self
+                .only
+                .as_deref()
+                .is_none_or(|only| only.split(',').any(|o| label(target).contains(o)))
     }
 }
 
@@ -161,10 +177,15 @@ pub fn run(args: &[String]) -> ExitCode {
     match bench(&options) {
         Ok(report) => {
             let _ = std::io::stdout().write_all(report.as_bytes());
+            let file = if options.instructions {
+                instructions::results_file()
+            } else {
+                results_file()
+            };
             eprintln!(
                 "xtask bench: done in {:.0} s; the table is in {}",
                 started.elapsed().as_secs_f64(),
-                results_file().display()
+                file.display()
             );
             ExitCode::SUCCESS
         }
@@ -187,7 +208,11 @@ fn results_file() -> PathBuf {
 /// The whole run; the cluster and the servers are stopped on every way out (guards).
 fn bench(options: &Options) -> Result<String, String> {
     step("tools");
-    ensure_wrk()?;
+    if options.instructions {
+        ensure_tool("valgrind", "valgrind")?;
+    } else {
+        ensure_tool("wrk", "wrk")?;
+    }
     let pgbench = PgBinaries::locate()
         .map_err(|e| e.to_string())?
         .tool("pgbench");
@@ -263,6 +288,11 @@ fn bench_on(
 
     let mut targets = targets();
 
+    if options.instructions {
+        let report = instructions::measure(options, wort_bin, &work, &cluster.url, &targets)?;
+        return write_results(&instructions::results_file(), report);
+    }
+
     step("capture the SQL of one request per endpoint");
     let captures = capture(pg, cluster, wort_bin, &work, &mut targets)?;
 
@@ -311,11 +341,15 @@ fn bench_on(
     report.push_str(&interchange);
     report.push_str(&webhooks);
     report.push_str(&catalog);
-    let file = results_file();
+    write_results(&results_file(), report)
+}
+
+/// Writes the report to `file` (its folder made if needed); the report.
+fn write_results(file: &Path, report: String) -> Result<String, String> {
     if let Some(dir) = file.parent() {
         fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
-    fs::write(&file, &report).map_err(|e| format!("{}: {e}", file.display()))?;
+    fs::write(file, &report).map_err(|e| format!("{}: {e}", file.display()))?;
     Ok(report)
 }
 
@@ -613,15 +647,12 @@ fn measure(
             .map_err(|e| format!("{}: {e}", path.display()))?;
         scripts.push(path);
     }
-    let wanted = |t: &Target| {
-        t.kind == Kind::Hello
-            || options
-                .only
-                .as_deref()
-                .is_none_or(|only| only.split(',').any(|o| label(t).contains(o)))
-    };
     let live: Vec<usize> = (0..targets.len())
-        .filter(|&i| targets.get(i).is_some_and(|t| !t.missing && wanted(t)))
+        .filter(|&i| {
+            targets
+                .get(i)
+                .is_some_and(|t| !t.missing && options.wants(t))
+        })
         .collect();
     let url = |i: usize| {
         format!(
@@ -972,6 +1003,19 @@ fn report(
     out
 }
 
+/// `19000` as `19,000` (of an unsigned number).
+pub(crate) fn thousands(n: impl std::fmt::Display) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 fn mark(ok: bool) -> &'static str {
     if ok { "— met" } else { "— **missed**" }
 }
@@ -1033,6 +1077,12 @@ fn machine() -> String {
                 .to_owned()
         })
         .unwrap_or_default();
+    // Absent from an instruction count's run, which needs no wrk.
+    let wrk = if wrk.is_empty() {
+        wrk
+    } else {
+        format!("; {wrk}")
+    };
     let date = Command::new("date")
         .args(["-u", "+%Y-%m-%d %H:%M UTC"])
         .output()
@@ -1040,7 +1090,7 @@ fn machine() -> String {
         .unwrap_or_default();
     format!(
         "Run {date} on {cpu}, {cores} cores, {memory} RAM, Linux {}; {postgres} (ephemeral \
-         cluster: fsync, synchronous_commit and full_page_writes off); {wrk}.\n",
+         cluster: fsync, synchronous_commit and full_page_writes off){wrk}.\n",
         kernel.trim()
     )
 }
@@ -1099,12 +1149,25 @@ impl Wort {
         log: &Path,
         env: &[(&str, &str)],
     ) -> Result<Wort, String> {
+        let command = wort_command(wort_bin, work, database_url);
+        Self::serve(command, pool, log, env, Duration::from_secs(30))
+    }
+
+    /// `command` (a `wort`, possibly under a launcher) serving with the bench's settings; ready
+    /// once `/healthz` answers, within `ready_within`.
+    fn serve(
+        mut command: Command,
+        pool: usize,
+        log: &Path,
+        env: &[(&str, &str)],
+        ready_within: Duration,
+    ) -> Result<Wort, String> {
         let addr = free_local_addr()?;
         let log_file = fs::File::create(log).map_err(|e| format!("{}: {e}", log.display()))?;
         let log_err = log_file
             .try_clone()
             .map_err(|e| format!("{}: {e}", log.display()))?;
-        let child = wort_command(wort_bin, work, database_url)
+        let child = command
             .args(["serve", "--no-migrate"])
             .env("WORT_ADDR", addr.to_string())
             .env("WORT_DB_POOL_SIZE", pool.to_string())
@@ -1118,7 +1181,7 @@ impl Wort {
             .stdout(log_file)
             .stderr(log_err)
             .spawn()
-            .map_err(|e| format!("could not start {}: {e}", wort_bin.display()))?;
+            .map_err(|e| format!("could not start {:?}: {e}", command.get_program()))?;
         let mut server = Wort {
             process: Process::new("wort", child),
             addr,
@@ -1129,7 +1192,7 @@ impl Wort {
             api_key: None,
             body: None,
         };
-        let deadline = Instant::now() + Duration::from_secs(30);
+        let deadline = Instant::now() + ready_within;
         loop {
             if let Some(status) = server.process.exited() {
                 let text = fs::read_to_string(log).unwrap_or_default();
@@ -1139,7 +1202,10 @@ impl Wort {
                 return Ok(server);
             }
             if Instant::now() > deadline {
-                return Err(format!("wort did not answer on {addr} within 30 s"));
+                return Err(format!(
+                    "wort did not answer on {addr} within {} s",
+                    ready_within.as_secs()
+                ));
             }
             thread::sleep(Duration::from_millis(50));
         }
@@ -1189,21 +1255,21 @@ fn psql_stdin(pg: &RunningCluster, sql: &str) -> Result<(), String> {
 }
 
 /// wrk must be on PATH; as root on Debian/Ubuntu we install it, otherwise we say how.
-fn ensure_wrk() -> Result<(), String> {
-    if on_path("wrk") {
+/// `program` on the PATH, installed from Debian's `package` when missing and this runs as root.
+fn ensure_tool(program: &str, package: &str) -> Result<(), String> {
+    if on_path(program) {
         return Ok(());
     }
     if !is_root() || !on_path("apt-get") {
-        return Err(
-            "wrk is not installed: install it (Debian/Ubuntu: `sudo apt-get install \
-                    wrk`) and run the bench again"
-                .into(),
-        );
+        return Err(format!(
+            "{program} is not installed: install it (Debian/Ubuntu: `sudo apt-get install \
+             {package}`) and run the bench again"
+        ));
     }
-    eprintln!("    wrk is missing: apt-get install wrk");
+    eprintln!("    {program} is missing: apt-get install {package}");
     let install = || {
         Command::new("apt-get")
-            .args(["install", "-y", "-q", "wrk"])
+            .args(["install", "-y", "-q", package])
             .env("DEBIAN_FRONTEND", "noninteractive")
             .status()
             .is_ok_and(|s| s.success())
@@ -1211,7 +1277,7 @@ fn ensure_wrk() -> Result<(), String> {
     if !install() {
         let _ = Command::new("apt-get").args(["update", "-q"]).status();
         if !install() {
-            return Err("could not install wrk with apt-get".into());
+            return Err(format!("could not install {package} with apt-get"));
         }
     }
     Ok(())
@@ -1246,6 +1312,14 @@ mod tests {
         assert_eq!(range_cell(&s, 1), "2.0 (1.0–3.0)");
         assert_eq!(Series(vec![1.0, 4.0]).median(), 2.5);
         assert!(Series::default().median().is_nan());
+    }
+
+    #[test]
+    fn thousands_are_separated() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(19_000), "19,000");
+        assert_eq!(thousands(1_234_567), "1,234,567");
     }
 
     #[test]

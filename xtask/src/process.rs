@@ -15,7 +15,26 @@ use std::{
 /// (`RUST_LOG=warn`: a line per request would measure the log file), and the working directory
 /// is the run's own (so no `.env` of the developer's is read).
 pub fn wort_command(wort_bin: &Path, work: &Path, database_url: &str) -> Command {
-    let mut command = Command::new(wort_bin);
+    with_wort_environment(Command::new(wort_bin), work, database_url)
+}
+
+/// [`wort_command`] run by a launcher: `launcher` is a program and its arguments, `wort_bin`
+/// follows them (`valgrind --tool=callgrind … wort`). An empty launcher runs `wort_bin` itself.
+pub fn wort_command_under(
+    launcher: &[String],
+    wort_bin: &Path,
+    work: &Path,
+    database_url: &str,
+) -> Command {
+    let Some((program, args)) = launcher.split_first() else {
+        return wort_command(wort_bin, work, database_url);
+    };
+    let mut command = Command::new(program);
+    command.args(args).arg(wort_bin);
+    with_wort_environment(command, work, database_url)
+}
+
+fn with_wort_environment(mut command: Command, work: &Path, database_url: &str) -> Command {
     for (key, _) in env::vars_os() {
         let key_text = key.to_string_lossy();
         if key_text.starts_with("WORT_") || key_text == "DATABASE_URL" || key_text == "RUST_LOG" {
@@ -104,14 +123,25 @@ impl Process {
         self.shutdown()
     }
 
+    /// Like [`stop`](Self::stop), waiting up to `grace` after SIGTERM (a program under valgrind
+    /// is many times slower to finish).
+    pub fn stop_within(mut self, grace: Duration) -> Result<(), String> {
+        self.shutdown_within(grace)
+    }
+
     fn shutdown(&mut self) -> Result<(), String> {
+        self.shutdown_within(Duration::from_secs(10))
+    }
+
+    fn shutdown_within(&mut self, grace: Duration) -> Result<(), String> {
         let Some(mut child) = self.child.take() else {
             return Ok(());
         };
         let _ = Command::new("kill")
             .args(["-TERM", &child.id().to_string()])
             .status();
-        for _ in 0..200 {
+        let deadline = Instant::now() + grace;
+        while Instant::now() < deadline {
             if let Ok(Some(_)) = child.try_wait() {
                 return Ok(());
             }
@@ -120,8 +150,9 @@ impl Process {
         let _ = child.kill();
         let _ = child.wait();
         Err(format!(
-            "{} did not stop within 10 s of SIGTERM; killed it",
-            self.name
+            "{} did not stop within {} s of SIGTERM; killed it",
+            self.name,
+            grace.as_secs()
         ))
     }
 }

@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 use wort_pgcluster::{ClusterOptions, RunningCluster};
 
 use super::load::{self, Request};
-use super::{Wort, seed, step};
+use super::{Wort, seed, step, thousands};
 use crate::cluster::TestCluster;
 use crate::process::{free_local_addr, wort_migrate};
 use crate::target_dir;
@@ -546,19 +546,6 @@ fn report(rows: &[Row]) -> String {
     out
 }
 
-/// `19000` as `19,000`.
-fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 fn format_ms(ms: f64) -> String {
     if ms.is_nan() {
         "–".into()
@@ -591,14 +578,6 @@ mod tests {
         assert_eq!(s.to_string(), "1 × no answer, 1 × 401, 2 × 429");
         assert_eq!(s.count(429), 2);
         assert_eq!(Statuses::default().to_string(), "none");
-    }
-
-    #[test]
-    fn thousands_are_separated() {
-        assert_eq!(thousands(0), "0");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(thousands(19_000), "19,000");
-        assert_eq!(thousands(1_234_567), "1,234,567");
     }
 
     #[test]
