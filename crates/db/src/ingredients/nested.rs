@@ -13,16 +13,19 @@
 //! struct is added here too; the tests of the recipe reads (every API test that reads a recipe)
 //! check the decoding.
 
+use std::any::TypeId;
+use std::collections::HashMap;
 use std::marker::PhantomData;
+use std::sync::{OnceLock, RwLock};
 
 use diesel::deserialize::{self, FromSql, Queryable};
 use diesel::dsl::SqlTypeOf;
 use diesel::expression::{
     AppearsOnTable, Expression, SelectableExpression, ValidGrouping, is_aggregate,
 };
-use diesel::pg::{Pg, PgValue};
+use diesel::pg::{Pg, PgQueryBuilder, PgValue};
 use diesel::prelude::*;
-use diesel::query_builder::{AstPass, QueryFragment, QueryId};
+use diesel::query_builder::{AstPass, QueryBuilder, QueryFragment, QueryId};
 use diesel::sql_types::{Array, Record};
 
 use crate::schema::recipes;
@@ -100,18 +103,36 @@ impl<R: Selectable<Pg> + 'static> QueryId for NestedChildren<R> {
 
 impl<R> QueryFragment<Pg> for NestedChildren<R>
 where
+    R: Selectable<Pg> + 'static,
+    R::SelectExpression: QueryFragment<Pg>,
+{
+    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, Pg>) -> QueryResult<()> {
+        // The text has no binds and is the same for every recipe, so it is built once per
+        // process. diesel-async builds every statement's SQL text on every call, even a prepared
+        // one; for the seven lists of a recipe read that was over a quarter of the read's
+        // instructions (docs/benchmarks.md, "The recipe read's SQL text, built once").
+        out.push_sql(sql_text(self)?);
+        Ok(())
+    }
+}
+
+/// The nested list's SQL text, written out (what [`sql_text`] keeps).
+struct Uncached<'a, R: Selectable<Pg>>(&'a NestedChildren<R>);
+
+impl<R> QueryFragment<Pg> for Uncached<'_, R>
+where
     R: Selectable<Pg>,
     R::SelectExpression: QueryFragment<Pg>,
 {
     fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, Pg>) -> QueryResult<()> {
-        let table = self.table;
+        let table = self.0.table;
         let column = |out: &mut AstPass<'_, 'b, Pg>, name: &str| -> QueryResult<()> {
             out.push_identifier(table)?;
             out.push_sql(".");
             out.push_identifier(name)
         };
         out.push_sql("ARRAY(SELECT ROW(");
-        self.columns.walk_ast(out.reborrow())?;
+        self.0.columns.walk_ast(out.reborrow())?;
         out.push_sql(") FROM ");
         out.push_identifier(table)?;
         out.push_sql(" WHERE ");
@@ -127,6 +148,30 @@ where
         out.push_sql(")");
         Ok(())
     }
+}
+
+/// The SQL text of a nested list, built the first time it is asked for and kept for the life of
+/// the process: one small string per child kind (a race between two first requests may build
+/// and keep one twice; nothing more).
+fn sql_text<R>(nested: &NestedChildren<R>) -> QueryResult<&'static str>
+where
+    R: Selectable<Pg> + 'static,
+    R::SelectExpression: QueryFragment<Pg>,
+{
+    type Texts = RwLock<HashMap<(TypeId, &'static str), &'static str>>;
+    static TEXTS: OnceLock<Texts> = OnceLock::new();
+    let texts = TEXTS.get_or_init(Texts::default);
+    let key = (TypeId::of::<R>(), nested.table);
+    if let Some(text) = texts.read().ok().and_then(|t| t.get(&key).copied()) {
+        return Ok(text);
+    }
+    let mut builder = PgQueryBuilder::default();
+    Uncached(nested).to_sql(&mut builder, &Pg)?;
+    let text: &'static str = Box::leak(builder.finish().into_boxed_str());
+    if let Ok(mut kept) = texts.write() {
+        kept.entry(key).or_insert(text);
+    }
+    Ok(text)
 }
 
 impl<R: Selectable<Pg> + 'static> SelectableExpression<recipes::table> for NestedChildren<R> where
