@@ -22,6 +22,7 @@ use wort_domain::{DomainError, DomainResult, UserId, new_id};
 
 use crate::error::TxError;
 use crate::error::db_error;
+use crate::kept_sql::Columns;
 use crate::pool::{DbPool, checkout};
 use crate::schema::{brew_sessions as sessions, brew_steps as steps, fermentation_logs as logs};
 
@@ -1115,7 +1116,7 @@ impl BrewSessionRepository for PgBrewSessions {
         let conn_ref: &AsyncPgConnection = &conn;
         let page_query = logs_in_range(user, session_id, range)
             .order((logs::logged_at.asc(), logs::id.asc()))
-            .select(LogRow::as_select())
+            .select(Columns::<LogRow>::new())
             .limit(page.limit)
             .offset(page.offset);
         let count_query = logs_in_range(user, session_id, range).count();

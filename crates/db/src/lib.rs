@@ -22,6 +22,7 @@ mod fermentation_schedule;
 pub mod idempotency;
 mod ingredients;
 pub mod inventory;
+mod kept_sql;
 pub mod migrate;
 mod outbox;
 pub mod pool;

@@ -19,6 +19,7 @@ use wort_domain::{DomainError, DomainResult, UserId, new_id};
 
 use crate::error::{TxError, db_error, is_foreign_key_violation};
 use crate::ingredients::{self, Children, WithNested};
+use crate::kept_sql::Columns;
 use crate::pool::{DbPool, checkout};
 use crate::schema::{recipes, users};
 use wort_domain::equipment::rules as equipment_rules;
@@ -188,7 +189,7 @@ pub(crate) async fn find_row(
     recipes::table
         .filter(recipes::id.eq(id))
         .filter(recipes::user_id.eq(user.0))
-        .select(RecipeRow::as_select())
+        .select(Columns::<RecipeRow>::new())
         .first(conn)
         .await
         .map_err(db_error)
@@ -204,7 +205,7 @@ impl RecipeRepository for PgRecipes {
     ) -> DomainResult<Page<Recipe>> {
         let mut conn = checkout(&self.pool).await?;
         let page_query = sorted(filtered(user, filter), filter.sort)
-            .select(RecipeRow::as_select())
+            .select(Columns::<RecipeRow>::new())
             .limit(page.limit)
             .offset(page.offset);
         // Pipelined: both queries travel in one round trip.
@@ -301,7 +302,7 @@ impl RecipeRepository for PgRecipes {
             filtered(user, &RecipeFilter::default()),
             RecipeSort::CreatedAt,
         )
-        .select(RecipeRow::as_select())
+        .select(Columns::<RecipeRow>::new())
         .limit(page.limit)
         .offset(page.offset);
         let total = users::table
@@ -508,7 +509,7 @@ pub(crate) async fn load_detail(
     let query = recipes::table
         .filter(recipes::id.eq(id))
         .filter(recipes::user_id.eq(user.0))
-        .select((RecipeRow::as_select(), f, h, y, m, s, w, fs));
+        .select((Columns::<RecipeRow>::new(), f, h, y, m, s, w, fs));
     let row = if for_share {
         query
             .for_share()

@@ -13,21 +13,19 @@
 //! struct is added here too; the tests of the recipe reads (every API test that reads a recipe)
 //! check the decoding.
 
-use std::any::TypeId;
-use std::collections::HashMap;
 use std::marker::PhantomData;
-use std::sync::{OnceLock, RwLock};
 
 use diesel::deserialize::{self, FromSql, Queryable};
 use diesel::dsl::SqlTypeOf;
 use diesel::expression::{
     AppearsOnTable, Expression, SelectableExpression, ValidGrouping, is_aggregate,
 };
-use diesel::pg::{Pg, PgQueryBuilder, PgValue};
+use diesel::pg::{Pg, PgValue};
 use diesel::prelude::*;
-use diesel::query_builder::{AstPass, QueryBuilder, QueryFragment, QueryId};
+use diesel::query_builder::{AstPass, QueryFragment, QueryId};
 use diesel::sql_types::{Array, Record};
 
+use crate::kept_sql::kept_text;
 use crate::schema::recipes;
 
 /// The SQL types of the columns of row struct `R`, as a tuple.
@@ -111,12 +109,14 @@ where
         // process. diesel-async builds every statement's SQL text on every call, even a prepared
         // one; for the seven lists of a recipe read that was over a quarter of the read's
         // instructions (docs/benchmarks.md, "The recipe read's SQL text, built once").
-        out.push_sql(sql_text(self)?);
+        out.push_sql(kept_text::<R>(self.table, |builder| {
+            Uncached(self).to_sql(builder, &Pg)
+        })?);
         Ok(())
     }
 }
 
-/// The nested list's SQL text, written out (what [`sql_text`] keeps).
+/// The nested list's SQL text, written out (what `kept_text` keeps).
 struct Uncached<'a, R: Selectable<Pg>>(&'a NestedChildren<R>);
 
 impl<R> QueryFragment<Pg> for Uncached<'_, R>
@@ -148,30 +148,6 @@ where
         out.push_sql(")");
         Ok(())
     }
-}
-
-/// The SQL text of a nested list, built the first time it is asked for and kept for the life of
-/// the process: one small string per child kind (a race between two first requests may build
-/// and keep one twice; nothing more).
-fn sql_text<R>(nested: &NestedChildren<R>) -> QueryResult<&'static str>
-where
-    R: Selectable<Pg> + 'static,
-    R::SelectExpression: QueryFragment<Pg>,
-{
-    type Texts = RwLock<HashMap<(TypeId, &'static str), &'static str>>;
-    static TEXTS: OnceLock<Texts> = OnceLock::new();
-    let texts = TEXTS.get_or_init(Texts::default);
-    let key = (TypeId::of::<R>(), nested.table);
-    if let Some(text) = texts.read().ok().and_then(|t| t.get(&key).copied()) {
-        return Ok(text);
-    }
-    let mut builder = PgQueryBuilder::default();
-    Uncached(nested).to_sql(&mut builder, &Pg)?;
-    let text: &'static str = Box::leak(builder.finish().into_boxed_str());
-    if let Ok(mut kept) = texts.write() {
-        kept.entry(key).or_insert(text);
-    }
-    Ok(text)
 }
 
 impl<R: Selectable<Pg> + 'static> SelectableExpression<recipes::table> for NestedChildren<R> where
