@@ -22,6 +22,7 @@ pub mod credentials;
 pub mod docs;
 pub mod encoding;
 pub mod error;
+pub mod fast_json;
 pub mod idempotency;
 pub mod metrics;
 pub mod middleware;

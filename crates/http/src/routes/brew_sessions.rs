@@ -9,7 +9,7 @@ use wort_domain::brew_session::{
     has_measurement, rules,
 };
 
-use super::{created, page_response, resource};
+use super::{created, page_response, resource, written_page_response};
 use crate::body::JsonBody;
 use crate::body_spec::{
     BodySpec, Choice, DefaultValue, FieldSpec, Kind, Missing, Mode, OnCreate, Reader,
@@ -17,6 +17,7 @@ use crate::body_spec::{
 };
 use crate::credentials::Authenticated;
 use crate::error::{ApiError, ApiResult};
+use crate::fast_json;
 use crate::params::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Query, path_id};
 use crate::state::AppState;
 
@@ -624,7 +625,7 @@ pub async fn list_logs(
         .brew_sessions
         .list_logs(auth.0.user.id, id, range, page)
         .await?;
-    Ok(page_response(&req, &query, page, &logs))
+    written_page_response(&req, &query, page, &logs, fast_json::fermentation_logs)
 }
 
 /// Record a reading (at least one of gravity, temperature_c, ph, notes).

@@ -93,6 +93,23 @@ pub(crate) fn page_response<T: serde::Serialize>(
     paged_ok(req, query, page, items.total).json(&items.items)
 }
 
+/// [`page_response`] for the longest lists, whose JSON `write` writes by hand (`crate::fast_json`).
+pub(crate) fn written_page_response<T>(
+    req: &actix_web::HttpRequest,
+    query: &crate::params::Query,
+    page: wort_domain::page::PageRequest,
+    items: &wort_domain::page::Page<T>,
+    write: fn(&[T]) -> serde_json::Result<Vec<u8>>,
+) -> crate::error::ApiResult<HttpResponse> {
+    let body = write(&items.items).map_err(|error| {
+        tracing::error!(%error, "writing a page's JSON");
+        crate::error::ApiError::Internal
+    })?;
+    Ok(paged_ok(req, query, page, items.total)
+        .insert_header(actix_web::http::header::ContentType::json())
+        .body(body))
+}
+
 /// `200` with a page's `X-Total-Count` and, when more remain, a `Link` to the next page.
 pub(crate) fn paged_ok(
     req: &actix_web::HttpRequest,

@@ -11,7 +11,7 @@ use wort_domain::recipe::{
     RecipeType, rules,
 };
 
-use super::{created, page_response, resource};
+use super::{created, resource, written_page_response};
 use crate::body::JsonBody;
 use crate::body_spec::{
     BodySpec, Choice, DefaultValue, Descriptions, FieldSpec, Kind, Missing, Mode, OnCreate, Reader,
@@ -19,6 +19,7 @@ use crate::body_spec::{
 };
 use crate::credentials::Authenticated;
 use crate::error::ApiResult;
+use crate::fast_json;
 use crate::params::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Query, path_id};
 use crate::state::AppState;
 
@@ -272,7 +273,7 @@ pub async fn list_recipes(
         sort,
     };
     let recipes = state.recipes.list(auth.0.user.id, &filter, page).await?;
-    Ok(page_response(&req, &query, page, &recipes))
+    written_page_response(&req, &query, page, &recipes, fast_json::recipes)
 }
 
 /// Create a recipe (`name` required; defaults for the rest).
