@@ -6,7 +6,7 @@
 
 use std::{fs, path::Path, process::Command};
 
-use crate::{target_dir, workspace_root};
+use crate::{cargo, target_dir, workspace_root};
 
 /// The only path under `shared/` a tracked file may name: the optional corpus of real exports
 /// whose licences do not allow copying them here.
@@ -42,6 +42,24 @@ pub fn check() -> Result<(), String> {
          licence allows, or read the optional corpus only through {needle}{ALLOWED} when it is \
          present):\n  {}",
         offences.join("\n  ")
+    ))
+}
+
+/// Fails when `Cargo.lock` misses what the manifests ask for (a dependency added to a crate
+/// without committing the lock's new line). cargo would quietly rewrite the lock on a fresh
+/// clone's first build, so the clone would build, but from a lock file other than the one
+/// committed; `--locked` refuses instead.
+pub fn lock_is_current() -> Result<(), String> {
+    let output = cargo()
+        .args(["metadata", "--locked", "--format-version", "1"])
+        .output()
+        .map_err(|e| format!("could not run cargo metadata: {e}"))?;
+    if output.status.success() {
+        return Ok(());
+    }
+    Err(format!(
+        "Cargo.lock is not current: build once and commit Cargo.lock with the manifest change\n{}",
+        String::from_utf8_lossy(&output.stderr).trim()
     ))
 }
 

@@ -33,6 +33,8 @@ pub fn run(runner_args: &[String]) -> ExitCode {
     steps.timed("web-build", crate::web::build_if_changed);
     // Nothing tracked may need the project's shared/ folder (a user's clone has none).
     steps.timed("self-contained", crate::self_contained::check);
+    // The committed lock file must be the one the build uses.
+    steps.timed("lock", crate::self_contained::lock_is_current);
     steps.command("fmt", cargo().args(["fmt", "--all", "--", "--check"]));
     steps.command(
         "clippy",
