@@ -1,11 +1,12 @@
-//! The two longest lists wort answers, as JSON written by hand: a session's fermentation
-//! readings and a page of recipes.
+//! The longest answers wort gives, as JSON written by hand: a session's fermentation readings,
+//! a page of recipes, and one recipe with all its children.
 //!
 //! A hydrometer posting every 5 minutes makes 288 readings a day, and a reading page holds up to
-//! 1,000; a recipe page holds up to 100. Through serde's generic path every key and string is
+//! 1,000; a recipe page holds up to 100; a recipe read carries every ingredient and step, and is
+//! the request a brewer's editor makes most. Through serde's generic path every key and string is
 //! scanned byte by byte for characters to escape, and every key, colon and comma is its own
 //! call: a reading cost ≈ 6,400 instructions to write (two thirds of the whole request), a recipe
-//! ≈ 7,000. Most of either cannot need escaping (keys, UUIDs, instants, enum values are fixed
+//! ≈ 7,000, a recipe with 15 children ≈ 95,000 (a third of its read). Most of either cannot need escaping (keys, UUIDs, instants, enum values are fixed
 //! ASCII), so [`Object`] writes those bytes straight out and leaves to serde_json only what it
 //! must judge: numbers (its float formatting, `null` for a non-finite value) and free text (its
 //! escaping). Measured in docs/benchmarks.md, "Long answers written by hand".
@@ -16,9 +17,11 @@
 //! struct and not to the writer does not compile.
 
 mod readings;
+mod recipe_detail;
 mod recipes;
 
 pub use readings::fermentation_logs;
+pub use recipe_detail::recipe_detail;
 pub use recipes::recipes;
 
 use serde::Serialize;
@@ -34,17 +37,27 @@ fn array<T>(
 ) -> serde_json::Result<Vec<u8>> {
     // One allocation for a typical page.
     let mut out = Vec::with_capacity(2 + items.len() * bytes_per_item);
+    write_array(&mut out, items, write)?;
+    Ok(out)
+}
+
+/// Appends `[item, …]` to `out`, each item an object written by `write`.
+fn write_array<T>(
+    out: &mut Vec<u8>,
+    items: &[T],
+    write: impl Fn(&T, &mut Object<'_>) -> serde_json::Result<()>,
+) -> serde_json::Result<()> {
     out.push(b'[');
     for (i, item) in items.iter().enumerate() {
         if i > 0 {
             out.push(b',');
         }
-        let mut object = Object::begin(&mut out);
+        let mut object = Object::begin(out);
         write(item, &mut object)?;
         object.end();
     }
     out.push(b']');
-    Ok(out)
+    Ok(())
 }
 
 /// A member's key as it is written, `"name":`, put together at compile time by [`key!`] so that
@@ -126,6 +139,25 @@ impl<'a> Object<'a> {
     }
 
     #[inline(always)]
+    fn optional_word(&mut self, key: Key, word: Option<&'static str>) {
+        match word {
+            Some(word) => self.word(key, word),
+            None => self.null(key),
+        }
+    }
+
+    /// A list of objects, each written by `write`.
+    fn objects<T>(
+        &mut self,
+        key: Key,
+        items: &[T],
+        write: impl Fn(&T, &mut Object<'_>) -> serde_json::Result<()>,
+    ) -> serde_json::Result<()> {
+        self.key(key);
+        write_array(self.out, items, write)
+    }
+
+    #[inline(always)]
     fn null(&mut self, key: Key) {
         self.key(key);
         self.out.extend_from_slice(b"null");
@@ -149,6 +181,8 @@ fn nothing_to_escape(text: &str) -> bool {
 mod generated {
     use time::OffsetDateTime;
     use time::macros::datetime;
+    use uuid::Uuid;
+    use wort_domain::recipe::{Recipe, RecipeType};
 
     /// A small deterministic generator: the same values on every run.
     pub struct Lcg(pub u64);
@@ -213,5 +247,30 @@ mod generated {
     /// `Some` of a pick, or `None` one time in three.
     pub fn sometimes<T>(random: &mut Lcg, value: impl FnOnce(&mut Lcg) -> T) -> Option<T> {
         (!random.next().is_multiple_of(3)).then(|| value(random))
+    }
+
+    pub fn uuid(random: &mut Lcg) -> Uuid {
+        Uuid::from_u64_pair(random.next() << 20, random.next())
+    }
+
+    pub fn recipe(random: &mut Lcg) -> Recipe {
+        Recipe {
+            id: uuid(random),
+            user_id: uuid(random).to_string(),
+            name: random.text(),
+            style: random.text(),
+            kind: random.pick(RecipeType::ALL),
+            batch_size_liters: random.pick(NUMBERS),
+            boil_time_minutes: random.pick(NUMBERS),
+            efficiency: random.pick(NUMBERS),
+            notes: sometimes(random, Lcg::text),
+            equipment_id: sometimes(random, uuid),
+            style_id: sometimes(random, |r| r.pick(&["21A", "33B", "X\"1"]).to_owned()),
+            water_profile_id: sometimes(random, uuid),
+            target_water_profile_id: sometimes(random, uuid),
+            est_color_srm: random.pick(NUMBERS),
+            created_at: random.pick(INSTANTS),
+            updated_at: random.pick(INSTANTS),
+        }
     }
 }

@@ -10,7 +10,7 @@ pub fn recipes(recipes: &[Recipe]) -> serde_json::Result<Vec<u8>> {
     array(recipes, 640, recipe)
 }
 
-fn recipe(recipe: &Recipe, out: &mut Object<'_>) -> serde_json::Result<()> {
+pub(super) fn recipe(recipe: &Recipe, out: &mut Object<'_>) -> serde_json::Result<()> {
     let Recipe {
         id,
         user_id,
@@ -50,42 +50,17 @@ fn recipe(recipe: &Recipe, out: &mut Object<'_>) -> serde_json::Result<()> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::generated::{INSTANTS, Lcg, NUMBERS, sometimes};
+    use super::super::generated::{self, Lcg};
     use super::*;
-    use uuid::Uuid;
-    use wort_domain::recipe::RecipeType;
 
-    fn uuid(random: &mut Lcg) -> Uuid {
-        Uuid::from_u64_pair(random.next() << 20, random.next())
-    }
-
-    fn generated(count: usize) -> Vec<Recipe> {
+    fn page(count: usize) -> Vec<Recipe> {
         let mut random = Lcg(0xB12E);
-        (0..count)
-            .map(|_| Recipe {
-                id: uuid(&mut random),
-                user_id: uuid(&mut random).to_string(),
-                name: random.text(),
-                style: random.text(),
-                kind: random.pick(RecipeType::ALL),
-                batch_size_liters: random.pick(NUMBERS),
-                boil_time_minutes: random.pick(NUMBERS),
-                efficiency: random.pick(NUMBERS),
-                notes: sometimes(&mut random, Lcg::text),
-                equipment_id: sometimes(&mut random, uuid),
-                style_id: sometimes(&mut random, |r| r.pick(&["21A", "33B", "X\"1"]).to_owned()),
-                water_profile_id: sometimes(&mut random, uuid),
-                target_water_profile_id: sometimes(&mut random, uuid),
-                est_color_srm: random.pick(NUMBERS),
-                created_at: random.pick(INSTANTS),
-                updated_at: random.pick(INSTANTS),
-            })
-            .collect()
+        (0..count).map(|_| generated::recipe(&mut random)).collect()
     }
 
     #[test]
     fn writes_the_bytes_of_the_derived_serialize() {
-        let recipes = generated(2_000);
+        let recipes = page(2_000);
         let by_hand = super::recipes(&recipes).expect("written");
         let reference = serde_json::to_vec(&recipes).expect("serialized");
         assert_eq!(

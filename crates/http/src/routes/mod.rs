@@ -101,13 +101,32 @@ pub(crate) fn written_page_response<T>(
     items: &wort_domain::page::Page<T>,
     write: fn(&[T]) -> serde_json::Result<Vec<u8>>,
 ) -> crate::error::ApiResult<HttpResponse> {
-    let body = write(&items.items).map_err(|error| {
-        tracing::error!(%error, "writing a page's JSON");
-        crate::error::ApiError::Internal
-    })?;
+    let body = written(items.items.as_slice(), write)?;
     Ok(paged_ok(req, query, page, items.total)
         .insert_header(actix_web::http::header::ContentType::json())
         .body(body))
+}
+
+/// `200` with `value` as JSON that `write` writes by hand (`crate::fast_json`): the same bytes and
+/// headers as `HttpResponse::Ok().json(value)`.
+pub(crate) fn written_ok<T: ?Sized>(
+    value: &T,
+    write: fn(&T) -> serde_json::Result<Vec<u8>>,
+) -> crate::error::ApiResult<HttpResponse> {
+    let body = written(value, write)?;
+    Ok(HttpResponse::Ok()
+        .insert_header(actix_web::http::header::ContentType::json())
+        .body(body))
+}
+
+fn written<T: ?Sized>(
+    value: &T,
+    write: fn(&T) -> serde_json::Result<Vec<u8>>,
+) -> crate::error::ApiResult<Vec<u8>> {
+    write(value).map_err(|error| {
+        tracing::error!(%error, "writing an answer's JSON");
+        crate::error::ApiError::Internal
+    })
 }
 
 /// `200` with a page's `X-Total-Count` and, when more remain, a `Link` to the next page.

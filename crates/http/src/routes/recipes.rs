@@ -11,7 +11,7 @@ use wort_domain::recipe::{
     RecipeType, rules,
 };
 
-use super::{created, resource, written_page_response};
+use super::{created, resource, written_ok, written_page_response};
 use crate::body::JsonBody;
 use crate::body_spec::{
     BodySpec, Choice, DefaultValue, Descriptions, FieldSpec, Kind, Missing, Mode, OnCreate, Reader,
@@ -306,7 +306,7 @@ pub async fn get_recipe(
 ) -> ApiResult<HttpResponse> {
     let id = path_id(&req, "id")?;
     let recipe = state.recipes.get(auth.0.user.id, id).await?;
-    Ok(HttpResponse::Ok().json(recipe))
+    written_ok(&recipe, fast_json::recipe_detail)
 }
 
 /// Change some fields of a recipe; `{}` changes nothing.
