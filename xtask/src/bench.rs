@@ -20,6 +20,7 @@
 
 mod attacks;
 mod catalog;
+mod cpu;
 pub mod flood;
 mod instructions;
 mod interchange;
@@ -323,7 +324,11 @@ fn bench_on(
              the figures will be low and noisy"
         );
     }
-    let measured = measure(options, &server, &pgbench, &work, &targets, &captures)?;
+    let wort_pid = server.process.id().ok_or("wort has exited")?;
+    let meters = cpu::CpuMeters::new(wort_pid, pg.data_dir())?;
+    let measured = measure(
+        options, &server, &meters, &pgbench, &work, &targets, &captures,
+    )?;
     step("interchange: export 1,000 recipes, import a 100-recipe file");
     let interchange = interchange::measure(server.addr)?;
     step("webhooks: delivery lag at 100 events/s, and a burst drained");
@@ -624,6 +629,10 @@ impl Series {
 struct Measured {
     svc: Series,
     pg: Series,
+    /// CPU per request during the wrk runs (`cpu`).
+    cpu_svc: CpuPerRequest,
+    /// CPU per replay of the request's SQL during the pgbench runs.
+    cpu_pg: CpuPerRequest,
     p50: Series,
     p99: Series,
     /// The fixed rate latency was measured at.
@@ -631,9 +640,31 @@ struct Measured {
     errors: u64,
 }
 
+/// µs of CPU per request, one value per repetition, by meter (`cpu::CpuTimes`).
+#[derive(Clone, Debug, Default)]
+struct CpuPerRequest {
+    wort: Series,
+    postgres: Series,
+    load: Series,
+}
+
+impl CpuPerRequest {
+    fn push(&mut self, spent: cpu::CpuTimes, requests: f64) {
+        let per_request = |seconds: f64| seconds * 1e6 / requests;
+        self.wort.0.push(per_request(spent.wort));
+        self.postgres.0.push(per_request(spent.postgres));
+        self.load.0.push(per_request(spent.load));
+    }
+
+    fn is_empty(&self) -> bool {
+        self.wort.is_empty()
+    }
+}
+
 fn measure(
     options: &Options,
     server: &Wort,
+    meters: &cpu::CpuMeters,
     pgbench: &sql::Pgbench,
     work: &Path,
     targets: &[Target],
@@ -695,7 +726,12 @@ fn measure(
             let (Some(target), Some(m)) = (targets.get(i), measured.get_mut(i)) else {
                 continue;
             };
+            let before = meters.read()?;
             let r = wrk(i, options.duration())?;
+            m.cpu_svc.push(
+                meters.read()? - before,
+                r.rps * options.duration().as_secs_f64(),
+            );
             m.svc.0.push(r.rps);
             m.errors += r.errors;
             let mut line = format!(
@@ -708,7 +744,12 @@ fn measure(
             if let Some(capture) = captures.get(i)
                 && let Some(script) = &capture.script
             {
+                let before = meters.read()?;
                 let tps = pgbench.run(script, capture.prepared, options.duration())?;
+                m.cpu_pg.push(
+                    meters.read()? - before,
+                    tps * options.duration().as_secs_f64(),
+                );
                 m.pg.0.push(tps);
                 line.push_str(&format!("   pgbench {tps:>9.0} req/s"));
             }
@@ -947,6 +988,7 @@ fn report(
          PostgreSQL running the endpoint's SQL (R_pg, pgbench replaying it) plus the HTTP \
          framework answering a constant JSON (R_hello, `GET /bench/hello` in the same app).\n",
     );
+    out.push_str(&cpu_table(targets, measured));
     out.push_str(
         "\n## Account size: 1 recipe vs 10,000 recipes (paged routes)\n\n\
          Same fixed rate for both accounts (70 % of the heavy account's maximum).\n\n\
@@ -999,6 +1041,63 @@ fn report(
             let more = if sql.chars().count() > 160 { "…" } else { "" };
             out.push_str(&format!("  - `{short}{more}`\n"));
         }
+    }
+    out
+}
+
+/// Where each request's CPU went during the maximum-rate runs (`cpu`): wort's, PostgreSQL's
+/// and the load generator's, against the same for the ceiling's two halves.
+fn cpu_table(targets: &[Target], measured: &[Measured]) -> String {
+    let us = |series: &Series| {
+        let median = series.median();
+        if median.is_finite() {
+            format!("{median:.0}")
+        } else {
+            "—".to_owned()
+        }
+    };
+    let hello_wort = targets
+        .iter()
+        .position(|t| t.kind == Kind::Hello)
+        .and_then(|i| measured.get(i))
+        .map_or(f64::NAN, |m| m.cpu_svc.wort.median());
+    let mut out = String::from(
+        "\n## CPU per request\n\n\
+         µs of CPU (user and system) per request during the maximum-rate runs, medians of the \
+         repetitions, from each process's own accounting: wort; PostgreSQL (every backend); the \
+         load generator (wrk). Beside them, the same for pgbench replaying the request's SQL \
+         (PostgreSQL, and pgbench itself). \"cores busy\" is the total times R_svc: 2 on a \
+         saturated 2-core machine, less where the run left a core idle. \"wort beyond hello\" \
+         is wort's CPU per request less its CPU per constant-JSON answer: what the endpoint's own \
+         work (its SQL client, its rules, its JSON) costs wort.\n\n\
+         | endpoint | wort | PostgreSQL | wrk | total | cores busy | pgbench run: PostgreSQL + pgbench | wort beyond hello |\n\
+         |---|---|---|---|---|---|---|---|\n",
+    );
+    for (i, target) in targets.iter().enumerate() {
+        let Some(m) = measured.get(i) else { continue };
+        if m.cpu_svc.is_empty() {
+            continue;
+        }
+        let cpu = &m.cpu_svc;
+        let total = cpu.wort.median() + cpu.postgres.median() + cpu.load.median();
+        let ceiling = if m.cpu_pg.is_empty() {
+            "—".to_owned()
+        } else {
+            format!("{} + {}", us(&m.cpu_pg.postgres), us(&m.cpu_pg.load))
+        };
+        let beyond = if target.kind == Kind::Hello {
+            "—".to_owned()
+        } else {
+            format!("{:.0}", cpu.wort.median() - hello_wort)
+        };
+        out.push_str(&format!(
+            "| {} | {} | {} | {} | {total:.0} | {:.2} | {ceiling} | {beyond} |\n",
+            label(target),
+            us(&cpu.wort),
+            us(&cpu.postgres),
+            us(&cpu.load),
+            total * m.svc.median() / 1e6,
+        ));
     }
     out
 }

@@ -2,7 +2,7 @@
 
 use wort_domain::recipe::RecipeDetail;
 use wort_domain::recipe::ingredients::{
-    FermentationStep, Fermentable, Hop, MashStep, Misc, WaterAddition, Yeast,
+    Fermentable, FermentationStep, Hop, MashStep, Misc, WaterAddition, Yeast,
 };
 
 use super::recipes::recipe;
@@ -247,10 +247,7 @@ fn fermentation_step(item: &FermentationStep, out: &mut Object<'_>) -> serde_jso
     out.serde(key!("temperature_c"), temperature_c)?;
     out.serde(key!("days"), days)?;
     out.serde(key!("until_gravity"), until_gravity)?;
-    out.serde(
-        key!("until_attenuation_percent"),
-        until_attenuation_percent,
-    )?;
+    out.serde(key!("until_attenuation_percent"), until_attenuation_percent)?;
     out.serde(key!("sort_order"), sort_order)?;
     out.instant(key!("created_at"), *created_at);
     Ok(())
@@ -262,8 +259,8 @@ mod tests {
     use super::*;
     use wort_domain::brewing::HopForm;
     use wort_domain::recipe::ingredients::{
-        FermentableType, HopUse, MashStepType, MiscType, MiscUse, WaterAgent, WaterStep,
-        YeastForm, YeastType,
+        FermentableType, HopUse, MashStepType, MiscType, MiscUse, WaterAgent, WaterStep, YeastForm,
+        YeastType,
     };
 
     const SORT_ORDERS: &[i32] = &[0, 1, 7, -3, i32::MAX, i32::MIN];
@@ -438,6 +435,9 @@ mod tests {
         assert!(written.ends_with(
             r#""fermentables":[],"hops":[],"yeasts":[],"miscs":[],"mash_steps":[],"water_additions":[],"fermentation_steps":[]}"#
         ));
-        assert_eq!(written.as_bytes(), serde_json::to_vec(&detail).expect("serialized"));
+        assert_eq!(
+            written.as_bytes(),
+            serde_json::to_vec(&detail).expect("serialized")
+        );
     }
 }
