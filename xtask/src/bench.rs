@@ -744,8 +744,10 @@ fn measure(
             if let Some(capture) = captures.get(i)
                 && let Some(script) = &capture.script
             {
+                let processes = meters.postgres_processes();
                 let before = meters.read()?;
                 let tps = pgbench.run(script, capture.prepared, options.duration())?;
+                meters.settle(processes);
                 m.cpu_pg.push(
                     meters.read()? - before,
                     tps * options.duration().as_secs_f64(),

@@ -82,6 +82,24 @@ impl CpuMeters {
     }
 }
 
+impl CpuMeters {
+    /// How many processes the postmaster has now.
+    pub fn postgres_processes(&self) -> usize {
+        children_of(self.postmaster).len()
+    }
+
+    /// Waits (up to 2 s) until the postmaster has no more than `processes` processes: until the
+    /// backends of a client that just disconnected (pgbench's) have exited and been reaped.
+    /// A backend reaped while [`CpuMeters::read`] runs could be counted twice, its lifetime's
+    /// CPU once among the live processes and once in the postmaster's count of reaped ones.
+    pub fn settle(&self, processes: usize) {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
+        while self.postgres_processes() > processes && std::time::Instant::now() < deadline {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
+}
+
 /// One process's ticks: its own (user + system) and its reaped children's.
 struct Ticks {
     parent: u32,
