@@ -20,6 +20,9 @@ fn parse_enum<T>(value: &str, parse: impl Fn(&str) -> Option<T>) -> DomainResult
 }
 
 #[derive(Queryable, Selectable, Insertable, AsChangeset, Identifiable, Clone)]
+// Also read from a recipe read's nested JSON lists, each row an array of its columns in
+// this order (`super::nested`).
+#[derive(serde::Deserialize)]
 #[diesel(table_name = fermentables, treat_none_as_null = true)]
 pub(crate) struct FermentableRow {
     pub(super) id: Uuid,
@@ -33,6 +36,7 @@ pub(crate) struct FermentableRow {
     pub(super) origin: Option<String>,
     pub(super) notes: Option<String>,
     pub(super) sort_order: i32,
+    #[serde(deserialize_with = "super::nested::instant")]
     pub(super) created_at: OffsetDateTime,
     pub(super) catalog_id: Option<Uuid>,
 }
@@ -75,6 +79,9 @@ impl FermentableRow {
 }
 
 #[derive(Queryable, Selectable, Insertable, AsChangeset, Identifiable, Clone)]
+// Also read from a recipe read's nested JSON lists, each row an array of its columns in
+// this order (`super::nested`).
+#[derive(serde::Deserialize)]
 #[diesel(table_name = hops, treat_none_as_null = true)]
 pub(crate) struct HopRow {
     pub(super) id: Uuid,
@@ -86,6 +93,7 @@ pub(crate) struct HopRow {
     pub(super) time_minutes: f64,
     pub(super) hop_use: String,
     pub(super) sort_order: i32,
+    #[serde(deserialize_with = "super::nested::instant")]
     pub(super) created_at: OffsetDateTime,
     pub(super) catalog_id: Option<Uuid>,
     pub(super) form: Option<String>,
@@ -134,6 +142,9 @@ impl HopRow {
 }
 
 #[derive(Queryable, Selectable, Insertable, AsChangeset, Identifiable, Clone)]
+// Also read from a recipe read's nested JSON lists, each row an array of its columns in
+// this order (`super::nested`).
+#[derive(serde::Deserialize)]
 #[diesel(table_name = yeasts, treat_none_as_null = true)]
 pub(crate) struct YeastRow {
     pub(super) id: Uuid,
@@ -151,6 +162,7 @@ pub(crate) struct YeastRow {
     pub(super) amount_unit: Option<String>,
     pub(super) notes: Option<String>,
     pub(super) sort_order: i32,
+    #[serde(deserialize_with = "super::nested::instant")]
     pub(super) created_at: OffsetDateTime,
     pub(super) catalog_id: Option<Uuid>,
 }
@@ -205,6 +217,9 @@ impl YeastRow {
 }
 
 #[derive(Queryable, Selectable, Insertable, AsChangeset, Identifiable, Clone)]
+// Also read from a recipe read's nested JSON lists, each row an array of its columns in
+// this order (`super::nested`).
+#[derive(serde::Deserialize)]
 #[diesel(table_name = miscs, treat_none_as_null = true)]
 pub(crate) struct MiscRow {
     pub(super) id: Uuid,
@@ -218,6 +233,7 @@ pub(crate) struct MiscRow {
     pub(super) time_minutes: f64,
     pub(super) notes: Option<String>,
     pub(super) sort_order: i32,
+    #[serde(deserialize_with = "super::nested::instant")]
     pub(super) created_at: OffsetDateTime,
     pub(super) catalog_id: Option<Uuid>,
 }
@@ -260,6 +276,9 @@ impl MiscRow {
 }
 
 #[derive(Queryable, Selectable, Insertable, AsChangeset, Identifiable, Clone)]
+// Also read from a recipe read's nested JSON lists, each row an array of its columns in
+// this order (`super::nested`).
+#[derive(serde::Deserialize)]
 #[diesel(table_name = mash_steps, treat_none_as_null = true)]
 pub(crate) struct MashStepRow {
     pub(super) id: Uuid,
@@ -272,6 +291,7 @@ pub(crate) struct MashStepRow {
     pub(super) infuse_amount_liters: Option<f64>,
     pub(super) ramp_minutes: Option<f64>,
     pub(super) sort_order: i32,
+    #[serde(deserialize_with = "super::nested::instant")]
     pub(super) created_at: OffsetDateTime,
 }
 
@@ -422,6 +442,9 @@ impl MashStepRow {
 }
 
 #[derive(Queryable, Selectable, Insertable, AsChangeset, Identifiable, Clone)]
+// Also read from a recipe read's nested JSON lists, each row an array of its columns in
+// this order (`super::nested`).
+#[derive(serde::Deserialize)]
 #[diesel(table_name = water_additions, treat_none_as_null = true)]
 pub(crate) struct WaterAdditionRow {
     pub(super) id: Uuid,
@@ -433,6 +456,7 @@ pub(crate) struct WaterAdditionRow {
     pub(super) acid_percent: Option<f64>,
     pub(super) step: String,
     pub(super) sort_order: i32,
+    #[serde(deserialize_with = "super::nested::instant")]
     pub(super) created_at: OffsetDateTime,
 }
 
@@ -488,6 +512,9 @@ impl WaterAdditionRow {
 }
 
 #[derive(Queryable, Selectable, Insertable, AsChangeset, Identifiable, Clone)]
+// Also read from a recipe read's nested JSON lists, each row an array of its columns in
+// this order (`super::nested`).
+#[derive(serde::Deserialize)]
 #[diesel(table_name = fermentation_steps, treat_none_as_null = true)]
 pub(crate) struct FermentationStepRow {
     pub(super) id: Uuid,
@@ -499,6 +526,7 @@ pub(crate) struct FermentationStepRow {
     pub(super) until_gravity: Option<f64>,
     pub(super) until_attenuation_percent: Option<f64>,
     pub(super) sort_order: i32,
+    #[serde(deserialize_with = "super::nested::instant")]
     pub(super) created_at: OffsetDateTime,
 }
 

@@ -674,3 +674,51 @@ async fn reference_recipes_match_another_program_within_tolerance() {
     }
     app.stop().await;
 }
+
+/// The recipe read carries its children as JSON written by PostgreSQL; each must come back
+/// exactly as the create answered it (a plain row read): the last bit of every float, every
+/// character of the text, the microseconds of the instant.
+#[tokio::test]
+async fn the_recipe_read_gives_each_child_exactly_as_created() {
+    let app = TestApp::spawn().await;
+    let acct = app.account().await;
+    let rid = recipe(&app, &acct, json!({"name": "Exact"})).await;
+    let awkward = "say \"krausen\" \\ tab\there, Bière 🍺 </script>";
+    let bodies = [
+        (
+            "fermentables",
+            json!({"name": awkward, "amount_kg": 4.300000000000001, "color_srm": 3.333_333_333_333_333_5,
+                   "yield_percent": 79.99999999999999, "origin": awkward, "notes": "x\ny"}),
+        ),
+        (
+            "hops",
+            json!({"name": awkward, "alpha_acid": 5.500000000000001, "amount_grams": 28.349523125,
+                   "time_minutes": 59.99999999999999, "form": "pellet", "temperature_c": 79.4}),
+        ),
+        (
+            "yeasts",
+            json!({"name": awkward, "lab": "Wyeast", "product_id": "1056", "attenuation": 0.30000000000000004,
+                   "min_temp_c": 15.000000000000002, "amount": 1e-7, "amount_unit": "pkg"}),
+        ),
+        (
+            "miscs",
+            json!({"name": awkward, "amount": 0.1, "time_minutes": 1e-9}),
+        ),
+        (
+            "mash-steps",
+            json!({"name": awkward, "temperature_c": 66.66666666666667, "duration_minutes": 60,
+                   "infuse_amount_liters": 12.345678901234567}),
+        ),
+    ];
+    let mut created = Vec::new();
+    for (kind, body) in bodies {
+        created.push((kind, add(&app, &acct, &rid, kind, body).await));
+    }
+    let (status, read) =
+        call(app.with_key(Method::GET, &format!("/v1/recipes/{rid}"), &acct.key)).await;
+    assert_eq!(status, 200, "{read}");
+    for (kind, child) in created {
+        let list = kind.replace('-', "_");
+        assert_eq!(read[&list][0], child, "{kind}");
+    }
+}
