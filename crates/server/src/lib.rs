@@ -197,13 +197,24 @@ pub fn start(settings: ServerSettings) -> Result<Started, String> {
     let other_pools = (1..workers)
         .map(|_| build_pool(&settings.database_url, &worker_pool))
         .collect::<Result<Vec<DbPool>, String>>()?;
+    // The background tasks (the key pruner, the fermentation clock) run on the main thread and
+    // get a small pool of their own: a connection they opened in a worker's pool would keep its
+    // I/O task on the main thread, and every request of that worker given it would pay two
+    // cross-thread wake-ups per query (measured in docs/benchmarks.md).
+    let background_pool = build_pool(
+        &settings.database_url,
+        &PoolSettings {
+            max_size: 2,
+            ..settings.pool.clone()
+        },
+    )?;
     let idempotency_keys = Arc::new(IdempotencyService::new(
-        Arc::new(PgIdempotency::new(first_pool.clone())),
+        Arc::new(PgIdempotency::new(background_pool.clone())),
         settings.clock.clone(),
     ));
     let fermentation_schedules = Arc::new(BrewSessionService::new(
-        Arc::new(PgBrewSessions::new(first_pool.clone())),
-        Arc::new(PgAccounts::new(first_pool.clone())),
+        Arc::new(PgBrewSessions::new(background_pool.clone())),
+        Arc::new(PgAccounts::new(background_pool.clone())),
         settings.clock.clone(),
     ));
     let ai_counters = Arc::new(AiCounters::default());
