@@ -23,6 +23,7 @@ use wort_domain::{DomainError, DomainResult, UserId, new_id};
 use crate::brew_sessions::{add_log_statement, after_reading_stored, run_add_log};
 use crate::error::{TxError, db_error, is_foreign_key_violation};
 use crate::pool::{DbPool, checkout};
+use crate::prepared::Prepared;
 use crate::schema::devices;
 
 pub struct PgDevices {
@@ -232,8 +233,10 @@ async fn ingest_in_tx(
         .filter_map(|e| EventType::parse(e))
         .collect();
     let insert = add_log_statement(user, session_id, Some(device.device_id), reading, now);
-    let touch_device = diesel::update(devices::table.filter(devices::id.eq(device.device_id)))
-        .set(devices::last_reading_at.eq(now));
+    let touch_device = Prepared(
+        diesel::update(devices::table.filter(devices::id.eq(device.device_id)))
+            .set(devices::last_reading_at.eq(now)),
+    );
     // Two statements, one round trip: they are independent, and the transaction makes them one.
     let shared: &AsyncPgConnection = conn;
     let (mut first, mut second) = (shared, shared);

@@ -25,6 +25,7 @@ pub mod inventory;
 mod kept_sql;
 pub mod migrate;
 mod outbox;
+pub(crate) mod prepared;
 pub mod pool;
 pub mod recipes;
 pub mod schema;

@@ -20,6 +20,7 @@ use super::rows::{
     YeastRow,
 };
 use crate::error::{TxError, db_error};
+use crate::prepared::Prepared;
 use crate::schema::{
     fermentables, fermentation_steps, hops, mash_steps, miscs, water_additions, yeasts,
 };
@@ -100,13 +101,15 @@ macro_rules! child_queries {
             }
 
             pub async fn save(conn: &mut AsyncPgConnection, row: &$row) -> QueryResult<$row> {
-                diesel::update(
-                    $table::table
-                        .filter($table::id.eq(row.id))
-                        .filter($table::user_id.eq(row.user_id)),
+                Prepared(
+                    diesel::update(
+                        $table::table
+                            .filter($table::id.eq(row.id))
+                            .filter($table::user_id.eq(row.user_id)),
+                    )
+                    .set(row)
+                    .returning($row::as_returning()),
                 )
-                .set(row)
-                .returning($row::as_returning())
                 .get_result(conn)
                 .await
             }

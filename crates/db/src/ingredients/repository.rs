@@ -22,6 +22,7 @@ use super::rows::{
 };
 use crate::error::{TxError, db_error};
 use crate::pool::{DbPool, checkout};
+use crate::prepared::Prepared;
 use crate::schema::recipes;
 
 pub struct PgRecipeChildren {
@@ -49,12 +50,14 @@ async fn touch_recipe(
     recipe_id: Uuid,
     now: OffsetDateTime,
 ) -> Result<(), TxError> {
-    let updated = diesel::update(
-        recipes::table
-            .filter(recipes::id.eq(recipe_id))
-            .filter(recipes::user_id.eq(user.0)),
+    let updated = Prepared(
+        diesel::update(
+            recipes::table
+                .filter(recipes::id.eq(recipe_id))
+                .filter(recipes::user_id.eq(user.0)),
+        )
+        .set(recipes::updated_at.eq(greatest(recipes::updated_at, now))),
     )
-    .set(recipes::updated_at.eq(greatest(recipes::updated_at, now)))
     .execute(conn)
     .await?;
     if updated == 0 {

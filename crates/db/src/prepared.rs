@@ -1,0 +1,41 @@
+//! Updates prepared once per connection, like every other statement.
+//!
+//! diesel marks every `UPDATE` as unsafe to keep prepared (a changeset with optional fields
+//! writes a different `SET` list from one call to the next), so diesel-async prepares an update
+//! afresh on every call: a round trip of its own (`Parse`, `Describe`, `Sync`) before the one that
+//! runs it, and PostgreSQL plans it again. Inside a transaction that holds a row lock, as a
+//! device's post does, that round trip also holds the lock.
+//!
+//! [`Prepared`] keeps such a statement in diesel-async's cache keyed by its SQL text and bind
+//! types (not by its Rust type), so each distinct text is prepared once per connection: a
+//! changeset's optional fields give a few texts, each prepared once. Wrap only statements whose
+//! text does not grow with the values (no literal lists, no raw SQL built from input): the cache
+//! keeps one prepared statement per text for the connection's life.
+
+use diesel::pg::Pg;
+use diesel::query_builder::{AstPass, Query, QueryFragment, QueryId};
+use diesel::QueryResult;
+
+/// `query`, kept prepared by its SQL text (see the module).
+pub(crate) struct Prepared<Q>(pub Q);
+
+impl<Q: QueryFragment<Pg>> QueryFragment<Pg> for Prepared<Q> {
+    fn walk_ast<'b>(&'b self, pass: AstPass<'_, 'b, Pg>) -> QueryResult<()> {
+        self.0.walk_ast(pass)
+    }
+
+    fn is_safe_to_cache_prepared(&self, _backend: &Pg) -> QueryResult<bool> {
+        Ok(true)
+    }
+}
+
+/// No static id: the cache keys the statement by its text, so two texts of one Rust type (two
+/// changesets) are two prepared statements.
+impl<Q> QueryId for Prepared<Q> {
+    type QueryId = ();
+    const HAS_STATIC_QUERY_ID: bool = false;
+}
+
+impl<Q: Query> Query for Prepared<Q> {
+    type SqlType = Q::SqlType;
+}
