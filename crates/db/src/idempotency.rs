@@ -18,6 +18,7 @@ use wort_domain::{DomainError, DomainResult, UserId};
 
 use crate::error::db_error;
 use crate::pool::{DbPool, checkout};
+use crate::prepared::Prepared;
 use crate::schema::idempotency_keys as keys;
 
 pub struct PgIdempotency {
@@ -140,21 +141,23 @@ impl IdempotencyStore for PgIdempotency {
         now: OffsetDateTime,
     ) -> DomainResult<bool> {
         let mut conn = checkout(&self.pool).await?;
-        let updated = diesel::update(
-            keys::table
-                .filter(keys::user_id.eq(user.0))
-                .filter(keys::key.eq(key.as_str()))
-                .filter(keys::token.eq(seen_token)),
+        let updated = Prepared(
+            diesel::update(
+                keys::table
+                    .filter(keys::user_id.eq(user.0))
+                    .filter(keys::key.eq(key.as_str()))
+                    .filter(keys::token.eq(seen_token)),
+            )
+            .set((
+                keys::fingerprint.eq(fingerprint.0.as_slice()),
+                keys::token.eq(token),
+                keys::reserved_at.eq(now),
+                keys::status.eq(None::<i16>),
+                keys::content_type.eq(None::<String>),
+                keys::location.eq(None::<String>),
+                keys::body.eq(None::<Vec<u8>>),
+            )),
         )
-        .set((
-            keys::fingerprint.eq(fingerprint.0.as_slice()),
-            keys::token.eq(token),
-            keys::reserved_at.eq(now),
-            keys::status.eq(None::<i16>),
-            keys::content_type.eq(None::<String>),
-            keys::location.eq(None::<String>),
-            keys::body.eq(None::<Vec<u8>>),
-        ))
         .execute(&mut conn)
         .await
         .map_err(db_error)?;
@@ -171,18 +174,20 @@ impl IdempotencyStore for PgIdempotency {
         let status = i16::try_from(answer.status)
             .map_err(|_| DomainError::Internal("HTTP status out of range".into()))?;
         let mut conn = checkout(&self.pool).await?;
-        diesel::update(
-            keys::table
-                .filter(keys::user_id.eq(user.0))
-                .filter(keys::key.eq(key.as_str()))
-                .filter(keys::token.eq(token)),
+        Prepared(
+            diesel::update(
+                keys::table
+                    .filter(keys::user_id.eq(user.0))
+                    .filter(keys::key.eq(key.as_str()))
+                    .filter(keys::token.eq(token)),
+            )
+            .set((
+                keys::status.eq(Some(status)),
+                keys::content_type.eq(answer.content_type.as_deref()),
+                keys::location.eq(answer.location.as_deref()),
+                keys::body.eq(answer.body.as_deref()),
+            )),
         )
-        .set((
-            keys::status.eq(Some(status)),
-            keys::content_type.eq(answer.content_type.as_deref()),
-            keys::location.eq(answer.location.as_deref()),
-            keys::body.eq(answer.body.as_deref()),
-        ))
         .execute(&mut conn)
         .await
         .map_err(db_error)?;

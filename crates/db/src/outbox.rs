@@ -14,6 +14,7 @@ use wort_domain::webhook::rules::{StableAnnouncement, stable_announcement};
 use wort_domain::webhook::{Event, EventType};
 
 use crate::error::TxError;
+use crate::prepared::Prepared;
 use crate::schema::{brew_sessions as sessions, fermentation_logs as logs, webhook_endpoints};
 
 /// Readings the detector reads at most (48 hours of a device posting every minute is 2,880).
@@ -153,8 +154,10 @@ async fn check_stability(
         .first(conn)
         .await?;
     let mark = |at: Option<OffsetDateTime>| {
-        diesel::update(sessions::table.filter(sessions::id.eq(session_id)))
-            .set(sessions::stable_announced_at.eq(at))
+        Prepared(
+            diesel::update(sessions::table.filter(sessions::id.eq(session_id)))
+                .set(sessions::stable_announced_at.eq(at)),
+        )
     };
     match stable_announcement(finding, announced.is_some()) {
         StableAnnouncement::Announce(finding) => {

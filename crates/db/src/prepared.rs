@@ -12,9 +12,9 @@
 //! text does not grow with the values (no literal lists, no raw SQL built from input): the cache
 //! keeps one prepared statement per text for the connection's life.
 
+use diesel::QueryResult;
 use diesel::pg::Pg;
 use diesel::query_builder::{AstPass, Query, QueryFragment, QueryId};
-use diesel::QueryResult;
 
 /// `query`, kept prepared by its SQL text (see the module).
 pub(crate) struct Prepared<Q>(pub Q);
@@ -38,4 +38,38 @@ impl<Q> QueryId for Prepared<Q> {
 
 impl<Q: Query> Query for Prepared<Q> {
     type SqlType = Q::SqlType;
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::Prepared;
+    use crate::schema::devices;
+    use diesel::pg::Pg;
+    use diesel::prelude::*;
+    use diesel::query_builder::{QueryFragment, QueryId};
+
+    fn touch(id: uuid::Uuid) -> impl QueryFragment<Pg> + QueryId {
+        diesel::update(devices::table.filter(devices::id.eq(id)))
+            .set(devices::last_reading_at.eq(None::<time::OffsetDateTime>))
+    }
+
+    fn query_id_of<Q: QueryId>(_: &Q) -> Option<std::any::TypeId> {
+        Q::query_id()
+    }
+
+    #[test]
+    fn keeps_the_statement_and_its_text() {
+        let id = uuid::Uuid::nil();
+        // diesel's own verdict, which made every call prepare the update again.
+        assert!(!touch(id).is_safe_to_cache_prepared(&Pg).unwrap());
+        let kept = Prepared(touch(id));
+        assert!(kept.is_safe_to_cache_prepared(&Pg).unwrap());
+        // Keyed by its text, never by its Rust type: two changesets of one type stay apart.
+        assert_eq!(query_id_of(&kept), None);
+        assert_eq!(
+            diesel::debug_query::<Pg, _>(&kept).to_string(),
+            diesel::debug_query::<Pg, _>(&touch(id)).to_string()
+        );
+    }
 }

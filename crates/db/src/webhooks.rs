@@ -22,6 +22,7 @@ use wort_domain::{DomainError, DomainResult, UserId, new_id};
 
 use crate::error::{TxError, db_error};
 use crate::pool::{DbPool, checkout};
+use crate::prepared::Prepared;
 use crate::schema::{
     webhook_attempts as attempts, webhook_deliveries as deliveries, webhook_endpoints as endpoints,
     webhook_events as events,
@@ -254,49 +255,49 @@ async fn record_in_tx(
         .filter(deliveries::attempts.eq(delivery.attempt));
     match after {
         AfterAttempt::Delivered => {
-            diesel::update(this)
-                .set((
-                    deliveries::state.eq("delivered"),
-                    deliveries::leased_until.eq(None::<OffsetDateTime>),
-                ))
-                .execute(conn)
-                .await?;
+            Prepared(diesel::update(this).set((
+                deliveries::state.eq("delivered"),
+                deliveries::leased_until.eq(None::<OffsetDateTime>),
+            )))
+            .execute(conn)
+            .await?;
         }
         AfterAttempt::RetryAt(at) => {
-            diesel::update(this)
-                .set((
-                    deliveries::next_attempt_at.eq(at),
-                    deliveries::leased_until.eq(None::<OffsetDateTime>),
-                ))
-                .execute(conn)
-                .await?;
+            Prepared(diesel::update(this).set((
+                deliveries::next_attempt_at.eq(at),
+                deliveries::leased_until.eq(None::<OffsetDateTime>),
+            )))
+            .execute(conn)
+            .await?;
         }
         AfterAttempt::GiveUp => {
-            diesel::update(this)
-                .set((
-                    deliveries::state.eq("failed"),
-                    deliveries::leased_until.eq(None::<OffsetDateTime>),
-                ))
-                .execute(conn)
-                .await?;
+            Prepared(diesel::update(this).set((
+                deliveries::state.eq("failed"),
+                deliveries::leased_until.eq(None::<OffsetDateTime>),
+            )))
+            .execute(conn)
+            .await?;
         }
     }
     if counts_towards_deactivation(delivery.event_type) {
         let endpoint = endpoints::table.filter(endpoints::id.eq(delivery.endpoint_id));
         if outcome == AttemptOutcome::Delivered {
-            diesel::update(endpoint.filter(endpoints::consecutive_failures.ne(0)))
-                .set(endpoints::consecutive_failures.eq(0))
-                .execute(conn)
-                .await?;
+            Prepared(
+                diesel::update(endpoint.filter(endpoints::consecutive_failures.ne(0)))
+                    .set(endpoints::consecutive_failures.eq(0)),
+            )
+            .execute(conn)
+            .await?;
         } else {
-            diesel::update(endpoint)
-                .set((
+            Prepared(
+                diesel::update(endpoint).set((
                     endpoints::consecutive_failures.eq(endpoints::consecutive_failures + 1),
                     endpoints::active.eq(endpoints::active
                         .and(endpoints::consecutive_failures.lt(MAX_CONSECUTIVE_FAILURES - 1))),
-                ))
-                .execute(conn)
-                .await?;
+                )),
+            )
+            .execute(conn)
+            .await?;
         }
     }
     Ok(DeliveryAttempt {
