@@ -20,6 +20,7 @@ use wort_domain::{DomainError, DomainResult, UserId, new_id};
 use crate::accounts::lock_account;
 use crate::error::{TxError, db_error};
 use crate::pool::{DbPool, checkout};
+use crate::prepared::Prepared;
 use crate::schema::catalog_items as items;
 
 pub struct PgCatalog {
@@ -155,8 +156,8 @@ impl CatalogRepository for PgCatalog {
         // Both sent together: one round trip (pipelined).
         let conn_ref: &AsyncPgConnection = &conn;
         let (rows, total) = futures_util::try_join!(
-            page_query.load::<ItemRow>(&mut &*conn_ref),
-            count_query.get_result::<Total>(&mut &*conn_ref),
+            Prepared(page_query).load::<ItemRow>(&mut &*conn_ref),
+            Prepared(count_query).get_result::<Total>(&mut &*conn_ref),
         )
         .map_err(db_error)?;
         let items = rows

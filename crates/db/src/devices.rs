@@ -266,7 +266,7 @@ impl DeviceRepository for PgDevices {
         let count_query = mine(user).count();
         let conn_ref: &AsyncPgConnection = &conn;
         let (rows, total) = futures_util::try_join!(
-            page_query.load::<DeviceRow>(&mut &*conn_ref),
+            Prepared(page_query).load::<DeviceRow>(&mut &*conn_ref),
             count_query.get_result::<i64>(&mut &*conn_ref),
         )
         .map_err(db_error)?;

@@ -15,6 +15,7 @@ use wort_domain::{DomainError, DomainResult, UserId, new_id};
 
 use crate::error::{TxError, db_error, is_foreign_key_violation};
 use crate::pool::{DbPool, checkout};
+use crate::prepared::Prepared;
 use crate::schema::{equipment_profiles as profiles, recipes};
 
 pub struct PgEquipment {
@@ -151,7 +152,7 @@ impl EquipmentRepository for PgEquipment {
         let conn_ref: &AsyncPgConnection = &conn;
         // Pipelined: both queries travel in one round trip.
         let (rows, total) = futures_util::try_join!(
-            page_query.load::<ProfileRow>(&mut &*conn_ref),
+            Prepared(page_query).load::<ProfileRow>(&mut &*conn_ref),
             count_query.get_result::<i64>(&mut &*conn_ref),
         )
         .map_err(db_error)?;

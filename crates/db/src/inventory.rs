@@ -21,6 +21,7 @@ use wort_domain::{DomainError, DomainResult, UserId, new_id};
 
 use crate::error::{TxError, db_error};
 use crate::pool::{DbPool, checkout};
+use crate::prepared::Prepared;
 use crate::recipes::contains_pattern;
 use crate::schema::brew_sessions as sessions;
 use crate::schema::inventory_deductions as deductions;
@@ -171,7 +172,7 @@ impl InventoryRepository for PgInventory {
         let count_query = filtered(user, filter).count();
         let conn_ref: &AsyncPgConnection = &conn;
         let (rows, total) = futures_util::try_join!(
-            page_query.load::<ItemRow>(&mut &*conn_ref),
+            Prepared(page_query).load::<ItemRow>(&mut &*conn_ref),
             count_query.get_result::<i64>(&mut &*conn_ref),
         )
         .map_err(db_error)?;

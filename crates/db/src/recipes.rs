@@ -21,6 +21,7 @@ use crate::error::{TxError, db_error, is_foreign_key_violation};
 use crate::ingredients::{self, Children, WithNested};
 use crate::kept_sql::Columns;
 use crate::pool::{DbPool, checkout};
+use crate::prepared::Prepared;
 use crate::schema::{recipes, users};
 use wort_domain::equipment::rules as equipment_rules;
 
@@ -229,9 +230,11 @@ impl RecipeRepository for PgRecipes {
                     .await
             }
         };
-        let (rows, total) =
-            futures_util::try_join!(page_query.load::<RecipeRow>(&mut &*conn_ref), total)
-                .map_err(db_error)?;
+        let (rows, total) = futures_util::try_join!(
+            Prepared(page_query).load::<RecipeRow>(&mut &*conn_ref),
+            total
+        )
+        .map_err(db_error)?;
         let items = with_colours(&mut conn, user, rows).await?;
         Ok(Page { items, total })
     }

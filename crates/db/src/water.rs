@@ -16,6 +16,7 @@ use wort_domain::{DomainError, DomainResult, UserId, new_id};
 
 use crate::error::{TxError, db_error};
 use crate::pool::{DbPool, checkout};
+use crate::prepared::Prepared;
 use crate::schema::{brew_sessions, users, water_profiles as profiles};
 
 pub struct PgWater {
@@ -149,7 +150,7 @@ impl WaterRepository for PgWater {
         let count_query = visible(user).count();
         let conn_ref: &AsyncPgConnection = &conn;
         let (rows, total) = futures_util::try_join!(
-            page_query.load::<ProfileRow>(&mut &*conn_ref),
+            Prepared(page_query).load::<ProfileRow>(&mut &*conn_ref),
             count_query.get_result::<i64>(&mut &*conn_ref),
         )
         .map_err(db_error)?;
