@@ -1,16 +1,20 @@
-//! Updates prepared once per connection, like every other statement.
+//! Statements prepared once per connection that diesel would prepare on every call.
 //!
-//! diesel marks every `UPDATE` as unsafe to keep prepared (a changeset with optional fields
-//! writes a different `SET` list from one call to the next), so diesel-async prepares an update
-//! afresh on every call: a round trip of its own (`Parse`, `Describe`, `Sync`) before the one that
-//! runs it, and PostgreSQL plans it again. Inside a transaction that holds a row lock, as a
-//! device's post does, that round trip also holds the lock.
+//! diesel marks some statements as unsafe to keep prepared: every `UPDATE` (a changeset with
+//! optional fields writes a different `SET` list from one call to the next), every raw
+//! `sql_query` and every query holding a SQL literal (`sql::<T>("lower(name)")`). diesel-async
+//! then prepares such a statement afresh on every call: a round trip of its own (`Parse`,
+//! `Describe`, `Sync`) before the one that runs it, and PostgreSQL plans it again. Inside a
+//! transaction that holds a row lock, as a device's post does, that round trip also holds the
+//! lock.
 //!
 //! [`Prepared`] keeps such a statement in diesel-async's cache keyed by its SQL text and bind
 //! types (not by its Rust type), so each distinct text is prepared once per connection: a
-//! changeset's optional fields give a few texts, each prepared once. Wrap only statements whose
-//! text does not grow with the values (no literal lists, no raw SQL built from input): the cache
-//! keeps one prepared statement per text for the connection's life.
+//! changeset's optional fields or a list's optional filters give a few texts, each prepared
+//! once. Wrap only statements whose texts are few and do not grow with the values (no literal
+//! lists, no text built from input): the cache keeps one prepared statement per text for the
+//! connection's life, in wort and in PostgreSQL (the recipe `PATCH`, whose eleven optional
+//! fields could make 2,048 texts, is left unwrapped for that reason).
 
 use diesel::QueryResult;
 use diesel::pg::Pg;
