@@ -16,6 +16,7 @@ use wort_domain::{DomainError, DomainResult, UserId, new_id};
 
 use crate::error::{TxError, db_error, is_unique_violation};
 use crate::pool::{DbPool, checkout};
+use crate::prepared::Prepared;
 use crate::schema::{api_keys, auth_sessions, sign_in_failures, users};
 
 pub struct PgAccounts {
@@ -405,18 +406,20 @@ impl AccountRepository for PgAccounts {
         // other and each reads its own count. A window that has passed starts again at 1. The
         // `failures` column counts every attempt not given back: failed sign-ins, sign-ups, and
         // attempts still being checked.
-        let counted: AttemptRow = diesel::sql_query(
-            "INSERT INTO sign_in_failures (subject, failures, window_start) VALUES ($1, 1, $2) \
+        let counted: AttemptRow = Prepared(
+            diesel::sql_query(
+                "INSERT INTO sign_in_failures (subject, failures, window_start) VALUES ($1, 1, $2) \
              ON CONFLICT (subject) DO UPDATE SET \
                failures = CASE WHEN sign_in_failures.window_start <= $3 THEN 1 \
                                ELSE sign_in_failures.failures + 1 END, \
                window_start = CASE WHEN sign_in_failures.window_start <= $3 THEN $2 \
                                    ELSE sign_in_failures.window_start END \
              RETURNING failures, window_start",
+            )
+            .bind::<Text, _>(subject.key())
+            .bind::<Timestamptz, _>(now)
+            .bind::<Timestamptz, _>(window_open_since),
         )
-        .bind::<Text, _>(subject.key())
-        .bind::<Timestamptz, _>(now)
-        .bind::<Timestamptz, _>(window_open_since)
         .get_result(&mut conn)
         .await
         .map_err(db_error)?;

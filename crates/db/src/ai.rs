@@ -14,6 +14,7 @@ use wort_domain::{DomainResult, UserId};
 
 use crate::error::db_error;
 use crate::pool::{DbPool, checkout};
+use crate::prepared::Prepared;
 use crate::schema::ai_usage;
 
 pub struct PgAiUsage {
@@ -62,15 +63,17 @@ impl AiUsageRepository for PgAiUsage {
 
     async fn reserve(&self, user: UserId, day: time::Date, limits: Usage) -> DomainResult<bool> {
         let mut conn = checkout(&self.pool).await?;
-        let admitted: Option<Counts> = diesel::sql_query(RESERVE)
-            .bind::<diesel::sql_types::Uuid, _>(user.0)
-            .bind::<Date, _>(day)
-            .bind::<Integer, _>(i32::try_from(limits.messages).unwrap_or(i32::MAX))
-            .bind::<BigInt, _>(limits.tokens)
-            .get_result(&mut conn)
-            .await
-            .optional()
-            .map_err(db_error)?;
+        let admitted: Option<Counts> = Prepared(
+            diesel::sql_query(RESERVE)
+                .bind::<diesel::sql_types::Uuid, _>(user.0)
+                .bind::<Date, _>(day)
+                .bind::<Integer, _>(i32::try_from(limits.messages).unwrap_or(i32::MAX))
+                .bind::<BigInt, _>(limits.tokens),
+        )
+        .get_result(&mut conn)
+        .await
+        .optional()
+        .map_err(db_error)?;
         Ok(admitted.is_some())
     }
 

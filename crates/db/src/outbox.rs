@@ -49,8 +49,9 @@ pub(crate) async fn enqueue(
     user: UserId,
     event: &Event,
 ) -> QueryResult<()> {
-    diesel::sql_query(
-        "WITH targets AS ( \
+    Prepared(
+        diesel::sql_query(
+            "WITH targets AS ( \
              SELECT id FROM webhook_endpoints \
              WHERE user_id = $1 AND active AND $3 = ANY (events)), \
          event AS ( \
@@ -60,12 +61,13 @@ pub(crate) async fn enqueue(
              (id, event_id, endpoint_id, state, attempts, next_attempt_at, created_at) \
          SELECT gen_random_uuid(), event.id, targets.id, 'pending', 0, now(), $5 \
          FROM event CROSS JOIN targets",
+        )
+        .bind::<SqlUuid, _>(user.0)
+        .bind::<SqlUuid, _>(event.id)
+        .bind::<Text, _>(event.event_type.as_str())
+        .bind::<Text, _>(&event.body)
+        .bind::<Timestamptz, _>(event.created_at),
     )
-    .bind::<SqlUuid, _>(user.0)
-    .bind::<SqlUuid, _>(event.id)
-    .bind::<Text, _>(event.event_type.as_str())
-    .bind::<Text, _>(&event.body)
-    .bind::<Timestamptz, _>(event.created_at)
     .execute(conn)
     .await?;
     Ok(())

@@ -555,13 +555,15 @@ impl WebhookRepository for PgWebhooks {
         lease: time::Duration,
     ) -> DomainResult<Vec<ClaimedDelivery>> {
         let mut conn = checkout(&self.pool).await?;
-        let rows: Vec<ClaimRow> = diesel::sql_query(CLAIM_DUE)
-            .bind::<BigInt, _>(limit)
-            .bind::<Double, _>(lease.as_seconds_f64())
-            .bind::<BigInt, _>(per_account)
-            .load(&mut conn)
-            .await
-            .map_err(db_error)?;
+        let rows: Vec<ClaimRow> = Prepared(
+            diesel::sql_query(CLAIM_DUE)
+                .bind::<BigInt, _>(limit)
+                .bind::<Double, _>(lease.as_seconds_f64())
+                .bind::<BigInt, _>(per_account),
+        )
+        .load(&mut conn)
+        .await
+        .map_err(db_error)?;
         rows.into_iter().map(ClaimRow::entity).collect()
     }
 
