@@ -84,7 +84,7 @@ pub(super) const OPS: [(Op, &str, u32); 8] = [
 pub(super) const AI_OPS: [&str; 2] = ["POST /v1/recipes/{id}/analysis", "POST /v1/chat (streamed)"];
 
 /// A small xorshift: the mix needs no quality, only no dependency.
-pub(super) struct Rng(u64);
+pub(super) struct Rng(pub(super) u64);
 
 impl Rng {
     pub(super) fn next(&mut self) -> u64 {

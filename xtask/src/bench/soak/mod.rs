@@ -23,10 +23,12 @@
 //! it. [`processes`]: wort and the fake AI provider's switch. [`accounts`]: one account per
 //! client. [`http`]: one-shot requests with timing. [`clients`]: the load. [`verify`](mod@verify): the
 //! read-back. [`report`](mod@report): the report and its verdict. [`failover`]: `--failover`,
-//! the primary of a replicated pair killed under load.
+//! the primary of a replicated pair killed under load. [`delays`]: `--delays`, exactly once
+//! while PostgreSQL's answers are held back past wort's deadline.
 
 mod accounts;
 mod clients;
+mod delays;
 mod failover;
 mod faults;
 mod http;
@@ -77,9 +79,14 @@ const USAGE: &str = "usage: cargo xtask soak [-- --seconds N]
                 still waiting on the hanging provider then get up to 60 s more, and the read-back
                 of every acknowledged write follows
 
-   or: cargo xtask soak --failover [--seconds N]   (`--failover --help` for more)";
+   or: cargo xtask soak --failover [--seconds N]   (`--failover --help` for more)
+   or: cargo xtask soak --delays [--seconds N]     (`--delays --help` for more)";
 
 pub fn run(args: &[String]) -> ExitCode {
+    if args.iter().any(|a| a == "--delays") {
+        let rest: Vec<String> = args.iter().filter(|a| *a != "--delays").cloned().collect();
+        return delays::run(&rest);
+    }
     if args.iter().any(|a| a == "--failover") {
         let rest: Vec<String> = args
             .iter()

@@ -20,6 +20,18 @@ pub(super) fn start_wort(
     provider: SocketAddr,
     log: &Path,
 ) -> Result<Wort, String> {
+    start_wort_with(wort_bin, work, database_url, provider, log, &[])
+}
+
+/// Like [`start_wort`], with more environment variables.
+pub(super) fn start_wort_with(
+    wort_bin: &Path,
+    work: &Path,
+    database_url: &str,
+    provider: SocketAddr,
+    log: &Path,
+    env: &[(&str, &str)],
+) -> Result<Wort, String> {
     let addr = free_local_addr()?;
     let log_file = fs::File::create(log).map_err(|e| format!("{}: {e}", log.display()))?;
     let log_err = log_file
@@ -31,6 +43,7 @@ pub(super) fn start_wort(
         .env("WORT_AI_BASE_URL", format!("http://{provider}/v1"))
         .env("WORT_AI_MODEL", "soak-model")
         .env("WORT_AI_API_KEY", "sk-soak-not-a-real-key")
+        .envs(env.iter().copied())
         .stdout(log_file)
         .stderr(log_err)
         .spawn()

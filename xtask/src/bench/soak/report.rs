@@ -371,7 +371,7 @@ fn strip_ansi(line: &str) -> String {
 }
 
 /// wort's WARN and ERROR lines, grouped with ids and numbers blanked out.
-fn log_summary(log: &str, path: &Path) -> String {
+pub(super) fn log_summary(log: &str, path: &Path) -> String {
     let mut groups: BTreeMap<String, usize> = BTreeMap::new();
     let mut warn = 0;
     let mut error = 0;
