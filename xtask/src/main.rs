@@ -35,7 +35,10 @@ commands:
   soak       32 clients of mixed reads and writes against a release wort for 120 s while
              PostgreSQL is restarted, stalled and stopped and the fake AI provider misbehaves;
              every acknowledged write is read back (`-- --seconds N`). `--failover`: a
-             pg_auto_failover primary and synchronous standby, the primary killed under load
+             pg_auto_failover primary and synchronous standby, the primary killed under load.
+             `--delays`: keyed writes through a proxy that holds PostgreSQL's answers past
+             wort's database deadline; PostgreSQL then counts each write: applied once, or
+             missing, or twice (`-- --delays --help`)
   fuzz-api   Schemathesis against a live wort with a fake AI provider, every check
              (`-- --quick` for the bounded run that `test` includes; `-- --help`)
   web-check  the web app: type check, lint, Vitest, Playwright (`-- --url URL` for a running wort
