@@ -4,7 +4,8 @@
 //!
 //! * [`import`]: a whole file → the recipes to create and the warnings to show, or an error that
 //!   maps to `413`, `400` or `422`.
-//! * [`export_beerjson`], [`export_beerxml`]: recipes → a document.
+//! * [`export_beerjson_bytes`], [`export_beerxml`]: recipes → a document
+//!   ([`export_beerjson`]: the same BeerJSON document as a tree of values).
 //!
 //! Hostile input is bounded before any work grows with it: the size is checked first, no DTD is
 //! ever read (a DOCTYPE is refused outright), nesting and element counts are capped.
@@ -22,7 +23,7 @@ mod units;
 
 use domain::{NewFermentable, NewHop, NewMashStep, NewMisc, NewRecipe, NewYeast, Violation};
 
-pub use beerjson::export::export_beerjson;
+pub use beerjson::export::{export_beerjson, export_beerjson_bytes};
 pub use beerxml::export::export_beerxml;
 pub use preview::preview;
 

@@ -19,7 +19,7 @@ use std::path::PathBuf;
 use serde_json::{Value, json};
 
 use common::{IMPORTABLE, available, detail, for_export, import_ok, usable};
-use wort_interchange::export_beerjson;
+use wort_interchange::{export_beerjson, export_beerjson_bytes};
 
 struct Schemas(HashMap<String, Value>);
 
@@ -217,10 +217,17 @@ fn every_export_of_a_real_file_validates() {
     let schemas = Schemas::load();
     for name in usable("every_export_of_a_real_file_validates", IMPORTABLE) {
         let details: Vec<_> = import_ok(name).recipes.iter().map(detail).collect();
-        let doc = export_beerjson(&for_export(details.clone()));
+        let recipes = for_export(details.clone());
+        let doc = export_beerjson(&recipes);
         let errors = schemas.errors(&doc);
         assert!(errors.is_empty(), "{name}: {errors:#?}");
+        assert_eq!(written(&recipes), doc, "{name}");
     }
+}
+
+/// The document the server sends: written recipe by recipe, read back.
+fn written(recipes: &[wort_interchange::domain::RecipeForExport]) -> Value {
+    serde_json::from_slice(&export_beerjson_bytes(recipes).unwrap()).unwrap()
 }
 
 #[test]
@@ -361,6 +368,7 @@ fn an_export_with_an_equipment_profile_and_a_bjcp_style_validates() {
     let doc = export_beerjson(&recipes);
     let errors = schemas.errors(&doc);
     assert!(errors.is_empty(), "{errors:#?}");
+    assert_eq!(written(&recipes), doc);
     assert_eq!(
         doc["beerjson"]["equipments"][0]["equipment_items"]
             .as_array()

@@ -13,6 +13,7 @@ use crate::domain::{
 };
 use crate::{enums, units};
 
+/// The document as a tree of values (what the tests check against the schema).
 pub fn export_beerjson(recipes: &[RecipeForExport]) -> Value {
     let mut root = Map::new();
     root.insert("version".into(), json!(1.0));
@@ -20,8 +21,39 @@ pub fn export_beerjson(recipes: &[RecipeForExport]) -> Value {
         "recipes".into(),
         recipes.iter().map(recipe).collect::<Vec<_>>().into(),
     );
-    // BeerJSON keeps equipment beside the recipes, not inside one: each profile the recipes use,
-    // once, by name.
+    let equipments = equipments(recipes);
+    if !equipments.is_empty() {
+        root.insert("equipments".into(), equipments.into());
+    }
+    json!({ "beerjson": root })
+}
+
+/// The same document as [`export_beerjson`], written straight to bytes one recipe at a time: a
+/// recipe's tree of values lives only while it is written, never the whole file's (for 200
+/// recipes the tree took several times the bytes it is written as).
+pub fn export_beerjson_bytes(recipes: &[RecipeForExport]) -> serde_json::Result<Vec<u8>> {
+    // About 5 KiB a recipe of ordinary size, so the buffer seldom grows more than once.
+    let mut out = Vec::with_capacity(4096 + recipes.len() * 5 * 1024);
+    out.extend_from_slice(br#"{"beerjson":{"version":1.0,"recipes":["#);
+    for (i, r) in recipes.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        serde_json::to_writer(&mut out, &recipe(r))?;
+    }
+    out.push(b']');
+    let equipments = equipments(recipes);
+    if !equipments.is_empty() {
+        out.extend_from_slice(br#","equipments":"#);
+        serde_json::to_writer(&mut out, &equipments)?;
+    }
+    out.extend_from_slice(b"}}");
+    Ok(out)
+}
+
+/// BeerJSON keeps equipment beside the recipes, not inside one: each profile the recipes use,
+/// once, by name.
+fn equipments(recipes: &[RecipeForExport]) -> Vec<Value> {
     let mut equipments: Vec<Value> = Vec::new();
     let mut seen = Vec::new();
     for r in recipes {
@@ -32,10 +64,7 @@ pub fn export_beerjson(recipes: &[RecipeForExport]) -> Value {
             equipments.push(equipment(e, v));
         }
     }
-    if !equipments.is_empty() {
-        root.insert("equipments".into(), equipments.into());
-    }
-    json!({ "beerjson": root })
+    equipments
 }
 
 /// A profile as BeerJSON's equipment set: the mash tun (dead space, grain absorption), the kettle
@@ -147,9 +176,8 @@ fn recipe(export: &RecipeForExport) -> Value {
         (
             "miscellaneous_additions",
             // Water additions travel as water-agent miscs.
-            (d.miscs.iter().cloned())
-                .chain(d.water_additions.iter().map(|a| a.as_misc()))
-                .map(|m| misc(&m))
+            (d.miscs.iter().map(misc))
+                .chain(d.water_additions.iter().map(|a| misc(&a.as_misc())))
                 .collect(),
         ),
     ];
