@@ -51,20 +51,17 @@ pub(super) fn classify(sql: &str) -> Statement {
         .take_while(|c| c.is_ascii_alphabetic())
         .collect::<String>()
         .to_ascii_uppercase();
-    let upper = sql.to_ascii_uppercase();
-    let writes = ["INSERT ", "UPDATE ", "DELETE ", "MERGE "]
-        .iter()
-        .any(|w| upper.contains(w));
+    let targets = write_targets(sql);
     let effect = match first.as_str() {
         "COMMIT" | "END" => Effect::Commit,
-        "INSERT" | "UPDATE" | "DELETE" | "MERGE" => Effect::Write,
-        "WITH" if writes => Effect::Write,
+        "INSERT" | "UPDATE" | "DELETE" | "MERGE" | "WITH" if !targets.is_empty() => {
+            if targets.iter().all(|t| t == "IDEMPOTENCY_KEYS") {
+                Effect::Bookkeeping
+            } else {
+                Effect::Write
+            }
+        }
         _ => Effect::Other,
-    };
-    let effect = if effect == Effect::Write && upper.contains("IDEMPOTENCY") {
-        Effect::Bookkeeping
-    } else {
-        effect
     };
     let head = sql
         .split_whitespace()
@@ -74,6 +71,44 @@ pub(super) fn classify(sql: &str) -> Statement {
         .take(HEAD_CHARS)
         .collect();
     Statement { effect, head }
+}
+
+/// The tables a statement writes to (upper case, unquoted, without schema): what follows
+/// `INSERT INTO`, `UPDATE`, `DELETE FROM` and `MERGE INTO`.
+fn write_targets(sql: &str) -> Vec<String> {
+    let upper = sql.to_ascii_uppercase();
+    let tokens: Vec<&str> = upper
+        .split(|c: char| c.is_whitespace() || c == '(' || c == ')' || c == ',' || c == ';')
+        .filter(|t| !t.is_empty())
+        .collect();
+    let table = |t: &str| {
+        let t = t.rsplit('.').next().unwrap_or(t);
+        t.trim_matches('"').to_owned()
+    };
+    let mut targets = Vec::new();
+    for (i, token) in tokens.iter().enumerate() {
+        let next = tokens.get(i + 1).copied();
+        let after = tokens.get(i + 2).copied();
+        let target = match (*token, next) {
+            ("INSERT" | "MERGE", Some("INTO")) => after,
+            ("DELETE", Some("FROM")) => after,
+            // Not `DO UPDATE SET`, `FOR UPDATE`, `FOR NO KEY UPDATE`.
+            ("UPDATE", Some(t))
+                if t != "SET"
+                    && !matches!(
+                        i.checked_sub(1).and_then(|p| tokens.get(p)),
+                        Some(&"FOR" | &"KEY")
+                    ) =>
+            {
+                Some(t)
+            }
+            _ => None,
+        };
+        if let Some(t) = target {
+            targets.push(table(t));
+        }
+    }
+    targets
 }
 
 /// The client→server stream.
@@ -328,7 +363,29 @@ mod tests {
             classify("INSERT INTO idempotency_keys VALUES ($1)").effect,
             Effect::Bookkeeping
         );
+        assert_eq!(
+            classify(
+                "INSERT INTO \"idempotency_keys\" (k) VALUES ($1) ON CONFLICT (k) DO UPDATE SET \
+                 k = $1"
+            )
+            .effect,
+            Effect::Bookkeeping
+        );
+        // The write and its key's record in one statement: the write under test.
+        assert_eq!(
+            classify(
+                "WITH k AS (INSERT INTO idempotency_keys VALUES ($1)) UPDATE public.\
+                 \"inventory_items\" SET amount = amount + 1"
+            )
+            .effect,
+            Effect::Write
+        );
         assert_eq!(classify("BEGIN").effect, Effect::Other);
+        assert_eq!(
+            classify("WITH d AS (SELECT id FROM deliveries FOR UPDATE SKIP LOCKED) SELECT 1")
+                .effect,
+            Effect::Other
+        );
     }
 
     #[test]
