@@ -311,6 +311,7 @@ fn run_on(
     let log_text = fs::read_to_string(&log).unwrap_or_default();
     let counted = counted?;
     let text = report(&Findings {
+        wort_bin,
         total,
         deadline_ms: options.deadline_ms,
         hold_range: (shortest, longest),

@@ -13,6 +13,7 @@ use super::writers::{KINDS, TRIES_DURING_LOAD, Writer};
 use super::{CLIENTS, SETTLE_FOR};
 
 pub(super) struct Findings<'a> {
+    pub(super) wort_bin: &'a Path,
     pub(super) total: Duration,
     pub(super) deadline_ms: u64,
     pub(super) hold_range: (Duration, Duration),
@@ -51,12 +52,13 @@ pub(super) fn report(f: &Findings) -> String {
     let mut r = String::new();
     let (shortest, longest) = f.hold_range;
     r.push_str(&format!(
-        "Setup: a durable private PostgreSQL cluster; one release wort (pool 16, \
+        "Setup: a durable private PostgreSQL cluster; one wort (`{}`, pool 16, \
          `WORT_DB_DEADLINE_MS={}`) whose `DATABASE_URL` points at the proxy on 127.0.0.1 \
          ({} connections opened through it); {CLIENTS} clients, each with its own account and \
          API key, sending keyed writes for {:.0} s (the last finished their tries at {:.1} s), \
          up to {TRIES_DURING_LOAD} tries each; then the writes still unknown were tried again \
          with the proxy quiet for {:.1} s (at most {} s). Holds of {:.1}–{:.1} s.\n\n",
+        f.wort_bin.display(),
         f.deadline_ms,
         f.connections,
         f.total.as_secs_f64(),
