@@ -187,9 +187,10 @@ fn delays(options: &Options) -> Result<(String, bool), String> {
     let out = target_dir().join("soak").join("delays");
     fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
     step("postgres (durable: fsync and synchronous_commit on)");
+    let began = Instant::now();
     crate::cluster::sweep_orphans(DIR_PREFIX);
     let mut db = Db::start()?;
-    let result = run_on(&mut db, &wort_bin, &out, options);
+    let result = run_on(&mut db, &wort_bin, &out, options, began);
     if let Ok(pg) = db.running() {
         let _ = fs::copy(pg.log_file(), out.join("postgres.log"));
     }
@@ -202,6 +203,7 @@ fn run_on(
     wort_bin: &Path,
     out: &Path,
     options: &Options,
+    began: Instant,
 ) -> Result<(String, bool), String> {
     let total = Duration::from_secs(options.seconds);
     let deadline_ms = Duration::from_millis(options.deadline_ms);
@@ -322,6 +324,7 @@ fn run_on(
         writers: &writers,
         counted: &counted,
         peak_kib,
+        took: began.elapsed(),
         died: died.as_deref(),
         log: &log_text,
         log_path: &log,

@@ -24,6 +24,8 @@ pub(super) struct Findings<'a> {
     pub(super) writers: &'a [Writer],
     pub(super) counted: &'a Counted,
     pub(super) peak_kib: u64,
+    /// From the cluster's start to the count.
+    pub(super) took: Duration,
     pub(super) died: Option<&'a str>,
     pub(super) log: &'a str,
     pub(super) log_path: &'a Path,
@@ -190,8 +192,10 @@ pub(super) fn report(f: &Findings) -> String {
     }
 
     r.push_str(&format!(
-        "\nwort's memory: peak RSS {:.1} MiB (VmHWM).\n",
-        f.peak_kib as f64 / 1024.0
+        "\nwort's memory: peak RSS {:.1} MiB (VmHWM). The run took {:.0} s from the cluster's \
+         start to the count.\n",
+        f.peak_kib as f64 / 1024.0,
+        f.took.as_secs_f64()
     ));
     r.push_str(&log_summary(f.log, f.log_path));
 
