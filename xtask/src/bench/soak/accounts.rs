@@ -18,6 +18,19 @@ pub(super) struct Setup {
 }
 
 impl Setup {
+    /// Accounts 0 to `n` − 1, created at once.
+    pub(super) fn create_all(addr: SocketAddr, n: usize) -> Result<Vec<Setup>, String> {
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..n)
+                .map(|i| scope.spawn(move || Setup::create(addr, i)))
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().map_err(|_| "a setup thread panicked".to_owned())?)
+                .collect()
+        })
+    }
+
     pub(super) fn create(addr: SocketAddr, i: usize) -> Result<Setup, String> {
         let key = api_key(addr, i)?;
         let mut connection = Connection::new(addr);

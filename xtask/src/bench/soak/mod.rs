@@ -37,7 +37,7 @@ mod report;
 mod verify;
 
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
@@ -102,24 +102,59 @@ pub fn run(args: &[String]) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    match soak(seconds) {
-        Ok(outcome) => {
-            eprintln!("\n{}", outcome.report);
-            let file = target_dir().join("soak").join("report.md");
-            if fs::write(&file, &outcome.report).is_ok() {
-                eprintln!("xtask soak: the report is in {}", file.display());
+    let result = soak(seconds).map(|outcome| (outcome.report, outcome.failed));
+    conclude("xtask soak", &target_dir().join("soak"), result)
+}
+
+/// Prints a run's report and keeps it as `report.md` in `dir`; the exit code from its verdict
+/// (`Ok((report, failed))`), or its error.
+fn conclude(command: &str, dir: &Path, result: Result<(String, bool), String>) -> ExitCode {
+    match result {
+        Ok((text, failed)) => {
+            eprintln!("\n{text}");
+            let file = dir.join("report.md");
+            if fs::write(&file, &text).is_ok() {
+                eprintln!("{command}: the report is in {}", file.display());
             }
-            if outcome.failed {
-                eprintln!("xtask soak: FAILED (see the verdict above)");
+            if failed {
+                eprintln!("{command}: FAILED (see the verdict above)");
                 ExitCode::FAILURE
             } else {
                 ExitCode::SUCCESS
             }
         }
         Err(e) => {
-            eprintln!("xtask soak: {e}");
+            eprintln!("{command}: {e}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// The number after an option, within `range`; else the usage.
+fn number(
+    value: Option<&String>,
+    name: &str,
+    range: std::ops::RangeInclusive<u64>,
+    usage: &str,
+) -> Result<u64, String> {
+    value
+        .and_then(|v| v.parse::<u64>().ok())
+        .filter(|n| range.contains(n))
+        .ok_or_else(|| {
+            format!(
+                "{name} needs {} to {}\n\n{usage}",
+                range.start(),
+                range.end()
+            )
+        })
+}
+
+/// The wort to run: `given` as it is (it must exist), else the release build, built first.
+fn wort_binary(given: Option<&Path>) -> Result<PathBuf, String> {
+    match given {
+        None => super::build_release_wort(),
+        Some(bin) if bin.exists() => Ok(bin.to_path_buf()),
+        Some(bin) => Err(format!("{} does not exist: build it first", bin.display())),
     }
 }
 
@@ -129,13 +164,7 @@ fn parse(args: &[String]) -> Result<u64, String> {
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--seconds" => {
-                seconds = args
-                    .next()
-                    .and_then(|v| v.parse::<u64>().ok())
-                    .filter(|n| (MIN_SECONDS..=MAX_SECONDS).contains(n))
-                    .ok_or_else(|| {
-                        format!("--seconds needs {MIN_SECONDS} to {MAX_SECONDS}\n\n{USAGE}")
-                    })?;
+                seconds = number(args.next(), "--seconds", MIN_SECONDS..=MAX_SECONDS, USAGE)?;
             }
             "-h" | "--help" => return Err(USAGE.to_owned()),
             other => return Err(format!("unknown option {other}\n\n{USAGE}")),
@@ -179,15 +208,7 @@ fn soak_on(db: &mut Db, wort_bin: &Path, out: &Path, total: Duration) -> Result<
         "{CLIENTS} accounts with a recipe, a brew session and an inventory item; {AI_CLIENTS} \
          AI accounts"
     ));
-    let setups = thread::scope(|scope| {
-        let handles: Vec<_> = (0..CLIENTS + AI_CLIENTS)
-            .map(|i| scope.spawn(move || Setup::create(addr, i)))
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().map_err(|_| "a setup thread panicked".to_owned())?)
-            .collect::<Result<Vec<_>, String>>()
-    })?;
+    let setups = Setup::create_all(addr, CLIENTS + AI_CLIENTS)?;
     let (ai_setups, setups) = (
         setups.get(CLIENTS..).unwrap_or_default(),
         setups.get(..CLIENTS).unwrap_or_default(),

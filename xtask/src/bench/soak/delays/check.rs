@@ -52,14 +52,11 @@ impl Counted {
     }
 }
 
-/// Rows by label of one table (`label_column LIKE 'dly %'`).
-fn counts(pg: &RunningCluster, table: &str, column: &str) -> Result<HashMap<String, u32>, String> {
-    let sql = format!(
-        "SELECT {column}, count(*) FROM {table} WHERE {column} LIKE 'dly %' GROUP BY {column}"
-    );
+/// The rows of a query, as (first column, second column).
+fn pairs(pg: &RunningCluster, sql: &str) -> Result<Vec<(String, String)>, String> {
     let output = pg
         .psql(DATABASE)
-        .args(["-A", "-t", "-F", "\t", "-c", &sql])
+        .args(["-A", "-t", "-F", "\t", "-c", sql])
         .output()
         .map_err(|e| format!("psql: {e}"))?;
     if !output.status.success() {
@@ -71,9 +68,20 @@ fn counts(pg: &RunningCluster, table: &str, column: &str) -> Result<HashMap<Stri
     Ok(String::from_utf8_lossy(&output.stdout)
         .lines()
         .filter_map(|line| {
-            let (label, n) = line.split_once('\t')?;
-            Some((label.to_owned(), n.trim().parse().ok()?))
+            let (a, b) = line.split_once('\t')?;
+            Some((a.to_owned(), b.trim().to_owned()))
         })
+        .collect())
+}
+
+/// Rows by label of one table (`column LIKE 'dly %'`).
+fn counts(pg: &RunningCluster, table: &str, column: &str) -> Result<HashMap<String, u32>, String> {
+    let sql = format!(
+        "SELECT {column}, count(*) FROM {table} WHERE {column} LIKE 'dly %' GROUP BY {column}"
+    );
+    Ok(pairs(pg, &sql)?
+        .into_iter()
+        .filter_map(|(label, n)| Some((label, n.parse().ok()?)))
         .collect())
 }
 
@@ -84,20 +92,9 @@ fn amounts(pg: &RunningCluster, setups: &[Setup]) -> Result<HashMap<String, f64>
         .collect::<Vec<_>>()
         .join(",");
     let sql = format!("SELECT id, amount FROM inventory_items WHERE id IN ({ids})");
-    let output = pg
-        .psql(DATABASE)
-        .args(["-A", "-t", "-F", "\t", "-c", &sql])
-        .output()
-        .map_err(|e| format!("psql: {e}"))?;
-    if !output.status.success() {
-        return Err(format!("psql: {}", String::from_utf8_lossy(&output.stderr)));
-    }
-    Ok(String::from_utf8_lossy(&output.stdout)
-        .lines()
-        .filter_map(|line| {
-            let (id, amount) = line.split_once('\t')?;
-            Some((id.to_owned(), amount.trim().parse().ok()?))
-        })
+    Ok(pairs(pg, &sql)?
+        .into_iter()
+        .filter_map(|(id, amount)| Some((id, amount.parse().ok()?)))
         .collect())
 }
 

@@ -25,12 +25,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::super::{build_release_wort, step, target_dir};
-use super::DIR_PREFIX;
+use super::super::{step, target_dir};
 use super::accounts::Setup;
 use super::clients::Rng;
 use super::faults::Db;
 use super::processes::start_wort_with;
+use super::{DIR_PREFIX, conclude, number, wort_binary};
 use crate::bench::Wort;
 use crate::process::wort_migrate;
 
@@ -110,25 +110,8 @@ pub(super) fn run(args: &[String]) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    match delays(&options) {
-        Ok((text, failed)) => {
-            eprintln!("\n{text}");
-            let file = target_dir().join("soak").join("delays").join("report.md");
-            if fs::write(&file, &text).is_ok() {
-                eprintln!("xtask soak --delays: the report is in {}", file.display());
-            }
-            if failed {
-                eprintln!("xtask soak --delays: FAILED (see the verdict above)");
-                ExitCode::FAILURE
-            } else {
-                ExitCode::SUCCESS
-            }
-        }
-        Err(e) => {
-            eprintln!("xtask soak --delays: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    let dir = target_dir().join("soak").join("delays");
+    conclude("xtask soak --delays", &dir, delays(&options))
 }
 
 fn parse(args: &[String]) -> Result<Options, String> {
@@ -137,25 +120,16 @@ fn parse(args: &[String]) -> Result<Options, String> {
         deadline_ms: DEFAULT_DEADLINE_MS,
         wort: None,
     };
-    let number = |value: Option<&String>, name: &str, low: u64, high: u64| {
-        value
-            .and_then(|v| v.parse::<u64>().ok())
-            .filter(|n| (low..=high).contains(n))
-            .ok_or_else(|| format!("{name} needs {low} to {high}\n\n{USAGE}"))
-    };
     let mut args = args.iter();
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--seconds" => {
-                options.seconds = number(args.next(), "--seconds", MIN_SECONDS, MAX_SECONDS)?;
+                let range = MIN_SECONDS..=MAX_SECONDS;
+                options.seconds = number(args.next(), "--seconds", range, USAGE)?;
             }
             "--deadline-ms" => {
-                options.deadline_ms = number(
-                    args.next(),
-                    "--deadline-ms",
-                    MIN_DEADLINE_MS,
-                    MAX_DEADLINE_MS,
-                )?;
+                let range = MIN_DEADLINE_MS..=MAX_DEADLINE_MS;
+                options.deadline_ms = number(args.next(), "--deadline-ms", range, USAGE)?;
             }
             "--no-build" => options.wort = Some(target_dir().join("release").join("wort")),
             "--wort" => {
@@ -179,11 +153,7 @@ fn hold_range(deadline: Duration) -> (Duration, Duration) {
 }
 
 fn delays(options: &Options) -> Result<(String, bool), String> {
-    let wort_bin = match &options.wort {
-        None => build_release_wort()?,
-        Some(bin) if bin.exists() => bin.clone(),
-        Some(bin) => return Err(format!("{} does not exist: build it first", bin.display())),
-    };
+    let wort_bin = wort_binary(options.wort.as_deref())?;
     let out = target_dir().join("soak").join("delays");
     fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
     step("postgres (durable: fsync and synchronous_commit on)");
@@ -236,15 +206,7 @@ fn run_on(
     step(&format!(
         "{CLIENTS} accounts with a recipe, a brew session and an inventory item"
     ));
-    let setups = thread::scope(|scope| {
-        let handles: Vec<_> = (0..CLIENTS)
-            .map(|i| scope.spawn(move || Setup::create(addr, i)))
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().map_err(|_| "a setup thread panicked".to_owned())?)
-            .collect::<Result<Vec<_>, String>>()
-    })?;
+    let setups = Setup::create_all(addr, CLIENTS)?;
 
     let (shortest, longest) = hold_range(deadline_ms);
     step(&format!(

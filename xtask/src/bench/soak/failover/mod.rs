@@ -24,11 +24,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::super::{build_release_wort, step, target_dir};
+use super::super::{step, target_dir};
 use super::accounts::Setup;
 use super::clients::{ClientRun, Sample, client};
 use super::processes::{start_wort, wait_ready};
 use super::verify::{Verified, verify};
+use super::{conclude, number, wort_binary};
 use crate::bench::Wort;
 use crate::process::wort_migrate;
 
@@ -83,25 +84,8 @@ pub(super) fn run(args: &[String]) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    match failover(&options) {
-        Ok((text, failed)) => {
-            eprintln!("\n{text}");
-            let file = target_dir().join("soak").join("failover").join("report.md");
-            if fs::write(&file, &text).is_ok() {
-                eprintln!("xtask soak --failover: the report is in {}", file.display());
-            }
-            if failed {
-                eprintln!("xtask soak --failover: FAILED (see the verdict above)");
-                ExitCode::FAILURE
-            } else {
-                ExitCode::SUCCESS
-            }
-        }
-        Err(e) => {
-            eprintln!("xtask soak --failover: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    let dir = target_dir().join("soak").join("failover");
+    conclude("xtask soak --failover", &dir, failover(&options))
 }
 
 fn parse(args: &[String]) -> Result<Options, String> {
@@ -115,16 +99,8 @@ fn parse(args: &[String]) -> Result<Options, String> {
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--seconds" => {
-                options.seconds = args
-                    .next()
-                    .and_then(|v| v.parse::<u64>().ok())
-                    .filter(|n| (MIN_SECONDS..=MAX_SECONDS).contains(n))
-                    .ok_or_else(|| {
-                        format!(
-                            "--seconds needs {MIN_SECONDS} to {MAX_SECONDS}\n\n{}",
-                            usage()
-                        )
-                    })?;
+                let range = MIN_SECONDS..=MAX_SECONDS;
+                options.seconds = number(args.next(), "--seconds", range, &usage())?;
             }
             "--no-build" => options.build = false,
             "--default-timings" => options.default_timings = true,
@@ -144,15 +120,8 @@ fn parse(args: &[String]) -> Result<Options, String> {
 }
 
 fn failover(options: &Options) -> Result<(String, bool), String> {
-    let wort_bin = if options.build {
-        build_release_wort()?
-    } else {
-        let bin = target_dir().join("release").join("wort");
-        if !bin.exists() {
-            return Err(format!("{} does not exist: build it first", bin.display()));
-        }
-        bin
-    };
+    let release = target_dir().join("release").join("wort");
+    let wort_bin = wort_binary((!options.build).then_some(release.as_path()))?;
     let out = target_dir().join("soak").join("failover");
     fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
     step("pg_auto_failover: monitor, primary, synchronous standby (127.0.0.1, free ports)");
@@ -202,15 +171,7 @@ fn run_on(
     step(&format!(
         "{CLIENTS} accounts with a recipe, a brew session and an inventory item"
     ));
-    let setups = thread::scope(|scope| {
-        let handles: Vec<_> = (0..CLIENTS)
-            .map(|i| scope.spawn(move || Setup::create(addr, i)))
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().map_err(|_| "a setup thread panicked".to_owned())?)
-            .collect::<Result<Vec<_>, String>>()
-    })?;
+    let setups = Setup::create_all(addr, CLIENTS)?;
 
     let kill_after = total / 3;
     step(&format!(
