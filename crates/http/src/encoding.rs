@@ -6,7 +6,8 @@
 //! * [`json_answers`] tags every `GET` JSON answer with a weak ETag (a hash of its body), answers
 //!   a matching `If-None-Match` with `304`, and compresses JSON bodies over [`MIN_COMPRESSED`]
 //!   for clients that accept it. The web app's files come precompressed (`web_app`); streamed
-//!   answers (the chat turn's events) are never buffered or compressed.
+//!   answers (the chat turn's events) are never buffered or compressed; an answer that carries a
+//!   secret (`Cache-Control: no-store`, `caching::secret`) is neither tagged nor compressed.
 
 use std::hash::Hasher as _;
 use std::io::Write as _;
@@ -144,7 +145,13 @@ pub async fn json_answers(
 ) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
     let response = next.call(req).await?.map_into_boxed_body();
     let (request, response) = response.into_parts();
-    if !is_json(&response) || response.headers().contains_key(header::CONTENT_ENCODING) {
+    // A secret is never compressed (the length of a compressed secret beside text an attacker
+    // chose gives the secret away), and an entity tag of a `no-store` answer has nothing to
+    // revalidate.
+    if !is_json(&response)
+        || response.headers().contains_key(header::CONTENT_ENCODING)
+        || crate::caching::is_no_store(response.headers())
+    {
         return Ok(ServiceResponse::new(request, response));
     }
     let (mut head, body) = response.into_parts();
@@ -219,9 +226,51 @@ fn set_tag(headers: &mut header::HeaderMap, tag: &str) {
 
 #[cfg(test)]
 mod tests {
-    use actix_web::test::TestRequest;
+    use actix_web::middleware::from_fn;
+    use actix_web::test::{self, TestRequest};
+    use actix_web::{App, web};
 
     use super::*;
+
+    /// A JSON answer far past [`MIN_COMPRESSED`], plain or marked as a secret.
+    async fn big_answer(secret: bool) -> HttpResponse {
+        let response = HttpResponse::Ok().json(serde_json::json!({"key": "k".repeat(8 * 1024)}));
+        if secret {
+            crate::caching::secret(response)
+        } else {
+            response
+        }
+    }
+
+    #[actix_web::test]
+    async fn a_secret_is_never_compressed_or_tagged() {
+        let app = test::init_service(
+            App::new()
+                .route("/plain", web::get().to(|| big_answer(false)))
+                .route("/secret", web::get().to(|| big_answer(true)))
+                .wrap(from_fn(json_answers)),
+        )
+        .await;
+        let get = |path: &'static str| {
+            TestRequest::get()
+                .uri(path)
+                .insert_header((header::ACCEPT_ENCODING, "gzip, br"))
+                .to_request()
+        };
+        let plain = test::call_service(&app, get("/plain")).await;
+        assert_eq!(
+            plain.headers().get(header::CONTENT_ENCODING),
+            Some(&HeaderValue::from_static("br"))
+        );
+        let secret = test::call_service(&app, get("/secret")).await;
+        assert_eq!(secret.status(), StatusCode::OK);
+        assert!(!secret.headers().contains_key(header::CONTENT_ENCODING));
+        assert!(!secret.headers().contains_key(header::ETAG));
+        assert_eq!(
+            secret.headers().get(header::CACHE_CONTROL),
+            Some(&HeaderValue::from_static("no-store"))
+        );
+    }
 
     fn choice(accept: Option<&str>) -> Coding {
         let mut req = TestRequest::default();

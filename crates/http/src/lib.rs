@@ -7,6 +7,8 @@
 //! * [`error`]: every failure mapped to its status and JSON body, in one place.
 //! * [`idempotency`]: `Idempotency-Key` on writes under `/v1`: retried, applied once.
 //! * [`encoding`]: brotli/gzip by `Accept-Encoding`, ETags and `304` for JSON answers.
+//! * [`caching`]: answers to credentialed requests are private; answers with secrets are
+//!   `no-store` and never compressed.
 //! * [`middleware`]: request ids, access log, CORS, `HEAD` as `GET`, head limits, the body read
 //!   deadline.
 //! * [`openapi`]: the generated OpenAPI 3.1 document; [`docs`] serves it and the interactive
@@ -16,6 +18,7 @@
 
 pub mod body;
 pub mod body_spec;
+pub mod caching;
 pub mod client_address;
 pub mod connections;
 pub mod credentials;
@@ -71,5 +74,8 @@ pub fn app(
         .wrap(from_fn(middleware::body_deadline))
         .wrap(from_fn(middleware::head_limits))
         .wrap(from_fn(middleware::cors))
+        // Outside everything that makes an answer (handlers, replays, 304s, the 431), so every
+        // answer to a credentialed request is marked private.
+        .wrap(from_fn(caching::private_answers))
         .wrap(from_fn(middleware::request_id_and_log))
 }

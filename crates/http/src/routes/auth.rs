@@ -17,6 +17,7 @@ use crate::body::JsonBody;
 use crate::body_spec::{
     BodySpec, FieldSpec, Kind, Missing, Mode, OnCreate, Reader, request_body_schema,
 };
+use crate::caching::secret;
 use crate::credentials::{SESSION_COOKIE, SignedIn, session_token};
 use crate::error::{ApiError, ApiResult};
 use crate::state::AppState;
@@ -329,13 +330,16 @@ fn session_cookie(state: &AppState, token: String, lifetime: Duration) -> Cookie
         .finish()
 }
 
-/// The answer to a sign-up or sign-in: the user, and the cookie of the new sign-in session.
+/// The answer to a sign-up or sign-in: the user, and the cookie of the new sign-in session (a
+/// secret: never stored by a cache, never compressed).
 fn signed_in_response(state: &AppState, signed_in: account::SignedIn) -> HttpResponse {
-    HttpResponse::Ok()
-        .cookie(session_cookie(state, signed_in.token, SIGN_IN_LIFETIME))
-        .json(UserEnvelope {
-            user: (&signed_in.user).into(),
-        })
+    secret(
+        HttpResponse::Ok()
+            .cookie(session_cookie(state, signed_in.token, SIGN_IN_LIFETIME))
+            .json(UserEnvelope {
+                user: (&signed_in.user).into(),
+            }),
+    )
 }
 
 /// Create an account and sign in. Limited per client address (`WORT_SIGNUP_PER_HOUR`); `404`
@@ -411,22 +415,26 @@ pub async fn sign_out(req: HttpRequest, state: web::Data<AppState>) -> ApiResult
         None if cookie_sent => return Err(ApiError::bad_request("Origin not allowed")),
         None => {}
     }
-    Ok(HttpResponse::Ok()
-        .cookie(session_cookie(&state, String::new(), Duration::ZERO))
-        .json(json!({"success": true})))
+    // Like every answer that sets the session cookie: not for a cache to keep.
+    Ok(secret(
+        HttpResponse::Ok()
+            .cookie(session_cookie(&state, String::new(), Duration::ZERO))
+            .json(json!({"success": true})),
+    ))
 }
 
 /// The current browser session and its user.
 #[utoipa::path(get, path = "/api/auth/get-session", operation_id = "get_auth_session", tag = "auth", security(("session_cookie" = [])),
     responses((status = 200, body = SessionEnvelope), (status = 401, body = crate::error::ErrorBody)))]
 pub async fn get_session(signed_in: SignedIn) -> HttpResponse {
-    HttpResponse::Ok().json(SessionEnvelope {
+    // The session's id is as good as the session to whoever reads it.
+    secret(HttpResponse::Ok().json(SessionEnvelope {
         session: SessionBody {
             id: signed_in.session.id.to_string(),
             expires_at: timestamp::format(signed_in.session.expires_at),
         },
         user: (&signed_in.identity.user).into(),
-    })
+    }))
 }
 
 /// Create an API key (session cookie only). The response is the only time the key is shown.
@@ -446,10 +454,10 @@ pub async fn create_key(
         .accounts
         .create_api_key(user, name, expires_in)
         .await?;
-    Ok(HttpResponse::Ok().json(CreatedApiKeyBody {
+    Ok(secret(HttpResponse::Ok().json(CreatedApiKeyBody {
         listed: (&created.key).into(),
         key: created.secret,
-    }))
+    })))
 }
 
 /// The account's API keys, without their secrets.

@@ -13,6 +13,7 @@ use crate::body::JsonBody;
 use crate::body_spec::{
     BodySpec, Choice, Descriptions, FieldSpec, Kind, Missing, Mode, Reader, request_body_schema,
 };
+use crate::caching::secret;
 use crate::credentials::Authenticated;
 use crate::error::{ApiError, ApiResult};
 use crate::params::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Query, path_id};
@@ -134,7 +135,7 @@ pub async fn create_device(
 ) -> ApiResult<HttpResponse> {
     let new = read_new_device(&body.json()?)?;
     let device = state.devices.create(auth.0.user.id, new).await?;
-    Ok(created(&device))
+    Ok(secret(created(&device)))
 }
 
 /// One device, with when it last posted and what.
@@ -190,7 +191,9 @@ pub async fn replace_device_token(
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
     let id = path_id(&req, "id")?;
-    Ok(HttpResponse::Ok().json(state.devices.replace_token(auth.0.user.id, id).await?))
+    Ok(secret(HttpResponse::Ok().json(
+        state.devices.replace_token(auth.0.user.id, id).await?,
+    )))
 }
 
 /// `{"message":"success"}`, what the devices' firmware expects.

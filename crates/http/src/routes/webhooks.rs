@@ -12,6 +12,7 @@ use crate::body_spec::{
     BodySpec, DefaultValue, EnumArray, FieldSpec, Kind, Missing, Mode, OnCreate, Reader,
     request_body_schema,
 };
+use crate::caching::secret;
 use crate::credentials::Authenticated;
 use crate::error::ApiResult;
 use crate::params::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Query, path_id};
@@ -147,7 +148,7 @@ pub async fn create_webhook(
 ) -> ApiResult<HttpResponse> {
     let new = read_new_webhook(&body.json()?)?;
     let webhook = state.webhooks.create(auth.0.user.id, new).await?;
-    Ok(created(&webhook))
+    Ok(secret(created(&webhook)))
 }
 
 /// One webhook.

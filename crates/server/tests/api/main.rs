@@ -16,6 +16,7 @@ mod backup;
 mod bounds;
 mod brewhouse;
 mod brewing_model;
+mod caching;
 mod catalog;
 mod database;
 mod devices;
