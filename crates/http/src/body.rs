@@ -7,7 +7,13 @@
 //!
 //! Every read stops at the body read deadline (`middleware::body_deadline`): a body still
 //! arriving then is `408`.
+//!
+//! A JSON body has one meaning: an object that names a member twice (`{"name":"a","name":"b"}`,
+//! at any depth) is `400` naming the member ([`parse_json`]), where a plain parse would keep the
+//! last one and a proxy or another parser in front of wort might have acted on the first.
 
+use std::cell::RefCell;
+use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
 
@@ -15,7 +21,8 @@ use actix_web::dev::Payload;
 use actix_web::http::header;
 use actix_web::{FromRequest, HttpRequest};
 use futures_util::StreamExt;
-use serde_json::Value;
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::{Map, Value, map::Entry};
 
 use crate::error::{ApiError, ApiResult};
 
@@ -55,10 +62,112 @@ impl JsonBody {
             } => Err(ApiError::bad_request(
                 "Content-Type must be application/json",
             )),
-            JsonBody::Read { bytes, .. } => serde_json::from_slice(bytes)
-                .map(Some)
-                .map_err(|e| ApiError::bad_request(format!("Malformed JSON: {e}"))),
+            JsonBody::Read { bytes, .. } => parse_json(bytes).map(Some),
         }
+    }
+}
+
+/// A JSON document: `400` when it is malformed, or when an object in it names a member twice.
+/// One pass, as fast as `serde_json::from_slice` into a `Value` (it builds the same tree, and
+/// notices a repeated name when inserting it).
+pub fn parse_json(bytes: &[u8]) -> ApiResult<Value> {
+    let duplicate = RefCell::new(None);
+    let mut reader = serde_json::Deserializer::from_slice(bytes);
+    let parsed = UniqueMembers(&duplicate)
+        .deserialize(&mut reader)
+        .and_then(|value| reader.end().map(|()| value));
+    match (parsed, duplicate.into_inner()) {
+        (_, Some(name)) => {
+            let quoted = serde_json::to_string(&name).unwrap_or(name);
+            Err(ApiError::bad_request(format!(
+                "Duplicate member {quoted} in the JSON body"
+            )))
+        }
+        (Ok(value), None) => Ok(value),
+        (Err(e), None) => Err(ApiError::bad_request(format!("Malformed JSON: {e}"))),
+    }
+}
+
+/// Reads a JSON value like `Value`'s own `Deserialize`, but stops at the first object member
+/// whose name the object already has, and records that name.
+#[derive(Clone, Copy)]
+struct UniqueMembers<'a>(&'a RefCell<Option<String>>);
+
+impl<'de> DeserializeSeed<'de> for UniqueMembers<'_> {
+    type Value = Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for UniqueMembers<'_> {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E>(self, b: bool) -> Result<Value, E> {
+        Ok(Value::Bool(b))
+    }
+
+    fn visit_i64<E>(self, n: i64) -> Result<Value, E> {
+        Ok(Value::Number(n.into()))
+    }
+
+    fn visit_u64<E>(self, n: u64) -> Result<Value, E> {
+        Ok(Value::Number(n.into()))
+    }
+
+    fn visit_f64<E>(self, x: f64) -> Result<Value, E> {
+        // As `Value` does: the parser never hands over a non-finite number.
+        Ok(serde_json::Number::from_f64(x).map_or(Value::Null, Value::Number))
+    }
+
+    fn visit_str<E>(self, s: &str) -> Result<Value, E> {
+        Ok(Value::String(s.to_owned()))
+    }
+
+    fn visit_string<E>(self, s: String) -> Result<Value, E> {
+        Ok(Value::String(s))
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_none<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        self.deserialize(deserializer)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+        while let Some(item) = seq.next_element_seed(self)? {
+            items.push(item);
+        }
+        Ok(Value::Array(items))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut members: A) -> Result<Value, A::Error> {
+        let mut object = Map::new();
+        while let Some(name) = members.next_key::<String>()? {
+            let value = members.next_value_seed(self)?;
+            match object.entry(name) {
+                Entry::Vacant(slot) => {
+                    slot.insert(value);
+                }
+                Entry::Occupied(slot) => {
+                    *self.0.borrow_mut() = Some(slot.key().clone());
+                    return Err(de::Error::custom("duplicate member"));
+                }
+            }
+        }
+        Ok(Value::Object(object))
     }
 }
 
@@ -153,5 +262,52 @@ impl FromRequest for JsonBody {
     fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
         let body = JsonBody::read(req, payload.take(), MAX_BODY_BYTES);
         Box::pin(async move { Ok(body.await) })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    fn message(body: &str) -> String {
+        match parse_json(body.as_bytes()) {
+            Err(ApiError::BadRequest(m)) => m,
+            other => panic!("{body}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_member_named_twice_is_refused_at_any_depth() {
+        assert_eq!(
+            message(r#"{"name":"a","name":"b"}"#),
+            r#"Duplicate member "name" in the JSON body"#
+        );
+        assert_eq!(
+            message(r#"{"a":[{"x":1},{"y":{"z":1,"z":2}}]}"#),
+            r#"Duplicate member "z" in the JSON body"#
+        );
+        // The same name once per object is fine, and escapes name the same member.
+        assert_eq!(
+            parse_json(br#"{"a":{"n":1},"b":{"n":2}}"#).unwrap(),
+            serde_json::json!({"a":{"n":1},"b":{"n":2}})
+        );
+        assert_eq!(
+            message(r#"{"n\u0061me":1,"name":2}"#),
+            r#"Duplicate member "name" in the JSON body"#
+        );
+    }
+
+    #[test]
+    fn it_reads_what_serde_json_reads() {
+        let body = r#"{"s":"\u00e9","i":-3,"u":18446744073709551615,"f":100.00000000000001,
+            "b":true,"n":null,"a":[1,[2,{}]],"o":{}}"#;
+        assert_eq!(
+            parse_json(body.as_bytes()).unwrap(),
+            serde_json::from_str::<Value>(body).unwrap()
+        );
+        assert!(message("{\"a\":1} x").starts_with("Malformed JSON: trailing characters"));
+        assert!(message("{\"a\":").starts_with("Malformed JSON: EOF"));
+        assert!(message("\t").starts_with("Malformed JSON"));
     }
 }

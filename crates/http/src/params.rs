@@ -32,22 +32,37 @@ pub fn parse_canonical_uuid(raw: &str) -> Option<Uuid> {
     canonical.then(|| Uuid::try_parse(raw).ok()).flatten()
 }
 
-/// The query string as a map (the last of repeated keys wins).
+/// The query string as a map. A parameter is sent once: one sent twice (`?limit=5&limit=6`) is
+/// `400`, as its meaning would depend on which copy a reader takes; only the parameters a route
+/// documents as repeatable may repeat ([`Query::with_repeatable`]).
 pub struct Query(HashMap<String, String>);
 
 impl Query {
-    /// The query string; malformed, or holding U+0000 (which no stored text can match and
-    /// PostgreSQL refuses), it is `400`.
+    /// The query string; malformed, holding U+0000 (which no stored text can match and
+    /// PostgreSQL refuses), or naming a parameter twice, it is `400`.
     pub fn of(req: &HttpRequest) -> ApiResult<Self> {
+        Self::with_repeatable(req, &[])
+    }
+
+    /// Like [`of`](Self::of), but the parameters in `repeatable` may be sent more than once (the
+    /// map keeps the last; the route reads every copy itself).
+    pub fn with_repeatable(req: &HttpRequest, repeatable: &[&str]) -> ApiResult<Self> {
         let malformed = || ApiError::bad_request("Malformed query string");
-        let map = actix_web::web::Query::<HashMap<String, String>>::from_query(req.query_string())
+        let pairs = actix_web::web::Query::<Vec<(String, String)>>::from_query(req.query_string())
             .map_err(|_| malformed())?
             .into_inner();
-        if map
-            .iter()
-            .any(|(k, v)| k.contains('\0') || v.contains('\0'))
-        {
-            return Err(malformed());
+        let mut map = HashMap::with_capacity(pairs.len());
+        for (key, value) in pairs {
+            if key.contains('\0') || value.contains('\0') {
+                return Err(malformed());
+            }
+            if map.contains_key(&key) && !repeatable.contains(&key.as_str()) {
+                let quoted = serde_json::to_string(&key).unwrap_or(key);
+                return Err(ApiError::bad_request(format!(
+                    "Duplicate query parameter {quoted}: send it once"
+                )));
+            }
+            map.insert(key, value);
         }
         Ok(Query(map))
     }

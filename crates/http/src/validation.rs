@@ -216,6 +216,10 @@ impl<'a> Fields<'a> {
         match self.raw(name) {
             Sent::Absent => Sent::Absent,
             Sent::Null => Sent::Null,
+            Sent::Value(Value::String(s)) if s.contains('\0') => {
+                self.report(Violation::nul_in_string(&[name]));
+                Sent::Absent
+            }
             Sent::Value(Value::String(s)) => match parse(s) {
                 Some(t) => Sent::Value(t),
                 None => {
@@ -251,6 +255,9 @@ impl<'a> Fields<'a> {
                 for (i, item) in items.iter().enumerate() {
                     let index = i.to_string();
                     match item {
+                        Value::String(s) if s.contains('\0') => {
+                            self.report(Violation::nul_in_string(&[name, &index]));
+                        }
                         Value::String(s) => match parse(s) {
                             Some(t) => parsed.push(t),
                             None => {
@@ -304,6 +311,10 @@ impl<'a> Fields<'a> {
         match self.raw(name) {
             Sent::Absent => Sent::Absent,
             Sent::Null => Sent::Null,
+            Sent::Value(Value::String(s)) if s.contains('\0') => {
+                self.report(Violation::nul_in_string(&[name]));
+                Sent::Absent
+            }
             Sent::Value(Value::String(s)) => match parse(s) {
                 Some(t) => Sent::Value(t),
                 None => {
@@ -455,6 +466,27 @@ mod tests {
         assert_eq!(got[0]["code"], "invalid_string");
         assert_eq!(got[0]["validation"], "regex");
         assert_eq!(got[0]["path"], json!(["name"]));
+    }
+
+    #[test]
+    fn nul_is_a_string_problem_whatever_the_field_holds() {
+        let got = issues(
+            json!({"kind": "a\u{0}", "id": "\u{0}", "events": ["x", "\u{0}"]}),
+            |f| {
+                f.enumeration("kind", &["a"], |_| Some(()));
+                f.uuid("id");
+                f.enum_array("events", &["x"], |_| Some(()));
+            },
+        );
+        let paths: Vec<_> = got.iter().map(|i| i["path"].clone()).collect();
+        assert_eq!(
+            paths,
+            [json!(["kind"]), json!(["id"]), json!(["events", "1"])]
+        );
+        for issue in &got {
+            assert_eq!(issue["code"], "invalid_string", "{issue}");
+            assert_eq!(issue["validation"], "regex", "{issue}");
+        }
     }
 
     #[test]

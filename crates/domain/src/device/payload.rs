@@ -209,6 +209,9 @@ impl<'a> Reader<'a> {
     /// strings). Anything else is refused the way `z.coerce.number()` refuses it.
     fn number(&mut self, names: &[&str]) -> Option<(&'a str, f64)> {
         let field = self.body.field(names)?;
+        if self.holds_nul(&field) {
+            return None;
+        }
         let number = match field.value {
             Sent::Json(Value::Number(n)) => n.as_f64(),
             Sent::Json(Value::String(s)) => parse_number(s),
@@ -232,8 +235,26 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// Whether the field is a string holding U+0000, reported as what it is: a string problem
+    /// (as a number it would read as "not a number", which hides why).
+    fn holds_nul(&mut self, field: &Field<'a>) -> bool {
+        let text = match field.value {
+            Sent::Json(Value::String(s)) => s.as_str(),
+            Sent::Text(s) => s,
+            Sent::Json(_) => return false,
+        };
+        if text.contains('\0') {
+            self.issues.push(Violation::nul_in_string(&[field.name]));
+            return true;
+        }
+        false
+    }
+
     /// A string, trimmed (device templates pad values); anything else is reported.
     fn string(&mut self, field: &Field<'a>) -> Option<&'a str> {
+        if self.holds_nul(field) {
+            return None;
+        }
         match field.value {
             Sent::Json(Value::String(s)) => Some(s.trim()),
             Sent::Text(s) => Some(s.trim()),
@@ -644,6 +665,26 @@ mod tests {
             refused(json(json!({"gravity": 1.05, "comment": long}))),
             [at("too_big", "comment")]
         );
+    }
+
+    #[test]
+    fn nul_is_a_string_problem_not_a_number_problem() {
+        for (body, field) in [
+            (json(json!({"gravity": "1.05\u{0}"})), "gravity"),
+            (form(&[("SG", "1.050\u{0}"), ("Temp", "68")]), "SG"),
+            (json(ispindel(21.0, "C\u{0}", 1.05)), "temp_units"),
+        ] {
+            let DomainError::Invalid(issues) = body.unwrap_err() else {
+                panic!("{field}")
+            };
+            assert_eq!(issues.len(), 1, "{field}: {issues:?}");
+            let v = &issues[0];
+            assert_eq!(
+                (v.code, &v.path[..]),
+                ("invalid_string", &[field.to_owned()][..])
+            );
+            assert!(v.message.contains("NUL"), "{}", v.message);
+        }
     }
 
     #[test]

@@ -276,10 +276,10 @@ fn read_ingest_body(req: &HttpRequest, body: &JsonBody) -> ApiResult<IngestPaylo
             url::form_urlencoded::parse(bytes).into_owned().collect(),
         ));
     }
-    match serde_json::from_slice::<Value>(bytes) {
-        Ok(Value::Object(map)) => Ok(IngestPayload::Json(map)),
-        Ok(_) => Err(ApiError::bad_request("The body must be a JSON object")),
-        Err(e) => Err(ApiError::bad_request(format!("Malformed JSON: {e}"))),
+    // A member named twice is 400, as in every JSON body.
+    match crate::body::parse_json(bytes)? {
+        Value::Object(map) => Ok(IngestPayload::Json(map)),
+        _ => Err(ApiError::bad_request("The body must be a JSON object")),
     }
 }
 

@@ -17,7 +17,9 @@ use crate::error::{ApiError, ApiResult};
 use crate::params::{Query, parse_canonical_uuid, path_id};
 use crate::state::AppState;
 
-/// The most recipes and sessions one shopping list may gather (`400` beyond).
+/// The most `recipe_id`s, and the most `session_id`s, one shopping list may be asked for
+/// (`400` beyond), counted as sent: the document shows it as each parameter's `maxItems`, which
+/// counts repeats too.
 pub const MAX_SHOPPING_BREWS: usize = 50;
 
 /// Inside the `/v1/sessions` scope.
@@ -104,29 +106,32 @@ pub async fn undo_deduction(
 
 /// The repeated `recipe_id` and `session_id` parameters, in order.
 fn brew_ids(req: &HttpRequest) -> ApiResult<(Vec<Uuid>, Vec<Uuid>)> {
-    // Refuses a malformed query string or U+0000, as every list does.
-    Query::of(req)?;
+    // Refuses a malformed query string, U+0000 or another parameter sent twice, as every list
+    // does; these two are meant to repeat.
+    Query::with_repeatable(req, &["recipe_id", "session_id"])?;
     let pairs = web::Query::<Vec<(String, String)>>::from_query(req.query_string())
         .map_err(|_| ApiError::bad_request("Malformed query string"))?
         .into_inner();
     let (mut recipes, mut sessions) = (Vec::new(), Vec::new());
+    let (mut recipes_sent, mut sessions_sent) = (0, 0);
     for (key, value) in pairs {
-        let list = match key.as_str() {
-            "recipe_id" => &mut recipes,
-            "session_id" => &mut sessions,
+        let (list, sent) = match key.as_str() {
+            "recipe_id" => (&mut recipes, &mut recipes_sent),
+            "session_id" => (&mut sessions, &mut sessions_sent),
             _ => continue,
         };
+        *sent += 1;
+        if *sent > MAX_SHOPPING_BREWS {
+            return Err(ApiError::bad_request(format!(
+                "Invalid query parameter {key}: at most {MAX_SHOPPING_BREWS} in one shopping list"
+            )));
+        }
         let id = parse_canonical_uuid(&value).ok_or_else(|| {
             ApiError::bad_request(format!("Invalid query parameter {key}: expected a UUID"))
         })?;
         if !list.contains(&id) {
             list.push(id);
         }
-    }
-    if recipes.len() + sessions.len() > MAX_SHOPPING_BREWS {
-        return Err(ApiError::bad_request(format!(
-            "At most {MAX_SHOPPING_BREWS} recipes and sessions in one shopping list"
-        )));
     }
     Ok((recipes, sessions))
 }

@@ -29,6 +29,7 @@ mod idempotency;
 mod ingredients;
 mod interchange;
 mod inventory;
+mod one_meaning;
 mod openapi;
 mod recipes;
 mod security;
