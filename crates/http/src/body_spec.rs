@@ -588,8 +588,8 @@ fn property(
     RefOr::T(Schema::Object(property))
 }
 
-/// Items shown as plain strings: the values are listed in the description, and a new event
-/// type then is no breaking change of the schema.
+/// Items shown with the values the reader accepts (`enum`): any other is refused, so the document
+/// says so. Adding a value later widens what a client may send, which breaks none of them.
 fn array_property(array: EnumArray, field: &FieldSpec, description: Option<&str>) -> RefOr<Schema> {
     let schema_type = if field.nullable {
         SchemaType::from_iter([Type::Array, Type::Null])
@@ -599,7 +599,11 @@ fn array_property(array: EnumArray, field: &FieldSpec, description: Option<&str>
     let example = description.and(array.example).map(|example| example());
     let array = schema::ArrayBuilder::new()
         .schema_type(schema_type)
-        .items(ObjectBuilder::new().schema_type(Type::String))
+        .items(
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .enum_values(Some((array.options)())),
+        )
         .min_items(Some(array.min_items))
         .description(description);
     // The singular `example` is what the document has always shown (what utoipa's annotation

@@ -13,6 +13,7 @@ use wort_domain::rules::{NumberRule, Rule};
 use wort_domain::{brew_session, recipe};
 
 use crate::routes;
+use crate::routes::stock::ShoppingListBounds;
 use crate::routes::tools::ToolBounds;
 use crate::routes::{catalog, ingredients};
 
@@ -47,9 +48,10 @@ impl Modify for StandardAnswers {
         use utoipa::openapi::path::ParameterIn;
         use utoipa::openapi::security::SecurityRequirement;
         use utoipa::openapi::{ResponseBuilder, content::ContentBuilder};
-        let answer = |schema: &str| {
+        let answer = |schema: &str, description: String| {
             RefOr::T(
                 ResponseBuilder::new()
+                    .description(description)
                     .content(
                         "application/json",
                         ContentBuilder::new()
@@ -98,15 +100,43 @@ impl Modify for StandardAnswers {
                 ];
                 for (status, applies, schema) in answers {
                     if applies {
+                        let description = match status {
+                            "413" => too_large(path),
+                            _ => String::new(),
+                        };
                         operation
                             .responses
                             .responses
                             .entry(status.to_owned())
-                            .or_insert_with(|| answer(schema));
+                            .or_insert_with(|| answer(schema, description));
                     }
                 }
             }
         }
+    }
+}
+
+/// The `413` of a body past its route's cap, with the cap: a device's post has its own, every
+/// other JSON body [`crate::body::MAX_BODY_BYTES`] (routes with a cap of their own, the chat
+/// turn and the import, say theirs in their annotation).
+fn too_large(path: &str) -> String {
+    let cap = if path.starts_with("/ingest/") {
+        wort_domain::device::rules::MAX_PAYLOAD_BYTES
+    } else {
+        crate::body::MAX_BODY_BYTES
+    };
+    format!("The body is larger than {}", bytes_text(cap))
+}
+
+/// `16 KiB`, `1 MiB`: the caps as people write them.
+fn bytes_text(bytes: usize) -> String {
+    const KIB: usize = 1024;
+    if bytes.is_multiple_of(KIB * KIB) {
+        format!("{} MiB", bytes / (KIB * KIB))
+    } else if bytes.is_multiple_of(KIB) {
+        format!("{} KiB", bytes / KIB)
+    } else {
+        format!("{bytes} bytes")
     }
 }
 
@@ -355,8 +385,9 @@ impl Modify for PublicOperations {
 }
 
 /// Statuses every operation can answer, added to each one here rather than in every annotation:
-/// an unexpected failure (500) and an unreachable database or exhausted pool (503); and for
-/// every operation that takes a body, a body not received within the body read deadline (408).
+/// an unexpected failure (500), an unreachable database or exhausted pool (503) and a request
+/// head past the limits on header fields (431); and for every operation that takes a body, a
+/// body not received within the body read deadline (408).
 struct CommonResponses;
 
 impl Modify for CommonResponses {
@@ -380,6 +411,25 @@ impl Modify for CommonResponses {
             "408",
             "The request body did not arrive within the body read deadline (30 s by default)",
         );
+        // Once, in `components`, and referred to from every operation.
+        let head_too_large = "HeadersTooLarge";
+        openapi
+            .components
+            .get_or_insert_with(Default::default)
+            .responses
+            .insert(
+                head_too_large.to_owned(),
+                RefOr::T(
+                    ResponseBuilder::new()
+                        .description(format!(
+                            "The request's header fields are more than {} or larger than {} in all",
+                            crate::middleware::MAX_HEADER_FIELDS,
+                            bytes_text(crate::middleware::MAX_HEADER_BYTES)
+                        ))
+                        .content("application/json", error_body())
+                        .build(),
+                ),
+            );
         for operation in operations_mut(openapi) {
             let with_body = operation.request_body.is_some().then_some(body_timeout);
             for (status, description) in common.into_iter().chain(with_body) {
@@ -396,6 +446,13 @@ impl Modify for CommonResponses {
                         )
                     });
             }
+            operation
+                .responses
+                .responses
+                .entry("431".to_owned())
+                .or_insert_with(|| {
+                    RefOr::Ref(utoipa::openapi::Ref::from_response_name(head_too_large))
+                });
         }
     }
 }
@@ -565,7 +622,7 @@ impl Modify for SecuritySchemes {
         description = "Homebrewing data: recipes and their statistics, equipment profiles and styles, brew sessions, fermentation logs, inventory and an AI assistant."),
     modifiers(&StandardAnswers, &PageBounds, &SecuritySchemes, &CommonResponses, &OptionalBodies, &ReadingNeedsAMeasurement,
         &LinkFieldNames, &StyleIdPattern, &PublicOperations, &IdempotencyKeys,
-        &ToolBounds, &ConditionalGets),
+        &ToolBounds, &ShoppingListBounds, &ConditionalGets),
     servers((url = "/", description = "This wort: every path is relative to the service's origin")),
     paths(
         routes::health::healthz, routes::health::readyz,

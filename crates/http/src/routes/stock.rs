@@ -136,6 +136,33 @@ fn brew_ids(req: &HttpRequest) -> ApiResult<(Vec<Uuid>, Vec<Uuid>)> {
     Ok((recipes, sessions))
 }
 
+/// The document's `maxItems` of `recipe_id` and `session_id`: [`MAX_SHOPPING_BREWS`], the bound
+/// [`brew_ids`] applies, written once.
+pub struct ShoppingListBounds;
+
+impl utoipa::Modify for ShoppingListBounds {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::RefOr;
+        use utoipa::openapi::schema::Schema;
+        let Some(get) = openapi
+            .paths
+            .paths
+            .get_mut("/v1/shopping-list")
+            .and_then(|item| item.get.as_mut())
+        else {
+            return;
+        };
+        for parameter in get.parameters.iter_mut().flatten() {
+            if !matches!(parameter.name.as_str(), "recipe_id" | "session_id") {
+                continue;
+            }
+            if let Some(RefOr::T(Schema::Array(array))) = parameter.schema.as_mut() {
+                array.max_items = Some(MAX_SHOPPING_BREWS);
+            }
+        }
+    }
+}
+
 fn wants_text(req: &HttpRequest) -> bool {
     req.headers()
         .get(header::ACCEPT)
@@ -152,8 +179,8 @@ fn wants_text(req: &HttpRequest) -> bool {
 /// needs nothing more. `Accept: text/plain` answers a list to paste.
 #[utoipa::path(get, path = "/v1/shopping-list", tag = "inventory",
     params(
-        ("recipe_id" = Option<Vec<uuid::Uuid>>, Query, description = "A recipe to brew (repeatable)"),
-        ("session_id" = Option<Vec<uuid::Uuid>>, Query, description = "A planned brew session (repeatable)"),
+        ("recipe_id" = Option<Vec<uuid::Uuid>>, Query, description = "A recipe to brew (repeatable; `maxItems` times at most)"),
+        ("session_id" = Option<Vec<uuid::Uuid>>, Query, description = "A planned brew session (repeatable; `maxItems` times at most)"),
     ),
     responses((status = 200, description = "The things to buy",
         content((Vec<ShoppingLine> = "application/json"), (String = "text/plain"))),
