@@ -128,6 +128,8 @@ async fn serve(config: &Config, url: &str) -> Result<(), String> {
         device_reading_interval: config.device_reading_interval,
         body_read_timeout: config.body_read_timeout,
         max_connections_per_address: config.max_connections_per_address,
+        // One per core, each waiting up to the database deadline.
+        heavy_answers: Default::default(),
     })?;
     tracing::info!(addr = %started.addr, origin = %config.public_origin, "wort is listening");
     // actix stops on SIGTERM/SIGINT, letting in-flight requests finish within the grace period.

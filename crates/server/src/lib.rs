@@ -36,6 +36,7 @@ use wort_domain::ports::{AiProvider, Clock, PasswordHasher};
 use wort_domain::recipe::RecipeService;
 use wort_domain::webhook::{RetryPolicy, WebhookService};
 use wort_http::client_address::ClientAddressRule;
+use wort_http::state::HeavyAnswers;
 use wort_http::{AppState, Origins};
 
 use crate::hashing::BlockingHasher;
@@ -72,6 +73,18 @@ pub struct ServerSettings {
     /// `WORT_MAX_CONNECTIONS_PER_ADDRESS`: open connections one peer address may hold (`0`: no
     /// cap; trusted proxies are never capped).
     pub max_connections_per_address: usize,
+    /// How many answers that grow with the account's data (exports, shopping lists, costs) are
+    /// made at once, and how long a request waits for its turn.
+    pub heavy_answers: HeavyAnswerSettings,
+}
+
+/// `wort_http::state::HeavyAnswers`' settings; the defaults are production's.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct HeavyAnswerSettings {
+    /// `None`: one per CPU the process may use.
+    pub at_once: Option<usize>,
+    /// `None`: the database deadline (`WORT_DB_DEADLINE_MS`, [`PoolSettings::deadline`]).
+    pub wait: Option<std::time::Duration>,
 }
 
 /// How webhooks are delivered.
@@ -118,6 +131,7 @@ impl ServerSettings {
             device_reading_interval: std::time::Duration::from_secs(60),
             body_read_timeout: wort_http::middleware::BodyReadTimeout::default().0,
             max_connections_per_address: wort_http::connections::DEFAULT_LIMIT,
+            heavy_answers: HeavyAnswerSettings::default(),
         }
     }
 }
@@ -293,6 +307,13 @@ pub fn start(settings: ServerSettings) -> Result<Started, String> {
         device_reading_interval: settings.device_reading_interval,
         hasher: Arc::new(BlockingHasher::new(default_workers())),
         cpu: Arc::new(cpu::BoundedCpu::new(default_workers(), cpu::DEFAULT_WAIT)),
+        heavy: {
+            let wait = settings.heavy_answers.wait.unwrap_or(settings.pool.deadline);
+            Arc::new(match settings.heavy_answers.at_once {
+                Some(at_once) => HeavyAnswers::new(at_once, wait),
+                None => HeavyAnswers::per_core(wait),
+            })
+        },
         ai_provider,
         clock: settings.clock,
         origins: Origins::new(&public_origin, &settings.cors_origins),
@@ -348,6 +369,8 @@ struct SharedParts {
     hasher: Arc<dyn PasswordHasher>,
     /// One for the process too: at most one imported file read per core at a time.
     cpu: Arc<dyn wort_domain::recipe::ports::CpuWork>,
+    /// One for the process too: at most one heavy answer per core at a time.
+    heavy: Arc<HeavyAnswers>,
     ai_provider: Option<Arc<dyn AiProvider>>,
     clock: Arc<dyn Clock>,
     origins: Origins,
@@ -420,6 +443,7 @@ impl SharedParts {
             origins: self.origins.clone(),
             client_address: self.client_address.clone(),
             metrics: self.metrics.clone(),
+            heavy: self.heavy.clone(),
         })
     }
 }

@@ -176,7 +176,7 @@ pub fn safe_file_stem(name: &str) -> String {
 
 /// The document of these recipes, offered as a download named `<stem>.json|.xml`. Writing a page
 /// of 200 recipes takes tens of milliseconds of CPU, so it runs off the async worker (as parsing
-/// an imported file does).
+/// an imported file does). Both formats are written straight to bytes, never as a whole tree.
 async fn document(
     mut response: HttpResponseBuilder,
     format: ExportFormat,
@@ -184,7 +184,7 @@ async fn document(
     stem: &str,
 ) -> ApiResult<HttpResponse> {
     let (content_type, body) = web::block(move || match format {
-        ExportFormat::BeerJson => serde_json::to_vec(&wort_interchange::export_beerjson(&recipes))
+        ExportFormat::BeerJson => wort_interchange::export_beerjson_bytes(&recipes)
             .map(|body| ("application/json", body)),
         ExportFormat::BeerXml => Ok((
             "application/xml; charset=utf-8",
@@ -209,7 +209,9 @@ async fn document(
         ("format" = Option<ExportFormat>, Query, description = "Document format (default beerjson)")),
     responses((status = 200, description = "A BeerJSON 1.0 or BeerXML 1.0 document",
             content((serde_json::Value = "application/json"), (String = "application/xml")),
-            headers(("Content-Disposition" = String, description = "attachment; filename=\"<recipe name>.json|.xml\"")))))]
+            headers(("Content-Disposition" = String, description = "attachment; filename=\"<recipe name>.json|.xml\""))),
+        (status = 503, description = "Too many exports, shopping lists and costs being made at once (no free slot within the database deadline), or the database unavailable; retry after `Retry-After` seconds",
+            body = crate::error::ErrorBody, headers(("Retry-After" = u64)))))]
 pub async fn export_recipe(
     auth: Authenticated,
     req: HttpRequest,
@@ -217,6 +219,7 @@ pub async fn export_recipe(
 ) -> ApiResult<HttpResponse> {
     let id = path_id(&req, "id")?;
     let format = ExportFormat::of(&Query::of(&req)?)?;
+    state.heavy.admit(&req).await?;
     let recipe = state.recipes.export_one(auth.0.user.id, id).await?;
     let stem = safe_file_stem(&recipe.detail.recipe.name);
     document(HttpResponse::Ok(), format, vec![recipe], &stem).await
@@ -224,7 +227,9 @@ pub async fn export_recipe(
 
 /// Export every recipe of the account as one BeerJSON or BeerXML file.
 ///
-/// Paged like the list of recipes, oldest first.
+/// Paged like the list of recipes, oldest first. Exports, shopping lists and costs are made a few
+/// at a time (one per core): one that finds them all busy for the database deadline is answered
+/// `503` with `Retry-After`.
 #[utoipa::path(get, path = "/v1/recipes/export", tag = "recipes",
     params(("format" = Option<ExportFormat>, Query, description = "Document format (default beerjson)"),
         ("limit" = Option<i64>, Query, description = "Recipes per document (default 50)"),
@@ -232,7 +237,9 @@ pub async fn export_recipe(
     responses((status = 200, description = "A BeerJSON 1.0 or BeerXML 1.0 document",
             content((serde_json::Value = "application/json"), (String = "application/xml")),
             headers(("Content-Disposition" = String, description = "attachment; filename=\"wort-recipes.json|.xml\""),
-                ("X-Total-Count" = i64), ("Link" = String)))))]
+                ("X-Total-Count" = i64), ("Link" = String))),
+        (status = 503, description = "Too many exports, shopping lists and costs being made at once (no free slot within the database deadline), or the database unavailable; retry after `Retry-After` seconds",
+            body = crate::error::ErrorBody, headers(("Retry-After" = u64)))))]
 pub async fn export_recipes(
     auth: Authenticated,
     req: HttpRequest,
@@ -241,6 +248,7 @@ pub async fn export_recipes(
     let query = Query::of(&req)?;
     let format = ExportFormat::of(&query)?;
     let page = query.page(DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE)?;
+    state.heavy.admit(&req).await?;
     let recipes = state.recipes.export_page(auth.0.user.id, page).await?;
     let response = paged_ok(&req, &query, page, recipes.total);
     document(response, format, recipes.items, "wort-recipes").await

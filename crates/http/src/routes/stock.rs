@@ -184,13 +184,17 @@ fn wants_text(req: &HttpRequest) -> bool {
     ),
     responses((status = 200, description = "The things to buy",
         content((Vec<ShoppingLine> = "application/json"), (String = "text/plain"))),
-        (status = 404, body = crate::error::ErrorBody, description = "A recipe or session that is not the caller's")))]
+        (status = 404, body = crate::error::ErrorBody, description = "A recipe or session that is not the caller's"),
+        (status = 503, description = "Too many exports, shopping lists and costs being made at once (no free slot within the database deadline), or the database unavailable; retry after `Retry-After` seconds",
+            body = crate::error::ErrorBody, headers(("Retry-After" = u64)))))]
 pub async fn shopping_list(
     auth: Authenticated,
     req: HttpRequest,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
     let (recipes, sessions) = brew_ids(&req)?;
+    // Matched against the whole inventory, however large: one of the few heavy answers at once.
+    state.heavy.admit(&req).await?;
     let lines = state
         .inventory
         .shopping_list(auth.0.user.id, &recipes, &sessions)
@@ -207,13 +211,17 @@ pub async fn shopping_list(
 /// batch, per litre, and the ingredients without a price), with how the stock covers each.
 #[utoipa::path(get, path = "/v1/recipes/{id}/cost", tag = "inventory",
     params(("id" = uuid::Uuid, Path, description = "Recipe id")),
-    responses((status = 200, body = RecipeCost)))]
+    responses((status = 200, body = RecipeCost),
+        (status = 503, description = "Too many exports, shopping lists and costs being made at once (no free slot within the database deadline), or the database unavailable; retry after `Retry-After` seconds",
+            body = crate::error::ErrorBody, headers(("Retry-After" = u64)))))]
 pub async fn recipe_cost(
     auth: Authenticated,
     req: HttpRequest,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
     let id = path_id(&req, "id")?;
+    // Matched against the whole inventory, however large: one of the few heavy answers at once.
+    state.heavy.admit(&req).await?;
     Ok(HttpResponse::Ok().json(state.inventory.recipe_cost(auth.0.user.id, id).await?))
 }
 

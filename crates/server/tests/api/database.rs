@@ -207,7 +207,7 @@ pub fn with_database(url: &str, database: &str) -> String {
 /// as it completes, so a statement's output is known to be complete when a marker that follows
 /// it comes back. The session (and any advisory lock it holds) ends when psql reads the end of
 /// its input: on [`finish`](Self::finish), on drop, or when this process dies.
-struct Psql {
+pub(crate) struct Psql {
     child: Child,
     out: Lines<BufReader<ChildStdout>>,
 }
@@ -215,7 +215,7 @@ struct Psql {
 const DONE: &str = "-- psql done --";
 
 impl Psql {
-    fn start(url: &str) -> Result<Psql, String> {
+    pub(crate) fn start(url: &str) -> Result<Psql, String> {
         let mut child = Command::new("psql")
             .args([url, "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1"])
             .stdin(Stdio::piped())
@@ -230,9 +230,9 @@ impl Psql {
         })
     }
 
-    /// Runs one statement (never in a transaction block, so `CREATE DATABASE` works) and returns
-    /// the lines it printed. An error ends psql (`ON_ERROR_STOP`) and is returned with its text.
-    fn run(&mut self, statement: &str) -> Result<Vec<String>, String> {
+    /// Runs one statement (outside a transaction block unless an earlier `BEGIN` opened one, so
+    /// `CREATE DATABASE` works) and returns the lines it printed. An error ends psql (`ON_ERROR_STOP`) and is returned with its text.
+    pub(crate) fn run(&mut self, statement: &str) -> Result<Vec<String>, String> {
         let stdin = self.child.stdin.as_mut().ok_or("psql has no stdin")?;
         writeln!(stdin, "{statement};\nSELECT '{DONE}';")
             .and_then(|()| stdin.flush())
@@ -259,7 +259,7 @@ impl Psql {
         text.trim().to_owned()
     }
 
-    fn finish(mut self) -> Result<(), String> {
+    pub(crate) fn finish(mut self) -> Result<(), String> {
         drop(self.child.stdin.take());
         match self.child.wait() {
             Ok(status) if status.success() => Ok(()),

@@ -24,6 +24,7 @@ mod embedded;
 mod errors;
 mod fermentation;
 mod hardening;
+mod heavy_answers;
 mod http_edges;
 mod idempotency;
 mod ingredients;

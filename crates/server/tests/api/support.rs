@@ -111,6 +111,12 @@ pub struct Options {
     /// connection cap applies). By default each test app reads its own header instead, so that
     /// the per-address limits of one test never spill into another.
     pub peer_is_client: bool,
+    /// `None`: one answer that grows with the account's data at a time per core, each waiting up
+    /// to the database deadline for its turn, as in production.
+    pub heavy_answers: Option<wort_server::HeavyAnswerSettings>,
+    /// `None`: the production database deadline and statement timeout (5 s); a test that holds a
+    /// table locked on purpose sets more.
+    pub database_deadline: Option<std::time::Duration>,
 }
 
 /// The webhook settings tests run with unless they say otherwise.
@@ -154,9 +160,16 @@ impl TestApp {
                     sign_ups_per_address: 0,
                     ..Default::default()
                 }),
-            pool: wort_db::PoolSettings {
-                max_size: 4,
-                ..Default::default()
+            pool: {
+                let mut pool = wort_db::PoolSettings {
+                    max_size: 4,
+                    ..Default::default()
+                };
+                if let Some(deadline) = options.database_deadline {
+                    pool.deadline = deadline;
+                    pool.statement_timeout = deadline;
+                }
+                pool
             },
             clock: clock.clone(),
             ai: options.ai,
@@ -174,6 +187,7 @@ impl TestApp {
             max_connections_per_address: options
                 .max_connections_per_address
                 .unwrap_or(wort_http::connections::DEFAULT_LIMIT),
+            heavy_answers: options.heavy_answers.unwrap_or_default(),
         })
         .expect("server starts");
         let handle = started.server.handle();
