@@ -308,7 +308,10 @@ pub fn start(settings: ServerSettings) -> Result<Started, String> {
         hasher: Arc::new(BlockingHasher::new(default_workers())),
         cpu: Arc::new(cpu::BoundedCpu::new(default_workers(), cpu::DEFAULT_WAIT)),
         heavy: {
-            let wait = settings.heavy_answers.wait.unwrap_or(settings.pool.deadline);
+            let wait = settings
+                .heavy_answers
+                .wait
+                .unwrap_or(settings.pool.deadline);
             Arc::new(match settings.heavy_answers.at_once {
                 Some(at_once) => HeavyAnswers::new(at_once, wait),
                 None => HeavyAnswers::per_core(wait),

@@ -184,8 +184,9 @@ async fn document(
     stem: &str,
 ) -> ApiResult<HttpResponse> {
     let (content_type, body) = web::block(move || match format {
-        ExportFormat::BeerJson => wort_interchange::export_beerjson_bytes(&recipes)
-            .map(|body| ("application/json", body)),
+        ExportFormat::BeerJson => {
+            wort_interchange::export_beerjson_bytes(&recipes).map(|body| ("application/json", body))
+        }
         ExportFormat::BeerXml => Ok((
             "application/xml; charset=utf-8",
             wort_interchange::export_beerxml(&recipes).into_bytes(),

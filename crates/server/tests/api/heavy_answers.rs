@@ -128,7 +128,12 @@ async fn an_export_waits_for_the_only_slot_and_is_told_to_come_back() {
             acct.key.clone(),
         );
         async move {
-            let res = client.get(url).header("X-API-Key", key).send().await.unwrap();
+            let res = client
+                .get(url)
+                .header("X-API-Key", key)
+                .send()
+                .await
+                .unwrap();
             (res.status(), res.json::<Value>().await.unwrap())
         }
     });
@@ -152,10 +157,7 @@ async fn an_export_waits_for_the_only_slot_and_is_told_to_come_back() {
     held.release();
     let (status, doc) = first.await.unwrap();
     assert_eq!(status, StatusCode::OK, "{doc}");
-    assert_eq!(
-        doc["beerjson"]["recipes"][0]["name"], "Held Pale",
-        "{doc}"
-    );
+    assert_eq!(doc["beerjson"]["recipes"][0]["name"], "Held Pale", "{doc}");
     // The slot came back with the answer.
     let (status, _, body) = send(&app, &acct, EXPORT).await;
     assert_eq!(status, StatusCode::OK, "{body}");
@@ -180,7 +182,15 @@ async fn one_recipe_export_and_cost_take_the_slot_too() {
             format!("{}{EXPORT}", app.base),
             acct.key.clone(),
         );
-        async move { client.get(url).header("X-API-Key", key).send().await.unwrap().status() }
+        async move {
+            client
+                .get(url)
+                .header("X-API-Key", key)
+                .send()
+                .await
+                .unwrap()
+                .status()
+        }
     });
     until_one_waits_on_the_lock(&db).await;
     for path in [&cost, &one] {
