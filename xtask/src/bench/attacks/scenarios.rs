@@ -1,5 +1,5 @@
-//! The seven attacks, one function each. Each says what it sends, what it measures, the figure
-//! the probe saw before the fixes, and when the fix holds.
+//! The attacks, one function each (scenario 8's in `exports.rs`). Each says what it sends, what
+//! it measures, the figure the probe saw before the fixes, and when the fix holds.
 
 use std::collections::{BTreeSet, HashSet};
 use std::io::{Read, Write};
@@ -86,9 +86,16 @@ pub const ALL: &[Scenario] = &[
         metrics: false,
         run: database_freeze,
     },
+    Scenario {
+        number: 8,
+        title: "Concurrent exports",
+        env: &[],
+        metrics: false,
+        run: super::exports::exports,
+    },
 ];
 
-fn row(
+pub(super) fn row(
     scenario: &str,
     answers: &Statuses,
     watched: Watched,
