@@ -101,6 +101,38 @@ fn run_tests(steps: &mut Steps, database_url: &str, runner_args: &[String]) {
     crate::self_contained::reset_corpus_report();
     steps.command("tests", &mut tests);
     eprintln!("{}", crate::self_contained::corpus_report());
+    // The API tests again with a fresh `Idempotency-Key` on every write, so each write path also
+    // runs inside its key's transaction (docs/testing.md); the key's own tests already do.
+    if runner_args.is_empty() {
+        let mut keyed = cargo();
+        if nextest {
+            keyed.args([
+                "nextest",
+                "run",
+                "-p",
+                "wort-server",
+                "--test",
+                "api",
+                "-E",
+                "not test(idempotency)",
+            ]);
+        } else {
+            keyed.args([
+                "test",
+                "-p",
+                "wort-server",
+                "--test",
+                "api",
+                "--",
+                "--skip",
+                "idempotency",
+            ]);
+        }
+        keyed
+            .env("WORT_TEST_DATABASE_URL", database_url)
+            .env("WORT_TEST_KEYED_WRITES", "1");
+        steps.command("keyed-tests", &mut keyed);
+    }
     // nextest does not run doctests; with a filter given, the caller wants only what matches.
     if nextest && runner_args.is_empty() {
         let mut doctests = cargo();

@@ -1,18 +1,21 @@
 //! `Idempotency-Key`s: one row per account and key.
 //!
-//! Every call is one statement, committed on its own: the reservation is visible to every wort
-//! instance before the request it guards runs, and the primary key `(user_id, key)` lets exactly
-//! one of two racing reservations in. Which stored keys a new try may take over is the domain's
+//! A keyed write runs in a transaction of its own that writes the key's record with its answer
+//! (`crate::request_transaction`). The calls here serve the requests that wait on the AI
+//! provider and so cannot: each is committed on its own, the reservation visible to every wort
+//! instance before the request it guards runs, and the primary key `(user_id, key)` with the
+//! key's advisory lock lets exactly one of two racing reservations in. Which stored keys a new try may take over is the domain's
 //! decision (`wort_domain::idempotency::rules`); the take-over here only makes sure it replaces
 //! the reservation that was looked at and not a newer one.
 
 use async_trait::async_trait;
 use diesel::prelude::*;
 use diesel::upsert::on_constraint;
+use diesel_async::AsyncConnection;
 use diesel_async::RunQueryDsl;
 use time::OffsetDateTime;
 use uuid::Uuid;
-use wort_domain::idempotency::{Answer, Fingerprint, IdempotencyKey, StoredKey};
+use wort_domain::idempotency::{Answer, Fingerprint, IdempotencyKey, Opened, Reserve, StoredKey};
 use wort_domain::ports::IdempotencyStore;
 use wort_domain::{DomainError, DomainResult, UserId};
 
@@ -32,7 +35,7 @@ impl PgIdempotency {
 }
 
 #[derive(Queryable)]
-struct KeyRow {
+pub(crate) struct KeyRow {
     fingerprint: Vec<u8>,
     token: Uuid,
     reserved_at: OffsetDateTime,
@@ -43,7 +46,7 @@ struct KeyRow {
 }
 
 impl KeyRow {
-    fn entity(self) -> DomainResult<StoredKey> {
+    pub(crate) fn entity(self) -> DomainResult<StoredKey> {
         let fingerprint = <[u8; 32]>::try_from(self.fingerprint.as_slice())
             .map_err(|_| DomainError::Internal("idempotency fingerprint is not 32 bytes".into()))?;
         let answer = match self.status {
@@ -65,7 +68,7 @@ impl KeyRow {
     }
 }
 
-type KeyColumns = (
+pub(crate) type KeyColumns = (
     keys::fingerprint,
     keys::token,
     keys::reserved_at,
@@ -75,7 +78,7 @@ type KeyColumns = (
     keys::body,
 );
 
-const KEY_COLUMNS: KeyColumns = (
+pub(crate) const KEY_COLUMNS: KeyColumns = (
     keys::fingerprint,
     keys::token,
     keys::reserved_at,
@@ -87,6 +90,15 @@ const KEY_COLUMNS: KeyColumns = (
 
 #[async_trait]
 impl IdempotencyStore for PgIdempotency {
+    async fn open(&self, user: UserId, key: &IdempotencyKey) -> DomainResult<Opened> {
+        Ok(
+            match crate::request_transaction::open(&self.pool, user, key).await? {
+                Some(transaction) => Opened::Open(Box::new(transaction)),
+                None => Opened::Busy,
+            },
+        )
+    }
+
     async fn reserve(
         &self,
         user: UserId,
@@ -94,41 +106,46 @@ impl IdempotencyStore for PgIdempotency {
         fingerprint: Fingerprint,
         token: Uuid,
         now: OffsetDateTime,
-    ) -> DomainResult<Option<StoredKey>> {
+    ) -> DomainResult<Reserve> {
         let mut conn = checkout(&self.pool).await?;
-        // A key released or pruned between the insert and the read is free again: try again.
-        for _ in 0..3 {
-            let inserted = diesel::insert_into(keys::table)
-                .values((
-                    keys::user_id.eq(user.0),
-                    keys::key.eq(key.as_str()),
-                    keys::fingerprint.eq(fingerprint.0.as_slice()),
-                    keys::token.eq(token),
-                    keys::reserved_at.eq(now),
-                ))
-                .on_conflict(on_constraint("idempotency_keys_pkey"))
-                .do_nothing()
-                .execute(&mut conn)
-                .await
-                .map_err(db_error)?;
-            if inserted == 1 {
-                return Ok(None);
-            }
-            let row: Option<KeyRow> = keys::table
-                .filter(keys::user_id.eq(user.0))
-                .filter(keys::key.eq(key.as_str()))
-                .select(KEY_COLUMNS)
-                .first(&mut conn)
-                .await
-                .optional()
-                .map_err(db_error)?;
-            if let Some(row) = row {
-                return row.entity().map(Some);
-            }
+        let row = conn
+            .transaction(async |conn| {
+                // A keyed write's transaction holding the key: that write runs, or its outcome is
+                // open (`crate::request_transaction`).
+                if !crate::request_transaction::try_lock(conn, user, key).await? {
+                    return Ok::<_, diesel::result::Error>(None);
+                }
+                let inserted = diesel::insert_into(keys::table)
+                    .values((
+                        keys::user_id.eq(user.0),
+                        keys::key.eq(key.as_str()),
+                        keys::fingerprint.eq(fingerprint.0.as_slice()),
+                        keys::token.eq(token),
+                        keys::reserved_at.eq(now),
+                    ))
+                    .on_conflict(on_constraint("idempotency_keys_pkey"))
+                    .do_nothing()
+                    .execute(conn)
+                    .await?;
+                if inserted == 1 {
+                    return Ok(Some(None));
+                }
+                // Under the lock, and only released or pruned inside it, the row is still there.
+                let row: KeyRow = keys::table
+                    .filter(keys::user_id.eq(user.0))
+                    .filter(keys::key.eq(key.as_str()))
+                    .select(KEY_COLUMNS)
+                    .first(conn)
+                    .await?;
+                Ok(Some(Some(row)))
+            })
+            .await
+            .map_err(db_error)?;
+        match row {
+            None => Ok(Reserve::Busy),
+            Some(None) => Ok(Reserve::Reserved),
+            Some(Some(row)) => row.entity().map(Reserve::Stored),
         }
-        Err(DomainError::Unavailable(
-            "idempotency key kept changing under its reservation".into(),
-        ))
     }
 
     async fn take_over(

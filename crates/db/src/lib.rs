@@ -28,6 +28,7 @@ mod outbox;
 pub mod pool;
 pub(crate) mod prepared;
 pub mod recipes;
+mod request_transaction;
 pub mod schema;
 pub mod water;
 pub mod webhooks;

@@ -33,24 +33,36 @@ type PooledObject = diesel_async::pooled_connection::deadpool::Object<AsyncPgCon
 /// next checkout, leaving the session "idle in transaction" (holding its locks) meanwhile. On drop,
 /// a connection whose transaction is still open is detached and closed instead, so PostgreSQL
 /// rolls the transaction back at once.
-pub(crate) struct PooledConn(Option<PooledObject>);
+///
+/// Inside a keyed write (`crate::request_transaction`) every checkout is the request's own
+/// connection, lent for the call: the transaction it is in belongs to the request, which commits
+/// or rolls it back.
+// The pooled object is held inline, as before the lent variant existed: boxing it would cost an
+// allocation on every checkout, and the value lives on one call's stack.
+#[allow(clippy::large_enum_variant)]
+pub(crate) enum PooledConn {
+    Own(Option<PooledObject>),
+    Lent(tokio::sync::OwnedMutexGuard<PooledConn>),
+}
 
 impl std::ops::Deref for PooledConn {
     type Target = AsyncPgConnection;
 
     fn deref(&self) -> &AsyncPgConnection {
-        match &self.0 {
-            Some(conn) => conn,
-            None => unreachable_connection(),
+        match self {
+            PooledConn::Own(Some(conn)) => conn,
+            PooledConn::Lent(conn) => conn,
+            PooledConn::Own(None) => unreachable_connection(),
         }
     }
 }
 
 impl std::ops::DerefMut for PooledConn {
     fn deref_mut(&mut self) -> &mut AsyncPgConnection {
-        match &mut self.0 {
-            Some(conn) => conn,
-            None => unreachable_connection(),
+        match self {
+            PooledConn::Own(Some(conn)) => conn,
+            PooledConn::Lent(conn) => conn,
+            PooledConn::Own(None) => unreachable_connection(),
         }
     }
 }
@@ -63,7 +75,8 @@ fn unreachable_connection() -> ! {
 
 impl Drop for PooledConn {
     fn drop(&mut self) {
-        if let Some(mut conn) = self.0.take()
+        if let PooledConn::Own(own) = self
+            && let Some(mut conn) = own.take()
             && PoolableConnection::is_broken(&mut *conn)
         {
             // Taken out of the pool and dropped: the socket closes and the server rolls back.
@@ -296,9 +309,14 @@ async fn check_session_attrs(
     }
 }
 
+/// A connection for one repository call: the request's own inside a keyed write
+/// (`crate::request_transaction`), else one from `pool`.
 pub(crate) async fn checkout(pool: &DbPool) -> Result<PooledConn, wort_domain::DomainError> {
+    if let Some(lent) = crate::request_transaction::lend()? {
+        return Ok(PooledConn::Lent(lent));
+    }
     let conn = pool.get().await.map_err(crate::error::pool_error)?;
-    Ok(PooledConn(Some(conn)))
+    Ok(PooledConn::Own(Some(conn)))
 }
 
 /// `/readyz`: the database answers a trivial query.

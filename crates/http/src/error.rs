@@ -42,6 +42,11 @@ pub enum ApiError {
     },
     #[error("Service unavailable")]
     Unavailable,
+    /// A write that met an unavailable database (`503`): it may have been applied before the
+    /// answer was lost, so the message does not say it was not. A retry with the same
+    /// `Idempotency-Key` learns which.
+    #[error("Service unavailable: the write may or may not have been applied")]
+    WriteUnavailable,
     /// The server is shutting down; an AI answer was cut short (`503`).
     #[error(
         "The server is restarting; the answer was cut short and what had arrived is saved. Try again in a moment"
@@ -153,9 +158,10 @@ impl ResponseError for ApiError {
             ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::BodyTimeout => StatusCode::REQUEST_TIMEOUT,
             ApiError::HeadersTooLarge => StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
-            ApiError::Unavailable | ApiError::AiNotConfigured | ApiError::Interrupted => {
-                StatusCode::SERVICE_UNAVAILABLE
-            }
+            ApiError::Unavailable
+            | ApiError::WriteUnavailable
+            | ApiError::AiNotConfigured
+            | ApiError::Interrupted => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::AiProvider => StatusCode::BAD_GATEWAY,
             ApiError::Internal => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -172,7 +178,7 @@ impl ResponseError for ApiError {
             } => {
                 response.insert_header((header::RETRY_AFTER, retry_after_secs.to_string()));
             }
-            ApiError::Unavailable | ApiError::Interrupted => {
+            ApiError::Unavailable | ApiError::WriteUnavailable | ApiError::Interrupted => {
                 response.insert_header((header::RETRY_AFTER, "5"));
             }
             // The rest of the body may still be on its way: the connection is not reusable.

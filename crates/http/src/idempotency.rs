@@ -1,5 +1,5 @@
 //! `Idempotency-Key` on every `POST` and `PATCH` under `/v1`: a write retried with the key it was
-//! first sent with is applied at most once, and the retry gets the first answer again.
+//! first sent with is applied exactly once, and the retry gets the first answer again.
 //!
 //! Only a request that carries the header is touched, and only when it has a valid credential
 //! (the key belongs to the account): without one it passes through and the handler answers `401`
@@ -9,17 +9,25 @@
 //! * the body is read (through the body read deadline) and fingerprinted with the method and
 //!   target; a body too large or too slow for any route passes on unguarded, for the handler to
 //!   refuse as it always does;
-//! * the key is reserved in a statement of its own, so every wort instance sees it before the
-//!   handler runs: a replay answers with the stored answer and `Idempotent-Replayed: true`, the
-//!   same key with another request is `422 idempotency_key_reused`, a try while the first still
-//!   runs is `409`;
-//! * the handler runs in a task of its own, so a client that hangs up does not cut it short: its
-//!   answer is stored (or the key released, for an answer a retry may change) even then.
+//! * the request runs inside one database transaction that holds the key's lock and, when the
+//!   answer is kept, writes the key's record with it
+//!   ([`IdempotencyService::run_keyed`](wort_domain::idempotency::IdempotencyService::run_keyed)):
+//!   a replay answers with the stored answer and `Idempotent-Replayed: true`, the same key with
+//!   another request is `422 idempotency_key_reused`, a try while the first still runs (or while
+//!   its commit's outcome is open) is `409` with `Retry-After`.
 //!
-//! A streamed answer (`text/event-stream`, a chat turn) is not stored: the key guards the turn
-//! until its stream starts, and is released then; the thread shows what was saved.
+//! So a write whose answer is lost after its `COMMIT` (the deadline's `503`, a client that hung
+//! up, a killed instance) is never applied again: the record committed with it. And one that never
+//! committed left nothing, so its retry applies it once.
+//!
+//! The two requests that wait on the AI provider (an analysis, a chat turn) cannot hold a
+//! transaction across the provider's minute: their key is reserved in a row committed before
+//! they run, and their answer stored after. A streamed chat turn is not stored: the key guards
+//! the turn until its stream starts, and is released then; the thread shows what was saved.
 
+use std::cell::RefCell;
 use std::future::poll_fn;
+use std::rc::Rc;
 
 use actix_web::body::{BodyStream, BoxBody, MessageBody};
 use actix_web::dev::{Payload, ServiceRequest, ServiceResponse};
@@ -28,14 +36,16 @@ use actix_web::http::header::{self, HeaderValue};
 use actix_web::http::{Method, StatusCode};
 use actix_web::middleware::Next;
 use actix_web::web::{Bytes, BytesMut};
-use actix_web::{HttpMessage, HttpResponse, web};
+use actix_web::{HttpMessage, HttpResponse, ResponseError, web};
 use futures_util::StreamExt;
 use futures_util::stream;
+use wort_domain::UserId;
 use wort_domain::idempotency::rules::{self, KEY_HEADER, MAX_KEPT_BODY_BYTES, REPLAYED_HEADER};
-use wort_domain::idempotency::{Answer, Begin, Fingerprint, Reservation};
+use wort_domain::idempotency::{Answer, Begin, Fingerprint, IdempotencyKey, Keyed, Reservation};
 
 use crate::credentials;
 use crate::error::ApiError;
+use crate::request_deadline::{waits_for_ai_provider, write_error};
 use crate::state::AppState;
 
 /// The largest request body any write route accepts (a recipe file to import); a larger one is
@@ -81,13 +91,161 @@ pub async fn idempotency(
         .path_and_query()
         .map_or_else(|| req.path().to_owned(), |pq| pq.as_str().to_owned());
     let fingerprint = Fingerprint::of(req.method().as_str(), &target, &body);
+    req.set_payload(buffered(body));
+    if waits_for_ai_provider(req.method(), req.path()) {
+        reserved(req, next, state, user, key, fingerprint).await
+    } else {
+        in_transaction(req, next, state, user, key, fingerprint).await
+    }
+}
+
+/// What the handler answered, kept for the client while its answer's record commits.
+type Ran = Rc<RefCell<Option<Result<ServiceResponse<BoxBody>, actix_web::Error>>>>;
+
+/// Runs the request inside the transaction that holds its key (see the module's comment).
+async fn in_transaction(
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+    state: web::Data<AppState>,
+    user: UserId,
+    key: IdempotencyKey,
+    fingerprint: Fingerprint,
+) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+    let write = match state.idempotency.open_keyed(user, key, fingerprint).await {
+        Ok(Ok(write)) => write,
+        Ok(Err(told)) => return Ok(req.into_response(told_response(told))),
+        Err(e) => return Ok(req.error_response(write_error(ApiError::from(e)))),
+    };
+    let ran: Ran = Rc::default();
+    let work = {
+        let ran = ran.clone();
+        Box::pin(async move {
+            let (answer, response) = answer_of(next.call(req).await).await;
+            *ran.borrow_mut() = Some(response);
+            answer
+        })
+    };
+    let committed = write.run(work).await;
+    let Some(response) = ran.borrow_mut().take() else {
+        tracing::error!("a keyed write ran without an answer");
+        return Err(ApiError::Internal.into());
+    };
+    match (committed, response) {
+        (Ok(()), response) => response,
+        // The handler answered but its commit failed: a success may or may not have been
+        // applied; a refusal applied nothing either way and is told as it was.
+        (Err(e), Ok(response)) if response.status().is_success() => {
+            tracing::warn!(error = %e, "a keyed write's commit failed");
+            let (request, _) = response.into_parts();
+            Ok(ServiceResponse::new(
+                request,
+                ApiError::WriteUnavailable.error_response(),
+            ))
+        }
+        (Err(e), response) => {
+            tracing::warn!(error = %e, "could not keep the answer of a refused keyed write");
+            response
+        }
+    }
+}
+
+fn told_response(told: Keyed) -> HttpResponse {
+    match told {
+        Keyed::Replay(answer) => replay(&answer),
+        Keyed::AppliedNotKept => ApiError::Conflict(APPLIED_NOT_KEPT.into()).error_response(),
+        Keyed::InProgress => in_progress(),
+        Keyed::Reused => ApiError::Validation(vec![rules::key_reused()]).error_response(),
+    }
+}
+
+const APPLIED_NOT_KEPT: &str =
+    "The request with this Idempotency-Key was applied, but its answer was too large to keep";
+
+fn in_progress() -> HttpResponse {
+    let mut response = ApiError::Conflict(
+        "A request with this Idempotency-Key is still being processed; retry later".into(),
+    )
+    .error_response();
+    response
+        .headers_mut()
+        .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+    response
+}
+
+/// The handler's answer as kept for the key, and the answer for the client, its body whole.
+async fn answer_of(
+    result: Result<ServiceResponse<impl MessageBody + 'static>, actix_web::Error>,
+) -> (Answer, Result<ServiceResponse<BoxBody>, actix_web::Error>) {
+    let response = match result {
+        Ok(response) => response.map_into_boxed_body(),
+        Err(e) => {
+            let status = e.as_response_error().status_code().as_u16();
+            return (not_kept(status), Err(e));
+        }
+    };
+    let status = response.status().as_u16();
+    let content_type = header_text(&response, &header::CONTENT_TYPE);
+    // A stream has no end to wait for; none of the routes run here answers with one.
+    if content_type
+        .as_deref()
+        .is_some_and(|t| t.starts_with("text/event-stream"))
+    {
+        return (not_kept(status), Ok(response));
+    }
+    let location = header_text(&response, &header::LOCATION);
+    let (request, response) = response.into_parts();
+    let (head, body) = response.into_parts();
+    match read_answer(body).await {
+        Ok((kept, body)) => (
+            Answer {
+                status,
+                content_type,
+                location,
+                body: kept.map(|b| b.to_vec()),
+            },
+            Ok(ServiceResponse::new(request, head.set_body(body))),
+        ),
+        Err(e) => (not_kept(500), Err(e)),
+    }
+}
+
+/// An answer that is not kept (and so nothing of the request is committed).
+fn not_kept(status: u16) -> Answer {
+    Answer {
+        status: if rules::answer_is_kept(status) {
+            500
+        } else {
+            status
+        },
+        content_type: None,
+        location: None,
+        body: None,
+    }
+}
+
+fn header_text(response: &ServiceResponse<BoxBody>, name: &header::HeaderName) -> Option<String> {
+    response
+        .headers()
+        .get(name)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned)
+}
+
+/// A request that waits on the AI provider: the key reserved in a row of its own first.
+async fn reserved(
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+    state: web::Data<AppState>,
+    user: UserId,
+    key: IdempotencyKey,
+    fingerprint: Fingerprint,
+) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
     let begin = match state.idempotency.begin(user, key, fingerprint).await {
         Ok(begin) => begin,
-        Err(e) => return Ok(req.error_response(ApiError::from(e))),
+        Err(e) => return Ok(req.error_response(write_error(ApiError::from(e)))),
     };
     match begin {
         Begin::Run(reservation) => {
-            req.set_payload(buffered(body));
             // Spawned, so the handler and the answer's storing finish even if the client hangs
             // up and this future is dropped: the key then holds the true answer for its retry.
             let run = actix_web::rt::spawn(run(req, next, state, reservation));
@@ -100,20 +258,10 @@ pub async fn idempotency(
             }
         }
         Begin::Replay(answer) => Ok(req.into_response(replay(&answer))),
-        Begin::AppliedNotKept => Ok(req.error_response(ApiError::Conflict(
-            "The request with this Idempotency-Key was applied, but its answer was too large to \
-             keep"
-                .into(),
-        ))),
-        Begin::InProgress => {
-            let mut response = req.error_response(ApiError::Conflict(
-                "A request with this Idempotency-Key is still being processed; retry later".into(),
-            ));
-            response
-                .headers_mut()
-                .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
-            Ok(response)
+        Begin::AppliedNotKept => {
+            Ok(req.error_response(ApiError::Conflict(APPLIED_NOT_KEPT.into())))
         }
+        Begin::InProgress => Ok(req.into_response(in_progress())),
         Begin::Reused => Ok(req.error_response(ApiError::Validation(vec![rules::key_reused()]))),
     }
 }

@@ -6,6 +6,7 @@
 //!   (docs/api-rules.md).
 //! * [`error`]: every failure mapped to its status and JSON body, in one place.
 //! * [`idempotency`]: `Idempotency-Key` on writes under `/v1`: retried, applied once.
+//! * [`request_deadline`]: one database deadline per request, pool wait and connect included.
 //! * [`encoding`]: brotli/gzip by `Accept-Encoding`, ETags and `304` for JSON answers.
 //! * [`caching`]: answers to credentialed requests are private; answers with secrets are
 //!   `no-store` and never compressed.
@@ -31,6 +32,7 @@ pub mod metrics;
 pub mod middleware;
 pub mod openapi;
 pub mod params;
+pub mod request_deadline;
 pub mod routes;
 pub mod sse;
 pub mod state;
@@ -49,6 +51,7 @@ pub use state::{AppState, Origins};
 pub fn app(
     state: web::Data<AppState>,
     body_read_timeout: middleware::BodyReadTimeout,
+    db_deadline: request_deadline::DbDeadline,
 ) -> App<
     impl ServiceFactory<
         ServiceRequest,
@@ -63,10 +66,13 @@ pub fn app(
     App::new()
         .app_data(state)
         .app_data(web::Data::new(body_read_timeout))
+        .app_data(web::Data::new(db_deadline))
         .configure(docs::configure)
         .configure(routes::configure)
         .default_service(web::to(web_app::fallback))
-        // Innermost: its body read keeps the read deadline; replays get CORS, ids and the log.
+        // Innermost: the handler's own `503` for a write says it may have been applied.
+        .wrap(from_fn(request_deadline::writes_may_be_applied))
+        // Its body read keeps the read deadline; replays get CORS, ids and the log.
         .wrap(from_fn(idempotency::idempotency))
         // Outside the replay store (it keeps the plain body), inside `HEAD`-as-`GET`.
         .wrap(from_fn(encoding::json_answers))
@@ -78,4 +84,7 @@ pub fn app(
         // answer to a credentialed request is marked private.
         .wrap(from_fn(caching::private_answers))
         .wrap(from_fn(middleware::request_id_and_log))
+        // Outermost: one deadline for everything inside, the key's transaction included (running
+        // out of time drops it, and PostgreSQL rolls it back).
+        .wrap(from_fn(request_deadline::request_deadline))
 }

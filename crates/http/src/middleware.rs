@@ -23,7 +23,7 @@ use crate::state::AppState;
 pub const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
 /// The request's own id when it is 1–128 characters of `[A-Za-z0-9._-]`, else a fresh one.
-fn request_id(req: &ServiceRequest) -> String {
+pub(crate) fn request_id(req: &ServiceRequest) -> String {
     req.headers()
         .get(&REQUEST_ID)
         .and_then(|v| v.to_str().ok())
@@ -85,7 +85,7 @@ const MAX_LOGGED_PATH_CHARS: usize = 256;
 
 /// The path as logged: a device's ingest token is its only credential, so it is cut out
 /// (`/ingest/wortd_…` becomes `/ingest/…`); a very long path is cut short.
-fn loggable_path(path: &str) -> String {
+pub(crate) fn loggable_path(path: &str) -> String {
     match path.strip_prefix("/ingest/") {
         Some(_) => "/ingest/…".to_owned(),
         None if path.chars().count() > MAX_LOGGED_PATH_CHARS => {
@@ -261,7 +261,7 @@ pub async fn cors(
     Ok(response)
 }
 
-fn add_allow_origin(headers: &mut actix_web::http::header::HeaderMap, origin: &str) {
+pub(crate) fn add_allow_origin(headers: &mut actix_web::http::header::HeaderMap, origin: &str) {
     if let Ok(value) = HeaderValue::from_str(origin) {
         headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, value);
         headers.insert(

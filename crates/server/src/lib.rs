@@ -326,6 +326,7 @@ pub fn start(settings: ServerSettings) -> Result<Started, String> {
     };
     let bench_routes = settings.bench_routes;
     let body_read_timeout = wort_http::middleware::BodyReadTimeout(settings.body_read_timeout);
+    let db_deadline = wort_http::request_deadline::DbDeadline(settings.pool.deadline);
     // actix calls the factory once per worker, on that worker's thread (and again for a worker
     // it restarts, which then takes over the pool of the one it replaces).
     let next_pool = Arc::new(AtomicUsize::new(0));
@@ -335,7 +336,7 @@ pub fn start(settings: ServerSettings) -> Result<Started, String> {
             Some(other) => other_pools.get(other).unwrap_or(&first_pool).clone(),
             None => first_pool.clone(),
         };
-        wort_http::app(shared.state(pool), body_read_timeout).configure(|cfg| {
+        wort_http::app(shared.state(pool), body_read_timeout, db_deadline).configure(|cfg| {
             if bench_routes {
                 wort_http::routes::bench::configure(cfg);
             }

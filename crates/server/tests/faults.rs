@@ -438,6 +438,111 @@ async fn a_frozen_database_is_503_within_the_deadline_and_the_pool_recovers() {
     handle.stop(true).await;
 }
 
+/// One deadline per request: with the database frozen and a pool far smaller than the crowd of
+/// requests, every request is answered within `WORT_DB_DEADLINE_MS` + 500 ms, whether it waited
+/// for a pooled connection, for a new one to open, or for a statement; the pool's own wait
+/// (5 s here) never decides. Keyed writes cut by the freeze are then retried with their keys and
+/// each is applied exactly once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_request_is_answered_within_the_deadline_during_a_freeze() {
+    const DEADLINE: Duration = Duration::from_millis(1_000);
+    const MARGIN: Duration = Duration::from_millis(500);
+    let fx = Fixture::new().await;
+    let mut settings = fx.server_settings();
+    settings.pool.deadline = DEADLINE;
+    // One connection per worker, and waits and connects that alone would take 5 s.
+    settings.pool.max_size = 2;
+    settings.pool.wait_timeout = Duration::from_secs(5);
+    settings.pool.create_timeout = Duration::from_secs(5);
+    let started = start(settings).unwrap();
+    let handle = started.server.handle();
+    tokio::spawn(started.server);
+    let base = format!("http://{}", started.addr);
+    let client = reqwest::Client::builder()
+        .timeout(Duration::from_secs(30))
+        .build()
+        .unwrap();
+    let key = api_key(&client, &base).await;
+    for _ in 0..4 {
+        assert_eq!(
+            list_recipes(&client, &base, &key).await.unwrap().status(),
+            200
+        );
+    }
+
+    let frozen = tokio::task::block_in_place(|| fx.freeze());
+    // Waves of requests over three seconds, so that some meet a busy pool, some a connection
+    // being opened to the frozen server, some a statement that never returns.
+    let mut tries = Vec::new();
+    for wave in 0..6u32 {
+        for i in 0..8u32 {
+            let (client, base, key) = (client.clone(), base.clone(), key.clone());
+            tries.push(tokio::spawn(async move {
+                let sent = Instant::now();
+                let request = match i % 3 {
+                    0 => client.get(format!("{base}/v1/recipes?limit=5")),
+                    1 => client
+                        .post(format!("{base}/v1/recipes"))
+                        .header("Idempotency-Key", format!("freeze-{wave}-{i}"))
+                        .json(&json!({"name": format!("Frozen {wave}-{i}")})),
+                    _ => client.get(format!("{base}/readyz")),
+                };
+                let res = request.header("X-API-Key", &key).send().await.unwrap();
+                let status = res.status();
+                let body = res.text().await.unwrap();
+                (wave, i, sent.elapsed(), status, body)
+            }));
+        }
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+    let mut answers = Vec::new();
+    for t in tries {
+        answers.push(t.await.unwrap());
+    }
+    drop(frozen);
+
+    for (wave, i, took, status, body) in &answers {
+        assert!(
+            *took <= DEADLINE + MARGIN,
+            "request {wave}-{i} answered {status} after {took:?}: {body}"
+        );
+        assert_eq!(*status, 503, "request {wave}-{i}: {body}");
+        if i % 3 == 1 {
+            assert!(
+                body.contains("may or may not have been applied"),
+                "a write's 503: {body}"
+            );
+        }
+    }
+
+    // Each keyed write, retried with its key until it has a definite answer, exists once.
+    for (wave, i, ..) in answers.iter().filter(|(_, i, ..)| i % 3 == 1) {
+        let mut created = false;
+        for _ in 0..100 {
+            let res = client
+                .post(format!("{base}/v1/recipes"))
+                .header("X-API-Key", &key)
+                .header("Idempotency-Key", format!("freeze-{wave}-{i}"))
+                .json(&json!({"name": format!("Frozen {wave}-{i}")}))
+                .send()
+                .await
+                .unwrap();
+            if res.status() == 201 {
+                created = true;
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+        assert!(created, "the write {wave}-{i} is applied after the freeze");
+    }
+    let names = tokio::task::block_in_place(|| {
+        fx.psql("SELECT count(*), count(DISTINCT name) FROM recipes WHERE name LIKE 'Frozen %'")
+    });
+    let expected = answers.iter().filter(|(_, i, ..)| i % 3 == 1).count();
+    assert_eq!(names, format!("{expected}|{expected}"), "each write once");
+    handle.stop(true).await;
+}
+
 /// A multi-host `DATABASE_URL` (how wort follows a failover): hosts are tried in order, and with
 /// `target_session_attrs=read-write` only one that accepts writes is kept.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -6,14 +6,18 @@
 //! * [`model`]: a key, the request's fingerprint, a stored answer, what a new try is told.
 //! * [`rules`]: which keys are well-formed, what a try with a known key gets, which answers are
 //!   kept, and for how long.
-//! * [`ports`]: the store (one row per account and key).
-//! * [`service`]: reserving a key before the write and keeping its answer after.
+//! * [`ports`]: the store (one row per account and key) and a keyed write's transaction.
+//! * [`service`]: running a keyed write with its key's record in its own transaction (or, for a
+//!   request that waits on the AI provider, reserving the key before and keeping the answer
+//!   after).
 
 pub mod model;
 pub mod ports;
 pub mod rules;
 pub mod service;
 
-pub use model::{Answer, Begin, Fingerprint, IdempotencyKey, Reservation, StoredKey};
-pub use ports::IdempotencyStore;
-pub use service::IdempotencyService;
+pub use model::{
+    Answer, Begin, Fingerprint, IdempotencyKey, KeyRecord, Keyed, Reservation, StoredKey,
+};
+pub use ports::{IdempotencyStore, KeyTransaction, Opened, Reserve, Work};
+pub use service::{IdempotencyService, KeyedWrite};

@@ -82,3 +82,29 @@ pub enum Begin {
     /// The key was used for a different request (`422 idempotency_key_reused`).
     Reused,
 }
+
+/// What a write with a key is told instead of running
+/// ([`IdempotencyService::open_keyed`](super::IdempotencyService::open_keyed)).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Keyed {
+    /// The same request was answered before: send this answer again.
+    Replay(Answer),
+    /// The same request was applied, but its answer was too large to keep (`409`).
+    AppliedNotKept,
+    /// The same request is running now, or its outcome is not known yet (`409` with
+    /// `Retry-After`): its transaction still holds the key.
+    InProgress,
+    /// The key was used for a different request (`422 idempotency_key_reused`).
+    Reused,
+}
+
+/// The key's record as a keyed write commits it: which request it was, and its answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyRecord {
+    pub user: UserId,
+    pub key: IdempotencyKey,
+    pub fingerprint: Fingerprint,
+    pub token: Uuid,
+    pub reserved_at: OffsetDateTime,
+    pub answer: Answer,
+}

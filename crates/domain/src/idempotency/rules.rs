@@ -85,6 +85,13 @@ pub fn answer_is_kept(status: u16) -> bool {
     !(status >= 500 || status == 408 || status == 429)
 }
 
+/// Whether what a keyed request wrote is committed with its answer: only when the answer says it
+/// was applied (`2xx`). Any other answer that is kept (a `4xx`) is committed alone, with the
+/// request's own writes undone, so a refused request never leaves half of itself behind.
+pub fn work_is_kept(status: u16) -> bool {
+    (200..300).contains(&status)
+}
+
 /// The `422` detail of a key sent again with a different request.
 pub fn key_reused() -> Violation {
     Violation::new(
@@ -200,6 +207,25 @@ mod tests {
         }
         for released in [408, 429, 500, 502, 503] {
             assert!(!answer_is_kept(released), "{released}");
+        }
+    }
+
+    #[test]
+    fn only_a_success_keeps_what_the_request_wrote() {
+        for applied in [200, 201, 204] {
+            assert!(
+                work_is_kept(applied) && answer_is_kept(applied),
+                "{applied}"
+            );
+        }
+        for refused in [400, 404, 409, 413, 422] {
+            assert!(
+                !work_is_kept(refused) && answer_is_kept(refused),
+                "{refused}"
+            );
+        }
+        for not_kept in [408, 429, 500, 503] {
+            assert!(!work_is_kept(not_kept), "{not_kept}");
         }
     }
 
