@@ -404,5 +404,8 @@ fn replay(answer: &Answer) -> HttpResponse {
         response.insert_header((header::LOCATION, location.as_str()));
     }
     response.insert_header((REPLAYED_HEADER, "true"));
+    // The first answer's own `Cache-Control` is not kept, and it may have carried a secret (a
+    // webhook's, a device's token): a replay is never stored by a cache nor compressed.
+    response.insert_header((header::CACHE_CONTROL, crate::caching::NO_STORE));
     response.body(answer.body.clone().unwrap_or_default())
 }

@@ -184,7 +184,10 @@ impl ResponseError for OutOfTime {
         }
         crate::web_app::add_security_headers(headers);
         // Nothing of one account, but never worth keeping either.
-        headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+        headers.insert(
+            header::CACHE_CONTROL,
+            HeaderValue::from_static(crate::caching::NO_STORE),
+        );
         if let Some(origin) = &self.allowed_origin
             && let Ok(origin) = origin.to_str()
         {

@@ -333,3 +333,31 @@ fn psql(sql: &str) -> String {
     );
     String::from_utf8_lossy(&out.stdout).trim().to_owned()
 }
+
+/// A replay may carry a secret (a webhook's, a device's token) whose first answer said
+/// `no-store`: every replay says it too, and is never compressed.
+#[tokio::test]
+async fn a_replayed_secret_is_never_stored_nor_compressed() {
+    let app = TestApp::spawn().await;
+    let acct = app.account().await;
+    let key = random_id();
+    let url = format!("http://127.0.0.1:9/hook?pad={}", "x".repeat(1500));
+    let body = json!({"url": url, "events": ["reading.created"]});
+    let post = || {
+        app.with_key(Method::POST, "/v1/webhooks", &acct.key)
+            .header(KEY, &key)
+            .header("Accept-Encoding", "gzip, br")
+            .json(&body)
+    };
+    let first = post().send().await.unwrap();
+    assert_eq!(first.status(), StatusCode::CREATED);
+    let first_body: Value = first.json().await.unwrap();
+    let replay = post().send().await.unwrap();
+    assert_eq!(replay.status(), StatusCode::CREATED);
+    assert_eq!(replay.headers()[REPLAYED], "true");
+    assert_eq!(replay.headers()["cache-control"], "no-store");
+    assert!(!replay.headers().contains_key("content-encoding"));
+    let replayed: Value = replay.json().await.unwrap();
+    assert_eq!(replayed["secret"], first_body["secret"]);
+    app.stop().await;
+}
