@@ -1314,15 +1314,12 @@ impl Wort {
 
     /// VmHWM: the most resident memory the process has had.
     fn peak_rss_kib(&self) -> Option<u64> {
-        let pid = self.process.id()?;
-        let status = fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-        status
-            .lines()
-            .find_map(|l| l.strip_prefix("VmHWM:"))?
-            .split_whitespace()
-            .next()?
-            .parse()
-            .ok()
+        proc_status_kib(self.process.id()?, "VmHWM:")
+    }
+
+    /// VmRSS: the process's resident memory now.
+    pub(crate) fn rss_kib(&self) -> Option<u64> {
+        proc_status_kib(self.process.id()?, "VmRSS:")
     }
 
     fn stop(self) -> Result<(), String> {
@@ -1398,6 +1395,18 @@ fn is_root() -> bool {
                 .and_then(|ids| ids.split_whitespace().nth(1).map(|e| e == "0"))
         })
         .unwrap_or(false)
+}
+
+/// One `kB` figure of `/proc/<pid>/status` (`field` with its colon, e.g. `VmRSS:`).
+pub(crate) fn proc_status_kib(pid: u32, field: &str) -> Option<u64> {
+    let status = fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix(field))?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
 }
 
 #[cfg(test)]

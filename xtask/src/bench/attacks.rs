@@ -350,15 +350,7 @@ impl Stage<'_> {
 
     /// VmRSS: wort's resident memory now.
     fn rss_kib(&self) -> Option<u64> {
-        let pid = self.server.process.id()?;
-        let status = fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-        status
-            .lines()
-            .find_map(|l| l.strip_prefix("VmRSS:"))?
-            .split_whitespace()
-            .next()?
-            .parse()
-            .ok()
+        self.server.rss_kib()
     }
 
     /// Sets VmHWM back to the present RSS (`5` to `/proc/<pid>/clear_refs`), so each part of a

@@ -71,7 +71,7 @@ fn flood_on(cluster: &TestCluster, wort_bin: &Path) -> Result<String, String> {
     wort_migrate(wort_bin, &work, &cluster.url)?;
     step("wort serve (fresh process)");
     let server = Wort::start(wort_bin, &work, &cluster.url, 16, &work.join("wort.log"))?;
-    let idle_kib = rss_kib(&server).unwrap_or(0);
+    let idle_kib = server.rss_kib().unwrap_or(0);
 
     step(&format!("{CLIENTS} sign-ups at once"));
     let sign_ups = burst(&server, sign_up)?;
@@ -80,7 +80,7 @@ fn flood_on(cluster: &TestCluster, wort_bin: &Path) -> Result<String, String> {
     let peak_kib = server.peak_rss_kib().unwrap_or(0);
     step(&format!("{} s to settle", SETTLE.as_secs()));
     thread::sleep(SETTLE);
-    let settled_kib = rss_kib(&server).unwrap_or(0);
+    let settled_kib = server.rss_kib().unwrap_or(0);
     server.stop()?;
 
     let mib = |kib: u64| kib as f64 / 1024.0;
@@ -210,17 +210,4 @@ fn burst(server: &Wort, request: impl Fn(usize) -> Request) -> Result<Burst, Str
         took,
         probe,
     })
-}
-
-/// VmRSS: resident memory now.
-fn rss_kib(server: &Wort) -> Option<u64> {
-    let pid = server.process.id()?;
-    let status = fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))?
-        .split_whitespace()
-        .next()?
-        .parse()
-        .ok()
 }

@@ -142,14 +142,7 @@ impl Sampler {
 }
 
 fn vm_rss_kib(pid: u32) -> Option<u64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))?
-        .split_whitespace()
-        .next()?
-        .parse()
-        .ok()
+    crate::bench::proc_status_kib(pid, "VmRSS:")
 }
 
 /// The account's equipment profile and its 200 recipes with their children, by SQL (seconds,

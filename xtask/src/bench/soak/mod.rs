@@ -51,7 +51,7 @@ use accounts::Setup;
 use clients::{AiRun, ClientRun, ai_client, ai_probe, client};
 use faults::{Db, faults};
 pub(super) use faults::{children, signal};
-use processes::{rss_kib, start_wort, wait_ready};
+use processes::{start_wort, wait_ready};
 use report::{Findings, report};
 use verify::{Verified, verify};
 
@@ -271,7 +271,7 @@ fn soak_on(db: &mut Db, wort_bin: &Path, out: &Path, total: Duration) -> Result<
         None
     };
     let peak_kib = server.peak_rss_kib().unwrap_or(0);
-    let end_kib = rss_kib(&server).unwrap_or(0);
+    let end_kib = server.rss_kib().unwrap_or(0);
     let died = died.or_else(|| {
         server
             .process

@@ -53,19 +53,6 @@ pub(super) fn start_wort_with(
     Ok(Wort { process, addr })
 }
 
-/// VmRSS: resident memory now.
-pub(super) fn rss_kib(server: &Wort) -> Option<u64> {
-    let pid = server.process.id()?;
-    let status = fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))?
-        .split_whitespace()
-        .next()?
-        .parse()
-        .ok()
-}
-
 pub(super) fn wait_ready(addr: SocketAddr) -> Result<(), String> {
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
