@@ -106,6 +106,26 @@ pub fn run(args: &[String]) -> ExitCode {
     conclude("xtask soak", &target_dir().join("soak"), result)
 }
 
+/// One mode of the soak: its options read from `args` by `parse` (a usage error exits 2), then
+/// `mode` run and concluded in `target/soak/<folder>`.
+fn run_mode<O>(
+    args: &[String],
+    command: &str,
+    folder: &str,
+    parse: fn(&[String]) -> Result<O, String>,
+    mode: fn(&O) -> Result<(String, bool), String>,
+) -> ExitCode {
+    let options = match parse(args) {
+        Ok(options) => options,
+        Err(message) => {
+            eprintln!("{message}");
+            return ExitCode::from(2);
+        }
+    };
+    let dir = target_dir().join("soak").join(folder);
+    conclude(command, &dir, mode(&options))
+}
+
 /// Prints a run's report and keeps it as `report.md` in `dir`; the exit code from its verdict
 /// (`Ok((report, failed))`), or its error.
 fn conclude(command: &str, dir: &Path, result: Result<(String, bool), String>) -> ExitCode {

@@ -30,7 +30,7 @@ use super::accounts::Setup;
 use super::clients::Rng;
 use super::faults::Db;
 use super::processes::start_wort_with;
-use super::{DIR_PREFIX, conclude, number, wort_binary};
+use super::{DIR_PREFIX, number, run_mode, wort_binary};
 use crate::bench::Wort;
 use crate::process::wort_migrate;
 
@@ -103,15 +103,7 @@ struct Options {
 
 /// `args` without `--delays`.
 pub(super) fn run(args: &[String]) -> ExitCode {
-    let options = match parse(args) {
-        Ok(options) => options,
-        Err(message) => {
-            eprintln!("{message}");
-            return ExitCode::from(2);
-        }
-    };
-    let dir = target_dir().join("soak").join("delays");
-    conclude("xtask soak --delays", &dir, delays(&options))
+    run_mode(args, "xtask soak --delays", "delays", parse, delays)
 }
 
 fn parse(args: &[String]) -> Result<Options, String> {

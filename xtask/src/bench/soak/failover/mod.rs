@@ -29,7 +29,7 @@ use super::accounts::Setup;
 use super::clients::{ClientRun, Sample, client};
 use super::processes::{start_wort, wait_ready};
 use super::verify::{Verified, verify};
-use super::{conclude, number, wort_binary};
+use super::{number, run_mode, wort_binary};
 use crate::bench::Wort;
 use crate::process::wort_migrate;
 
@@ -77,15 +77,7 @@ struct Options {
 
 /// `args` without `--failover`.
 pub(super) fn run(args: &[String]) -> ExitCode {
-    let options = match parse(args) {
-        Ok(options) => options,
-        Err(message) => {
-            eprintln!("{message}");
-            return ExitCode::from(2);
-        }
-    };
-    let dir = target_dir().join("soak").join("failover");
-    conclude("xtask soak --failover", &dir, failover(&options))
+    run_mode(args, "xtask soak --failover", "failover", parse, failover)
 }
 
 fn parse(args: &[String]) -> Result<Options, String> {
