@@ -192,30 +192,25 @@ async fn commit_on(
     let answer = &record.answer;
     let status = i16::try_from(answer.status)
         .map_err(|_| DomainError::Internal("HTTP status out of range".into()))?;
+    // Every column, for a new key or over an expired one (or an AI request's abandoned
+    // reservation) that the domain let this try take over.
+    let record_row = (
+        keys::user_id.eq(record.user.0),
+        keys::key.eq(record.key.as_str()),
+        keys::fingerprint.eq(record.fingerprint.0.as_slice()),
+        keys::token.eq(record.token),
+        keys::reserved_at.eq(record.reserved_at),
+        keys::status.eq(Some(status)),
+        keys::content_type.eq(answer.content_type.as_deref()),
+        keys::location.eq(answer.location.as_deref()),
+        keys::body.eq(answer.body.as_deref()),
+    );
     Prepared(
         diesel::insert_into(keys::table)
-            .values((
-                keys::user_id.eq(record.user.0),
-                keys::key.eq(record.key.as_str()),
-                keys::fingerprint.eq(record.fingerprint.0.as_slice()),
-                keys::token.eq(record.token),
-                keys::reserved_at.eq(record.reserved_at),
-                keys::status.eq(Some(status)),
-                keys::content_type.eq(answer.content_type.as_deref()),
-                keys::location.eq(answer.location.as_deref()),
-                keys::body.eq(answer.body.as_deref()),
-            ))
+            .values(record_row)
             .on_conflict(on_constraint("idempotency_keys_pkey"))
             .do_update()
-            .set((
-                keys::fingerprint.eq(record.fingerprint.0.as_slice()),
-                keys::token.eq(record.token),
-                keys::reserved_at.eq(record.reserved_at),
-                keys::status.eq(Some(status)),
-                keys::content_type.eq(answer.content_type.as_deref()),
-                keys::location.eq(answer.location.as_deref()),
-                keys::body.eq(answer.body.as_deref()),
-            )),
+            .set(record_row),
     )
     .execute(conn)
     .await

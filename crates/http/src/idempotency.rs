@@ -92,11 +92,23 @@ pub async fn idempotency(
         .map_or_else(|| req.path().to_owned(), |pq| pq.as_str().to_owned());
     let fingerprint = Fingerprint::of(req.method().as_str(), &target, &body);
     req.set_payload(buffered(body));
+    let sent = Sent {
+        user,
+        key,
+        fingerprint,
+    };
     if waits_for_ai_provider(req.method(), req.path()) {
-        reserved(req, next, state, user, key, fingerprint).await
+        reserved(req, next, state, sent).await
     } else {
-        in_transaction(req, next, state, user, key, fingerprint).await
+        in_transaction(req, next, state, sent).await
     }
+}
+
+/// Whose key, and for which request.
+struct Sent {
+    user: UserId,
+    key: IdempotencyKey,
+    fingerprint: Fingerprint,
 }
 
 /// What the handler answered, kept for the client while its answer's record commits.
@@ -107,9 +119,11 @@ async fn in_transaction(
     req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
     state: web::Data<AppState>,
-    user: UserId,
-    key: IdempotencyKey,
-    fingerprint: Fingerprint,
+    Sent {
+        user,
+        key,
+        fingerprint,
+    }: Sent,
 ) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
     let write = match state.idempotency.open_keyed(user, key, fingerprint).await {
         Ok(Ok(write)) => write,
@@ -236,9 +250,11 @@ async fn reserved(
     req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
     state: web::Data<AppState>,
-    user: UserId,
-    key: IdempotencyKey,
-    fingerprint: Fingerprint,
+    Sent {
+        user,
+        key,
+        fingerprint,
+    }: Sent,
 ) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
     let begin = match state.idempotency.begin(user, key, fingerprint).await {
         Ok(begin) => begin,
