@@ -2,6 +2,7 @@
 //! at once: the first migrates, the others wait and then find nothing pending. Under the same
 //! lock the built-in ingredient catalogue is seeded ([`seed_catalog`]).
 
+use diesel::migration::MigrationSource;
 use diesel::sql_types::{BigInt, Jsonb, Text};
 use diesel::{Connection, OptionalExtension, QueryDsl, RunQueryDsl};
 use diesel_async::AsyncPgConnection;
@@ -25,6 +26,21 @@ pub async fn run_migrations(database_url: &str) -> Result<usize, String> {
         .map_err(|_| "migration thread panicked".to_owned())?
 }
 
+/// For `wort serve --no-migrate`: refuses a database a newer wort has migrated
+/// ([`refuse_unknown_schema`]), and applies nothing.
+pub async fn check_schema(database_url: &str) -> Result<(), String> {
+    let url = database_url.to_owned();
+    let worker = std::thread::spawn(move || {
+        let mut conn = AsyncConnectionWrapper::<AsyncPgConnection>::establish(&url)
+            .map_err(|e| format!("connect: {e}"))?;
+        refuse_unknown_schema(&mut conn)
+    });
+    tokio::task::spawn_blocking(move || worker.join())
+        .await
+        .map_err(|e| format!("schema check task: {e}"))?
+        .map_err(|_| "schema check thread panicked".to_owned())?
+}
+
 fn migrate_blocking(url: &str) -> Result<usize, String> {
     let mut conn = AsyncConnectionWrapper::<AsyncPgConnection>::establish(url)
         .map_err(|e| format!("connect: {e}"))?;
@@ -32,10 +48,12 @@ fn migrate_blocking(url: &str) -> Result<usize, String> {
         .bind::<BigInt, _>(MIGRATION_LOCK_ID)
         .execute(&mut conn)
         .map_err(|e| format!("advisory lock: {e}"))?;
-    let applied = conn
-        .run_pending_migrations(MIGRATIONS)
-        .map(|v| v.len())
-        .map_err(|e| format!("migration failed: {e}"))
+    let applied = refuse_unknown_schema(&mut conn)
+        .and_then(|()| {
+            conn.run_pending_migrations(MIGRATIONS)
+                .map(|v| v.len())
+                .map_err(|e| format!("migration failed: {e}"))
+        })
         .and_then(|applied| seed_catalog(&mut conn).map(|_| applied));
     let unlocked = diesel::sql_query("SELECT pg_advisory_unlock($1)")
         .bind::<BigInt, _>(MIGRATION_LOCK_ID)
@@ -43,6 +61,57 @@ fn migrate_blocking(url: &str) -> Result<usize, String> {
     let applied = applied?;
     unlocked.map_err(|e| format!("advisory unlock: {e}"))?;
     Ok(applied)
+}
+
+/// Refuses a database that a newer wort has migrated: this build does not know what those
+/// migrations changed, and would read and write the new schema wrongly (an older build ignored a
+/// hop stand's temperature and dropped new children on copy). The way back is the backup taken
+/// before the upgrade, restored as docs/operations.md says ("Rolling back").
+fn refuse_unknown_schema(
+    conn: &mut AsyncConnectionWrapper<AsyncPgConnection>,
+) -> Result<(), String> {
+    let applied = conn
+        .applied_migrations()
+        .map_err(|e| format!("reading the applied migrations: {e}"))?;
+    let known = known_versions()?;
+    let unknown = unknown_versions(applied.iter().map(ToString::to_string).collect(), &known);
+    match (unknown.last(), known.last()) {
+        (Some(newest), Some(ours)) => Err(format!(
+            "the database was migrated by a newer wort: it has {} migration(s) this build does \
+             not know, the newest {newest}, while this build's newest is {ours}. Run the wort \
+             that migrated it, or to go back to this version restore the backup taken before \
+             the upgrade into a new database and point DATABASE_URL at it (docs/operations.md, \
+             \"Rolling back\")",
+            unknown.len()
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// This build's newest migration version.
+pub fn newest_known_version() -> Result<String, String> {
+    known_versions()?
+        .pop()
+        .ok_or_else(|| "this build has no migrations".to_owned())
+}
+
+/// The versions of this build's migrations, oldest first (diesel's version: the folder name's
+/// digits, e.g. `20261127000610`).
+fn known_versions() -> Result<Vec<String>, String> {
+    let mut known: Vec<String> = MigrationSource::<diesel::pg::Pg>::migrations(&MIGRATIONS)
+        .map_err(|e| format!("this build's migrations: {e}"))?
+        .iter()
+        .map(|m| m.name().version().to_string())
+        .collect();
+    known.sort();
+    Ok(known)
+}
+
+/// The applied versions this build does not have, oldest first.
+fn unknown_versions(mut applied: Vec<String>, known: &[String]) -> Vec<String> {
+    applied.retain(|v| !known.contains(v));
+    applied.sort();
+    applied
 }
 
 /// Writes the built-in catalogue shipped with this build into `catalog_items` (inserting new
@@ -115,4 +184,29 @@ pub fn seed_catalog(
     })
     .map_err(|e| format!("catalogue seed: {e}"))?;
     Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn this_builds_versions_are_its_migration_folders() {
+        let known = known_versions().unwrap();
+        assert!(known.len() > 20, "{known:?}");
+        assert!(known.windows(2).all(|w| w[0] < w[1]));
+        assert!(known.iter().all(|v| v.chars().all(|c| c.is_ascii_digit())));
+    }
+
+    #[test]
+    fn only_versions_this_build_lacks_are_unknown() {
+        let known = vec!["1".to_owned(), "2".to_owned()];
+        assert!(unknown_versions(vec!["1".into(), "2".into()], &known).is_empty());
+        assert!(unknown_versions(vec!["1".into()], &known).is_empty());
+        assert_eq!(
+            unknown_versions(vec!["9".into(), "1".into(), "3".into()], &known),
+            ["3", "9"]
+        );
+    }
 }

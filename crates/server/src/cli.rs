@@ -85,7 +85,9 @@ pub async fn run(cli: Cli, config: Config) -> Result<(), String> {
 async fn run_with_database(command: Command, config: &Config, url: &str) -> Result<(), String> {
     match command {
         Command::Serve { no_migrate } => {
-            if !no_migrate {
+            if no_migrate {
+                migrate::check_schema(url).await?;
+            } else {
                 migrate_now(url).await?;
             }
             serve(config, url).await

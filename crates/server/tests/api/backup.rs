@@ -12,8 +12,8 @@ use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use wort_server::{ServerSettings, start};
 
-use crate::database::{admin_url, with_database};
-use crate::support::{Account, TestApp, call, database_url};
+use crate::database::{admin_url, isolated_database_url, with_database};
+use crate::support::{Account, Options, TestApp, call, database_url};
 
 /// Where Debian/Ubuntu put each installed major version's binaries.
 const VERSIONED_ROOT: &str = "/usr/lib/postgresql";
@@ -279,4 +279,109 @@ fn assert_same(
         (&me["id"], &me["email"]),
         (&json!(acct.id), &json!(acct.email))
     );
+}
+
+/// Every constraint and index of `database_url`'s tables, as PostgreSQL defines them, sorted:
+/// two databases with the same lines have the same schema's guarantees.
+fn constraints_and_indexes(database_url: &str) -> String {
+    let sql = "SELECT c.conrelid::regclass || ' ' || c.conname || ' ' || pg_get_constraintdef(c.oid) \
+               FROM pg_constraint c JOIN pg_namespace n ON n.oid = c.connamespace \
+               WHERE n.nspname = 'public' \
+               UNION ALL SELECT indexdef FROM pg_indexes WHERE schemaname = 'public' \
+               ORDER BY 1";
+    let out = run(
+        Command::new(pg_tool("psql"))
+            .args([
+                database_url,
+                "-X",
+                "-q",
+                "-t",
+                "-A",
+                "-v",
+                "ON_ERROR_STOP=1",
+                "-c",
+                sql,
+            ])
+            .env_remove("PGDATABASE"),
+        "psql: constraints and indexes",
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// docs/operations.md, "Rolling back", done for real: a backup taken before an upgrade, the
+/// upgrade (a newer release's migration, as a later wort would apply it), then the way back: the
+/// backup restored into a new, empty database, which this wort accepts and serves exactly as
+/// before, with every constraint and index of the original. The upgraded database itself is
+/// refused by this wort, so nothing serves it by mistake.
+#[tokio::test]
+async fn rolling_back_restores_the_pre_upgrade_backup_into_a_new_database() {
+    let (pg_dump, pg_restore) = (pg_tool("pg_dump"), pg_tool("pg_restore"));
+    // A database of its own: the upgrade below changes its schema.
+    let original = isolated_database_url("rollback");
+    let app = TestApp::spawn_with(Options {
+        database: Some(original.clone()),
+        ..Options::default()
+    })
+    .await;
+    let acct = app.account().await;
+    let paths = brew_something(&app, &acct).await;
+    let before = answers(&app.base, &acct.key, &paths).await;
+    let schema_before = constraints_and_indexes(&original);
+    assert!(schema_before.lines().count() > 80, "{schema_before}");
+
+    let scratch = Scratch {
+        database: format!("wort_rollback_{}", std::process::id()),
+        dump: env::temp_dir().join(format!("wort-rollback-test-{}.dump", std::process::id())),
+    };
+    // 1. The backup before the upgrade.
+    run(
+        Command::new(&pg_dump)
+            .arg("-Fc")
+            .arg("--file")
+            .arg(&scratch.dump)
+            .arg(&original),
+        "pg_dump -Fc",
+    );
+    app.stop().await;
+    // 2. The upgrade: what a newer release's migration does (a table that depends on ours, a
+    //    column, an index) and its row in diesel's table.
+    run(
+        Command::new(pg_tool("psql"))
+            .args([&original, "-X", "-q", "-v", "ON_ERROR_STOP=1", "-c"])
+            .arg(
+                "CREATE TABLE recipe_versions (id uuid PRIMARY KEY, \
+                   user_id uuid NOT NULL REFERENCES users(id) ON DELETE CASCADE, \
+                   recipe_id uuid NOT NULL REFERENCES recipes(id) ON DELETE CASCADE); \
+                 ALTER TABLE recipes ADD COLUMN version_id uuid REFERENCES recipe_versions(id); \
+                 CREATE INDEX recipe_versions_recipe ON recipe_versions (recipe_id); \
+                 INSERT INTO __diesel_schema_migrations (version) VALUES ('29991231000000')",
+            )
+            .env_remove("PGDATABASE"),
+        "the newer release's migration",
+    );
+    let refused = wort_db::migrate::check_schema(&original).await.unwrap_err();
+    assert!(refused.contains("29991231000000"), "{refused}");
+
+    // 3. The way back, as documented: a new, empty database, the backup restored into it.
+    admin(&format!("DROP DATABASE IF EXISTS \"{}\"", scratch.database));
+    admin(&format!("CREATE DATABASE \"{}\"", scratch.database));
+    let restored = with_database(&admin_url(), &scratch.database);
+    run(
+        Command::new(&pg_restore)
+            .args(["--no-owner", "--exit-on-error", "--dbname", &restored])
+            .arg(&scratch.dump),
+        "pg_restore --no-owner into a new database",
+    );
+    wort_db::migrate::check_schema(&restored)
+        .await
+        .expect("this wort accepts the restored database");
+    assert_eq!(
+        constraints_and_indexes(&restored),
+        schema_before,
+        "every constraint and index of the pre-upgrade database"
+    );
+    let (base, handle) = server_on(&restored).await;
+    assert_same(&answers(&base, &acct.key, &paths).await, &before, &acct);
+    handle.stop(true).await;
+    drop(scratch);
 }

@@ -39,6 +39,7 @@ mod stock;
 mod support;
 mod timers;
 mod tools;
+mod upgrades;
 mod water;
 mod web_app;
 mod webhooks;
