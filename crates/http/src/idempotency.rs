@@ -72,7 +72,8 @@ pub async fn idempotency(
     let user = match credentials::identify(req.request()).await {
         Ok(Some(identity)) => identity.user.id,
         Ok(None) => return Ok(next.call(req).await?.map_into_boxed_body()),
-        Err(e) => return Ok(req.error_response(e)),
+        // Every request here is a write: an unavailable database says it may have been applied.
+        Err(e) => return Ok(req.error_response(write_error(e))),
     };
     let mut sent = req.headers().get_all(KEY_HEADER);
     let key = match (sent.next(), sent.next()) {
