@@ -801,7 +801,9 @@ export interface paths {
         };
         /**
          * Export every recipe of the account as one BeerJSON or BeerXML file.
-         * @description Paged like the list of recipes, oldest first.
+         * @description Paged like the list of recipes, oldest first. Exports, shopping lists and costs are made a few
+         *     at a time (one per core): one that finds them all busy for the database deadline is answered
+         *     `503` with `Retry-After`.
          */
         get: operations["export_recipes"];
         put?: never;
@@ -2403,7 +2405,7 @@ export interface components {
              *       "fermentation.stable"
              *     ]
              */
-            events: string[];
+            events: ("session.status_changed" | "reading.created" | "fermentation.stable" | "fermentation.step_due")[];
             /** @description An `http(s)` URL on a public address. */
             url: string;
         };
@@ -4064,7 +4066,7 @@ export interface components {
          */
         UpdateWebhookRequest: {
             active?: boolean;
-            events?: string[];
+            events?: ("session.status_changed" | "reading.created" | "fermentation.stable" | "fermentation.step_due")[];
             url?: string;
         };
         UpdateYeast: {
@@ -4406,7 +4408,17 @@ export interface components {
         /** @enum {string} */
         YeastType: "ale" | "lager" | "hybrid" | "wheat" | "wine" | "champagne" | "kveik" | "brett" | "lacto" | "other";
     };
-    responses: never;
+    responses: {
+        /** @description The request's header fields are more than 64 or larger than 32 KiB in all */
+        HeadersTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+    };
     parameters: never;
     requestBodies: never;
     headers: never;
@@ -4477,6 +4489,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -4559,6 +4572,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -4618,6 +4632,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -4710,6 +4725,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -4769,6 +4785,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -4853,6 +4870,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -4900,6 +4918,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -4994,6 +5013,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -5076,6 +5096,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -5128,6 +5149,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -5209,6 +5231,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is larger than 16 KiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5235,6 +5258,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -5287,6 +5311,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -5346,6 +5371,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -5424,6 +5450,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -5502,6 +5529,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5519,6 +5547,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -5597,6 +5626,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -5669,6 +5699,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -5758,6 +5789,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5774,6 +5806,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -5852,6 +5885,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -5930,6 +5964,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5947,6 +5982,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -6025,6 +6061,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -6097,6 +6134,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -6186,6 +6224,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -6202,6 +6241,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -6280,6 +6320,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -6358,6 +6399,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -6375,6 +6417,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -6453,6 +6496,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -6525,6 +6569,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -6614,6 +6659,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -6630,6 +6676,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -6708,6 +6755,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -6786,6 +6834,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -6803,6 +6852,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -6881,6 +6931,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -6953,6 +7004,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -7042,6 +7094,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -7058,6 +7111,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -7173,6 +7227,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -7256,6 +7311,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -7344,6 +7400,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -7360,6 +7417,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -7438,6 +7496,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -7501,6 +7560,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -7590,6 +7650,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -7606,6 +7667,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -7680,6 +7742,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -7758,6 +7821,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -7774,6 +7838,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -7852,6 +7917,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -7915,6 +7981,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -8004,6 +8071,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -8020,6 +8088,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -8105,6 +8174,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -8179,6 +8249,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -8257,6 +8328,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -8273,6 +8345,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -8351,6 +8424,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -8423,6 +8497,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -8512,6 +8587,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -8528,6 +8604,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -8606,6 +8683,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -8669,6 +8747,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -8758,6 +8837,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -8774,6 +8854,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -8852,6 +8933,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -8915,6 +8997,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -9004,6 +9087,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -9020,6 +9104,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -9098,6 +9183,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -9161,6 +9247,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -9250,6 +9337,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -9266,6 +9354,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -9344,6 +9433,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -9407,6 +9497,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -9496,6 +9587,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -9512,6 +9604,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -9590,6 +9683,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -9668,6 +9762,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -9684,6 +9779,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -9762,6 +9858,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -9825,6 +9922,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -9914,6 +10012,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -9930,6 +10029,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -10019,6 +10119,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -10036,6 +10137,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -10114,6 +10216,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -10177,6 +10280,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -10266,6 +10370,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -10282,6 +10387,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -10341,6 +10447,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -10400,6 +10507,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -10478,6 +10586,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -10494,6 +10603,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -10553,6 +10663,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -10631,6 +10742,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -10694,6 +10806,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -10783,6 +10896,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -10799,6 +10913,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -10879,6 +10994,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -10957,6 +11073,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -10973,6 +11090,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -11053,6 +11171,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -11062,9 +11181,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            /** @description Too many exports, shopping lists and costs being made at once (no free slot within the database deadline), or the database unavailable; retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11153,6 +11273,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -11232,6 +11353,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -11295,6 +11417,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -11384,6 +11507,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -11400,6 +11524,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -11490,6 +11615,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -11516,6 +11642,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -11614,6 +11741,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -11630,6 +11758,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -11708,6 +11837,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -11717,9 +11847,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            /** @description Too many exports, shopping lists and costs being made at once (no free slot within the database deadline), or the database unavailable; retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11793,6 +11924,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -11802,9 +11934,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            /** @description Too many exports, shopping lists and costs being made at once (no free slot within the database deadline), or the database unavailable; retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11882,6 +12015,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -11899,6 +12033,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -11977,6 +12112,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -12055,6 +12191,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -12144,6 +12281,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -12161,6 +12299,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -12239,6 +12378,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -12328,6 +12468,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -12345,6 +12486,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -12423,6 +12565,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -12512,6 +12655,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -12529,6 +12673,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -12607,6 +12752,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -12696,6 +12842,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -12713,6 +12860,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -12791,6 +12939,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -12880,6 +13029,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -12897,6 +13047,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -12978,6 +13129,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -13056,6 +13208,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -13145,6 +13298,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -13162,6 +13316,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -13240,6 +13395,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -13329,6 +13485,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -13346,6 +13503,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -13424,6 +13582,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -13511,6 +13670,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -13527,6 +13687,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -13605,6 +13766,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -13668,6 +13830,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -13757,6 +13920,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -13774,6 +13938,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -13863,6 +14028,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -13952,6 +14118,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -13968,6 +14135,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -14046,6 +14214,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -14124,6 +14293,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -14213,6 +14383,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -14230,6 +14401,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -14294,6 +14466,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -14372,6 +14545,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -14461,6 +14635,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -14477,6 +14652,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -14500,9 +14676,9 @@ export interface operations {
     shopping_list: {
         parameters: {
             query?: {
-                /** @description A recipe to brew (repeatable) */
+                /** @description A recipe to brew (repeatable; `maxItems` times at most) */
                 recipe_id?: string[];
-                /** @description A planned brew session (repeatable) */
+                /** @description A planned brew session (repeatable; `maxItems` times at most) */
                 session_id?: string[];
             };
             header?: {
@@ -14560,6 +14736,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -14569,9 +14746,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            /** @description Too many exports, shopping lists and costs being made at once (no free slot within the database deadline), or the database unavailable; retry after `Retry-After` seconds */
             503: {
                 headers: {
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14638,6 +14816,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -14701,6 +14880,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -14790,6 +14970,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -14806,6 +14987,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -14895,6 +15077,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -14912,6 +15095,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -14971,6 +15155,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -15049,6 +15234,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -15132,6 +15318,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -15215,6 +15402,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -15296,6 +15484,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -15383,6 +15572,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -15468,6 +15658,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -15551,6 +15742,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -15629,6 +15821,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -15692,6 +15885,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -15781,6 +15975,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -15797,6 +15992,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -15871,6 +16067,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -15949,6 +16146,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -15965,6 +16163,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -16043,6 +16242,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -16115,6 +16315,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -16204,6 +16405,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -16220,6 +16422,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -16294,6 +16497,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -16372,6 +16576,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -16388,6 +16593,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -16466,6 +16672,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -16529,6 +16736,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -16618,6 +16826,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -16634,6 +16843,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -16719,6 +16929,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -16816,6 +17027,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -16894,6 +17106,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -16957,6 +17170,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
@@ -17046,6 +17260,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is larger than 1 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -17062,6 +17277,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
                 headers: {
