@@ -2,7 +2,8 @@
 //!
 //! * [`pool`]: the connection pool (timeouts, `statement_timeout`, lazy connect, multi-host URLs)
 //!   over sockets that enforce a client-side deadline on every answer (`deadline`).
-//! * [`migrate`]: embedded migrations, applied under an advisory lock.
+//! * [`migrate`]: embedded migrations, applied under an advisory lock, behind the schema fence
+//!   (`schema_fence`) that stops older instances serving a schema they do not know.
 //! * [`accounts`], [`recipes`], [`equipment`], [`inventory`], [`brew_sessions`]: the repositories.
 //! * [`ai`], [`chats`]: AI metering (one guarded upsert per reservation) and chat threads.
 //! * [`credential_cache`]: credentials remembered per process, forgotten on PostgreSQL's word.
@@ -30,6 +31,7 @@ pub(crate) mod prepared;
 pub mod recipes;
 mod request_transaction;
 pub mod schema;
+mod schema_fence;
 pub mod water;
 pub mod webhooks;
 

@@ -1,8 +1,13 @@
 //! Embedded migrations, applied under a PostgreSQL advisory lock so several instances can start
 //! at once: the first migrates, the others wait and then find nothing pending. Under the same
 //! lock the built-in ingredient catalogue is seeded ([`seed_catalog`]).
+//!
+//! Before applying anything, the migrating wort closes the schema fence (`crate::schema_fence`):
+//! the running instances' connections are ended and none of an older build is admitted again,
+//! so during a rolling upgrade no older instance writes a row in the old shape.
 
-use diesel::migration::MigrationSource;
+use diesel::migration::{Migration, MigrationSource};
+use diesel::pg::Pg;
 use diesel::sql_types::{BigInt, Jsonb, Text};
 use diesel::{Connection, OptionalExtension, QueryDsl, RunQueryDsl};
 use diesel_async::AsyncPgConnection;
@@ -14,12 +19,21 @@ pub const MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations")
 /// Arbitrary constant naming wort's migration lock ("wort" in ASCII).
 const MIGRATION_LOCK_ID: i64 = 0x776f_7274;
 
-/// Applies every pending migration; returns how many were applied.
+/// Applies every pending migration of this build; returns how many were applied.
 pub async fn run_migrations(database_url: &str) -> Result<usize, String> {
+    run_migrations_from(database_url, MIGRATIONS).await
+}
+
+/// Applies every pending migration of `source`: this build's ([`MIGRATIONS`]), or in the
+/// rolling-upgrade test a later release's (this build's and one more).
+pub async fn run_migrations_from<S>(database_url: &str, source: S) -> Result<usize, String>
+where
+    S: MigrationSource<Pg> + Send + 'static,
+{
     let url = database_url.to_owned();
     // diesel's migration API is synchronous. On a plain thread (no runtime context) the
     // connection wrapper drives its own small runtime, whatever runtime the caller uses.
-    let worker = std::thread::spawn(move || migrate_blocking(&url));
+    let worker = std::thread::spawn(move || migrate_blocking(&url, &source));
     tokio::task::spawn_blocking(move || worker.join())
         .await
         .map_err(|e| format!("migration task: {e}"))?
@@ -33,7 +47,7 @@ pub async fn check_schema(database_url: &str) -> Result<(), String> {
     let worker = std::thread::spawn(move || {
         let mut conn = AsyncConnectionWrapper::<AsyncPgConnection>::establish(&url)
             .map_err(|e| format!("connect: {e}"))?;
-        refuse_unknown_schema(&mut conn)
+        refuse_unknown_schema(&mut conn, &MIGRATIONS)
     });
     tokio::task::spawn_blocking(move || worker.join())
         .await
@@ -41,19 +55,15 @@ pub async fn check_schema(database_url: &str) -> Result<(), String> {
         .map_err(|_| "schema check thread panicked".to_owned())?
 }
 
-fn migrate_blocking(url: &str) -> Result<usize, String> {
+fn migrate_blocking(url: &str, source: &impl MigrationSource<Pg>) -> Result<usize, String> {
     let mut conn = AsyncConnectionWrapper::<AsyncPgConnection>::establish(url)
         .map_err(|e| format!("connect: {e}"))?;
     diesel::sql_query("SELECT pg_advisory_lock($1)")
         .bind::<BigInt, _>(MIGRATION_LOCK_ID)
         .execute(&mut conn)
         .map_err(|e| format!("advisory lock: {e}"))?;
-    let applied = refuse_unknown_schema(&mut conn)
-        .and_then(|()| {
-            conn.run_pending_migrations(MIGRATIONS)
-                .map(|v| v.len())
-                .map_err(|e| format!("migration failed: {e}"))
-        })
+    let applied = refuse_unknown_schema(&mut conn, source)
+        .and_then(|()| apply_pending(&mut conn, source))
         .and_then(|applied| seed_catalog(&mut conn).map(|_| applied));
     let unlocked = diesel::sql_query("SELECT pg_advisory_unlock($1)")
         .bind::<BigInt, _>(MIGRATION_LOCK_ID)
@@ -63,17 +73,50 @@ fn migrate_blocking(url: &str) -> Result<usize, String> {
     Ok(applied)
 }
 
+/// Applies `source`'s pending migrations behind the closed schema fence; nothing pending, nothing
+/// fenced (a restart of the same release ends no one's connections).
+fn apply_pending(
+    conn: &mut AsyncConnectionWrapper<AsyncPgConnection>,
+    source: &impl MigrationSource<Pg>,
+) -> Result<usize, String> {
+    let pending = conn
+        .has_pending_migration(Borrowed(source))
+        .map_err(|e| format!("reading the pending migrations: {e}"))?;
+    if !pending {
+        return Ok(0);
+    }
+    crate::schema_fence::close(conn)?;
+    let applied = conn
+        .run_pending_migrations(Borrowed(source))
+        .map(|v| v.len())
+        .map_err(|e| format!("migration failed: {e}"));
+    let opened = crate::schema_fence::open(conn);
+    let applied = applied?;
+    opened?;
+    Ok(applied)
+}
+
+/// A borrowed source: diesel's harness takes its source by value, and this one is asked twice.
+struct Borrowed<'a, S>(&'a S);
+
+impl<S: MigrationSource<Pg>> MigrationSource<Pg> for Borrowed<'_, S> {
+    fn migrations(&self) -> diesel::migration::Result<Vec<Box<dyn Migration<Pg>>>> {
+        self.0.migrations()
+    }
+}
+
 /// Refuses a database that a newer wort has migrated: this build does not know what those
 /// migrations changed, and would read and write the new schema wrongly (an older build ignored a
 /// hop stand's temperature and dropped new children on copy). The way back is the backup taken
 /// before the upgrade, restored as docs/operations.md says ("Rolling back").
 fn refuse_unknown_schema(
     conn: &mut AsyncConnectionWrapper<AsyncPgConnection>,
+    source: &impl MigrationSource<Pg>,
 ) -> Result<(), String> {
     let applied = conn
         .applied_migrations()
         .map_err(|e| format!("reading the applied migrations: {e}"))?;
-    let known = known_versions()?;
+    let known = known_versions(source)?;
     let unknown = unknown_versions(applied.iter().map(ToString::to_string).collect(), &known);
     match (unknown.last(), known.last()) {
         (Some(newest), Some(ours)) => Err(format!(
@@ -90,15 +133,16 @@ fn refuse_unknown_schema(
 
 /// This build's newest migration version.
 pub fn newest_known_version() -> Result<String, String> {
-    known_versions()?
+    known_versions(&MIGRATIONS)?
         .pop()
         .ok_or_else(|| "this build has no migrations".to_owned())
 }
 
 /// The versions of this build's migrations, oldest first (diesel's version: the folder name's
 /// digits, e.g. `20261127000610`).
-fn known_versions() -> Result<Vec<String>, String> {
-    let mut known: Vec<String> = MigrationSource::<diesel::pg::Pg>::migrations(&MIGRATIONS)
+fn known_versions(source: &impl MigrationSource<Pg>) -> Result<Vec<String>, String> {
+    let mut known: Vec<String> = source
+        .migrations()
         .map_err(|e| format!("this build's migrations: {e}"))?
         .iter()
         .map(|m| m.name().version().to_string())
@@ -193,7 +237,7 @@ mod tests {
 
     #[test]
     fn this_builds_versions_are_its_migration_folders() {
-        let known = known_versions().unwrap();
+        let known = known_versions(&MIGRATIONS).unwrap();
         assert!(known.len() > 20, "{known:?}");
         assert!(known.windows(2).all(|w| w[0] < w[1]));
         assert!(known.iter().all(|v| v.chars().all(|c| c.is_ascii_digit())));

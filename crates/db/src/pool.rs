@@ -103,6 +103,10 @@ pub struct PoolSettings {
     /// failed and discarded and the request answered 503 (holds even when the server is frozen
     /// and so cannot enforce `statement_timeout` itself; see `deadline.rs`).
     pub deadline: Duration,
+    /// The newest migration this build knows: a connection to a database with a newer one is
+    /// refused (`crate::schema_fence`). Another value only in the rolling-upgrade test, which
+    /// plays a later release.
+    pub newest_migration: String,
 }
 
 impl Default for PoolSettings {
@@ -114,6 +118,9 @@ impl Default for PoolSettings {
             recycle_timeout: Duration::from_secs(5),
             statement_timeout: Duration::from_secs(30),
             deadline: DEFAULT_DEADLINE,
+            // A build without migrations is not shipped; an empty version admits no migrated
+            // database, the safe failure.
+            newest_migration: crate::migrate::newest_known_version().unwrap_or_default(),
         }
     }
 }
@@ -123,9 +130,17 @@ pub fn build_pool(database_url: &str, settings: &PoolSettings) -> Result<DbPool,
     let statement_timeout_ms = settings.statement_timeout.as_millis();
     let deadline = settings.deadline;
     let create_timeout = settings.create_timeout;
+    let newest_migration: std::sync::Arc<str> = settings.newest_migration.as_str().into();
     let mut config = ManagerConfig::default();
-    config.custom_setup =
-        Box::new(move |url| connect(url, statement_timeout_ms, deadline, create_timeout));
+    config.custom_setup = Box::new(move |url| {
+        connect(
+            url,
+            statement_timeout_ms,
+            deadline,
+            create_timeout,
+            newest_migration.clone(),
+        )
+    });
     // Checkouts only check the connection's own broken flag (set when its socket dies or a
     // transaction was left open) instead of a `SELECT 1` round trip per request.
     config.recycling_method = RecyclingMethod::Fast;
@@ -141,15 +156,19 @@ pub fn build_pool(database_url: &str, settings: &PoolSettings) -> Result<DbPool,
         .map_err(|e| e.to_string())
 }
 
-/// Opens a connection and caps its statements, so one runaway query cannot hold a connection.
+/// Opens a connection, admits it past the schema fence (a database a newer wort migrated is
+/// refused: `crate::schema_fence`) and caps its statements, so one runaway query cannot hold a
+/// connection.
 fn connect(
     url: &str,
     statement_timeout_ms: u128,
     deadline: Duration,
     create_timeout: Duration,
+    newest_migration: std::sync::Arc<str>,
 ) -> BoxFuture<'_, ConnectionResult<AsyncPgConnection>> {
     async move {
         let mut conn = open(url, deadline, create_timeout).await?;
+        crate::schema_fence::admit(&mut conn, &newest_migration).await?;
         diesel::sql_query(format!("SET statement_timeout = {statement_timeout_ms}"))
             .execute(&mut conn)
             .await
