@@ -1,4 +1,5 @@
-//! Developer and CI entry points: `cargo xtask dev | test | bench | flood | soak | fuzz-api`.
+//! Developer and CI entry points: `cargo xtask dev | test | bench | flood | soak | fuzz-api |
+//! upgrade | web-check`.
 //!
 //! std only (plus wort-pgcluster), so it builds in seconds. Output goes to stderr, like cargo's.
 
@@ -10,6 +11,7 @@ mod process;
 mod self_contained;
 mod steps;
 mod test;
+mod upgrade;
 mod web;
 
 use std::{
@@ -41,6 +43,11 @@ commands:
              missing, or twice (`-- --delays --help`)
   fuzz-api   Schemathesis against a live wort with a fake AI provider, every check
              (`-- --quick` for the bounded run that `test` includes; `-- --help`)
+  upgrade    an upgrade with data: the previous release (docs/releases.md; `-- --from NAME` for
+             another release or commit) is built, filled through its API on a private
+             PostgreSQL, then this build starts on its database; every resource is read back
+             before and after and compared field by field, old API keys, passwords and device
+             tokens checked. `-- --time-migrations`: each migration timed on a large data set
   web-check  the web app: type check, lint, Vitest, Playwright (`-- --url URL` for a running wort
              serving the app; without it a private PostgreSQL and target/debug/wort)";
 
@@ -59,6 +66,7 @@ fn main() -> ExitCode {
         "soak" => bench::soak::run(rest),
         "fuzz-api" => fuzz::run(rest),
         "web-check" => web::run(rest),
+        "upgrade" => upgrade::run(rest),
         "help" | "-h" | "--help" => {
             eprintln!("{USAGE}");
             ExitCode::SUCCESS
