@@ -14,6 +14,7 @@ diesel::table! {
         pref_gravity -> Text,
         pref_color -> Text,
         pref_temperature -> Text,
+        pref_currency -> Nullable<Text>,
     }
 }
 
@@ -520,6 +521,7 @@ diesel::table! {
         source -> Nullable<Text>,
         created_at -> Timestamptz,
         updated_at -> Timestamptz,
+        kind -> Text,
     }
 }
 

@@ -11,7 +11,9 @@ use uuid::Uuid;
 use wort_domain::error::Violation;
 use wort_domain::page::{Page, PageRequest};
 use wort_domain::water::rules::{MAX_OWN_PROFILES, too_many_profiles};
-use wort_domain::water::{CalibrationPair, WaterProfile, WaterProfileInput, WaterRepository};
+use wort_domain::water::{
+    CalibrationPair, WaterProfile, WaterProfileInput, WaterProfileKind, WaterRepository,
+};
 use wort_domain::{DomainError, DomainResult, UserId, new_id};
 
 use crate::error::{TxError, db_error};
@@ -34,6 +36,7 @@ impl PgWater {
 struct ProfileRow {
     id: Uuid,
     user_id: Option<Uuid>,
+    kind: String,
     name: String,
     calcium: f64,
     magnesium: f64,
@@ -58,6 +61,7 @@ impl ProfileRow {
         ProfileRow {
             id,
             user_id: Some(user.0),
+            kind: p.kind.as_str().to_owned(),
             name: p.name,
             calcium: p.calcium,
             magnesium: p.magnesium,
@@ -76,6 +80,8 @@ impl ProfileRow {
         WaterProfile {
             id: self.id,
             builtin: self.user_id.is_none(),
+            // The column's CHECK holds it to the two kinds.
+            kind: WaterProfileKind::parse(&self.kind).unwrap_or_default(),
             name: self.name,
             calcium: self.calcium,
             magnesium: self.magnesium,
@@ -141,6 +147,7 @@ impl WaterRepository for PgWater {
         let page_query = visible(user)
             .order((
                 sql::<Bool>("water_profiles.user_id IS NOT NULL").asc(),
+                sql::<Bool>("water_profiles.kind <> 'target'").asc(),
                 sql::<Text>("lower(water_profiles.name)").asc(),
                 profiles::id.asc(),
             ))
@@ -217,6 +224,7 @@ impl WaterRepository for PgWater {
         #[derive(AsChangeset)]
         #[diesel(table_name = profiles, treat_none_as_null = true)]
         struct Changes {
+            kind: String,
             name: String,
             calcium: f64,
             magnesium: f64,
@@ -234,6 +242,7 @@ impl WaterRepository for PgWater {
                 .filter(profiles::user_id.eq(user.0)),
         )
         .set(Changes {
+            kind: input.kind.as_str().to_owned(),
             name: input.name,
             calcium: input.calcium,
             magnesium: input.magnesium,

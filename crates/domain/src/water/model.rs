@@ -6,13 +6,47 @@ use uuid::Uuid;
 
 use crate::brewing::water::{AcidNeeded, Ions};
 
-/// A water's ions (mg/L) and pH: a built-in classic (`builtin`, read-only, `source` names where
-/// its figures come from) or one of the account's own.
+/// What a water profile describes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum WaterProfileKind {
+    /// A real water: a brewing city's, distilled/RO, your tap water (a recipe's source water).
+    #[default]
+    Water,
+    /// A target for a kind of beer ("Pale and hoppy", "Malty" …): what to build the water
+    /// towards with additions (a recipe's target water).
+    Target,
+}
+
+impl WaterProfileKind {
+    pub const ALL: &[Self] = &[Self::Water, Self::Target];
+
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Self::Water => "water",
+            Self::Target => "target",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        Self::ALL.iter().copied().find(|k| k.as_str() == s)
+    }
+
+    pub fn names() -> Vec<&'static str> {
+        Self::ALL.iter().map(Self::as_str).collect()
+    }
+}
+
+/// A water's ions (mg/L) and pH: a built-in (`builtin`, read-only, `source` names where its
+/// figures come from: a classic city water, or a target by beer) or one of the account's own.
 #[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct WaterProfile {
     pub id: Uuid,
     /// True for the profiles shipped with wort (read-only).
     pub builtin: bool,
+    /// `target`: a target for a kind of beer; `water`: a water to brew with (a city's, RO,
+    /// your own).
+    pub kind: WaterProfileKind,
     pub name: String,
     pub calcium: f64,
     pub magnesium: f64,
@@ -48,6 +82,7 @@ impl WaterProfile {
 /// A validated profile of the account's (create, or the result of a patch).
 #[derive(Debug, Clone, PartialEq)]
 pub struct WaterProfileInput {
+    pub kind: WaterProfileKind,
     pub name: String,
     pub calcium: f64,
     pub magnesium: f64,
@@ -61,6 +96,7 @@ pub struct WaterProfileInput {
 
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct WaterProfilePatch {
+    pub kind: Option<WaterProfileKind>,
     pub name: Option<String>,
     pub calcium: Option<f64>,
     pub magnesium: Option<f64>,
@@ -79,6 +115,7 @@ impl WaterProfilePatch {
 
     pub fn applied_to(&self, p: &WaterProfile) -> WaterProfileInput {
         WaterProfileInput {
+            kind: self.kind.unwrap_or(p.kind),
             name: self.name.clone().unwrap_or_else(|| p.name.clone()),
             calcium: self.calcium.unwrap_or(p.calcium),
             magnesium: self.magnesium.unwrap_or(p.magnesium),

@@ -6,13 +6,15 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use serde_json::Value;
 use wort_domain::water::rules::{self, DEFAULT_TARGET_PH, TARGET_PH};
 use wort_domain::water::{
-    WaterCalibration, WaterProfile, WaterProfileInput, WaterProfilePatch, WaterReport,
+    WaterCalibration, WaterProfile, WaterProfileInput, WaterProfileKind, WaterProfilePatch,
+    WaterReport,
 };
 
 use super::{created, page_response, resource};
 use crate::body::JsonBody;
 use crate::body_spec::{
-    BodySpec, FieldSpec, Kind, Missing, Mode, OnCreate, Reader, request_body_schema,
+    BodySpec, Choice, DefaultValue, FieldSpec, Kind, Missing, Mode, OnCreate, Reader,
+    request_body_schema,
 };
 use crate::credentials::Authenticated;
 use crate::error::{ApiError, ApiResult};
@@ -60,6 +62,11 @@ static WATER_PROFILE: BodySpec = BodySpec {
     missing: Missing::Last,
     fields: &[
         FieldSpec::required("name", Kind::Text),
+        FieldSpec::new(
+            "kind",
+            Kind::Choice(Choice::inline::<WaterProfileKind>(WaterProfileKind::names)),
+            OnCreate::Default(DefaultValue::Text("water")),
+        ),
         ion("calcium"),
         ion("magnesium"),
         ion("sodium"),
@@ -100,6 +107,7 @@ request_body_schema!(
 fn read_patch(f: &mut Reader) -> WaterProfilePatch {
     WaterProfilePatch {
         name: f.text("name"),
+        kind: f.enumeration("kind", WaterProfileKind::parse),
         calcium: f.number("calcium"),
         magnesium: f.number("magnesium"),
         sodium: f.number("sodium"),
@@ -116,6 +124,7 @@ fn read_new_profile(body: &Value) -> ApiResult<WaterProfileInput> {
     let p = read_patch(&mut f);
     // Each `None` left is a required field not sent, which `finish` reports.
     let input = WaterProfileInput {
+        kind: p.kind.unwrap_or_default(),
         name: p.name.unwrap_or_default(),
         calcium: p.calcium.unwrap_or_default(),
         magnesium: p.magnesium.unwrap_or_default(),
@@ -129,8 +138,9 @@ fn read_new_profile(body: &Value) -> ApiResult<WaterProfileInput> {
     f.finish(input)
 }
 
-/// The built-in classic profiles (`builtin: true`, each with the `source` of its figures), then
-/// the account's own, each by name.
+/// The built-in profiles (`builtin: true`, each with the `source` of its figures): first the
+/// targets by beer (`kind: target`), then the classic waters (`kind: water`); then the
+/// account's own, targets first; each group by name.
 #[utoipa::path(get, path = "/v1/water-profiles", tag = "water",
     params(
         ("limit" = Option<i64>, Query, description = "Page size (default 50)"),

@@ -127,6 +127,129 @@ async fn built_in_profiles_are_listed_with_sources_and_are_read_only() {
 }
 
 #[tokio::test]
+async fn targets_by_beer_come_first_with_their_sources_and_work_as_targets() {
+    let app = TestApp::spawn().await;
+    let acct = app.account().await;
+    let list = get(&app, &acct, "/v1/water-profiles").await;
+    let list = list.as_array().unwrap();
+    let targets: Vec<&Value> = list.iter().filter(|p| p["kind"] == "target").collect();
+    let names: Vec<&str> = targets
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    for wanted in [
+        "Pale and hoppy",
+        "Balanced",
+        "Malty",
+        "Amber",
+        "Dark and roasty",
+        "Light lager",
+    ] {
+        assert!(names.contains(&wanted), "{wanted} missing from {names:?}");
+    }
+    // Targets first, then the source waters (cities, RO), each kind by name.
+    let kinds: Vec<&str> = list.iter().map(|p| p["kind"].as_str().unwrap()).collect();
+    let first_water = kinds.iter().position(|k| *k == "water").unwrap();
+    assert_eq!(first_water, targets.len(), "{kinds:?}");
+    assert!(
+        kinds[first_water..].iter().all(|k| *k == "water"),
+        "{kinds:?}"
+    );
+    assert!(
+        list.iter()
+            .any(|p| p["kind"] == "water" && p["name"] == "Munich")
+    );
+    for t in &targets {
+        assert_eq!(t["builtin"], true);
+        let source = t["source"].as_str().unwrap();
+        assert!(source.contains("not a published profile"), "{source}");
+    }
+    // A hoppy target leans to sulfate, a malty one to chloride; dark beers carry alkalinity.
+    let by = |name: &str| *targets.iter().find(|p| p["name"] == name).unwrap();
+    let ratio = |p: &Value| p["sulfate"].as_f64().unwrap() / p["chloride"].as_f64().unwrap();
+    assert!(ratio(by("Pale and hoppy")) > 3.0);
+    assert!(ratio(by("Malty")) < 0.6);
+    assert!(
+        by("Dark and roasty")["bicarbonate"].as_f64() > by("Light lager")["bicarbonate"].as_f64()
+    );
+    // A target names a recipe's target water; built-in targets are read-only too.
+    let target_id = by("Pale and hoppy")["id"].as_str().unwrap();
+    let recipe = post(
+        &app,
+        &acct,
+        "/v1/recipes",
+        json!({"name": "IPA", "target_water_profile_id": target_id}),
+    )
+    .await;
+    let report = get(
+        &app,
+        &acct,
+        &format!("/v1/recipes/{}/water", recipe["id"].as_str().unwrap()),
+    )
+    .await;
+    assert_eq!(report["target_water_profile"]["name"], "Pale and hoppy");
+    assert_eq!(report["target_water_profile"]["kind"], "target");
+    let (status, _) = send(
+        &app,
+        &acct,
+        Method::PATCH,
+        &format!("/v1/water-profiles/{target_id}"),
+        Some(json!({"sulfate": 1})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CONFLICT);
+
+    // An account's own profile is a water unless it says it is a target; a bad kind is a 422.
+    let tap = post(
+        &app,
+        &acct,
+        "/v1/water-profiles",
+        json!({"name": "Tap", "calcium": 40, "magnesium": 8, "sodium": 12, "sulfate": 30,
+               "chloride": 25, "bicarbonate": 120}),
+    )
+    .await;
+    assert_eq!(tap["kind"], "water");
+    let mine = post(
+        &app,
+        &acct,
+        "/v1/water-profiles",
+        json!({"name": "My NEIPA", "kind": "target", "calcium": 100, "magnesium": 10, "sodium": 10,
+               "sulfate": 80, "chloride": 180, "bicarbonate": 20}),
+    )
+    .await;
+    assert_eq!(mine["kind"], "target");
+    let all = get(&app, &acct, "/v1/water-profiles").await;
+    let own: Vec<&str> = all
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["builtin"] == false)
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    // The account's own come after the built-ins, targets first.
+    assert_eq!(own, ["My NEIPA", "Tap"]);
+    let patched = patch(
+        &app,
+        &acct,
+        &format!("/v1/water-profiles/{}", tap["id"].as_str().unwrap()),
+        json!({"kind": "target"}),
+    )
+    .await;
+    assert_eq!(patched["kind"], "target");
+    let (status, body) = send(
+        &app,
+        &acct,
+        Method::PATCH,
+        &format!("/v1/water-profiles/{}", tap["id"].as_str().unwrap()),
+        Some(json!({"kind": "source"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    assert_eq!(body["details"][0]["path"], json!(["kind"]));
+    app.stop().await;
+}
+
+#[tokio::test]
 async fn own_profiles_are_created_patched_deleted_and_private() {
     let app = TestApp::spawn().await;
     let acct = app.account().await;
