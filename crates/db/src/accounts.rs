@@ -6,6 +6,7 @@ use diesel::sql_types::{Nullable, Text, Timestamptz};
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 use time::OffsetDateTime;
 use uuid::Uuid;
+use wort_domain::account::currency::currency;
 use wort_domain::account::{
     self, AmountUnits, ApiKey, AttemptCount, ColorDisplay, GravityDisplay, KEY_TOUCH_INTERVAL,
     NewApiKey, NewUser, Preferences, PreferencesPatch, SignInSession, SignInSubject,
@@ -56,6 +57,7 @@ struct PreferencesRow {
     pref_gravity: String,
     pref_color: String,
     pref_temperature: String,
+    pref_currency: Option<String>,
 }
 
 impl TryFrom<PreferencesRow> for Preferences {
@@ -69,6 +71,10 @@ impl TryFrom<PreferencesRow> for Preferences {
             color: ColorDisplay::parse(&r.pref_color).ok_or_else(|| bad("color"))?,
             temperature: TemperatureDisplay::parse(&r.pref_temperature)
                 .ok_or_else(|| bad("temperature"))?,
+            currency: r
+                .pref_currency
+                .map(|code| currency(&code).ok_or_else(|| bad("currency")))
+                .transpose()?,
         })
     }
 }
@@ -223,15 +229,18 @@ impl AccountRepository for PgAccounts {
         let row: PreferencesRow = diesel::sql_query(
             "UPDATE users SET pref_amounts = COALESCE($2, pref_amounts), \
                pref_gravity = COALESCE($3, pref_gravity), pref_color = COALESCE($4, pref_color), \
-               pref_temperature = COALESCE($5, pref_temperature) \
+               pref_temperature = COALESCE($5, pref_temperature), \
+               pref_currency = CASE WHEN $6 THEN $7 ELSE pref_currency END \
              WHERE id = $1 \
-             RETURNING pref_amounts, pref_gravity, pref_color, pref_temperature",
+             RETURNING pref_amounts, pref_gravity, pref_color, pref_temperature, pref_currency",
         )
         .bind::<diesel::sql_types::Uuid, _>(user.0)
         .bind::<Nullable<Text>, _>(p.amounts.map(|v| v.as_str()))
         .bind::<Nullable<Text>, _>(p.gravity.map(|v| v.as_str()))
         .bind::<Nullable<Text>, _>(p.color.map(|v| v.as_str()))
         .bind::<Nullable<Text>, _>(p.temperature.map(|v| v.as_str()))
+        .bind::<diesel::sql_types::Bool, _>(p.currency.is_some())
+        .bind::<Nullable<Text>, _>(p.currency.flatten())
         .get_result(&mut conn)
         .await
         .map_err(db_error)?;

@@ -10,7 +10,8 @@ use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use serde_json::Value;
 use time::OffsetDateTime;
 use uuid::Uuid;
-use wort_domain::inventory::stock::{DeductionPlanner, InventoryDeduction, StockLine, takes};
+use wort_domain::account::currency::currency;
+use wort_domain::inventory::stock::{Brew, DeductionPlanner, InventoryDeduction, StockLine, takes};
 use wort_domain::inventory::units;
 use wort_domain::inventory::{
     InventoryCategory, InventoryFilter, InventoryItem, InventoryPatch, MAX_AMOUNT, NewInventoryItem,
@@ -26,6 +27,7 @@ use crate::recipes::contains_pattern;
 use crate::schema::brew_sessions as sessions;
 use crate::schema::inventory_deductions as deductions;
 use crate::schema::inventory_items as items;
+use crate::schema::users;
 
 pub struct PgInventory {
     pool: DbPool,
@@ -330,6 +332,22 @@ impl InventoryRepository for PgInventory {
         all_items(&mut conn, user, false).await
     }
 
+    async fn currency(&self, user: UserId) -> DomainResult<Option<&'static str>> {
+        let mut conn = checkout(&self.pool).await?;
+        let code: Option<String> = users::table
+            .filter(users::id.eq(user.0))
+            .select(users::pref_currency)
+            .first(&mut conn)
+            .await
+            .map_err(db_error)?;
+        // Only codes the domain knows are ever stored; another would be a stored bug.
+        code.map(|c| {
+            currency(&c)
+                .ok_or_else(|| DomainError::Internal(format!("stored currency {c:?} unknown")))
+        })
+        .transpose()
+    }
+
     async fn session_stock(
         &self,
         user: UserId,
@@ -400,12 +418,7 @@ impl InventoryRepository for PgInventory {
                 ))
                 .execute(conn)
                 .await?;
-            Ok(InventoryDeduction {
-                session_id,
-                applied: true,
-                applied_at: Some(now),
-                lines,
-            })
+            Ok(InventoryDeduction::applied(session_id, now, lines))
         })
         .await
         .map_err(|TxError(e)| e)
@@ -469,15 +482,15 @@ impl InventoryRepository for PgInventory {
         user: UserId,
         recipe_ids: &[Uuid],
         session_ids: &[Uuid],
-    ) -> DomainResult<Vec<Value>> {
+    ) -> DomainResult<Vec<Brew>> {
         let mut conn = checkout(&self.pool).await?;
         let mut out = Vec::with_capacity(recipe_ids.len() + session_ids.len());
         for id in recipe_ids {
             let detail = crate::recipes::load_detail(&conn, user, *id, false).await?;
-            out.push(
+            out.push(Brew::Recipe(
                 serde_json::to_value(&detail)
                     .map_err(|e| DomainError::Internal(format!("recipe: {e}")))?,
-            );
+            ));
         }
         for id in session_ids {
             let snapshot: Value = sessions::table
@@ -487,9 +500,10 @@ impl InventoryRepository for PgInventory {
                 .first(&mut conn)
                 .await
                 .map_err(db_error)?;
-            if applied_deduction(&mut conn, user, *id).await?.is_none() {
-                out.push(snapshot);
-            }
+            out.push(match applied_deduction(&mut conn, user, *id).await? {
+                None => Brew::Recipe(snapshot),
+                Some(applied) => Brew::Shortfall(applied.lines),
+            });
         }
         Ok(out)
     }
@@ -531,12 +545,7 @@ async fn applied_deduction(
     row.map(|(lines, applied_at)| {
         let lines = serde_json::from_value(lines)
             .map_err(|e| DomainError::Internal(format!("deduction lines: {e}")))?;
-        Ok(InventoryDeduction {
-            session_id,
-            applied: true,
-            applied_at: Some(applied_at),
-            lines,
-        })
+        Ok(InventoryDeduction::applied(session_id, applied_at, lines))
     })
     .transpose()
 }

@@ -1227,10 +1227,15 @@ export interface paths {
         /**
          * A session's recipe ingredients against the stock: each matched to an item (by `catalog_id`,
          *     else by kind and name ignoring case), the amount needed in the item's unit, on hand, short.
-         *     With `preview: false` the lines are taken from the stock in one transaction, once per session.
+         *     With `preview: false` the lines are taken from the stock in one transaction, once per session:
+         *     all or nothing, or with `partial: true` what is on hand for a short line (its shortfall is
+         *     recorded, and the shopping list of the session lists it).
          */
         post: operations["deduct"];
-        /** Undo a session's deduction: everything taken goes back to its item. */
+        /**
+         * Undo a session's deduction: exactly what was taken goes back to its item (for a partial
+         *     deduction, what was on hand, not what was needed).
+         */
         delete: operations["undo_deduction"];
         options?: never;
         head?: never;
@@ -1265,7 +1270,8 @@ export interface paths {
         /**
          * What the chosen recipes and sessions need beyond what is on hand, by kind then name, in each
          *     item's unit (metric for ingredients no item matches). A session whose deduction is applied
-         *     needs nothing more. `Accept: text/plain` answers a list to paste.
+         *     needs only what a partial deduction left missing. `Accept: text/plain` answers a list to
+         *     paste.
          */
         get: operations["shopping_list"];
         put?: never;
@@ -1502,8 +1508,9 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The built-in classic profiles (`builtin: true`, each with the `source` of its figures), then
-         *     the account's own, each by name.
+         * The built-in profiles (`builtin: true`, each with the `source` of its figures): first the
+         *     targets by beer (`kind: target`), then the classic waters (`kind: water`); then the
+         *     account's own, targets first; each group by name.
          */
         get: operations["list_profiles"];
         put?: never;
@@ -2379,6 +2386,8 @@ export interface components {
             calcium: number;
             /** Format: double */
             chloride: number;
+            /** @default water */
+            kind?: "water" | "target";
             /** Format: double */
             magnesium: number;
             name: string;
@@ -2924,15 +2933,25 @@ export interface components {
             applied_at?: string | null;
             /**
              * @description One line per ingredient of the session's recipe snapshot. Once applied, the lines as
-             *     they were when applied (`needed` is what was taken).
+             *     they were when applied (`taken` is what was taken).
              */
             lines: components["schemas"]["StockLine"][];
+            /**
+             * @description True when the deduction was applied with `partial` while some line was short: those
+             *     lines took what was on hand, and their `short` is still missing.
+             */
+            partial: boolean;
             /** Format: uuid */
             session_id: string;
         };
         /** @description Request body of `POST /v1/sessions/{id}/inventory-deduction`. */
         InventoryDeductionRequest: {
-            /** @description true: the lines only, nothing changes. false: take them from the stock in one transaction (once per session; a shortfall refuses it all). */
+            /**
+             * @description With `preview: false`: a short line takes what is on hand (its item ends at 0) and keeps its `short`, the amount still missing, which the shopping list then lists; the other lines are taken whole. Changes nothing in a preview.
+             * @default false
+             */
+            partial?: boolean;
+            /** @description true: the lines only, nothing changes. false: take them from the stock in one transaction (once per session; a shortfall refuses it all unless `partial`). */
             preview: boolean;
         };
         InventoryItem: {
@@ -3185,6 +3204,12 @@ export interface components {
         Preferences: {
             amounts: components["schemas"]["AmountUnits"];
             color: components["schemas"]["ColorDisplay"];
+            /**
+             * @description The ISO 4217 code of the currency the account's prices are in (`USD`, `EUR` …); null
+             *     (the default): not said. Cost answers carry it; wort never converts.
+             * @example USD
+             */
+            currency?: string | null;
             gravity: components["schemas"]["GravityDisplay"];
             temperature: components["schemas"]["TemperatureDisplay"];
         };
@@ -3319,6 +3344,12 @@ export interface components {
         RecipeCost: {
             /** Format: double */
             batch_size_liters: number;
+            /**
+             * @description The account's currency (its preference, an ISO 4217 code) that the prices, and so
+             *     every cost here, are in; null when the account has not said. Never converted.
+             * @example USD
+             */
+            currency?: string | null;
             lines: components["schemas"]["CostLine"][];
             /**
              * Format: double
@@ -3631,6 +3662,12 @@ export interface components {
             item_id?: string | null;
             item_name?: string | null;
             kind: components["schemas"]["InventoryCategory"];
+            /**
+             * Format: double
+             * @description Once applied: what the item held right after this line took its share (`on_hand −
+             *     taken`), so a client can show the new amount on hand at once. Null in a preview.
+             */
+            left?: number | null;
             name: string;
             /**
              * Format: double
@@ -3651,10 +3688,18 @@ export interface components {
             recipe_unit: string;
             /**
              * Format: double
-             * @description How much is missing (0 when enough).
+             * @description How much is missing (0 when enough). After a partial deduction: what is still missing
+             *     (the shopping list lists it).
              */
             short: number;
             status: components["schemas"]["StockStatus"];
+            /**
+             * Format: double
+             * @description Once applied: what was taken from the item, in its unit (what was needed, or, for a
+             *     short line of a partial deduction, what was on hand); undo puts exactly this back. Null
+             *     in a preview and on lines that take nothing.
+             */
+            taken?: number | null;
             /** @description The item's `amount_unit`, in which `needed`, `on_hand` and `short` are given. */
             unit?: string | null;
         };
@@ -3930,7 +3975,7 @@ export interface components {
             /** @enum {string} */
             use?: "mash" | "sparge" | "boil" | "whirlpool" | "primary" | "secondary" | "bottling";
         };
-        /** @description Request body of `PATCH /v1/me/preferences`: any of the four; the others stay. */
+        /** @description Request body of `PATCH /v1/me/preferences`: any of the five; the others stay. */
         UpdatePreferencesRequest: {
             /**
              * @description Amounts shown in metric (kg, g, L) or US units (lb, oz, gal). The first is the default.
@@ -3942,6 +3987,11 @@ export interface components {
              * @enum {string}
              */
             color?: "srm" | "ebc";
+            /**
+             * @description The ISO 4217 code (upper case, an active code) of the currency the account's prices are in; null clears it. wort never converts: cost answers carry it so a client can write amounts with its symbol.
+             * @enum {string|null}
+             */
+            currency?: "AED" | "AFN" | "ALL" | "AMD" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYN" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRU" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLE" | "SOS" | "SRD" | "SSP" | "STN" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "UYI" | "UYU" | "UYW" | "UZS" | "VED" | "VES" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XCG" | "XDR" | "XOF" | "XPD" | "XPF" | "XPT" | "XSU" | "XTS" | "XUA" | "XXX" | "YER" | "ZAR" | "ZMW" | "ZWG" | null;
             /**
              * @description Gravity shown as specific gravity, °Plato or °Brix.
              * @enum {string}
@@ -4049,6 +4099,11 @@ export interface components {
             calcium?: number;
             /** Format: double */
             chloride?: number;
+            /**
+             * @description What a water profile describes.
+             * @enum {string}
+             */
+            kind?: "water" | "target";
             /** Format: double */
             magnesium?: number;
             name?: string;
@@ -4234,8 +4289,8 @@ export interface components {
             pairs: components["schemas"]["CalibrationPair"][];
         };
         /**
-         * @description A water's ions (mg/L) and pH: a built-in classic (`builtin`, read-only, `source` names where
-         *     its figures come from) or one of the account's own.
+         * @description A water's ions (mg/L) and pH: a built-in (`builtin`, read-only, `source` names where its
+         *     figures come from: a classic city water, or a target by beer) or one of the account's own.
          */
         WaterProfile: {
             /** Format: double */
@@ -4250,6 +4305,11 @@ export interface components {
             created_at: string;
             /** Format: uuid */
             id: string;
+            /**
+             * @description `target`: a target for a kind of beer; `water`: a water to brew with (a city's, RO,
+             *     your own).
+             */
+            kind: components["schemas"]["WaterProfileKind"];
             /** Format: double */
             magnesium: number;
             name: string;
@@ -4267,6 +4327,11 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        /**
+         * @description What a water profile describes.
+         * @enum {string}
+         */
+        WaterProfileKind: "water" | "target";
         /** @description `GET /v1/recipes/{id}/water`. */
         WaterReport: {
             acid_needed?: null | components["schemas"]["AcidNeeded"];
@@ -14392,7 +14457,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Invalid body, or a line is short (one detail per short line at `["lines", i]`); nothing changed */
+            /** @description Invalid body, or (without `partial`) a line is short (one detail per short line at `["lines", i]`); nothing changed */
             422: {
                 headers: {
                     [name: string]: unknown;

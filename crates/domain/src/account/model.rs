@@ -268,6 +268,10 @@ pub struct Preferences {
     pub gravity: GravityDisplay,
     pub color: ColorDisplay,
     pub temperature: TemperatureDisplay,
+    /// The ISO 4217 code of the currency the account's prices are in (`USD`, `EUR` …); null
+    /// (the default): not said. Cost answers carry it; wort never converts.
+    #[schema(value_type = Option<String>, example = "USD")]
+    pub currency: Option<&'static str>,
 }
 
 /// A validated partial update of the preferences.
@@ -277,4 +281,6 @@ pub struct PreferencesPatch {
     pub gravity: Option<GravityDisplay>,
     pub color: Option<ColorDisplay>,
     pub temperature: Option<TemperatureDisplay>,
+    /// `Some(None)`: cleared.
+    pub currency: Option<Option<&'static str>>,
 }

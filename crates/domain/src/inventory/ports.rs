@@ -7,7 +7,7 @@ use uuid::Uuid;
 use serde_json::Value;
 
 use super::model::{InventoryFilter, InventoryItem, InventoryPatch, NewInventoryItem};
-use super::stock::{DeductionPlanner, InventoryDeduction};
+use super::stock::{Brew, DeductionPlanner, InventoryDeduction};
 use crate::page::{Page, PageRequest};
 use crate::{DomainResult, UserId};
 
@@ -44,6 +44,9 @@ pub trait InventoryRepository: Send + Sync {
         now: OffsetDateTime,
     ) -> DomainResult<InventoryItem>;
 
+    /// The account's preferred currency (an ISO 4217 code from its preferences), if any.
+    async fn currency(&self, user: UserId) -> DomainResult<Option<&'static str>>;
+
     /// Every item of the account (what matching looks at), in no particular order.
     async fn all(&self, user: UserId) -> DomainResult<Vec<InventoryItem>>;
 
@@ -68,7 +71,7 @@ pub trait InventoryRepository: Send + Sync {
     ) -> DomainResult<InventoryDeduction>;
 
     /// In one transaction: locks the session, removes its deduction (`NotFound` when none is
-    /// applied) and puts back on each item still there what was taken from it (up to
+    /// applied) and puts back on each item still there exactly what was taken from it (up to
     /// [`MAX_AMOUNT`](crate::inventory::MAX_AMOUNT)).
     async fn undo_deduction(
         &self,
@@ -78,12 +81,13 @@ pub trait InventoryRepository: Send + Sync {
     ) -> DomainResult<()>;
 
     /// The recipes (as `GET /v1/recipes/{id}` shows them) and the sessions' snapshots, in that
-    /// order; a session whose deduction is applied is left out (its stock is already taken).
-    /// `NotFound` when any of them is not the caller's.
+    /// order; a session whose deduction is applied comes as the lines of that deduction
+    /// ([`Brew::Shortfall`]: its stock is taken, only what a partial deduction left missing
+    /// still counts). `NotFound` when any of them is not the caller's.
     async fn brews(
         &self,
         user: UserId,
         recipe_ids: &[Uuid],
         session_ids: &[Uuid],
-    ) -> DomainResult<Vec<Value>>;
+    ) -> DomainResult<Vec<Brew>>;
 }

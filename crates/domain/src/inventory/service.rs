@@ -7,8 +7,8 @@ use uuid::Uuid;
 use super::model::{InventoryFilter, InventoryItem, InventoryPatch, NewInventoryItem};
 use super::ports::InventoryRepository;
 use super::stock::{
-    InventoryDeduction, RecipeCost, ShoppingLine, needs_of_recipe, plan_deduction, recipe_cost,
-    shopping_list, stock_lines,
+    Brew, InventoryDeduction, RecipeCost, ShoppingLine, needs_of_recipe, plan_deduction,
+    plan_partial_deduction, recipe_cost, shopping_list, stock_lines,
 };
 use crate::page::{Page, PageRequest};
 use crate::ports::Clock;
@@ -66,17 +66,24 @@ impl InventoryService {
 
     /// A session's ingredients against the stock. With `preview` nothing changes (an applied
     /// deduction is shown as applied); without, the lines are taken in one transaction, once
-    /// per session (again → `Conflict`), and a shortfall refuses the whole deduction.
+    /// per session (again → `Conflict`). A shortfall refuses the whole deduction, unless
+    /// `partial`: then a short line takes what is on hand and records what is still missing.
     pub async fn deduction(
         &self,
         user: UserId,
         session_id: Uuid,
         preview: bool,
+        partial: bool,
     ) -> DomainResult<InventoryDeduction> {
         if !preview {
+            let plan = if partial {
+                plan_partial_deduction
+            } else {
+                plan_deduction
+            };
             return self
                 .items
-                .apply_deduction(user, session_id, &plan_deduction, self.clock.now())
+                .apply_deduction(user, session_id, &plan, self.clock.now())
                 .await;
         }
         let (snapshot, applied) = self.items.session_stock(user, session_id).await?;
@@ -84,12 +91,10 @@ impl InventoryService {
             return Ok(applied);
         }
         let items = self.items.all(user).await?;
-        Ok(InventoryDeduction {
+        Ok(InventoryDeduction::preview(
             session_id,
-            applied: false,
-            applied_at: None,
-            lines: stock_lines(&needs_of_recipe(&snapshot), &items),
-        })
+            stock_lines(&needs_of_recipe(&snapshot), &items),
+        ))
     }
 
     /// Puts back what a session's deduction took; `NotFound` when none is applied.
@@ -99,7 +104,8 @@ impl InventoryService {
             .await
     }
 
-    /// What the given recipes and planned sessions need beyond what is on hand.
+    /// What the given recipes and planned sessions need beyond what is on hand (a session whose
+    /// deduction is applied: what a partial deduction left missing).
     pub async fn shopping_list(
         &self,
         user: UserId,
@@ -107,7 +113,7 @@ impl InventoryService {
         session_ids: &[Uuid],
     ) -> DomainResult<Vec<ShoppingLine>> {
         let brews = self.items.brews(user, recipe_ids, session_ids).await?;
-        let needs: Vec<_> = brews.iter().flat_map(needs_of_recipe).collect();
+        let needs: Vec<_> = brews.iter().flat_map(Brew::needs).collect();
         let items = self.items.all(user).await?;
         Ok(shopping_list(&needs, &items))
     }
@@ -115,17 +121,21 @@ impl InventoryService {
     /// A recipe's cost from its matched items' prices, with the stock's coverage per line.
     pub async fn recipe_cost(&self, user: UserId, recipe_id: Uuid) -> DomainResult<RecipeCost> {
         let brews = self.items.brews(user, &[recipe_id], &[]).await?;
-        let recipe = brews.first().ok_or(crate::DomainError::NotFound)?;
+        let Some(Brew::Recipe(recipe)) = brews.first() else {
+            return Err(crate::DomainError::NotFound);
+        };
         let batch = recipe
             .get("batch_size_liters")
             .and_then(serde_json::Value::as_f64)
             .unwrap_or(0.0);
         let items = self.items.all(user).await?;
+        let currency = self.items.currency(user).await?;
         Ok(recipe_cost(
             recipe_id,
             batch,
             &needs_of_recipe(recipe),
             &items,
+            currency,
         ))
     }
 }

@@ -31,6 +31,9 @@ pub struct Need {
     pub catalog_id: Option<Uuid>,
     pub amount: f64,
     pub unit: String,
+    /// The item this need draws on whatever the matching rules say: a shortfall left by a
+    /// partial deduction tops up the item it was short of (while that item exists).
+    pub item_id: Option<Uuid>,
 }
 
 fn text(v: &Value, key: &str) -> Option<String> {
@@ -65,6 +68,7 @@ pub fn needs_of_recipe(recipe: &Value) -> Vec<Need> {
         catalog_id: uuid(v, "catalog_id"),
         amount,
         unit,
+        item_id: None,
     };
     for v in list("fermentables") {
         let amount = number(&v, "amount_kg").unwrap_or(0.0);
@@ -96,6 +100,12 @@ pub fn needs_of_recipe(recipe: &Value) -> Vec<Need> {
 
 /// The item an ingredient draws on, if any (rules in the module's documentation).
 pub fn match_item<'a>(need: &Need, items: &'a [InventoryItem]) -> Option<&'a InventoryItem> {
+    if let Some(pinned) = need
+        .item_id
+        .and_then(|id| items.iter().find(|i| i.id == id))
+    {
+        return Some(pinned);
+    }
     let name = need.name.to_lowercase();
     items
         .iter()
@@ -152,9 +162,19 @@ pub struct StockLine {
     pub needed: Option<f64>,
     /// What the item holds, less what earlier lines of the same list draw from it.
     pub on_hand: Option<f64>,
-    /// How much is missing (0 when enough).
+    /// How much is missing (0 when enough). After a partial deduction: what is still missing
+    /// (the shopping list lists it).
     pub short: f64,
     pub status: StockStatus,
+    /// Once applied: what was taken from the item, in its unit (what was needed, or, for a
+    /// short line of a partial deduction, what was on hand); undo puts exactly this back. Null
+    /// in a preview and on lines that take nothing.
+    #[serde(default)]
+    pub taken: Option<f64>,
+    /// Once applied: what the item held right after this line took its share (`on_hand −
+    /// taken`), so a client can show the new amount on hand at once. Null in a preview.
+    #[serde(default)]
+    pub left: Option<f64>,
 }
 
 /// Each ingredient against the stock. Two ingredients matched to one item share it: a later
@@ -196,24 +216,43 @@ pub fn stock_lines(needs: &[Need], items: &[InventoryItem]) -> Vec<StockLine> {
                 on_hand,
                 short,
                 status,
+                taken: None,
+                left: None,
             }
         })
         .collect()
 }
 
-/// What applying a deduction takes from each item: the sum of its lines' `needed`, by item.
-/// Unmatched and not-convertible lines take nothing.
+/// What applying (or undoing) a deduction moves for each item: the sum of its lines' `taken`,
+/// by item (a line recorded before `taken` existed took its `needed`). Unmatched and
+/// not-convertible lines take nothing.
 pub fn takes(lines: &[StockLine]) -> Vec<(Uuid, f64)> {
     let mut out: Vec<(Uuid, f64)> = Vec::new();
     for line in lines {
-        if let (Some(id), Some(needed)) = (line.item_id, line.needed) {
+        if let (Some(id), Some(taken)) = (line.item_id, line.taken.or(line.needed)) {
             match out.iter_mut().find(|(i, _)| *i == id) {
-                Some((_, sum)) => *sum += needed,
-                None => out.push((id, needed)),
+                Some((_, sum)) => *sum += taken,
+                None => out.push((id, taken)),
             }
         }
     }
     out
+}
+
+/// Records on each matched line what it takes: what it needs, never more than is on hand for
+/// it (so a short line takes what is left and the item ends at 0, never below).
+fn with_taken(mut lines: Vec<StockLine>) -> Vec<StockLine> {
+    for line in &mut lines {
+        line.taken = line
+            .needed
+            .zip(line.on_hand)
+            .map(|(needed, on_hand)| needed.min(on_hand).max(0.0));
+        line.left = line
+            .on_hand
+            .zip(line.taken)
+            .map(|(on_hand, taken)| on_hand - taken);
+    }
+    lines
 }
 
 /// A deduction is refused while any line is short: one `too_small` detail per short line, at
@@ -255,9 +294,36 @@ pub struct InventoryDeduction {
     #[serde(serialize_with = "crate::timestamp::serialize_opt")]
     #[schema(value_type = Option<String>, format = DateTime)]
     pub applied_at: Option<time::OffsetDateTime>,
+    /// True when the deduction was applied with `partial` while some line was short: those
+    /// lines took what was on hand, and their `short` is still missing.
+    pub partial: bool,
     /// One line per ingredient of the session's recipe snapshot. Once applied, the lines as
-    /// they were when applied (`needed` is what was taken).
+    /// they were when applied (`taken` is what was taken).
     pub lines: Vec<StockLine>,
+}
+
+impl InventoryDeduction {
+    /// A preview: nothing taken.
+    pub fn preview(session_id: Uuid, lines: Vec<StockLine>) -> Self {
+        InventoryDeduction {
+            session_id,
+            applied: false,
+            applied_at: None,
+            partial: false,
+            lines,
+        }
+    }
+
+    /// A deduction taken at `at` (as applied, or as stored).
+    pub fn applied(session_id: Uuid, at: time::OffsetDateTime, lines: Vec<StockLine>) -> Self {
+        InventoryDeduction {
+            session_id,
+            applied: true,
+            applied_at: Some(at),
+            partial: lines.iter().any(|l| l.status == StockStatus::Short),
+            lines,
+        }
+    }
 }
 
 /// Turns a session's recipe snapshot and the account's items (locked until the end of the
@@ -265,7 +331,8 @@ pub struct InventoryDeduction {
 pub type DeductionPlanner =
     dyn Fn(&Value, &[InventoryItem]) -> crate::DomainResult<Vec<StockLine>> + Send + Sync;
 
-/// The planner used when applying: the lines, refused with one detail per short line.
+/// The planner used when applying all or nothing: the lines, refused with one detail per short
+/// line.
 pub fn plan_deduction(
     snapshot: &Value,
     items: &[InventoryItem],
@@ -273,9 +340,54 @@ pub fn plan_deduction(
     let lines = stock_lines(&needs_of_recipe(snapshot), items);
     let short = shortfalls(&lines);
     if short.is_empty() {
-        Ok(lines)
+        Ok(with_taken(lines))
     } else {
         Err(crate::DomainError::Invalid(short))
+    }
+}
+
+/// The planner used when applying with `partial`: every line takes what it needs, a short line
+/// what is on hand (its item ends at 0), and the short lines keep their `short`, the amount
+/// still missing.
+pub fn plan_partial_deduction(
+    snapshot: &Value,
+    items: &[InventoryItem],
+) -> crate::DomainResult<Vec<StockLine>> {
+    Ok(with_taken(stock_lines(&needs_of_recipe(snapshot), items)))
+}
+
+/// What a partial deduction left missing, as needs that top up the items they were short of
+/// (an item deleted since: matched again by name), in the item's unit.
+pub fn needs_of_shortfall(lines: &[StockLine]) -> Vec<Need> {
+    lines
+        .iter()
+        .filter(|l| l.status == StockStatus::Short && l.short > 0.0)
+        .map(|l| Need {
+            kind: l.kind,
+            ingredient_id: l.ingredient_id,
+            name: l.name.clone(),
+            catalog_id: None,
+            amount: l.short,
+            unit: l.unit.clone().unwrap_or_else(|| l.recipe_unit.clone()),
+            item_id: l.item_id,
+        })
+        .collect()
+}
+
+/// A brew the shopping list or the cost looks at: a recipe (or a planned session's snapshot)
+/// still to brew, or what a session's partial deduction left missing.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Brew {
+    Recipe(Value),
+    Shortfall(Vec<StockLine>),
+}
+
+impl Brew {
+    pub fn needs(&self) -> Vec<Need> {
+        match self {
+            Brew::Recipe(recipe) => needs_of_recipe(recipe),
+            Brew::Shortfall(lines) => needs_of_shortfall(lines),
+        }
     }
 }
 
@@ -451,6 +563,10 @@ pub struct RecipeCost {
     /// The names of the ingredients without a price (unmatched, not convertible, or the item
     /// has no `price_per_unit`): the total leaves them out.
     pub unpriced: Vec<String>,
+    /// The account's currency (its preference, an ISO 4217 code) that the prices, and so
+    /// every cost here, are in; null when the account has not said. Never converted.
+    #[schema(value_type = Option<String>, example = "USD")]
+    pub currency: Option<&'static str>,
 }
 
 /// Costs a recipe. Each ingredient is costed on its own against the item (coverage lines share
@@ -460,6 +576,7 @@ pub fn recipe_cost(
     batch_size_liters: f64,
     needs: &[Need],
     items: &[InventoryItem],
+    currency: Option<&'static str>,
 ) -> RecipeCost {
     let lines: Vec<CostLine> = stock_lines(needs, items)
         .into_iter()
@@ -499,6 +616,7 @@ pub fn recipe_cost(
         },
         lines,
         unpriced,
+        currency,
     }
 }
 
@@ -611,6 +729,75 @@ mod tests {
         assert!((takes[1].1 - 56.0 / 28.349_523_125).abs() < 1e-9);
     }
 
+    /// 2 oz of Chinook needed, 0.75 oz on hand; 5 kg of malt from 25 kg.
+    fn chinook() -> (Value, Vec<InventoryItem>) {
+        let recipe = json!({
+            "fermentables": [{"name": "Maris Otter", "amount_kg": 5.0}],
+            "hops": [{"name": "Chinook", "amount_grams": 2.0 * 28.349_523_125}],
+        });
+        let items = vec![
+            item(InventoryCategory::Fermentable, "Maris Otter", 25.0, "kg"),
+            item(InventoryCategory::Hop, "Chinook", 0.75, "oz"),
+        ];
+        (recipe, items)
+    }
+
+    #[test]
+    fn all_or_nothing_refuses_a_short_line_and_partial_takes_what_is_on_hand() {
+        let (recipe, items) = chinook();
+        let Err(crate::DomainError::Invalid(refused)) = plan_deduction(&recipe, &items) else {
+            panic!("a short line must refuse the whole deduction");
+        };
+        assert_eq!(refused[0].path, vec!["lines", "1"]);
+
+        let lines = plan_partial_deduction(&recipe, &items).unwrap();
+        assert_eq!((lines[0].taken, lines[0].left), (Some(5.0), Some(20.0)));
+        assert_eq!(lines[1].status, StockStatus::Short);
+        assert_eq!(lines[1].taken, Some(0.75));
+        assert_eq!(lines[1].left, Some(0.0));
+        assert!((lines[1].short - 1.25).abs() < 1e-9);
+        // What is taken, and so what an undo puts back: the 0.75 oz on hand, not the 2 oz asked.
+        let moved = takes(&lines);
+        assert_eq!(moved, vec![(items[0].id, 5.0), (items[1].id, 0.75)]);
+        let applied = InventoryDeduction::applied(Uuid::nil(), OffsetDateTime::UNIX_EPOCH, lines);
+        assert!(applied.partial);
+    }
+
+    #[test]
+    fn two_lines_of_one_short_item_take_it_to_zero_and_no_further() {
+        let recipe = json!({"hops": [
+            {"name": "Citra", "amount_grams": 30.0},
+            {"name": "Citra", "amount_grams": 30.0}
+        ]});
+        let items = vec![item(InventoryCategory::Hop, "Citra", 40.0, "g")];
+        let lines = plan_partial_deduction(&recipe, &items).unwrap();
+        assert_eq!((lines[0].taken, lines[0].left), (Some(30.0), Some(10.0)));
+        assert_eq!((lines[1].taken, lines[1].left), (Some(10.0), Some(0.0)));
+        assert_eq!(lines[1].short, 20.0);
+        assert_eq!(takes(&lines), vec![(items[0].id, 40.0)]);
+    }
+
+    #[test]
+    fn a_shortfall_tops_up_the_item_it_was_short_of() {
+        let (recipe, mut items) = chinook();
+        let lines = plan_partial_deduction(&recipe, &items).unwrap();
+        let needs = needs_of_shortfall(&lines);
+        assert_eq!(needs.len(), 1);
+        assert!((needs[0].amount - 1.25).abs() < 1e-9);
+        assert_eq!(needs[0].unit, "oz");
+        // The item was used up; renamed since, it is still the one to top up.
+        items[1].amount = 0.0;
+        items[1].name = "Chinook 2025".into();
+        let list = shopping_list(&needs, &items);
+        assert_eq!(list.len(), 1);
+        assert_eq!(list[0].item_id, Some(items[1].id));
+        assert!((list[0].to_buy - 1.25).abs() < 1e-6);
+        // A line stored before `taken` existed took what it needed.
+        let mut old = lines[0].clone();
+        old.taken = None;
+        assert_eq!(takes(&[old]), vec![(items[0].id, 5.0)]);
+    }
+
     #[test]
     fn an_unrecognised_unit_matches_only_the_same_text() {
         let items = vec![item(InventoryCategory::Misc, "Irish moss", 3.0, "Tablets")];
@@ -621,6 +808,7 @@ mod tests {
             catalog_id: None,
             amount: 1.0,
             unit: "tablets".into(),
+            item_id: None,
         };
         let lines = stock_lines(std::slice::from_ref(&need), &items);
         assert_eq!(lines[0].status, StockStatus::Enough);
@@ -668,7 +856,14 @@ mod tests {
         malt.price_per_unit = Some(2.0);
         let mut hop = item(InventoryCategory::Hop, "Citra", 1.0, "lb");
         hop.price_per_unit = Some(30.0);
-        let cost = recipe_cost(Uuid::nil(), 20.0, &needs_of_recipe(&recipe()), &[malt, hop]);
+        let cost = recipe_cost(
+            Uuid::nil(),
+            20.0,
+            &needs_of_recipe(&recipe()),
+            &[malt, hop],
+            Some("GBP"),
+        );
+        assert_eq!(cost.currency, Some("GBP"));
         // 5 kg × 2 + 56 g of a 30/lb hop (3.70).
         assert_eq!(cost.lines[0].cost, Some(10.0));
         assert_eq!(cost.total, round_to(10.0 + 56.0 / 453.592_37 * 30.0, 2));

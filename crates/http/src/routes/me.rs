@@ -3,6 +3,7 @@
 
 use actix_web::{HttpResponse, web};
 use serde_json::Value;
+use wort_domain::account::currency::{currency, currency_codes};
 use wort_domain::account::{
     AmountUnits, ColorDisplay, GravityDisplay, Me, Preferences, PreferencesPatch,
     TemperatureDisplay,
@@ -59,6 +60,11 @@ static PREFERENCES: BodySpec = BodySpec {
             "temperature",
             Choice::inline::<TemperatureDisplay>(TemperatureDisplay::names),
         ),
+        FieldSpec::clearable("currency", Kind::Enum(currency_codes)).described(
+            "The ISO 4217 code (upper case, an active code) of the currency the account's \
+             prices are in; null clears it. wort never converts: cost answers carry it so a \
+             client can write amounts with its symbol.",
+        ),
     ],
 };
 
@@ -67,8 +73,8 @@ request_body_schema!(
     UpdatePreferencesRequest,
     PREFERENCES,
     Mode::Update,
-    "Request body of `PATCH /v1/me/preferences`: any of the four; the others stay.",
-    field_descriptions = false
+    "Request body of `PATCH /v1/me/preferences`: any of the five; the others stay.",
+    field_descriptions = true
 );
 
 fn read_patch(body: &Value) -> ApiResult<PreferencesPatch> {
@@ -78,6 +84,7 @@ fn read_patch(body: &Value) -> ApiResult<PreferencesPatch> {
         gravity: f.enumeration("gravity", GravityDisplay::parse),
         color: f.enumeration("color", ColorDisplay::parse),
         temperature: f.enumeration("temperature", TemperatureDisplay::parse),
+        currency: f.nullable_enumeration("currency", currency),
     };
     f.finish(patch)
 }

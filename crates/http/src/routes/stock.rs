@@ -11,7 +11,9 @@ use wort_domain::inventory::stock::{InventoryDeduction, RecipeCost, ShoppingLine
 
 use super::resource;
 use crate::body::JsonBody;
-use crate::body_spec::{BodySpec, FieldSpec, Kind, Missing, Mode, Reader, request_body_schema};
+use crate::body_spec::{
+    BodySpec, DefaultValue, FieldSpec, Kind, Missing, Mode, OnCreate, Reader, request_body_schema,
+};
 use crate::credentials::Authenticated;
 use crate::error::{ApiError, ApiResult};
 use crate::params::{Query, parse_canonical_uuid, path_id};
@@ -44,10 +46,22 @@ pub fn configure_shopping(cfg: &mut web::ServiceConfig) {
 static DEDUCTION: BodySpec = BodySpec {
     rules: &[],
     missing: Missing::Last,
-    fields: &[FieldSpec::required("preview", Kind::Boolean).described(
-        "true: the lines only, nothing changes. false: take them from the stock in one \
-         transaction (once per session; a shortfall refuses it all).",
-    )],
+    fields: &[
+        FieldSpec::required("preview", Kind::Boolean).described(
+            "true: the lines only, nothing changes. false: take them from the stock in one \
+             transaction (once per session; a shortfall refuses it all unless `partial`).",
+        ),
+        FieldSpec::new(
+            "partial",
+            Kind::Boolean,
+            OnCreate::Default(DefaultValue::Bool(false)),
+        )
+        .described(
+            "With `preview: false`: a short line takes what is on hand (its item ends at 0) \
+             and keeps its `short`, the amount still missing, which the shopping list then \
+             lists; the other lines are taken whole. Changes nothing in a preview.",
+        ),
+    ],
 };
 
 request_body_schema!(
@@ -59,21 +73,25 @@ request_body_schema!(
     field_descriptions = true
 );
 
-fn read_preview(body: &Value) -> ApiResult<bool> {
+/// `(preview, partial)`.
+fn read_deduction(body: &Value) -> ApiResult<(bool, bool)> {
     let mut f = Reader::new(body, &DEDUCTION, Mode::Create)?;
     let preview = f.boolean("preview");
-    f.finish(preview.unwrap_or(true))
+    let partial = f.boolean("partial");
+    f.finish((preview.unwrap_or(true), partial.unwrap_or(false)))
 }
 
 /// A session's recipe ingredients against the stock: each matched to an item (by `catalog_id`,
 /// else by kind and name ignoring case), the amount needed in the item's unit, on hand, short.
-/// With `preview: false` the lines are taken from the stock in one transaction, once per session.
+/// With `preview: false` the lines are taken from the stock in one transaction, once per session:
+/// all or nothing, or with `partial: true` what is on hand for a short line (its shortfall is
+/// recorded, and the shopping list of the session lists it).
 #[utoipa::path(post, path = "/v1/sessions/{id}/inventory-deduction", tag = "inventory",
     params(("id" = uuid::Uuid, Path, description = "Brew session id")),
     request_body = InventoryDeductionRequest,
     responses((status = 200, body = InventoryDeduction),
         (status = 409, body = crate::error::ErrorBody, description = "Already applied for this session"),
-        (status = 422, body = crate::error::ValidationErrorBody, description = "Invalid body, or a line is short (one detail per short line at `[\"lines\", i]`); nothing changed")))]
+        (status = 422, body = crate::error::ValidationErrorBody, description = "Invalid body, or (without `partial`) a line is short (one detail per short line at `[\"lines\", i]`); nothing changed")))]
 pub async fn deduct(
     auth: Authenticated,
     req: HttpRequest,
@@ -81,15 +99,16 @@ pub async fn deduct(
     body: JsonBody,
 ) -> ApiResult<HttpResponse> {
     let id = path_id(&req, "id")?;
-    let preview = read_preview(&body.json()?)?;
+    let (preview, partial) = read_deduction(&body.json()?)?;
     let deduction = state
         .inventory
-        .deduction(auth.0.user.id, id, preview)
+        .deduction(auth.0.user.id, id, preview, partial)
         .await?;
     Ok(HttpResponse::Ok().json(deduction))
 }
 
-/// Undo a session's deduction: everything taken goes back to its item.
+/// Undo a session's deduction: exactly what was taken goes back to its item (for a partial
+/// deduction, what was on hand, not what was needed).
 #[utoipa::path(delete, path = "/v1/sessions/{id}/inventory-deduction", tag = "inventory",
     params(("id" = uuid::Uuid, Path, description = "Brew session id")),
     responses((status = 204, description = "Put back"),
@@ -176,7 +195,8 @@ fn wants_text(req: &HttpRequest) -> bool {
 
 /// What the chosen recipes and sessions need beyond what is on hand, by kind then name, in each
 /// item's unit (metric for ingredients no item matches). A session whose deduction is applied
-/// needs nothing more. `Accept: text/plain` answers a list to paste.
+/// needs only what a partial deduction left missing. `Accept: text/plain` answers a list to
+/// paste.
 #[utoipa::path(get, path = "/v1/shopping-list", tag = "inventory",
     params(
         ("recipe_id" = Option<Vec<uuid::Uuid>>, Query, description = "A recipe to brew (repeatable; `maxItems` times at most)"),
@@ -232,6 +252,6 @@ mod tests {
 
     #[test]
     fn every_field_of_the_table_is_read() {
-        assert_whole(&DEDUCTION, |body| read_preview(body).map(|_| ()));
+        assert_whole(&DEDUCTION, |body| read_deduction(body).map(|_| ()));
     }
 }

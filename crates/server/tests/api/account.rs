@@ -9,7 +9,8 @@ use crate::support::{TestApp, call, issue_codes, session_cookie};
 async fn preferences_default_change_one_at_a_time_and_refuse_unknown_values() {
     let app = TestApp::spawn().await;
     let acct = app.account().await;
-    let defaults = json!({"amounts":"metric","gravity":"sg","color":"srm","temperature":"c"});
+    let defaults =
+        json!({"amounts":"metric","gravity":"sg","color":"srm","temperature":"c","currency":null});
     let (status, got) = call(app.with_key(Method::GET, "/v1/me/preferences", &acct.key)).await;
     assert_eq!((status.as_u16(), &got), (200, &defaults));
 
@@ -21,7 +22,7 @@ async fn preferences_default_change_one_at_a_time_and_refuse_unknown_values() {
     assert_eq!(status, 200);
     assert_eq!(
         got,
-        json!({"amounts":"metric","gravity":"plato","color":"srm","temperature":"f"})
+        json!({"amounts":"metric","gravity":"plato","color":"srm","temperature":"f","currency":null})
     );
     // Stored on the account: another credential of the same account sees it.
     let (_, again) = call(app.with_cookie(Method::GET, "/v1/me/preferences", &acct.cookie)).await;
@@ -53,6 +54,70 @@ async fn preferences_default_change_one_at_a_time_and_refuse_unknown_values() {
     let other = app.account().await;
     let (_, theirs) = call(app.with_key(Method::GET, "/v1/me/preferences", &other.key)).await;
     assert_eq!(theirs, defaults);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn the_currency_is_an_iso_4217_code_cleared_with_null_and_carried_by_costs() {
+    let app = TestApp::spawn().await;
+    let acct = app.account().await;
+    let patch = |body: serde_json::Value| {
+        call(
+            app.with_key(Method::PATCH, "/v1/me/preferences", &acct.key)
+                .json(&body),
+        )
+    };
+    let (status, got) = patch(json!({"currency": "EUR"})).await;
+    assert_eq!(status, 200, "{got}");
+    assert_eq!(got["currency"], "EUR");
+    assert_eq!(got["amounts"], "metric");
+
+    // Not an active ISO 4217 code (lower case, withdrawn, made up, not a string): 422 at
+    // ["currency"], and nothing changes.
+    for bad in [
+        json!("eur"),
+        json!("HRK"),
+        json!("ABC"),
+        json!("EURO"),
+        json!(978),
+    ] {
+        let (status, body) = patch(json!({"currency": bad, "amounts": "us"})).await;
+        assert_eq!(status, 422, "{bad}: {body}");
+        assert_eq!(body["details"].as_array().unwrap().len(), 1, "{body}");
+        assert_eq!(body["details"][0]["path"], json!(["currency"]), "{body}");
+    }
+    let (_, body) = patch(json!({"currency": "ABC"})).await;
+    assert_eq!(body["details"][0]["code"], "invalid_enum_value");
+    assert!(
+        body["details"][0]["options"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("USD"))
+    );
+    let (_, kept) = call(app.with_key(Method::GET, "/v1/me/preferences", &acct.key)).await;
+    assert_eq!(
+        (kept["currency"].as_str(), kept["amounts"].as_str()),
+        (Some("EUR"), Some("metric"))
+    );
+
+    // Cost answers carry it.
+    let (_, recipe) = call(
+        app.with_key(Method::POST, "/v1/recipes", &acct.key)
+            .json(&json!({"name": "Priced", "batch_size_liters": 20, "boil_time_minutes": 60})),
+    )
+    .await;
+    let cost_path = format!("/v1/recipes/{}/cost", recipe["id"].as_str().unwrap());
+    let (status, cost) = call(app.with_key(Method::GET, &cost_path, &acct.key)).await;
+    assert_eq!(status, 200, "{cost}");
+    assert_eq!(cost["currency"], "EUR");
+
+    // Another preference leaves it; null clears it.
+    let (_, got) = patch(json!({"gravity": "brix"})).await;
+    assert_eq!(got["currency"], "EUR");
+    let (_, got) = patch(json!({"currency": null})).await;
+    assert_eq!(got["currency"], serde_json::Value::Null);
+    let (_, cost) = call(app.with_key(Method::GET, &cost_path, &acct.key)).await;
+    assert_eq!(cost["currency"], serde_json::Value::Null);
     app.stop().await;
 }
 
@@ -183,21 +248,22 @@ async fn preferences_patched_at_once_do_not_undo_each_other() {
                     .json(&body),
             )
         };
-        let (a, b, c, d) = tokio::join!(
+        let (a, b, c, d, e) = tokio::join!(
             patch(json!({"amounts": "us"})),
             patch(json!({"gravity": "brix"})),
             patch(json!({"color": "ebc"})),
             patch(json!({"temperature": "f"})),
+            patch(json!({"currency": "USD"})),
         );
-        assert!([a.0, b.0, c.0, d.0].iter().all(|s| *s == 200));
+        assert!([a.0, b.0, c.0, d.0, e.0].iter().all(|s| *s == 200));
         let (_, got) = call(app.with_key(Method::GET, "/v1/me/preferences", &acct.key)).await;
         assert_eq!(
             got,
-            json!({"amounts":"us","gravity":"brix","color":"ebc","temperature":"f"})
+            json!({"amounts":"us","gravity":"brix","color":"ebc","temperature":"f","currency":"USD"})
         );
         let (status, _) = call(
             app.with_key(Method::PATCH, "/v1/me/preferences", &acct.key)
-                .json(&json!({"amounts":"metric","gravity":"sg","color":"srm","temperature":"c"})),
+                .json(&json!({"amounts":"metric","gravity":"sg","color":"srm","temperature":"c","currency":null})),
         )
         .await;
         assert_eq!(status, 200);

@@ -452,3 +452,220 @@ async fn the_cost_of_a_recipe_from_its_items_prices() {
     assert_eq!(cost["lines"][0]["status"], "enough");
     assert_eq!(cost["lines"][4]["status"], "not_convertible");
 }
+
+/// 5 kg Maris Otter and 2 oz (56.699 g) of Chinook, against 25 kg of malt and 0.75 oz of
+/// Chinook: the hop line is short by 1.25 oz.
+async fn chinook_short(app: &TestApp, acct: &Account) -> (String, String, String, String) {
+    let r = post(
+        app,
+        acct,
+        "/v1/recipes",
+        json!({"name": "Chinook Pale", "batch_size_liters": 20, "boil_time_minutes": 60}),
+    )
+    .await;
+    let rid = r["id"].as_str().unwrap().to_owned();
+    post(
+        app,
+        acct,
+        &format!("/v1/recipes/{rid}/fermentables"),
+        json!({"name": "Maris Otter", "amount_kg": 5, "color_srm": 3, "yield_percent": 80}),
+    )
+    .await;
+    post(
+        app,
+        acct,
+        &format!("/v1/recipes/{rid}/hops"),
+        json!({"name": "Chinook", "alpha_acid": 13, "amount_grams": 2.0 * 28.349_523_125, "time_minutes": 60}),
+    )
+    .await;
+    let sid = session(app, acct, &rid).await;
+    let malt = item(app, acct, json!({"category": "fermentable", "name": "Maris Otter", "amount": 25, "amount_unit": "kg"})).await;
+    let hop = item(
+        app,
+        acct,
+        json!({"category": "hop", "name": "Chinook", "amount": 0.75, "amount_unit": "oz"}),
+    )
+    .await;
+    (rid, sid, malt, hop)
+}
+
+async fn deduct_partial(app: &TestApp, acct: &Account, session: &str) -> (StatusCode, Value) {
+    call(
+        app.with_key(
+            Method::POST,
+            &format!("/v1/sessions/{session}/inventory-deduction"),
+            &acct.key,
+        )
+        .json(&json!({"preview": false, "partial": true})),
+    )
+    .await
+}
+
+#[tokio::test]
+async fn a_partial_deduction_takes_what_is_on_hand_and_lists_the_shortfall() {
+    let app = TestApp::spawn().await;
+    let acct = app.account().await;
+    let (rid, sid, malt, hop) = chinook_short(&app, &acct).await;
+
+    // Without `partial`: all or nothing, as always.
+    let (status, body) = deduct(&app, &acct, &sid, false).await;
+    assert_eq!(status, 422, "{body}");
+    assert_eq!(body["details"][0]["path"], json!(["lines", "1"]));
+    assert_eq!(amount(&app, &acct, &hop).await, 0.75);
+    assert_eq!(amount(&app, &acct, &malt).await, 25.0);
+
+    let (status, applied) = deduct_partial(&app, &acct, &sid).await;
+    assert_eq!(status, 200, "{applied}");
+    assert_eq!(applied["applied"], true);
+    assert_eq!(applied["partial"], true);
+    let chinook = &applied["lines"][1];
+    assert_eq!(chinook["status"], "short");
+    assert_eq!(chinook["taken"], 0.75);
+    assert!(
+        (chinook["short"].as_f64().unwrap() - 1.25).abs() < 1e-9,
+        "{chinook}"
+    );
+    assert!(
+        (chinook["needed"].as_f64().unwrap() - 2.0).abs() < 1e-9,
+        "{chinook}"
+    );
+    assert_eq!(applied["lines"][0]["taken"], 5.0);
+    // The hop is used up (never below 0); the malt line is taken whole.
+    assert_eq!(amount(&app, &acct, &hop).await, 0.0);
+    assert_eq!(amount(&app, &acct, &malt).await, 20.0);
+
+    // Once per session, partial or not; a preview shows the deduction as applied.
+    let (status, _) = deduct_partial(&app, &acct, &sid).await;
+    assert_eq!(status, 409);
+    let (_, shown) = deduct(&app, &acct, &sid, true).await;
+    assert_eq!(shown, applied);
+
+    // The shortfall is on the session's shopping list, topping up the hop's own item.
+    let path = format!("/v1/shopping-list?session_id={sid}");
+    let (status, list) = call(app.with_key(Method::GET, &path, &acct.key)).await;
+    assert_eq!(status, 200, "{list}");
+    assert_eq!(list.as_array().unwrap().len(), 1, "{list}");
+    assert_eq!(list[0]["name"], "Chinook");
+    assert_eq!(list[0]["item_id"], hop.as_str());
+    assert_eq!(list[0]["unit"], "oz");
+    assert_eq!(list[0]["on_hand"], 0.0);
+    assert!(
+        (list[0]["to_buy"].as_f64().unwrap() - 1.25).abs() < 1e-6,
+        "{list}"
+    );
+    let (_, text) = call(
+        app.with_key(Method::GET, &path, &acct.key)
+            .header("Accept", "text/plain"),
+    )
+    .await;
+    assert!(
+        text.as_str().unwrap().contains("- Chinook: 1.25 oz\n"),
+        "{text}"
+    );
+    // With the recipe brewed again besides: its 2 oz and the missing 1.25 oz.
+    let (_, both) = call(app.with_key(
+        Method::GET,
+        &format!("/v1/shopping-list?session_id={sid}&recipe_id={rid}"),
+        &acct.key,
+    ))
+    .await;
+    let chinook = both
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["name"] == "Chinook")
+        .unwrap();
+    assert!(
+        (chinook["to_buy"].as_f64().unwrap() - 3.25).abs() < 1e-6,
+        "{both}"
+    );
+
+    // Undo puts back exactly what was taken (0.75 oz, not the 2 oz asked for).
+    let (status, _) = call(app.with_key(
+        Method::DELETE,
+        &format!("/v1/sessions/{sid}/inventory-deduction"),
+        &acct.key,
+    ))
+    .await;
+    assert_eq!(status, 204);
+    assert_eq!(amount(&app, &acct, &hop).await, 0.75);
+    assert_eq!(amount(&app, &acct, &malt).await, 25.0);
+    // Undone, the session needs its whole recipe again: 2 oz less the 0.75 on hand.
+    let (_, list) = call(app.with_key(Method::GET, &path, &acct.key)).await;
+    assert!(
+        (list[0]["to_buy"].as_f64().unwrap() - 1.25).abs() < 1e-6,
+        "{list}"
+    );
+    assert!(
+        (list[0]["needed"].as_f64().unwrap() - 2.0).abs() < 1e-6,
+        "{list}"
+    );
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_partial_deduction_with_nothing_short_is_a_whole_one() {
+    let app = TestApp::spawn().await;
+    let acct = app.account().await;
+    let (_, sid, malt, hop) = chinook_short(&app, &acct).await;
+    call(
+        app.with_key(
+            Method::POST,
+            &format!("/v1/inventory/{hop}/adjust"),
+            &acct.key,
+        )
+        .json(&json!({"delta": 1.25})),
+    )
+    .await;
+    let (status, applied) = deduct_partial(&app, &acct, &sid).await;
+    assert_eq!(status, 200, "{applied}");
+    assert_eq!(applied["partial"], false);
+    assert_eq!(applied["lines"][1]["status"], "enough");
+    assert!(amount(&app, &acct, &hop).await.abs() < 1e-9);
+    assert_eq!(amount(&app, &acct, &malt).await, 20.0);
+    let (_, list) = call(app.with_key(
+        Method::GET,
+        &format!("/v1/shopping-list?session_id={sid}"),
+        &acct.key,
+    ))
+    .await;
+    assert_eq!(list, json!([]));
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_partial_deduction_under_one_idempotency_key_is_applied_once() {
+    let app = TestApp::spawn().await;
+    let acct = app.account().await;
+    let (_, sid, _, hop) = chinook_short(&app, &acct).await;
+    let send = || {
+        call(
+            app.with_key(
+                Method::POST,
+                &format!("/v1/sessions/{sid}/inventory-deduction"),
+                &acct.key,
+            )
+            .header("Idempotency-Key", "partial-chinook-1")
+            .json(&json!({"preview": false, "partial": true})),
+        )
+    };
+    let (status, first) = send().await;
+    assert_eq!(status, 200, "{first}");
+    let (status, again) = send().await;
+    assert_eq!(status, 200, "{again}");
+    assert_eq!(again, first);
+    assert_eq!(amount(&app, &acct, &hop).await, 0.0);
+    // `partial` must be a boolean.
+    let (status, body) = call(
+        app.with_key(
+            Method::POST,
+            &format!("/v1/sessions/{sid}/inventory-deduction"),
+            &acct.key,
+        )
+        .json(&json!({"preview": false, "partial": "yes"})),
+    )
+    .await;
+    assert_eq!(status, 422, "{body}");
+    assert_eq!(body["details"][0]["path"], json!(["partial"]));
+    app.stop().await;
+}
