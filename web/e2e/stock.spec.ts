@@ -39,7 +39,7 @@ test('inventory follows the brewing: take from stock, undo, cost, shopping list,
 
   // The shopping list of the recipe: what the stock lacks.
   await page.goto('/shopping-list');
-  await page.getByRole('checkbox', { name: 'Stock Pale' }).check();
+  await page.getByRole('checkbox', { name: 'Stock Pale', exact: true }).check();
   const list = page.getByRole('region', { name: 'To buy' });
   await expect(list).toContainText('US-05');
   await expect(list).toContainText('Crystal 40: 300 g');

@@ -9,6 +9,7 @@ import { ErrorBox, Loading } from '../components/States';
 import { usePrefsQuery } from '../prefs';
 import { absoluteTime } from '../time';
 import { keys } from '../api/keys';
+import { Currency } from './Currency';
 
 export default function Account() {
   return (
@@ -19,6 +20,7 @@ export default function Account() {
       <div className="account-grid">
         <Profile />
         <Units />
+        <Currency />
         <ChangePassword />
         <ApiKeys />
       </div>
@@ -76,7 +78,7 @@ function Units() {
       void qc.invalidateQueries({ queryKey: keys.brewSessions.allSteps() });
     },
   });
-  const fields: [keyof Preferences, string, [string, string][]][] = [
+  const fields: [Exclude<keyof Preferences, 'currency'>, string, [string, string][]][] = [
     ['amounts', 'Amounts', [['metric', 'Metric (kg, g, L)'], ['us', 'US (lb, oz, gal)']]],
     ['gravity', 'Gravity', [['sg', 'Specific gravity (1.050)'], ['plato', '°Plato'], ['brix', '°Brix']]],
     ['color', 'Colour', [['srm', 'SRM'], ['ebc', 'EBC']]],

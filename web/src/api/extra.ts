@@ -8,4 +8,5 @@ export const DEFAULT_PREFERENCES: Preferences = {
   gravity: 'sg',
   color: 'srm',
   temperature: 'c',
+  currency: null,
 };

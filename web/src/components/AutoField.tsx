@@ -16,6 +16,8 @@ interface Props {
   type?: 'text' | 'number' | 'textarea' | 'select';
   unit?: Kind;
   options?: readonly (readonly [string, string])[];
+  /** A select's options in labelled groups (after `options`, if both are given). */
+  groups?: readonly { label: string; options: readonly (readonly [string, string])[] }[];
   nullable?: boolean;
   /** The words of a nullable select's empty choice. */
   noneLabel?: string;
@@ -37,6 +39,7 @@ export function AutoField({
   type = 'text',
   unit,
   options,
+  groups,
   nullable,
   noneLabel = '—',
   visibleLabel = true,
@@ -133,6 +136,17 @@ export function AutoField({
               {l}
             </option>
           ))}
+          {(groups ?? [])
+            .filter((g) => g.options.length > 0)
+            .map((g) => (
+              <optgroup key={g.label} label={g.label}>
+                {g.options.map(([v, l]) => (
+                  <option key={v} value={v}>
+                    {l}
+                  </option>
+                ))}
+              </optgroup>
+            ))}
         </select>
       ) : (
         <input

@@ -10,6 +10,7 @@ import { formatNumber, parseNumber } from '../units';
 import { keys } from '../api/keys';
 import { usePrefs } from '../prefs';
 import { itemAmount } from '../stock/amounts';
+import { formatMoney } from '../money';
 
 type Item = Schemas['InventoryItem'];
 type Category = Schemas['InventoryCategory'];
@@ -227,7 +228,7 @@ function InventoryRow({ item }: { item: Item }) {
         <p className="inv-amount" aria-label={`${item.name}: ${shown} in stock`}>
           {shown}
           {item.best_before && <span className="muted small"> best before {item.best_before}</span>}
-          {item.price_per_unit != null && <span className="muted small"> · {formatNumber(item.price_per_unit, 2, true)} per {item.amount_unit}</span>}
+          {item.price_per_unit != null && <span className="muted small"> · {formatMoney(item.price_per_unit, prefs.currency, 4)} per {item.amount_unit}</span>}
         </p>
       </div>
       <div className="inv-actions">

@@ -42,7 +42,18 @@ export function WaterPanel({ recipe, save }: { recipe: Schemas['RecipeDetail']; 
   const id = recipe.id;
   const report = useQuery(waterQuery(id));
   const profiles = useQuery(waterProfilesQuery);
-  const options = useMemo(() => (profiles.data ?? []).map((p) => [p.id, p.name] as const), [profiles.data]);
+  // Grouped as the API marks them: built-in targets by beer, built-in waters (cities, RO), and
+  // the account's own. A target is what to build towards, so the target choice offers the
+  // targets first; the source choice offers your own water first.
+  const groups = useMemo(() => {
+    const all = profiles.data ?? [];
+    const pick = (f: (p: (typeof all)[number]) => boolean) => all.filter(f).map((p) => [p.id, p.name] as const);
+    return {
+      byBeer: { label: 'By beer', options: pick((p) => p.builtin && p.kind === 'target') },
+      cities: { label: 'Cities', options: pick((p) => p.builtin && p.kind === 'water') },
+      mine: { label: 'Mine', options: pick((p) => !p.builtin) },
+    };
+  }, [profiles.data]);
   return (
     <section className="panel water-panel" aria-labelledby="h-water" aria-busy={report.isFetching}>
       <h2 id="h-water">Water</h2>
@@ -53,7 +64,7 @@ export function WaterPanel({ recipe, save }: { recipe: Schemas['RecipeDetail']; 
           type="select"
           nullable
           noneLabel="Distilled (none)"
-          options={options}
+          groups={[groups.mine, groups.cities, groups.byBeer]}
           value={recipe.water_profile_id ?? null}
           save={save('water_profile_id')}
         />
@@ -63,7 +74,7 @@ export function WaterPanel({ recipe, save }: { recipe: Schemas['RecipeDetail']; 
           type="select"
           nullable
           noneLabel="None"
-          options={options}
+          groups={[groups.byBeer, groups.cities, groups.mine]}
           value={recipe.target_water_profile_id ?? null}
           save={save('target_water_profile_id')}
         />
@@ -116,6 +127,11 @@ function WaterReport({ report }: { report: Report }) {
           </tbody>
         </table>
       </div>
+      {target?.source && (
+        <p className="muted small">
+          Target “{target.name}”: {target.source}
+        </p>
+      )}
       <dl className="stats">
         <div>
           <dt>Residual alkalinity</dt>

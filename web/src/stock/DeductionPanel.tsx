@@ -1,27 +1,38 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiError, client, unwrap } from '../api/client';
+import { Link } from 'react-router-dom';
+import { ApiError, client, unwrap, type Schemas } from '../api/client';
 import { keys } from '../api/keys';
 import { ErrorBox, Loading } from '../components/States';
 import { absoluteTime } from '../time';
 import { StockTable } from './StockLines';
 
+type Deduction = Schemas['InventoryDeduction'];
+
 /**
  * Taking a brew session's ingredients from the inventory: offered once the session is brewing.
  * The preview, then "Take from inventory" (the API takes every line in one transaction, once per
- * session), and "Put back" to undo.
+ * session). When lines are short, "Take what is on hand" (the API's partial deduction: a short
+ * line takes what is there and its shortfall goes on the shopping list). "Put back" undoes
+ * either, putting back exactly what was taken.
  */
 export function DeductionPanel({ sessionId, status }: { sessionId: string; status: string }) {
   const qc = useQueryClient();
   const offered = status !== 'planned';
+  const key = keys.stock.deduction(sessionId);
   const preview = useQuery({
-    queryKey: keys.stock.deduction(sessionId),
+    queryKey: key,
     queryFn: () =>
       unwrap(client.POST('/v1/sessions/{id}/inventory-deduction', { params: { path: { id: sessionId } }, body: { preview: true } })),
     enabled: offered,
   });
+  // Every answer that shows the stock: the inventory pages, costs, shopping lists, deductions.
   const refresh = () => Promise.all([qc.invalidateQueries({ queryKey: keys.stock.all() }), qc.invalidateQueries({ queryKey: keys.inventory.lists() })]);
   const apply = useMutation({
-    mutationFn: () => unwrap(client.POST('/v1/sessions/{id}/inventory-deduction', { params: { path: { id: sessionId } }, body: { preview: false } })),
+    mutationFn: (partial: boolean) =>
+      unwrap(client.POST('/v1/sessions/{id}/inventory-deduction', { params: { path: { id: sessionId } }, body: { preview: false, partial } })),
+    // The answer is the deduction as taken, with what each item holds now: shown at once,
+    // before the refetches land.
+    onSuccess: (taken: Deduction) => qc.setQueryData(key, taken),
     onSettled: refresh,
   });
   const undo = useMutation({
@@ -31,6 +42,8 @@ export function DeductionPanel({ sessionId, status }: { sessionId: string; statu
   if (!offered) return null;
   const d = preview.data;
   const shortError = apply.error instanceof ApiError && apply.error.status === 422;
+  const short = d ? d.lines.filter((l) => l.status === 'short').length : 0;
+  const busy = apply.isPending || undo.isPending;
   return (
     <section className="panel" aria-labelledby="h-deduction">
       <h2 id="h-deduction">Take from inventory</h2>
@@ -45,23 +58,46 @@ export function DeductionPanel({ sessionId, status }: { sessionId: string; statu
               ? `Taken from the inventory ${d.applied_at ? absoluteTime(d.applied_at) : ''}.`
               : 'What this brew uses, matched to your stock. Nothing is taken until you confirm.'}
           </p>
-          <StockTable lines={d.lines} caption="Ingredients of this brew against the stock" />
+          {d.applied && d.partial && (
+            <p role="status">
+              Some ingredients were short: what was on hand was taken, and what is still missing is on the{' '}
+              <Link to={`/shopping-list?session_id=${sessionId}`}>shopping list</Link>.
+            </p>
+          )}
+          <StockTable
+            lines={d.lines}
+            applied={d.applied}
+            caption={d.applied ? 'Ingredients of this brew as taken from the stock' : 'Ingredients of this brew against the stock'}
+          />
+          {!d.applied && short > 0 && (
+            <p>
+              {short === 1 ? 'One ingredient is short.' : `${short} ingredients are short.`} Take what is on hand (the rest goes on the shopping
+              list), or top up the stock first.
+            </p>
+          )}
           {shortError && (
             <p className="form-error" role="alert">
-              Not taken: some ingredients are short. Top up the stock or adjust the recipe, then try again.
+              Not taken: some ingredients are short. Take what is on hand, or top up the stock and try again.
             </p>
           )}
           {apply.error && !shortError && <ErrorBox error={apply.error} />}
           {undo.error && <ErrorBox error={undo.error} />}
           <div className="actions">
             {d.applied ? (
-              <button type="button" onClick={() => undo.mutate()} disabled={undo.isPending}>
+              <button type="button" onClick={() => undo.mutate()} disabled={busy}>
                 Put back in inventory
               </button>
             ) : (
-              <button type="button" className="primary" onClick={() => apply.mutate()} disabled={apply.isPending}>
-                Take from inventory
-              </button>
+              <>
+                {(short > 0 || shortError) && (
+                  <button type="button" className="primary" onClick={() => apply.mutate(true)} disabled={busy}>
+                    Take what is on hand
+                  </button>
+                )}
+                <button type="button" className={short > 0 ? undefined : 'primary'} onClick={() => apply.mutate(false)} disabled={busy}>
+                  Take from inventory
+                </button>
+              </>
             )}
           </div>
         </>

@@ -4,7 +4,8 @@ import { client, unwrap } from '../api/client';
 import { keys } from '../api/keys';
 import { ErrorBox, Loading } from '../components/States';
 import { usePrefs } from '../prefs';
-import { formatNumber, L_PER_GAL } from '../units';
+import { formatMoney } from '../money';
+import { L_PER_GAL } from '../units';
 import { StockTable } from './StockLines';
 
 /** A recipe's cost (from the prices of the stock it matches) and whether the stock covers each ingredient. */
@@ -14,7 +15,8 @@ export function RecipeStockPanel({ id }: { id: string }) {
     queryKey: keys.stock.cost(id),
     queryFn: () => unwrap(client.GET('/v1/recipes/{id}/cost', { params: { path: { id } } })),
   });
-  const money = (v: number) => formatNumber(v, 2, true);
+  // The answer carries the account's currency (null: plain numbers).
+  const money = (v: number) => formatMoney(v, cost.data?.currency);
   return (
     <section className="panel" aria-labelledby="h-stock">
       <h2 id="h-stock">Stock and cost</h2>

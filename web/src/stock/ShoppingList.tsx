@@ -21,9 +21,16 @@ export default function ShoppingList() {
     queryKey: [...keys.recipes.lists(), 'shopping'],
     queryFn: () => allPages((offset) => unwrapPage(client.GET('/v1/recipes', { params: { query: { limit: 200, offset, sort: 'name' } } }))),
   });
+  // Planned sessions, and those brewing now (one whose ingredients were taken short still
+  // needs what was missing).
   const sessions = useQuery({
-    queryKey: [...keys.brewSessions.list(), 'planned'],
-    queryFn: () => allPages((offset) => unwrapPage(client.GET('/v1/sessions', { params: { query: { limit: 200, offset, status: 'planned' } } }))),
+    queryKey: [...keys.brewSessions.list(), 'planned-or-brewing'],
+    queryFn: async () => {
+      const of = (status: 'planned' | 'brewing') =>
+        allPages((offset) => unwrapPage(client.GET('/v1/sessions', { params: { query: { limit: 200, offset, status } } })));
+      const [planned, brewing] = await Promise.all([of('planned'), of('brewing')]);
+      return [...planned, ...brewing];
+    },
   });
   const query = useMemo(() => ({ recipe_id: recipeIds, session_id: sessionIds }), [recipeIds, sessionIds]);
   const list = useQuery({
@@ -118,9 +125,9 @@ export default function ShoppingList() {
             ))}
           </fieldset>
           <fieldset className="checks">
-            <legend>Planned brew sessions</legend>
+            <legend>Planned and brewing sessions</legend>
             {sessions.isPending ? <Loading what="sessions" /> : sessions.isError ? <ErrorBox error={sessions.error} /> : null}
-            {sessions.data?.length === 0 && <p className="muted small">No planned sessions.</p>}
+            {sessions.data?.length === 0 && <p className="muted small">No planned or brewing sessions.</p>}
             {sessions.data?.map((s) => (
               <label key={s.id} className="check">
                 <input type="checkbox" checked={sessionIds.includes(s.id)} onChange={(e) => toggle('session_id', s.id, e.target.checked)} />
