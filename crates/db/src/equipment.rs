@@ -9,7 +9,7 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 use wort_domain::equipment::ports::ProfileChange;
 use wort_domain::equipment::rules::profile_in_use;
-use wort_domain::equipment::{Equipment, EquipmentProfile, EquipmentRepository};
+use wort_domain::equipment::{Equipment, EquipmentProfile, EquipmentRepository, MashMethod};
 use wort_domain::page::{Page, PageRequest};
 use wort_domain::{DomainError, DomainResult, UserId, new_id};
 
@@ -45,6 +45,8 @@ struct ProfileRow {
     notes: Option<String>,
     created_at: OffsetDateTime,
     updated_at: OffsetDateTime,
+    mash_method: String,
+    mash_tun_volume_liters: Option<f64>,
 }
 
 impl ProfileRow {
@@ -70,6 +72,8 @@ impl ProfileRow {
             notes: p.notes,
             created_at,
             updated_at: now,
+            mash_method: p.mash_method.as_str().to_owned(),
+            mash_tun_volume_liters: p.mash_tun_volume_liters,
         }
     }
 
@@ -87,6 +91,9 @@ impl ProfileRow {
                 top_up_water_liters: self.top_up_water_liters,
                 fermenter_loss_liters: self.fermenter_loss_liters,
                 hop_utilization_percent: self.hop_utilization_percent,
+                // The column's CHECK allows only the two names.
+                mash_method: MashMethod::parse(&self.mash_method).unwrap_or_default(),
+                mash_tun_volume_liters: self.mash_tun_volume_liters,
                 notes: self.notes,
             },
             created_at: self.created_at,

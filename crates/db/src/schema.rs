@@ -89,6 +89,8 @@ diesel::table! {
         notes -> Nullable<Text>,
         created_at -> Timestamptz,
         updated_at -> Timestamptz,
+        mash_method -> Text,
+        mash_tun_volume_liters -> Nullable<Double>,
     }
 }
 

@@ -15,9 +15,9 @@ use crate::account::{AmountUnits, GravityDisplay, Preferences, TemperatureDispla
 use crate::brewing::calories::plato;
 use crate::brewing::{amount_text, round_to};
 
-const GRAMS_PER_OUNCE: f64 = 28.349_523_125;
+pub(crate) const GRAMS_PER_OUNCE: f64 = 28.349_523_125;
 const GRAMS_PER_POUND: f64 = 453.592_37;
-const LITERS_PER_GALLON: f64 = 3.785_411_784;
+pub(crate) const LITERS_PER_GALLON: f64 = 3.785_411_784;
 const MILLILITERS_PER_FLUID_OUNCE: f64 = 29.573_529_562_5;
 
 /// What a quantity measures; its `value` is always metric: litres, grams, °C, SG or minutes.

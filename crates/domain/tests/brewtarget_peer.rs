@@ -272,6 +272,8 @@ fn to_wort(r: &Recipe) -> Wort {
         top_up_water_liters: e.top_up_water_liters,
         fermenter_loss_liters: 0.0,
         hop_utilization_percent: utilisation_percent(e),
+        mash_method: wort_domain::equipment::MashMethod::Sparge,
+        mash_tun_volume_liters: None,
         notes: None,
     };
     Wort {

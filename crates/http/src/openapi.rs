@@ -633,6 +633,7 @@ impl Modify for SecuritySchemes {
         routes::recipes::list_recipes, routes::recipes::create_recipe, routes::recipes::get_recipe,
         routes::recipes::update_recipe, routes::recipes::delete_recipe,
         routes::recipes::copy_recipe, routes::recipes::scale_recipe, routes::recipes::recipe_stats,
+        routes::recipes::recipe_checks,
         routes::equipment::list_equipment, routes::equipment::create_equipment, routes::equipment::get_equipment,
         routes::equipment::update_equipment, routes::equipment::delete_equipment,
         routes::styles::list_styles, routes::styles::get_style,

@@ -392,6 +392,7 @@ impl SharedParts {
         let recipes = Arc::new(PgRecipes::new(pool.clone()));
         let equipment = Arc::new(PgEquipment::new(pool.clone()));
         let catalog = Arc::new(wort_db::catalog::PgCatalog::new(pool.clone()));
+        let water = Arc::new(wort_db::PgWater::new(pool.clone()));
         web::Data::new(AppState {
             accounts: AccountService::new(
                 Arc::new(PgAccounts::new(pool.clone())),
@@ -407,10 +408,11 @@ impl SharedParts {
                 clock.clone(),
                 self.cpu.clone(),
                 catalog.clone(),
+                water.clone(),
             )
             .with_preferences(Arc::new(PgAccounts::new(pool.clone()))),
             water: wort_domain::water::WaterService::new(
-                Arc::new(wort_db::PgWater::new(pool.clone())),
+                water,
                 recipes.clone(),
                 equipment.clone(),
                 clock.clone(),

@@ -76,6 +76,8 @@ function Units() {
       qc.setQueryData(keys.me.preferences(), p);
       // The server writes generated checklist text in these units: read it again.
       void qc.invalidateQueries({ queryKey: keys.brewSessions.allSteps() });
+      // And the recipes' checks (under their stats), whose messages are in these units too.
+      void qc.invalidateQueries({ queryKey: keys.recipes.allStats() });
     },
   });
   const fields: [Exclude<keyof Preferences, 'currency'>, string, [string, string][]][] = [

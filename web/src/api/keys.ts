@@ -27,6 +27,8 @@ export const keys = {
     stats: (id: string) => ['recipes', 'stats', id] as const,
     /** The water report: under the recipe's stats, so every change that refreshes them refreshes it. */
     water: (id: string) => ['recipes', 'stats', id, 'water'] as const,
+    /** The recipe's checks: under its stats too, and their messages are in the account's units. */
+    checks: (id: string) => ['recipes', 'stats', id, 'checks'] as const,
   },
   water: {
     profiles: () => ['water', 'profiles'] as const,

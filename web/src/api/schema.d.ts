@@ -874,6 +874,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/recipes/{id}/checks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What a careful brewer would point out about the recipe as it is now: a hop boiled longer than
+         *     the boil, too many hops for the batch, no fermentables, no yeast, an all-grain recipe without
+         *     mash steps, an unusual efficiency, a mash larger than the equipment's mash tun, mash water
+         *     too high in an ion. Advice, never a refusal. Each check's `path` names a recipe field, a list,
+         *     or a child by its id (`["hops","<id>","time_minutes"]`); its `message` is in the caller's
+         *     display units.
+         */
+        get: operations["recipe_checks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/recipes/{id}/copy": {
         parameters: {
             query?: never;
@@ -1963,6 +1987,28 @@ export interface components {
              */
             recipe_id?: string | null;
         };
+        /** @description One thing worth pointing out about a recipe. */
+        Check: {
+            code: components["schemas"]["CheckCode"];
+            /** @description For a person, in their display units. */
+            message: string;
+            /**
+             * @description Where it applies: a recipe field (`["efficiency"]`), a list (`["yeasts"]`), or a child's
+             *     field named by the child's id (`["hops", "<id>", "time_minutes"]`).
+             */
+            path: string[];
+            severity: components["schemas"]["Severity"];
+        };
+        /**
+         * @description What a check is about; stable codes a client can act on.
+         * @enum {string}
+         */
+        CheckCode: "hop_time_exceeds_boil" | "hop_rate_high" | "no_fermentables" | "no_yeast" | "no_mash_steps" | "efficiency_unusual" | "mash_exceeds_capacity" | "water_ion_high";
+        /** @description A recipe as `GET /v1/recipes/{id}` gives it, with its checks: each recipe of an import report. */
+        CheckedRecipe: components["schemas"]["RecipeDetail"] & {
+            /** @description As `GET /v1/recipes/{id}/checks` gives them. */
+            checks: components["schemas"]["Check"][];
+        };
         /**
          * @description Colour shown as SRM or EBC.
          * @enum {string}
@@ -2104,10 +2150,20 @@ export interface components {
              */
             hop_utilization_percent?: number;
             /**
+             * @description `sparge`: strike water, then sparge water. `full_volume` (all-in-one systems, brew in a bag): all the water goes into the mash, no sparge; the strike temperature follows the thinner mash.
+             * @default sparge
+             */
+            mash_method?: "sparge" | "full_volume";
+            /**
              * Format: double
              * @default 0
              */
             mash_tun_deadspace_liters?: number;
+            /**
+             * Format: double
+             * @description What the mash tun holds, water and grain together; null: not said. A recipe's check `mash_exceeds_capacity` compares it with the strike water plus 0.67 L per kg of grain.
+             */
+            mash_tun_volume_liters?: number | null;
             name: string;
             notes?: string | null;
             /**
@@ -2173,7 +2229,7 @@ export interface components {
             sort_order?: number;
             /**
              * Format: double
-             * @description °C of a whirlpool (hop stand) steep. Null: a quarter of the stand's minutes counts as boiling. With a temperature, the minutes count by the isomerisation rate at that temperature relative to boiling (Malowicki and Shellhammer 2005): all at 100 °C, 0.42 at 90 °C, 0.17 at 80 °C, none at 60 °C or below. Ignored for other uses.
+             * @description °C of a hop stand: a whirlpool or aroma steep after flame-out. Null: a quarter of a whirlpool's minutes counts as boiling, an aroma hop counts its minutes of late boil. With a temperature, the stand's minutes count by the isomerisation rate at that temperature relative to boiling (Malowicki and Shellhammer 2005): all at 100 °C, 0.42 at 90 °C, 0.17 at 80 °C, none at 60 °C or below. Any other use: a non-null value is 422, and a PATCH moving a hop to another use clears it.
              */
             temperature_c?: number | null;
             /** Format: double */
@@ -2591,11 +2647,18 @@ export interface components {
              * @description How well this kettle turns alpha acid into bitterness, relative to Tinseth's curve.
              */
             hop_utilization_percent?: number;
+            /** @description `sparge` (strike water, then sparge water) or `full_volume` (all the water in the mash). */
+            mash_method?: components["schemas"]["MashMethod"];
             /**
              * Format: double
              * @description Wort that stays below the mash tun's outlet.
              */
             mash_tun_deadspace_liters: number;
+            /**
+             * Format: double
+             * @description What the mash tun holds, water and grain together; null: not said (no capacity check).
+             */
+            mash_tun_volume_liters?: number | null;
             name: string;
             notes?: string | null;
             /**
@@ -2824,9 +2887,11 @@ export interface components {
             sort_order: number;
             /**
              * Format: double
-             * @description °C of a whirlpool (hop stand) steep; null: the fixed whirlpool rule (a quarter of the
-             *     stand's minutes counts as boiling). With a temperature, the stand counts as
-             *     `brewing::hop_stand`'s share of boiling minutes. Ignored for other uses.
+             * @description °C of a hop stand (a `whirlpool` or `aroma` steep after flame-out); null: the fixed rules
+             *     (a quarter of a whirlpool's minutes counts as boiling, an aroma hop counts its minutes
+             *     of late boil). With a temperature, the stand counts as `brewing::hop_stand`'s share of
+             *     boiling minutes. Always null for other uses (refused on them, cleared when a hop moves
+             *     to one), so no temperature is stored and ignored.
              */
             temperature_c?: number | null;
             /** Format: double */
@@ -2899,8 +2964,11 @@ export interface components {
         };
         /** @description `201` body of `POST /v1/recipes/import`. */
         ImportResponse: {
-            /** @description Every recipe of the file, as `GET /v1/recipes/{id}` returns it, in file order. */
-            recipes: components["schemas"]["RecipeDetail"][];
+            /**
+             * @description Every recipe of the file, as `GET /v1/recipes/{id}` returns it, in file order, each with
+             *     its `checks` as `GET /v1/recipes/{id}/checks` gives them.
+             */
+            recipes: components["schemas"]["CheckedRecipe"][];
             /**
              * @description At most 100, in file order. When the file gave more, the 100th says how many more were not
              *     shown (`"<n> more warnings not shown"`, with `recipe` `""` and `path` `[]`).
@@ -3047,6 +3115,12 @@ export interface components {
              */
             temperature_c: number;
         };
+        /**
+         * @description How the water goes into the mash: split into strike and sparge water (`sparge`), or all of
+         *     it into the mash at once with no sparge (`full_volume`: all-in-one systems, brew in a bag).
+         * @enum {string}
+         */
+        MashMethod: "sparge" | "full_volume";
         /** @description The mash pH the model predicts, and the account's correction. */
         MashPh: {
             /** @description How many measured brews the correction rests on. */
@@ -3337,6 +3411,10 @@ export interface components {
             recipe_id: string;
             usage: components["schemas"]["TokenUsage"];
         };
+        /** @description `GET /v1/recipes/{id}/checks`. */
+        RecipeChecks: {
+            checks: components["schemas"]["Check"][];
+        };
         /**
          * @description A recipe's cost from the prices of the items its ingredients match, and how the stock covers
          *     each ingredient (`status`, `short`).
@@ -3571,6 +3649,12 @@ export interface components {
          * @enum {string}
          */
         SessionStatus: "planned" | "brewing" | "fermenting" | "conditioning" | "completed" | "abandoned";
+        /**
+         * @description How much a check matters: `error` (the recipe cannot be brewed as written), `warning`
+         *     (it can, but probably not as meant), `info` (unusual, worth a look).
+         * @enum {string}
+         */
+        Severity: "error" | "warning" | "info";
         /** @description One thing to buy. */
         ShoppingLine: {
             /**
@@ -3837,8 +3921,16 @@ export interface components {
             grain_absorption_liters_per_kg?: number;
             /** Format: double */
             hop_utilization_percent?: number;
+            /**
+             * @description How the water goes into the mash: split into strike and sparge water (`sparge`), or all of
+             *     it into the mash at once with no sparge (`full_volume`: all-in-one systems, brew in a bag).
+             * @enum {string}
+             */
+            mash_method?: "sparge" | "full_volume";
             /** Format: double */
             mash_tun_deadspace_liters?: number;
+            /** Format: double */
+            mash_tun_volume_liters?: number | null;
             name?: string;
             notes?: string | null;
             /** Format: double */
@@ -4222,6 +4314,13 @@ export interface components {
         Volumes: {
             /** Format: double */
             into_fermenter_liters: number;
+            /**
+             * Format: double
+             * @description Litres of strike water per kg of mashed grain above the tun's deadspace (the ratio the
+             *     strike temperature depends on): 2.7 with a sparge, thinner with a full-volume mash; null
+             *     when nothing is mashed.
+             */
+            mash_thickness_liters_per_kg?: number | null;
             /** Format: double */
             post_boil_liters: number;
             /**
@@ -11727,6 +11826,85 @@ export interface operations {
                 };
             };
             /** @description AI is not configured on this deployment */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    recipe_checks: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description Recipe id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecipeChecks"];
+                };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
             503: {
                 headers: {
                     [name: string]: unknown;

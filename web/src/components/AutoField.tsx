@@ -2,6 +2,9 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { ApiError, errorText } from '../api/client';
 import { usePrefs } from '../prefs';
 import { fromInput, symbolFor, toInput, type Kind } from '../units';
+import { FieldChecks, type Check } from '../recipes/checks';
+
+const noChecks: Check[] = [];
 
 type SaveState = { kind: 'idle' } | { kind: 'saving' } | { kind: 'saved' } | { kind: 'error'; message: string };
 
@@ -25,6 +28,10 @@ interface Props {
   visibleLabel?: boolean;
   className?: string;
   delay?: number;
+  /** What the recipe's checks say about this field: shown beside it and read with it. */
+  checks?: Check[];
+  /** Ids of text elsewhere that describes the field (a table row's line of checks). */
+  describedBy?: string;
 }
 
 /**
@@ -45,6 +52,8 @@ export function AutoField({
   visibleLabel = true,
   className,
   delay = 600,
+  checks = noChecks,
+  describedBy: describedElsewhere,
 }: Props) {
   const prefs = usePrefs();
   const id = useId();
@@ -116,10 +125,13 @@ export function AutoField({
   const sym = unit ? symbolFor(unit, prefs) : '';
   const fullLabel = sym && sym !== 'SG' ? `${label} (${sym})` : label;
   const statusId = `${id}-st`;
+  const checkIds = checks.map((_, i) => `${id}-chk-${i}`);
+  const describedBy =
+    [...(state.kind === 'error' ? [statusId] : []), ...checkIds, ...(describedElsewhere ? [describedElsewhere] : [])].join(' ') || undefined;
   const common = {
     id,
     'aria-invalid': state.kind === 'error' ? true : undefined,
-    'aria-describedby': state.kind === 'error' ? statusId : undefined,
+    'aria-describedby': describedBy,
     onBlur: () => void flush(),
     ...(visibleLabel ? {} : { 'aria-label': fullLabel }),
   };
@@ -160,6 +172,7 @@ export function AutoField({
       <span id={statusId} className={`save-state ${state.kind}`} aria-live="polite">
         {state.kind === 'saving' ? 'Saving…' : state.kind === 'saved' ? 'Saved' : state.kind === 'error' ? state.message : ''}
       </span>
+      <FieldChecks checks={checks} idPrefix={`${id}-chk`} />
     </div>
   );
 }

@@ -2,16 +2,16 @@ import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, client, unwrap, type Schemas } from '../api/client';
-import { TextField } from '../components/Field';
+import { SelectField, TextField } from '../components/Field';
 import { Empty, ErrorBox, Loading } from '../components/States';
 import { usePrefs, usePrefsQuery } from '../prefs';
 import { display, fromInput, symbolFor, toInput } from '../units';
 import { withDisplayUnits } from '../issueUnits';
-import { equipmentListQuery, profileFields, profileKinds, type Profile } from './queries';
+import { equipmentListQuery, mashMethods, profileFields, profileKinds, type Profile } from './queries';
 import { keys } from '../api/keys';
 
 type Draft = Record<string, string>;
-const fieldKeys = ['name', 'notes', ...profileFields.map((f) => f.key)];
+const fieldKeys = ['name', 'notes', 'mash_method', ...profileFields.map((f) => f.key)];
 
 export default function Equipment() {
   const list = useQuery(equipmentListQuery);
@@ -62,6 +62,7 @@ function ProfileCard({ profile: p }: { profile: Profile }) {
             `${display(p.batch_size_liters, 'volume', prefs)} batch`,
             `boil-off ${display(p.boil_off_liters_per_hour, 'volume_rate', prefs)}`,
             `hop utilisation ${display(p.hop_utilization_percent, 'percent', prefs)}`,
+            ...(p.mash_method === 'full_volume' ? ['full-volume mash'] : []),
           ].join(' · ')}
         </p>
       </div>
@@ -70,7 +71,7 @@ function ProfileCard({ profile: p }: { profile: Profile }) {
 }
 
 function initial(prefs: ReturnType<typeof usePrefs>): Draft {
-  const d: Draft = { name: '', notes: '' };
+  const d: Draft = { name: '', notes: '', mash_method: 'sparge' };
   for (const f of profileFields) d[f.key] = toInput(f.def, f.unit, prefs);
   return d;
 }
@@ -79,7 +80,7 @@ function initial(prefs: ReturnType<typeof usePrefs>): Draft {
  * typed, so the API's 422 names the field. */
 function bodyOf(d: Draft, prefs: ReturnType<typeof usePrefs>): Schemas['CreateEquipmentRequest'] {
   const notes = d.notes ?? '';
-  const body: Record<string, unknown> = { name: d.name, notes: notes.trim() === '' ? null : notes };
+  const body: Record<string, unknown> = { name: d.name, notes: notes.trim() === '' ? null : notes, mash_method: d.mash_method ?? 'sparge' };
   for (const f of profileFields) {
     const text = d[f.key] ?? '';
     const n = fromInput(text, f.unit, prefs);
@@ -105,7 +106,7 @@ function NewProfile() {
   });
   const error = withDisplayUnits(create.error, profileKinds, prefs);
   const api = error instanceof ApiError ? error : null;
-  const set = (key: string) => (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => setDraft({ ...draft, [key]: e.target.value });
+  const set = (key: string) => (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>) => setDraft({ ...draft, [key]: e.target.value });
   const rest = api ? api.rest(fieldKeys) : null;
   return (
     <section className="panel" aria-labelledby="h-new-profile">
@@ -118,6 +119,13 @@ function NewProfile() {
         }}
       >
         <TextField label="Name" value={draft.name} error={api?.at('name')} onChange={set('name')} placeholder="e.g. 30 L all-in-one" />
+        <SelectField
+          label="Mash method"
+          options={mashMethods}
+          value={draft.mash_method}
+          error={api?.at('mash_method')}
+          onChange={set('mash_method')}
+        />
         <div className="form-grid">
           {profileFields.map((f) => {
             const sym = symbolFor(f.unit, prefs);

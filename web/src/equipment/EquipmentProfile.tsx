@@ -7,7 +7,7 @@ import { ConfirmDialog } from '../components/ConfirmDialog';
 import { ErrorBox, Loading } from '../components/States';
 import { usePrefs, usePrefsQuery } from '../prefs';
 import { withDisplayUnits } from '../issueUnits';
-import { equipmentQuery, profileFields, profileKinds, type Profile } from './queries';
+import { equipmentQuery, mashMethods, profileFields, profileKinds, type Profile } from './queries';
 import { NotFound } from '../components/NotFound';
 import { useAutosave } from '../autosave';
 import { keys } from '../api/keys';
@@ -52,8 +52,16 @@ export default function EquipmentProfile() {
         <p className="muted small">Saved as you type. Volumes are in the unit chosen on the Account page; grain absorption is always in litres per kilogram.</p>
         <div className="form-grid">
           <AutoField label="Name" field="name" value={p.name} save={save('name')} />
+          <AutoField
+            label="Mash method"
+            field="mash_method"
+            type="select"
+            options={mashMethods}
+            value={p.mash_method ?? 'sparge'}
+            save={save('mash_method')}
+          />
           {profileFields.map((f) => (
-            <AutoField key={f.key} label={f.label} field={f.key} type="number" unit={f.unit} value={p[f.key]} save={save(f.key)} />
+            <AutoField key={f.key} label={f.label} field={f.key} type="number" unit={f.unit} nullable={f.nullable} value={p[f.key]} save={save(f.key)} />
           ))}
           <AutoField label="Notes" field="notes" type="textarea" nullable value={p.notes ?? null} save={save('notes')} className="span-all" />
         </div>

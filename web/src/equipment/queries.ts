@@ -6,7 +6,13 @@ import type { Schemas } from '../api/client';
 import { keys } from '../api/keys';
 
 export type Profile = Schemas['Equipment'];
-type ProfileNumber = Exclude<keyof Schemas['UpdateEquipmentRequest'], 'name' | 'notes'>;
+type ProfileNumber = Exclude<keyof Schemas['UpdateEquipmentRequest'], 'name' | 'notes' | 'mash_method'>;
+
+/** How the water goes into the mash (`mash_method`), in words. */
+export const mashMethods: readonly (readonly [Schemas['MashMethod'], string])[] = [
+  ['sparge', 'Sparge: strike water, then sparge water'],
+  ['full_volume', 'Full volume: all the water in the mash (all-in-one, BIAB)'],
+];
 
 /** The account's equipment profiles, by name (a person has a handful; the API's largest page). */
 export const equipmentListQuery = queryOptions({
@@ -21,8 +27,16 @@ export const equipmentQuery = (id: string) =>
   });
 
 /** The numbers of a profile, in the order a brewer walks through the brew day. */
-export const profileFields: { key: ProfileNumber; label: string; unit: Kind; hint: string; def: number | null }[] = [
+export const profileFields: { key: ProfileNumber; label: string; unit: Kind; hint: string; def: number | null; nullable?: boolean }[] = [
   { key: 'batch_size_liters', label: 'Batch size', unit: 'volume', hint: 'What goes into the fermenter', def: null },
+  {
+    key: 'mash_tun_volume_liters',
+    label: 'Mash tun volume',
+    unit: 'volume',
+    hint: 'What the tun holds, water and grain; empty: not said',
+    def: null,
+    nullable: true,
+  },
   { key: 'mash_tun_deadspace_liters', label: 'Mash tun deadspace', unit: 'volume', hint: 'Wort left below the outlet', def: 0 },
   { key: 'grain_absorption_liters_per_kg', label: 'Grain absorption', unit: 'absorption', hint: 'Water each kg of grain keeps (always L/kg)', def: 1 },
   { key: 'boil_off_liters_per_hour', label: 'Boil-off rate', unit: 'volume_rate', hint: 'Water boiled off per hour', def: 0 },

@@ -1,4 +1,4 @@
-import { memo, useRef, useState } from 'react';
+import { Fragment, memo, useRef, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, errorText, request, type Schemas } from '../api/client';
 import { usePrefs } from '../prefs';
@@ -7,6 +7,7 @@ import { AutoField } from '../components/AutoField';
 import { useUndoableDelete } from '../components/Undo';
 import { keys } from '../api/keys';
 import { statsQuery } from './queries';
+import { CheckText, rowCheckId, useFieldChecks, useRowChecks, withRowIds } from './checks';
 import { CatalogName } from '../catalog/CatalogName';
 import { fillFrom, itemBodyFrom } from '../catalog/fill';
 import type { CatalogItem, CatalogKind } from '../catalog/types';
@@ -180,50 +181,53 @@ export const ChildTable = memo(function ChildTable({ recipeId, spec, rows: apiRo
               // A row keeps its number (its place in the API's order) when the view orders rows itself.
               const i = spec.order ? visible.indexOf(r) : shownAt;
               return (
-                <tr role="row" key={r.id}>
-                  {columns.map((c) =>
-                    isDerived(c) ? (
-                      <td role="cell" key={c.key} data-label={c.label} className="derived">
-                        {c.stats ? <StatsValue recipeId={recipeId} col={c} row={r} rows={rows} /> : c.value(r, { rows, stats: undefined })}
-                      </td>
-                    ) : (
-                      <Cell key={c.key} c={c} spec={spec} row={r} i={i} save={saver(r.id)(c.key)} label={header(c)} />
-                    ),
-                  )}
-                  <td role="cell" className="row-actions">
-                    {!spec.order && (
-                      <>
-                        <button type="button" className="icon" aria-label={`Move ${spec.singular} ${i + 1} up`} disabled={i === 0 || move.isPending} onClick={() => move.mutate({ i, dir: -1 })}>
-                          ↑
-                        </button>
+                <Fragment key={r.id}>
+                  <tr role="row">
+                    {columns.map((c) =>
+                      isDerived(c) ? (
+                        <td role="cell" key={c.key} data-label={c.label} className="derived">
+                          {c.stats ? <StatsValue recipeId={recipeId} col={c} row={r} rows={rows} /> : c.value(r, { rows, stats: undefined })}
+                        </td>
+                      ) : (
+                        <Cell key={c.key} recipeId={recipeId} c={c} spec={spec} row={r} i={i} save={saver(r.id)(c.key)} label={header(c)} />
+                      ),
+                    )}
+                    <td role="cell" className="row-actions">
+                      {!spec.order && (
+                        <>
+                          <button type="button" className="icon" aria-label={`Move ${spec.singular} ${i + 1} up`} disabled={i === 0 || move.isPending} onClick={() => move.mutate({ i, dir: -1 })}>
+                            ↑
+                          </button>
+                          <button
+                            type="button"
+                            className="icon"
+                            aria-label={`Move ${spec.singular} ${i + 1} down`}
+                            disabled={i === rows.length - 1 || move.isPending}
+                            onClick={() => move.mutate({ i, dir: 1 })}
+                          >
+                            ↓
+                          </button>
+                        </>
+                      )}
+                      {kind && (
                         <button
                           type="button"
                           className="icon"
-                          aria-label={`Move ${spec.singular} ${i + 1} down`}
-                          disabled={i === rows.length - 1 || move.isPending}
-                          onClick={() => move.mutate({ i, dir: 1 })}
+                          title="Save to my ingredients"
+                          aria-label={`Save ${spec.singular} ${i + 1} to my ingredients: ${r.name}`}
+                          disabled={keep.isPending}
+                          onClick={() => keep.mutate(r)}
                         >
-                          ↓
+                          ☆
                         </button>
-                      </>
-                    )}
-                    {kind && (
-                      <button
-                        type="button"
-                        className="icon"
-                        title="Save to my ingredients"
-                        aria-label={`Save ${spec.singular} ${i + 1} to my ingredients: ${r.name}`}
-                        disabled={keep.isPending}
-                        onClick={() => keep.mutate(r)}
-                      >
-                        ☆
+                      )}
+                      <button type="button" className="icon danger-text" aria-label={`Remove ${spec.singular} ${i + 1}: ${String(r.name ?? r.agent ?? '')}`} onClick={() => removal.remove(r.id, `${spec.singular[0]?.toUpperCase() ?? ''}${spec.singular.slice(1)} “${String(r.name ?? r.agent ?? '')}” removed.`)}>
+                        ✕
                       </button>
-                    )}
-                    <button type="button" className="icon danger-text" aria-label={`Remove ${spec.singular} ${i + 1}: ${String(r.name ?? r.agent ?? '')}`} onClick={() => removal.remove(r.id, `${spec.singular[0]?.toUpperCase() ?? ''}${spec.singular.slice(1)} “${String(r.name ?? r.agent ?? '')}” removed.`)}>
-                      ✕
-                    </button>
-                  </td>
-                </tr>
+                    </td>
+                  </tr>
+                  <RowChecks recipeId={recipeId} list={listKey} rowId={r.id} span={columns.length + 1} />
+                </Fragment>
               );
             })}
           </tbody>
@@ -251,6 +255,23 @@ export const ChildTable = memo(function ChildTable({ recipeId, spec, rows: apiRo
   );
 });
 
+/** The checks of one row, under it across the table: nothing when it has none. */
+function RowChecks({ recipeId, list, rowId, span }: { recipeId: string; list: string; rowId: string; span: number }) {
+  const checks = useRowChecks(recipeId, list, rowId);
+  if (checks.length === 0) return null;
+  return (
+    <tr role="row" className="row-checks">
+      <td role="cell" colSpan={span}>
+        <span className="field-checks">
+          {withRowIds(rowId, checks).map(({ check, id }) => (
+            <CheckText key={id} check={check} id={id} />
+          ))}
+        </span>
+      </td>
+    </tr>
+  );
+}
+
 /** A cell showing the API's numbers: only it watches `/stats`, so new statistics re-render these
  * cells, not the table around them. */
 function StatsValue({ recipeId, col, row, rows }: { recipeId: string; col: DerivedCol; row: Row; rows: Row[] }) {
@@ -259,8 +280,28 @@ function StatsValue({ recipeId, col, row, rows }: { recipeId: string; col: Deriv
 }
 
 /** One editable cell; a column in days (a dry hop's time) shows and takes days, the API keeps minutes. */
-function Cell({ c, spec, row, i, save, label }: { c: Col; spec: ChildSpec; row: Row; i: number; save: (v: string | number | null) => Promise<void>; label: string }) {
+function Cell({
+  recipeId,
+  c,
+  spec,
+  row,
+  i,
+  save,
+  label,
+}: {
+  recipeId: string;
+  c: Col;
+  spec: ChildSpec;
+  row: Row;
+  i: number;
+  save: (v: string | number | null) => Promise<void>;
+  label: string;
+}) {
   const days = c.days?.(row) ?? false;
+  // A check naming this row's field by the row's id ("hops", id, "time_minutes"): its text is in
+  // the line under the row (the whole table's width), and read with this field.
+  const checks = useFieldChecks(recipeId, [spec.path.replace('-', '_'), row.id, c.key]);
+  const describedBy = checks.map((_, n) => rowCheckId(row.id, c.key, n)).join(' ') || undefined;
   const value = row[c.key] as string | number | null;
   const shownLabel = days ? `${c.label} (days)` : label;
   return (
@@ -276,6 +317,7 @@ function Cell({ c, spec, row, i, save, label }: { c: Col; spec: ChildSpec; row: 
             value={typeof value === 'number' ? value / MINUTES_PER_DAY : value}
             save={(v) => save(typeof v === 'number' ? v * MINUTES_PER_DAY : v)}
             delay={NUMBER_DELAY}
+            describedBy={describedBy}
           />
           <span aria-hidden="true">days</span>
         </div>
@@ -291,6 +333,7 @@ function Cell({ c, spec, row, i, save, label }: { c: Col; spec: ChildSpec; row: 
           value={value}
           save={save}
           delay={c.type === 'number' ? NUMBER_DELAY : undefined}
+          describedBy={describedBy}
         />
       )}
     </td>

@@ -4,6 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, errorText } from '../api/client';
 import { filePath, importRecipes } from './interchange';
 import { keys } from '../api/keys';
+import { CheckText } from './checks';
 
 /** "Import" on the recipe list: a BeerXML or BeerJSON file, then what was imported and what was not kept. */
 export function useImport() {
@@ -103,6 +104,17 @@ function ImportDone({ result, file }: { result: NonNullable<Awaited<ReturnType<t
       {result.recipes.map((r) => (
         <li key={r.id}>
           <Link to={`/recipes/${r.id}`}>{r.name || 'Untitled recipe'}</Link>
+          {r.checks.length > 0 ? (
+            <ul className="recipe-check-list" aria-label={`Checks of ${r.name || 'Untitled recipe'}`}>
+              {r.checks.map((c, i) => (
+                <li key={`${c.code}-${i}`}>
+                  <CheckText check={c} />
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <span className="muted small"> · nothing to point out</span>
+          )}
         </li>
       ))}
     </ul>

@@ -17,6 +17,7 @@ const volumeRows: [keyof Volumes, string, Kind][] = [
   ['pre_boil_gravity', 'Pre-boil gravity', 'gravity'],
   ['post_boil_liters', 'Post-boil volume', 'volume'],
   ['into_fermenter_liters', 'Into fermenter', 'volume'],
+  ['mash_thickness_liters_per_kg', 'Water to grain', 'absorption'],
 ];
 
 /** Shown when the recipe has an equipment profile (the stats then carry `volumes`). */

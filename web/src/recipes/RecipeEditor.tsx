@@ -21,6 +21,7 @@ import { recipeTypes, specs } from './recipeSpecs';
 import { useAutosave, type FieldValue } from '../autosave';
 import { keys } from '../api/keys';
 import { RecipeStockPanel } from '../stock/RecipeStockPanel';
+import { RecipeChecksPanel, useFieldChecks } from './checks';
 
 type Recipe = Schemas['RecipeDetail'];
 
@@ -58,6 +59,7 @@ export default function RecipeEditor() {
       </div>
       <div className="recipe-grid">
         <div className="recipe-main">
+          <RecipeChecksPanel id={id} />
           <section className="panel" aria-labelledby="h-details">
             <h2 id="h-details">Details</h2>
             <div className="form-grid">
@@ -66,7 +68,7 @@ export default function RecipeEditor() {
               <AutoField label="Type" field="type" type="select" options={recipeTypes} value={r.type} save={save('type')} />
               <AutoField label="Batch size" field="batch_size_liters" type="number" unit="volume" value={r.batch_size_liters} save={save('batch_size_liters')} delay={NUMBER_DELAY} />
               <AutoField label="Boil time" field="boil_time_minutes" type="number" unit="minutes" value={r.boil_time_minutes} save={save('boil_time_minutes')} delay={NUMBER_DELAY} />
-              <AutoField label="Efficiency" field="efficiency" type="number" unit="fraction" value={r.efficiency} save={save('efficiency')} delay={NUMBER_DELAY} />
+              <EfficiencyField recipe={r} save={save} />
               <BrewingPickers recipe={r} save={save} />
               <AutoField label="Notes" field="notes" type="textarea" nullable value={r.notes ?? null} save={save('notes')} className="span-all" />
             </div>
@@ -90,9 +92,30 @@ export default function RecipeEditor() {
   );
 }
 
+type Save = (field: keyof Schemas['UpdateRecipeRequest']) => (v: FieldValue) => Promise<void>;
+
+/** The efficiency, with what the checks say about it (an unusual one). */
+function EfficiencyField({ recipe, save }: { recipe: Recipe; save: Save }) {
+  const checks = useFieldChecks(recipe.id, ['efficiency']);
+  return (
+    <AutoField
+      label="Efficiency"
+      field="efficiency"
+      type="number"
+      unit="fraction"
+      value={recipe.efficiency}
+      save={save('efficiency')}
+      delay={NUMBER_DELAY}
+      checks={checks}
+    />
+  );
+}
+
 /** The recipe's equipment profile and BJCP style: selects saved like the other details. */
-function BrewingPickers({ recipe, save }: { recipe: Recipe; save: (field: keyof Schemas['UpdateRecipeRequest']) => (v: FieldValue) => Promise<void> }) {
+function BrewingPickers({ recipe, save }: { recipe: Recipe; save: Save }) {
   const profiles = useQuery(equipmentListQuery);
+  // A mash larger than the profile's mash tun is said beside the profile.
+  const equipmentChecks = useFieldChecks(recipe.id, ['equipment_id']);
   const styles = useQuery(stylesQuery);
   const profileOptions = useMemo(() => (profiles.data?.items ?? []).map((p) => [p.id, p.name] as const), [profiles.data]);
   const styleOptions = useMemo(() => (styles.data ?? []).map((s) => [s.id, `${s.id} ${s.name}`] as const), [styles.data]);
@@ -107,6 +130,7 @@ function BrewingPickers({ recipe, save }: { recipe: Recipe; save: (field: keyof 
         options={withCurrent(profileOptions, recipe.equipment_id, profiles.isPending)}
         value={recipe.equipment_id ?? null}
         save={save('equipment_id')}
+        checks={equipmentChecks}
       />
       <AutoField
         label="BJCP guideline"

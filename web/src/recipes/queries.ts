@@ -16,6 +16,14 @@ export const statsQuery = (id: string) =>
     staleTime: 0,
   });
 
+/** What a careful brewer would point out about the recipe, each check naming its field. */
+export const checksQuery = (id: string) =>
+  queryOptions({
+    queryKey: keys.recipes.checks(id),
+    queryFn: () => unwrap(client.GET('/v1/recipes/{id}/checks', { params: { path: { id } } })),
+    staleTime: 0,
+  });
+
 /** The BJCP 2021 styles: fixed data, loaded once. */
 export const stylesQuery = queryOptions({
   queryKey: keys.styles.all(),

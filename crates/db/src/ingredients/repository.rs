@@ -196,7 +196,8 @@ async fn update_in_tx(
             )
         }
         (RecipeChild::Hop(mut e), RecipeChildPatch::Hop(p)) if !p.is_empty() => {
-            p.apply(&mut e);
+            // The domain decides what the hop's use leaves of its stand temperature.
+            p.apply(&mut e).map_err(|v| DomainError::Invalid(vec![v]))?;
             (
                 e.recipe_id,
                 RecipeChild::Hop(hop_q::save(conn, &HopRow::of(&e, user)).await?.entity()?),

@@ -65,10 +65,13 @@ pub fn checklist(recipe: &RecipeDetail, volumes: Option<&Volumes>) -> Vec<NewSte
     let mut t = StepText::default();
     let strike = match (volumes, first_rest) {
         (Some(v), Some(first)) if v.strike_water_liters > 0.0 => {
+            // The strike temperature follows the water-to-grain ratio: a full-volume mash is
+            // thinner, so its water needs less heat above the rest.
             let temperature = strike_temperature_c(
                 first.temperature_c,
                 ASSUMED_GRAIN_TEMPERATURE_C,
-                DEFAULT_MASH_THICKNESS_LITERS_PER_KG,
+                v.mash_thickness_liters_per_kg
+                    .unwrap_or(DEFAULT_MASH_THICKNESS_LITERS_PER_KG),
             );
             Some(format!(
                 "Heat {} of strike water to {} for a {} rest (grain at {}).",
@@ -129,14 +132,31 @@ pub fn checklist(recipe: &RecipeDetail, volumes: Option<&Volumes>) -> Vec<NewSte
         steps.push(step(t, title, misc.notes.as_deref().map(literal), None));
     }
     let mut t = StepText::default();
-    let sparge = volumes.map(|v| {
-        format!(
-            "Sparge with {} of water; collect {} of wort.",
-            t.liters(v.sparge_water_liters),
-            t.liters(v.pre_boil_liters)
-        )
-    });
-    steps.push(step(t, "Sparge and lauter".to_owned(), sparge, None));
+    match volumes {
+        // A full-volume mash (all-in-one, brew in a bag) has all its water already: no sparge.
+        Some(v) if v.strike_water_liters > 0.0 && v.sparge_water_liters <= 0.0 => {
+            let drain = format!(
+                "All the water is in the mash: lift the grain out or drain the tun; collect {} of wort.",
+                t.liters(v.pre_boil_liters)
+            );
+            steps.push(step(
+                t,
+                "Drain the mash (no sparge)".to_owned(),
+                Some(drain),
+                None,
+            ));
+        }
+        _ => {
+            let sparge = volumes.map(|v| {
+                format!(
+                    "Sparge with {} of water; collect {} of wort.",
+                    t.liters(v.sparge_water_liters),
+                    t.liters(v.pre_boil_liters)
+                )
+            });
+            steps.push(step(t, "Sparge and lauter".to_owned(), sparge, None));
+        }
+    }
     if let Some(v) = volumes {
         let mut t = StepText::default();
         let expect = format!(
@@ -160,6 +180,18 @@ pub fn checklist(recipe: &RecipeDetail, volumes: Option<&Volumes>) -> Vec<NewSte
         let mut t = StepText::default();
         let what = format!("{} {}", t.grams(hop.amount_grams), literal(&hop.name));
         let at = hop.time_minutes.min(boil_time).max(0.0);
+        // A hop stand at a temperature (a `whirlpool`, or an `aroma` hop given one) steeps
+        // after flame-out, as the bitterness counts it.
+        if let (HopUse::Whirlpool | HopUse::Aroma, Some(stand_c)) = (hop.hop_use, hop.temperature_c)
+        {
+            let title = format!(
+                "Whirlpool: add {what} for {} at {}",
+                t.minutes(hop.time_minutes),
+                t.celsius(stand_c)
+            );
+            flame_out.push(step(t, title, None, None));
+            continue;
+        }
         match hop.hop_use {
             HopUse::FirstWort => boil.push(BoilAddition {
                 minutes_left: boil_time,

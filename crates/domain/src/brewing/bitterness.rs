@@ -73,11 +73,13 @@ pub fn boil_equivalent(hop_use: HopUse, time_minutes: f64, boil_time_minutes: f6
     }
 }
 
-/// [`boil_equivalent`] for a `whirlpool` addition whose stand temperature is known: the stand
-/// counts `time × hop_stand_factor(temperature_c)` minutes of boiling (Malowicki and
-/// Shellhammer's isomerisation rate relative to boiling, `hop_stand.rs`) instead of the fixed
-/// quarter of its time. Every other use, and a whirlpool without a temperature, gives exactly
-/// [`boil_equivalent`]'s answer.
+/// [`boil_equivalent`] for a hop stand whose temperature is known: a `whirlpool` or `aroma`
+/// addition with a temperature steeps after flame-out for its time, which counts
+/// `time × hop_stand_factor(temperature_c)` minutes of boiling (Malowicki and Shellhammer's
+/// isomerisation rate relative to boiling, `hop_stand.rs`) instead of the fixed quarter of a
+/// whirlpool or the late-boil minutes of an aroma hop. Every other use, and either of the two
+/// without a temperature, gives exactly [`boil_equivalent`]'s answer (no other use can hold a
+/// temperature: `recipe::rules::hop_temperature_violation`).
 ///
 /// Example: a 60-minute stand at 90 °C counts 60 × 0.416834 = 25.0100 minutes (the fixed quarter:
 /// 15); at 100 °C all 60; at 60 °C or below none.
@@ -88,7 +90,7 @@ pub fn boil_equivalent_at(
     temperature_c: Option<f64>,
 ) -> (f64, f64) {
     match (hop_use, temperature_c) {
-        (HopUse::Whirlpool, Some(temperature_c)) => (
+        (HopUse::Whirlpool | HopUse::Aroma, Some(temperature_c)) => (
             super::hop_stand::hop_stand_minutes(time_minutes, temperature_c),
             1.0,
         ),
@@ -231,10 +233,15 @@ mod tests {
             boil_equivalent_at(Whirlpool, 60.0, BOIL, Some(60.0)),
             (0.0, 1.0)
         );
+        // An aroma hop with a temperature is a stand of its time too: not its late-boil
+        // minutes (which would count all 20 of them).
+        let (aroma, _) = boil_equivalent_at(Aroma, 20.0, BOIL, Some(80.0));
+        assert!(close(aroma, 20.0 * 0.165349), "{aroma}");
+        assert_eq!(boil_equivalent(Aroma, 20.0, BOIL), (20.0, 1.0));
         // Without a temperature, and for every other use, nothing changes.
         for hop_use in [Boil, Aroma, FirstWort, Mash, Whirlpool, DryHop] {
             for temperature in [None, Some(80.0)] {
-                if hop_use == Whirlpool && temperature.is_some() {
+                if matches!(hop_use, Whirlpool | Aroma) && temperature.is_some() {
                     continue;
                 }
                 assert_eq!(

@@ -30,7 +30,7 @@ pub mod volumes;
 pub mod water;
 
 #[cfg(test)]
-mod fixtures;
+pub(crate) mod fixtures;
 #[cfg(test)]
 mod properties;
 

@@ -107,8 +107,8 @@ mod tests {
             .collect();
         assert_eq!(
             keys.len(),
-            6,
-            "strike, sparge, pre-boil, post-boil, into-fermenter, gravity: {keys:?}"
+            7,
+            "strike, sparge, pre-boil, post-boil, into-fermenter, gravity, thickness: {keys:?}"
         );
     }
 }

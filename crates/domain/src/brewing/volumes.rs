@@ -13,6 +13,8 @@
 //! mash water     = pre-boil + mash_tun_deadspace + grain_absorption × mashed grain kg
 //! strike water   = mash thickness × mashed grain kg + mash_tun_deadspace  (at most the mash water)
 //! sparge water   = mash water − strike water
+//!   full volume (all-in-one, BIAB): strike water = mash water, sparge water = 0
+//! water to grain = (strike water − mash_tun_deadspace) / mashed grain kg
 //! pre-boil SG    = 1 + points × (V + trub_chiller_loss) / pre-boil / 1000
 //! ```
 //!
@@ -27,7 +29,7 @@ use serde::Serialize;
 
 use super::stats::{BrewingContext, StatsInput};
 use super::{finite_or_zero, gravity, round_to};
-use crate::equipment::EquipmentProfile;
+use crate::equipment::{EquipmentProfile, MashMethod};
 
 /// Litres of strike water per kilogram of grain: the ratio of every all-grain recipe Brewtarget
 /// ships (its 2011 default recipes infuse 2.70 L/kg, e.g. 12.247 L on 4.536 kg), a medium mash
@@ -44,6 +46,10 @@ pub struct Volumes {
     pub into_fermenter_liters: f64,
     /// Specific gravity of the wort in the kettle before the boil.
     pub pre_boil_gravity: f64,
+    /// Litres of strike water per kg of mashed grain above the tun's deadspace (the ratio the
+    /// strike temperature depends on): 2.7 with a sparge, thinner with a full-volume mash; null
+    /// when nothing is mashed.
+    pub mash_thickness_liters_per_kg: Option<f64>,
 }
 
 impl Volumes {
@@ -56,6 +62,7 @@ impl Volumes {
             post_boil_liters: round_to(self.post_boil_liters, 2),
             into_fermenter_liters: round_to(self.into_fermenter_liters, 2),
             pre_boil_gravity: round_to(self.pre_boil_gravity, 4),
+            mash_thickness_liters_per_kg: self.mash_thickness_liters_per_kg.map(|r| round_to(r, 2)),
         }
     }
 }
@@ -94,12 +101,14 @@ pub fn volumes(profile: &EquipmentProfile, input: &StatsInput<'_>) -> Volumes {
     volumes_with_thickness(profile, input, DEFAULT_MASH_THICKNESS_LITERS_PER_KG)
 }
 
-/// [`volumes`] with a chosen mash thickness (litres of strike water per kg of grain).
+/// [`volumes`] with a chosen mash thickness (litres of strike water per kg of grain; a
+/// full-volume profile puts all the water in the mash whatever the thickness).
 ///
 /// Worked example (the test `a_twenty_litre_all_grain_day`): V = 20 L, 60 min boil, 5 kg grain,
 /// boil-off 3 L/h, trub loss 1.5 L, deadspace 1 L, absorption 1 L/kg, no top-up:
 /// post-boil = 20 + 1.5 = 21.5 L; pre-boil = 21.5 + 3 = 24.5 L;
-/// mash water = 24.5 + 1 + 5 = 30.5 L; strike = 2.7 × 5 + 1 = 14.5 L; sparge = 16 L.
+/// mash water = 24.5 + 1 + 5 = 30.5 L; strike = 2.7 × 5 + 1 = 14.5 L; sparge = 16 L. The same
+/// day on a full-volume kit: strike = 30.5 L, sparge 0, water to grain (30.5 − 1)/5 = 5.9 L/kg.
 pub fn volumes_with_thickness(
     profile: &EquipmentProfile,
     input: &StatsInput<'_>,
@@ -117,12 +126,20 @@ pub fn volumes_with_thickness(
         let mash_water = pre_boil
             + profile.mash_tun_deadspace_liters
             + profile.grain_absorption_liters_per_kg * grain_kg;
-        let strike = (mash_thickness_liters_per_kg * grain_kg + profile.mash_tun_deadspace_liters)
-            .min(mash_water);
-        (strike, mash_water - strike)
+        match profile.mash_method {
+            MashMethod::FullVolume => (mash_water, 0.0),
+            MashMethod::Sparge => {
+                let strike = (mash_thickness_liters_per_kg * grain_kg
+                    + profile.mash_tun_deadspace_liters)
+                    .min(mash_water);
+                (strike, mash_water - strike)
+            }
+        }
     } else {
         (0.0, 0.0)
     };
+    let thickness = (grain_kg > 0.0)
+        .then(|| finite_or_zero((strike - profile.mash_tun_deadspace_liters).max(0.0) / grain_kg));
 
     let context = BrewingContext {
         equipment: Some(profile),
@@ -143,6 +160,7 @@ pub fn volumes_with_thickness(
         post_boil_liters: finite_or_zero(post_boil),
         into_fermenter_liters: finite_or_zero(into_fermenter),
         pre_boil_gravity: gravity::original_gravity(pre_boil_points),
+        mash_thickness_liters_per_kg: thickness,
     }
 }
 
@@ -205,6 +223,38 @@ mod tests {
             v.pre_boil_gravity
         );
         assert_eq!(v.rounded().pre_boil_gravity, 1.0453);
+    }
+
+    #[test]
+    fn a_full_volume_mash_takes_all_the_water_and_a_hotter_strike_is_not_needed() {
+        let bill = [fermentable(Grain, 5.0, 3.0, 80.0)];
+        let sparge = volumes(&kit(), &input(&bill));
+        let biab = EquipmentProfile {
+            mash_method: MashMethod::FullVolume,
+            ..kit()
+        };
+        let v = volumes(&biab, &input(&bill));
+        // All of the 30.5 L (see above) goes into the mash; nothing is left to sparge with.
+        assert!(close(v.strike_water_liters, 30.5));
+        assert_eq!(v.sparge_water_liters, 0.0);
+        assert!(close(
+            v.strike_water_liters,
+            sparge.strike_water_liters + sparge.sparge_water_liters
+        ));
+        // The kettle side is the same brew day.
+        assert!(close(v.pre_boil_liters, sparge.pre_boil_liters));
+        assert!(close(v.pre_boil_gravity, sparge.pre_boil_gravity));
+        // Water to grain: (30.5 − 1) / 5 = 5.9 L/kg, against the sparge kit's 2.7.
+        assert!(close(v.mash_thickness_liters_per_kg.unwrap(), 5.9));
+        assert!(close(sparge.mash_thickness_liters_per_kg.unwrap(), 2.7));
+        // A thinner mash needs a cooler strike: 0.41/5.9 × 46 + 66 = 69.20 °C against 72.99 °C.
+        let thin = strike_temperature_c(66.0, 20.0, 5.9);
+        assert!((thin - 69.1966).abs() < 1e-3, "{thin}");
+        // Extract brewing on a full-volume kit still heats no mash water.
+        let extract = [fermentable(DryExtract, 3.0, 4.0, 95.0)];
+        let e = volumes(&biab, &input(&extract));
+        assert_eq!((e.strike_water_liters, e.sparge_water_liters), (0.0, 0.0));
+        assert_eq!(e.mash_thickness_liters_per_kg, None);
     }
 
     #[test]

@@ -13,7 +13,7 @@ pub mod ports;
 pub mod rules;
 pub mod service;
 
-pub use model::{Equipment, EquipmentPatch, EquipmentProfile};
+pub use model::{Equipment, EquipmentPatch, EquipmentProfile, MashMethod};
 pub use ports::EquipmentRepository;
 pub use rules::check_profile;
 pub use service::EquipmentService;

@@ -5,6 +5,18 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 use super::rules::{DEFAULT_GRAIN_ABSORPTION_LITERS_PER_KG, DEFAULT_HOP_UTILIZATION_PERCENT};
+use crate::ingredients::text_enum;
+
+text_enum! {
+    /// How the water goes into the mash: split into strike and sparge water (`sparge`), or all of
+    /// it into the mash at once with no sparge (`full_volume`: all-in-one systems, brew in a bag).
+    #[derive(Default)]
+    MashMethod {
+        #[default]
+        Sparge => "sparge",
+        FullVolume => "full_volume",
+    }
+}
 
 /// One brewer's equipment, with the field names of BeerJSON's equipment item.
 ///
@@ -34,6 +46,12 @@ pub struct EquipmentProfile {
     /// How well this kettle turns alpha acid into bitterness, relative to Tinseth's curve.
     #[serde(default = "default_hop_utilization")]
     pub hop_utilization_percent: f64,
+    /// `sparge` (strike water, then sparge water) or `full_volume` (all the water in the mash).
+    #[serde(default)]
+    pub mash_method: MashMethod,
+    /// What the mash tun holds, water and grain together; null: not said (no capacity check).
+    #[serde(default)]
+    pub mash_tun_volume_liters: Option<f64>,
     pub notes: Option<String>,
 }
 
@@ -59,6 +77,8 @@ impl EquipmentProfile {
             top_up_water_liters: 0.0,
             fermenter_loss_liters: 0.0,
             hop_utilization_percent: DEFAULT_HOP_UTILIZATION_PERCENT,
+            mash_method: MashMethod::Sparge,
+            mash_tun_volume_liters: None,
             notes: None,
         }
     }
@@ -92,6 +112,8 @@ pub struct EquipmentPatch {
     pub top_up_water_liters: Option<f64>,
     pub fermenter_loss_liters: Option<f64>,
     pub hop_utilization_percent: Option<f64>,
+    pub mash_method: Option<MashMethod>,
+    pub mash_tun_volume_liters: Option<Option<f64>>,
     pub notes: Option<Option<String>>,
 }
 
@@ -131,6 +153,12 @@ impl EquipmentPatch {
         set(&mut p.top_up_water_liters, self.top_up_water_liters);
         set(&mut p.fermenter_loss_liters, self.fermenter_loss_liters);
         set(&mut p.hop_utilization_percent, self.hop_utilization_percent);
+        if let Some(method) = self.mash_method {
+            p.mash_method = method;
+        }
+        if let Some(volume) = self.mash_tun_volume_liters {
+            p.mash_tun_volume_liters = volume;
+        }
         if let Some(notes) = &self.notes {
             p.notes.clone_from(notes);
         }
@@ -187,7 +215,9 @@ mod tests {
                 "fermenter_loss_liters",
                 "grain_absorption_liters_per_kg",
                 "hop_utilization_percent",
+                "mash_method",
                 "mash_tun_deadspace_liters",
+                "mash_tun_volume_liters",
                 "name",
                 "notes",
                 "top_up_water_liters",

@@ -26,6 +26,9 @@ pub const GRAIN_ABSORPTION_LITERS_PER_KG: NumberRule = NumberRule::range(0.0, 10
 /// (0–200 %).
 pub const HOP_UTILIZATION_PERCENT: NumberRule = NumberRule::range(0.0, 200.0);
 
+/// What a mash tun holds: more than nothing, at most the largest batch.
+pub const MASH_TUN_VOLUME_LITERS: NumberRule = NumberRule::above(0.0, caps::BATCH_SIZE_LITERS.max);
+
 /// The bounded fields of a profile, by their JSON names.
 pub const EQUIPMENT_FIELDS: FieldRules = &[
     ("name", Rule::Text(NAME)),
@@ -42,6 +45,10 @@ pub const EQUIPMENT_FIELDS: FieldRules = &[
     (
         "hop_utilization_percent",
         Rule::Number(HOP_UTILIZATION_PERCENT),
+    ),
+    (
+        "mash_tun_volume_liters",
+        Rule::Number(MASH_TUN_VOLUME_LITERS),
     ),
     ("notes", Rule::Text(NOTES)),
 ];
@@ -122,6 +129,14 @@ pub fn check_profile(p: &EquipmentProfile) -> Vec<Violation> {
                 .with("maximum", crate::error::json_number(batch)),
             );
         }
+    }
+    if let Some(volume) = p.mash_tun_volume_liters {
+        number(
+            &mut out,
+            "mash_tun_volume_liters",
+            volume,
+            MASH_TUN_VOLUME_LITERS,
+        );
     }
     if let Some(notes) = &p.notes
         && let Err(v) = NOTES.check(&["notes"], notes)
@@ -283,6 +298,32 @@ mod tests {
                 codes(&p),
                 [("batch_size_liters".to_owned(), code)],
                 "{batch}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_mash_tun_holds_more_than_nothing() {
+        for ok in [None, Some(0.1), Some(35.0)] {
+            let p = EquipmentProfile {
+                mash_tun_volume_liters: ok,
+                ..kit()
+            };
+            assert!(check_profile(&p).is_empty(), "{ok:?}");
+        }
+        for bad in [0.0, -1.0] {
+            let p = EquipmentProfile {
+                mash_tun_volume_liters: Some(bad),
+                ..kit()
+            };
+            assert_eq!(
+                codes(&p),
+                [("mash_tun_volume_liters".to_owned(), "too_small")],
+                "{bad}"
+            );
+            assert_eq!(
+                check_profile(&p)[0].extra["inclusive"],
+                serde_json::json!(false)
             );
         }
     }

@@ -254,9 +254,11 @@ pub struct Hop {
     pub hop_use: HopUse,
     /// Pellet, plug, leaf or extract (`brewing::hop_form`); null: unknown, counted as leaf.
     pub form: Option<HopForm>,
-    /// °C of a whirlpool (hop stand) steep; null: the fixed whirlpool rule (a quarter of the
-    /// stand's minutes counts as boiling). With a temperature, the stand counts as
-    /// `brewing::hop_stand`'s share of boiling minutes. Ignored for other uses.
+    /// °C of a hop stand (a `whirlpool` or `aroma` steep after flame-out); null: the fixed rules
+    /// (a quarter of a whirlpool's minutes counts as boiling, an aroma hop counts its minutes
+    /// of late boil). With a temperature, the stand counts as `brewing::hop_stand`'s share of
+    /// boiling minutes. Always null for other uses (refused on them, cleared when a hop moves
+    /// to one), so no temperature is stored and ignored.
     pub temperature_c: Option<f64>,
     pub sort_order: i32,
     #[serde(serialize_with = "crate::timestamp::serialize")]
@@ -297,7 +299,10 @@ impl HopPatch {
         *self == Self::default()
     }
 
-    pub fn apply(&self, to: &mut Hop) {
+    /// Applies the patch. A hop moved to a use without a hop stand loses its temperature
+    /// (unless the patch itself sends one, which is refused); a temperature the result cannot
+    /// use is refused at `["temperature_c"]` (`recipe::rules::hop_temperature_violation`).
+    pub fn apply(&self, to: &mut Hop) -> Result<(), crate::error::Violation> {
         set(&mut to.catalog_id, &self.catalog_id);
         set(&mut to.name, &self.name);
         set(&mut to.alpha_acid, &self.alpha_acid);
@@ -307,6 +312,16 @@ impl HopPatch {
         set(&mut to.form, &self.form);
         set(&mut to.temperature_c, &self.temperature_c);
         set(&mut to.sort_order, &self.sort_order);
+        if self.temperature_c.is_none()
+            && self.hop_use.is_some()
+            && !super::rules::hop_use_takes_temperature(to.hop_use)
+        {
+            to.temperature_c = None;
+        }
+        match super::rules::hop_temperature_violation(to.hop_use, to.temperature_c) {
+            Some(violation) => Err(violation),
+            None => Ok(()),
+        }
     }
 }
 
@@ -1114,5 +1129,68 @@ mod tests {
         assert_eq!(step.infuse_amount_liters, None);
         assert_eq!(step.ramp_minutes, Some(10.0));
         assert_eq!(step.duration_minutes, 60.0);
+    }
+
+    #[test]
+    fn a_hop_stand_temperature_is_kept_only_where_it_is_used() {
+        let stand = || {
+            let mut h = crate::brewing::fixtures::hop(HopUse::Whirlpool, 10.0, 50.0, 20.0);
+            h.temperature_c = Some(80.0);
+            h
+        };
+        // Whirlpool to aroma: both are stands, the temperature stays.
+        let mut h = stand();
+        HopPatch {
+            hop_use: Some(HopUse::Aroma),
+            ..Default::default()
+        }
+        .apply(&mut h)
+        .unwrap();
+        assert_eq!((h.hop_use, h.temperature_c), (HopUse::Aroma, Some(80.0)));
+        // Moved to the boil: cleared, not stored and ignored.
+        let mut h = stand();
+        HopPatch {
+            hop_use: Some(HopUse::Boil),
+            ..Default::default()
+        }
+        .apply(&mut h)
+        .unwrap();
+        assert_eq!((h.hop_use, h.temperature_c), (HopUse::Boil, None));
+        // Moved to the boil with a temperature sent, or a temperature sent to a boil hop: refused.
+        let mut h = stand();
+        let refused = HopPatch {
+            hop_use: Some(HopUse::DryHop),
+            temperature_c: Some(Some(20.0)),
+            ..Default::default()
+        }
+        .apply(&mut h)
+        .unwrap_err();
+        assert_eq!(refused.path, ["temperature_c"]);
+        let mut boil = crate::brewing::fixtures::hop(HopUse::Boil, 10.0, 50.0, 60.0);
+        assert!(
+            HopPatch {
+                temperature_c: Some(Some(90.0)),
+                ..Default::default()
+            }
+            .apply(&mut boil)
+            .is_err()
+        );
+        // Null is always fine.
+        HopPatch {
+            hop_use: Some(HopUse::Mash),
+            temperature_c: Some(None),
+            ..Default::default()
+        }
+        .apply(&mut stand())
+        .unwrap();
+        for u in HopUse::ALL {
+            let takes = matches!(u, HopUse::Whirlpool | HopUse::Aroma);
+            assert_eq!(
+                crate::recipe::rules::hop_temperature_violation(*u, Some(80.0)).is_none(),
+                takes,
+                "{u:?}"
+            );
+            assert!(crate::recipe::rules::hop_temperature_violation(*u, None).is_none());
+        }
     }
 }

@@ -5,8 +5,10 @@
 //! means one more variant of [`RecipeChildKind`] and its entry in each layer's table.
 //!
 //! * [`model`]: the recipe and the ingredient enums. [`ingredients`]: each kind's fields.
+//! * [`checks`]: what a careful brewer would point out about a recipe (advice, never refused).
 //! * [`rules`]: bounds, defaults and limits. [`ports`]: storage. [`service`]: the use cases.
 
+pub mod checks;
 pub mod ingredients;
 pub mod model;
 pub mod ports;

@@ -45,6 +45,48 @@ pub const FERMENTATION_DAYS: NumberRule = NumberRule::range(0.0, 365.0);
 /// A fermentation step's `until_gravity`, as specific gravity.
 pub const UNTIL_GRAVITY: NumberRule = NumberRule::range(0.9, 1.2);
 
+/// Whether a hop of this use can hold a hop-stand `temperature_c`: only a steep after flame-out,
+/// a `whirlpool` or an `aroma` addition, uses one (the bitterness follows the stand model).
+pub fn hop_use_takes_temperature(hop_use: crate::ingredients::HopUse) -> bool {
+    use crate::ingredients::HopUse;
+    matches!(hop_use, HopUse::Whirlpool | HopUse::Aroma)
+}
+
+/// A non-null `temperature_c` on a hop whose use has no hop stand: refused rather than stored
+/// and ignored (`422` at `["temperature_c"]`).
+pub fn hop_temperature_violation(
+    hop_use: crate::ingredients::HopUse,
+    temperature_c: Option<f64>,
+) -> Option<Violation> {
+    (temperature_c.is_some() && !hop_use_takes_temperature(hop_use)).then(|| {
+        Violation::new(
+            "custom",
+            &["temperature_c"],
+            format!(
+                "Only whirlpool and aroma hops take a hop-stand temperature, not a {} hop; send null",
+                hop_use.as_str()
+            ),
+        )
+    })
+}
+
+// Thresholds of the recipe checks (`recipe::checks`): advice, never a refusal.
+/// Hot-side hops (boil, first wort, aroma, whirlpool) above this many grams per litre of batch
+/// soak up wort and saturate the bitterness: `hop_rate_high`.
+pub const CHECK_HOP_GRAMS_PER_LITER_MAX: f64 = 25.0;
+/// Mash efficiency outside this range is unusual for any brewhouse: `efficiency_unusual`.
+pub const CHECK_EFFICIENCY_MIN: f64 = 0.5;
+pub const CHECK_EFFICIENCY_MAX: f64 = 0.95;
+/// The volume a kilogram of grain takes in the mash tun beside its water (`mash_exceeds_capacity`):
+/// 0.67 L/kg (0.32 US qt/lb, the displacement brewing programs use).
+pub const CHECK_GRAIN_DISPLACEMENT_LITERS_PER_KG: f64 = 0.67;
+/// Mash water above these (mg/L, after additions) is harsh or unhealthy: `water_ion_high`.
+pub const CHECK_CALCIUM_MAX: f64 = 250.0;
+pub const CHECK_MAGNESIUM_MAX: f64 = 40.0;
+pub const CHECK_SODIUM_MAX: f64 = 150.0;
+pub const CHECK_SULFATE_MAX: f64 = 500.0;
+pub const CHECK_CHLORIDE_MAX: f64 = 300.0;
+
 /// A BJCP style id as `GET /v1/styles` lists them (`21A`, `X5`…); which ids exist is
 /// [`check_style_id`]'s business.
 pub const STYLE_ID: TextRule = TextRule::new(1, 10);

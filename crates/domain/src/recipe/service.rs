@@ -22,6 +22,7 @@ use crate::page::{Page, PageRequest};
 use crate::ports::Clock;
 use crate::{DomainResult, UserId};
 
+use super::checks::{Check, CheckContext, CheckedRecipe, RecipeChecks, check_recipe};
 use crate::account::Preferences;
 use crate::quantities::{Quantity, QuantityKind};
 
@@ -37,9 +38,11 @@ pub struct RecipeService {
     cpu: Arc<dyn CpuWork>,
     /// Imported ingredients are linked to the catalogue items their names name.
     catalog: Arc<dyn crate::catalog::ports::CatalogRepository>,
-    /// The caller's display units, for the one text wort writes for them here: a scaled
-    /// recipe's default name ("Pale Ale (5.28 gal)"). Without it, metric.
+    /// The caller's display units, for the texts wort writes for them here: a scaled recipe's
+    /// default name ("Pale Ale (5.28 gal)"), the checks' messages. Without it, metric.
     preferences: Option<Arc<dyn crate::account::ports::AccountRepository>>,
+    /// The source water a recipe names, for the checks of its mash water.
+    water: Arc<dyn crate::water::WaterRepository>,
 }
 
 impl RecipeService {
@@ -50,6 +53,7 @@ impl RecipeService {
         clock: Arc<dyn Clock>,
         cpu: Arc<dyn CpuWork>,
         catalog: Arc<dyn crate::catalog::ports::CatalogRepository>,
+        water: Arc<dyn crate::water::WaterRepository>,
     ) -> Self {
         RecipeService {
             recipes,
@@ -59,6 +63,7 @@ impl RecipeService {
             cpu,
             catalog,
             preferences: None,
+            water,
         }
     }
 
@@ -108,11 +113,13 @@ impl RecipeService {
     /// on the bounded [`CpuWork`] port, never on an async worker; then every recipe is created
     /// as [`Self::create_many`] does, each ingredient linked to the catalogue item its name
     /// names (when exactly one does; the file's numbers stay). The reader's own refusals (`E`) come back as they are.
+    /// Each created recipe comes back with its checks (as `GET /v1/recipes/{id}/checks`
+    /// gives them), so an import report says at once what the file's recipes would be warned of.
     pub async fn import<R, E>(
         &self,
         user: UserId,
         read: impl FnOnce() -> Result<(Vec<NewRecipeWithIngredients>, R), E> + Send + 'static,
-    ) -> Result<(Vec<RecipeDetail>, R), E>
+    ) -> Result<(Vec<CheckedRecipe>, R), E>
     where
         R: Send + 'static,
         E: From<DomainError> + Send + 'static,
@@ -120,7 +127,57 @@ impl RecipeService {
         let (mut recipes, report) = run_cpu(&*self.cpu, read).await??;
         crate::catalog::service::link_imported(&*self.catalog, user, &mut recipes).await?;
         let created = self.create_many(user, recipes).await?;
-        Ok((created, report))
+        let prefs = self.preferences_of(user).await?;
+        let mut checked = Vec::with_capacity(created.len());
+        for recipe in created {
+            let checks = self.checks_of(user, &recipe, &prefs).await?;
+            checked.push(CheckedRecipe { recipe, checks });
+        }
+        Ok((checked, report))
+    }
+
+    /// What a careful brewer would point out about the recipe as it is now (`recipe::checks`),
+    /// with its messages in the caller's units.
+    pub async fn checks(&self, user: UserId, id: Uuid) -> DomainResult<RecipeChecks> {
+        let recipe = self.recipes.get(user, id).await?;
+        let prefs = self.preferences_of(user).await?;
+        Ok(RecipeChecks {
+            checks: self.checks_of(user, &recipe, &prefs).await?,
+        })
+    }
+
+    /// The checks of a recipe already read: its equipment profile and source water are read
+    /// when it names them.
+    async fn checks_of(
+        &self,
+        user: UserId,
+        recipe: &RecipeDetail,
+        prefs: &Preferences,
+    ) -> DomainResult<Vec<Check>> {
+        let r = &recipe.recipe;
+        let equipment = match r.equipment_id {
+            Some(id) => Some(self.equipment.get(user, id).await?),
+            None => None,
+        };
+        let source = match r.water_profile_id {
+            Some(id) => Some(self.water.get(user, id).await?),
+            None => None,
+        };
+        let profile = equipment.as_ref().map(|e| &e.profile);
+        let water = crate::water::service::recipe_water(recipe, profile, source.as_ref());
+        let context = CheckContext {
+            equipment: profile,
+            mash_water: Some(water.mash.water),
+        };
+        Ok(check_recipe(recipe, &context, prefs))
+    }
+
+    /// The caller's display preferences (metric when the service has no account store).
+    async fn preferences_of(&self, user: UserId) -> DomainResult<Preferences> {
+        match &self.preferences {
+            Some(accounts) => accounts.preferences(user).await,
+            None => Ok(Preferences::default()),
+        }
     }
 
     /// A page of the account's recipes with all their ingredients (an export of everything).
@@ -224,6 +281,11 @@ impl RecipeService {
         recipe_id: Uuid,
         new: NewRecipeChild,
     ) -> DomainResult<RecipeChild> {
+        if let NewRecipeChild::Hop(hop) = &new
+            && let Some(v) = super::rules::hop_temperature_violation(hop.hop_use, hop.temperature_c)
+        {
+            return Err(DomainError::Invalid(vec![v]));
+        }
         self.ingredients
             .add(user, recipe_id, new, self.clock.now())
             .await

@@ -13,7 +13,7 @@ use crate::brewing::round_to;
 use crate::brewing::water::{
     self, CALIBRATION_MIN_PAIRS, DEFAULT_WATER_PH, Ions, Mash, acid_needed, malt_buffer, mash_of,
 };
-use crate::equipment::EquipmentRepository;
+use crate::equipment::{EquipmentProfile, EquipmentRepository};
 use crate::page::{Page, PageRequest};
 use crate::ports::{Clock, RecipeRepository};
 use crate::recipe::RecipeDetail;
@@ -153,29 +153,19 @@ impl WaterService {
             Some(id) => Some(self.equipment.get(user, id).await?),
             None => None,
         };
-        let (mash_liters, sparge_liters, volumes_from) = match &equipment {
-            Some(e) => {
-                let v = crate::brewing::volumes(&e.profile, &recipe.stats_input());
-                (v.strike_water_liters, v.sparge_water_liters, "equipment")
-            }
-            None => (r.batch_size_liters, 0.0, "batch_size"),
-        };
-        let source_ions = source.as_ref().map(WaterProfile::ions).unwrap_or_default();
-        let source_ph = source
-            .as_ref()
-            .and_then(|p| p.ph)
-            .unwrap_or(DEFAULT_WATER_PH);
-        let additions: Vec<water::Addition> =
-            recipe.water_additions.iter().map(|a| a.calc()).collect();
-        let malts = recipe
-            .fermentables
-            .iter()
-            .filter(|f| f.kind.is_mashed() && f.amount_kg > 0.0)
-            .map(|f| malt_buffer(&f.name, f.color_srm, f.amount_kg))
-            .collect();
-        let mash = mash_of(malts, source_ions, source_ph, &additions, mash_liters);
-        let all_liters = mash_liters + sparge_liters;
-        let overall = water::ions_after(source_ions, &additions, all_liters, |_| true);
+        let water = recipe_water(
+            recipe,
+            equipment.as_ref().map(|e| &e.profile),
+            source.as_ref(),
+        );
+        let all_liters = water.all_liters();
+        let RecipeWater {
+            mash,
+            mash_liters,
+            sparge_liters,
+            overall,
+            volumes_from,
+        } = water;
         let report = WaterReport {
             recipe_id: r.id,
             water_profile: source,
@@ -194,6 +184,64 @@ impl WaterService {
             acid_needed: None,
         };
         Ok((mash, report))
+    }
+}
+
+/// A recipe's water as the model sees it: the mash (its water after the mash additions) and the
+/// whole water after every addition. What `/water` reports and the recipe checks judge.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RecipeWater {
+    pub mash: Mash,
+    pub mash_liters: f64,
+    pub sparge_liters: f64,
+    /// Every litre of water with every addition (mash and sparge).
+    pub overall: Ions,
+    /// `equipment` (the profile's strike and sparge water) or `batch_size` (no profile: the batch
+    /// size is all mash water).
+    pub volumes_from: &'static str,
+}
+
+impl RecipeWater {
+    pub fn all_liters(&self) -> f64 {
+        self.mash_liters + self.sparge_liters
+    }
+}
+
+/// The water of `recipe` brewed on `equipment` (if any) from `source` water (none: distilled, pH
+/// 7): mash and sparge volumes from the profile's volumes (or the batch size, all in the mash),
+/// the mash's malts, and the additions spread over their step's water.
+pub fn recipe_water(
+    recipe: &RecipeDetail,
+    equipment: Option<&EquipmentProfile>,
+    source: Option<&WaterProfile>,
+) -> RecipeWater {
+    let r = &recipe.recipe;
+    let (mash_liters, sparge_liters, volumes_from) = match equipment {
+        Some(profile) => {
+            let v = crate::brewing::volumes(profile, &recipe.stats_input());
+            (v.strike_water_liters, v.sparge_water_liters, "equipment")
+        }
+        None => (r.batch_size_liters, 0.0, "batch_size"),
+    };
+    let source_ions = source.map(WaterProfile::ions).unwrap_or_default();
+    let source_ph = source.and_then(|p| p.ph).unwrap_or(DEFAULT_WATER_PH);
+    let additions: Vec<water::Addition> = recipe.water_additions.iter().map(|a| a.calc()).collect();
+    let malts = recipe
+        .fermentables
+        .iter()
+        .filter(|f| f.kind.is_mashed() && f.amount_kg > 0.0)
+        .map(|f| malt_buffer(&f.name, f.color_srm, f.amount_kg))
+        .collect();
+    let mash = mash_of(malts, source_ions, source_ph, &additions, mash_liters);
+    let overall = water::ions_after(source_ions, &additions, mash_liters + sparge_liters, |_| {
+        true
+    });
+    RecipeWater {
+        mash,
+        mash_liters,
+        sparge_liters,
+        overall,
+        volumes_from,
     }
 }
 

@@ -5,12 +5,13 @@ use serde_json::Value;
 use wort_domain::equipment::rules::{
     self, DEFAULT_GRAIN_ABSORPTION_LITERS_PER_KG, DEFAULT_HOP_UTILIZATION_PERCENT,
 };
-use wort_domain::equipment::{Equipment, EquipmentPatch, EquipmentProfile};
+use wort_domain::equipment::{Equipment, EquipmentPatch, EquipmentProfile, MashMethod};
 
 use super::{created, page_response, resource};
 use crate::body::JsonBody;
 use crate::body_spec::{
-    BodySpec, DefaultValue, FieldSpec, Kind, Missing, Mode, OnCreate, Reader, request_body_schema,
+    BodySpec, Choice, DefaultValue, FieldSpec, Kind, Missing, Mode, OnCreate, Reader,
+    request_body_schema,
 };
 use crate::credentials::Authenticated;
 use crate::error::ApiResult;
@@ -95,6 +96,30 @@ static EQUIPMENT: BodySpec = BodySpec {
             description: Some("Multiplies Tinseth's utilisation (100 = the curve as published)."),
         },
         FieldSpec {
+            name: "mash_method",
+            kind: Kind::Choice(Choice::inline::<MashMethod>(|| {
+                MashMethod::ALL.iter().map(MashMethod::as_str).collect()
+            })),
+            on_create: OnCreate::Default(DefaultValue::Variant(|| MashMethod::default().as_str())),
+            nullable: false,
+            description: Some(
+                "`sparge`: strike water, then sparge water. `full_volume` (all-in-one systems, brew \
+                 in a bag): all the water goes into the mash, no sparge; the strike temperature \
+                 follows the thinner mash.",
+            ),
+        },
+        FieldSpec {
+            name: "mash_tun_volume_liters",
+            kind: Kind::Number,
+            on_create: OnCreate::Optional,
+            nullable: true,
+            description: Some(
+                "What the mash tun holds, water and grain together; null: not said. A recipe's \
+                 check `mash_exceeds_capacity` compares it with the strike water plus 0.67 L per \
+                 kg of grain.",
+            ),
+        },
+        FieldSpec {
             name: "notes",
             kind: Kind::Text,
             on_create: OnCreate::Optional,
@@ -137,6 +162,8 @@ fn read_patch(f: &mut Reader) -> EquipmentPatch {
         top_up_water_liters: f.number("top_up_water_liters"),
         fermenter_loss_liters: f.number("fermenter_loss_liters"),
         hop_utilization_percent: f.number("hop_utilization_percent"),
+        mash_method: f.enumeration("mash_method", MashMethod::parse),
+        mash_tun_volume_liters: f.nullable_number("mash_tun_volume_liters"),
         notes: f.nullable_text("notes"),
     }
 }
@@ -155,6 +182,8 @@ fn read_new_profile(body: &Value) -> ApiResult<EquipmentProfile> {
         top_up_water_liters: p.top_up_water_liters.unwrap_or_default(),
         fermenter_loss_liters: p.fermenter_loss_liters.unwrap_or_default(),
         hop_utilization_percent: p.hop_utilization_percent.unwrap_or_default(),
+        mash_method: p.mash_method.unwrap_or_default(),
+        mash_tun_volume_liters: p.mash_tun_volume_liters.flatten(),
         notes: p.notes.flatten(),
     };
     f.finish(profile)

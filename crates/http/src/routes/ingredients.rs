@@ -84,10 +84,12 @@ static HOP: BodySpec = BodySpec {
         FieldSpec::clearable("form", choice!(HopForm))
             .described("Pellet 1.10, plug 1.02, leaf/extract/null 1.0 × Tinseth's utilisation."),
         FieldSpec::clearable("temperature_c", Kind::Number).described(
-            "°C of a whirlpool (hop stand) steep. Null: a quarter of the stand's minutes counts as \
-             boiling. With a temperature, the minutes count by the isomerisation rate at that \
+            "°C of a hop stand: a whirlpool or aroma steep after flame-out. Null: a quarter of a \
+             whirlpool's minutes counts as boiling, an aroma hop counts its minutes of late boil. \
+             With a temperature, the stand's minutes count by the isomerisation rate at that \
              temperature relative to boiling (Malowicki and Shellhammer 2005): all at 100 °C, \
-             0.42 at 90 °C, 0.17 at 80 °C, none at 60 °C or below. Ignored for other uses.",
+             0.42 at 90 °C, 0.17 at 80 °C, none at 60 °C or below. Any other use: a non-null \
+             value is 422, and a PATCH moving a hop to another use clears it.",
         ),
         FieldSpec::clearable("catalog_id", Kind::Uuid).described(CATALOG_ID),
         SORT_ORDER,
@@ -326,6 +328,12 @@ pub fn read_new_ingredient(
         }
         RecipeChildKind::Hop => {
             let p = read_hop(&mut r);
+            if let Some(violation) = rules::hop_temperature_violation(
+                p.hop_use.unwrap_or_default(),
+                p.temperature_c.flatten(),
+            ) {
+                r.report(violation);
+            }
             NewRecipeChild::Hop(NewHop {
                 catalog_id: p.catalog_id.flatten(),
                 name: p.name.unwrap_or_default(),

@@ -6,7 +6,8 @@ use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, HttpResponseBuilder, web};
 use serde::Serialize;
 use utoipa::ToSchema;
-use wort_domain::recipe::{RecipeDetail, RecipeForExport};
+use wort_domain::recipe::RecipeForExport;
+use wort_domain::recipe::checks::CheckedRecipe;
 use wort_interchange::{Format, ImportError, Warning};
 
 use super::{created, paged_ok, resource};
@@ -26,8 +27,9 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
 /// `201` body of `POST /v1/recipes/import`.
 #[derive(Serialize, ToSchema)]
 pub struct ImportResponse {
-    /// Every recipe of the file, as `GET /v1/recipes/{id}` returns it, in file order.
-    recipes: Vec<RecipeDetail>,
+    /// Every recipe of the file, as `GET /v1/recipes/{id}` returns it, in file order, each with
+    /// its `checks` as `GET /v1/recipes/{id}/checks` gives them.
+    recipes: Vec<CheckedRecipe>,
     /// At most 100, in file order. When the file gave more, the 100th says how many more were not
     /// shown (`"<n> more warnings not shown"`, with `recipe` `""` and `path` `[]`).
     #[schema(max_items = 100)]

@@ -38,7 +38,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     )
     .service(resource("/{id}/copy", "POST").route(web::post().to(copy_recipe)))
     .service(resource("/{id}/scale", "POST").route(web::post().to(scale_recipe)))
-    .service(resource("/{id}/stats", "GET").route(web::get().to(recipe_stats)));
+    .service(resource("/{id}/stats", "GET").route(web::get().to(recipe_stats)))
+    .service(resource("/{id}/checks", "GET").route(web::get().to(recipe_checks)));
 }
 
 fn type_names() -> Vec<&'static str> {
@@ -395,6 +396,25 @@ pub async fn recipe_stats(
     let id = path_id(&req, "id")?;
     let stats = state.recipes.stats(auth.0.user.id, id).await?;
     Ok(HttpResponse::Ok().json(stats))
+}
+
+/// What a careful brewer would point out about the recipe as it is now: a hop boiled longer than
+/// the boil, too many hops for the batch, no fermentables, no yeast, an all-grain recipe without
+/// mash steps, an unusual efficiency, a mash larger than the equipment's mash tun, mash water
+/// too high in an ion. Advice, never a refusal. Each check's `path` names a recipe field, a list,
+/// or a child by its id (`["hops","<id>","time_minutes"]`); its `message` is in the caller's
+/// display units.
+#[utoipa::path(get, path = "/v1/recipes/{id}/checks", tag = "recipes",
+    params(("id" = uuid::Uuid, Path, description = "Recipe id")),
+    responses((status = 200, body = wort_domain::recipe::checks::RecipeChecks)))]
+pub async fn recipe_checks(
+    auth: Authenticated,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+) -> ApiResult<HttpResponse> {
+    let id = path_id(&req, "id")?;
+    let checks = state.recipes.checks(auth.0.user.id, id).await?;
+    Ok(HttpResponse::Ok().json(checks))
 }
 
 #[cfg(test)]

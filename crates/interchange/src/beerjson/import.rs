@@ -418,6 +418,15 @@ fn hop(h: &Obj<'_>, r: &mut Report, sort_order: Option<i32>) -> NewHop {
             limits::HOP_STAND_TEMPERATURE_C,
         )
     } else {
+        if h.get("temperature").is_some() {
+            r.warn(
+                &h.path("temperature"),
+                format!(
+                    "temperature left out: only a hop stand (aroma, whirlpool) has a temperature, not a {} hop",
+                    hop_use.as_str()
+                ),
+            );
+        }
         None
     };
     NewHop {

@@ -330,7 +330,8 @@ fn fermentable(rec: &Record<'_>, r: &mut Report, order: i32) -> NewFermentable {
 fn hop(rec: &Record<'_>, r: &mut Report, order: i32) -> NewHop {
     let hop_use = rec.word(r, "USE", enums::hop_use, HopUse::Boil, "boil");
     // A steep's temperature: Brewfather writes `TEMPERATURE` and `HOP_TEMP` on its `Aroma` hops.
-    // It means something only for a hop stand; elsewhere it is not read.
+    // It means something only for a hop stand; on another use wort would refuse it, so it is
+    // left out, and said so.
     let temperature_c = if hop_use == HopUse::Whirlpool {
         let field = if rec.node.text_of("TEMPERATURE").is_some() {
             "TEMPERATURE"
@@ -339,6 +340,18 @@ fn hop(rec: &Record<'_>, r: &mut Report, order: i32) -> NewHop {
         };
         rec.optional_bounded(r, field, 1.0, limits::HOP_STAND_TEMPERATURE_C)
     } else {
+        for field in ["TEMPERATURE", "HOP_TEMP"] {
+            if rec.node.text_of(field).is_some() {
+                r.warn(
+                    &rec.path(field),
+                    format!(
+                        "{field} left out: only a hop stand (Aroma, Whirlpool, Hop Stand) has a temperature, not a {} hop",
+                        hop_use.as_str()
+                    ),
+                );
+                break;
+            }
+        }
         None
     };
     NewHop {

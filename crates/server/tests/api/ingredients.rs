@@ -693,7 +693,8 @@ async fn the_recipe_read_gives_each_child_exactly_as_created() {
         (
             "hops",
             json!({"name": awkward, "alpha_acid": 5.500000000000001, "amount_grams": 28.349523125,
-                   "time_minutes": 59.99999999999999, "form": "pellet", "temperature_c": 79.4}),
+                   "time_minutes": 59.99999999999999, "form": "pellet", "use": "whirlpool",
+                   "temperature_c": 79.4}),
         ),
         (
             "yeasts",

@@ -111,7 +111,11 @@ async fn a_beerxml_file_becomes_recipes_with_their_ingredients_and_stats() {
     let (status, read) =
         call(app.with_key(Method::GET, &format!("/v1/recipes/{id}"), &acct.key)).await;
     assert_eq!(status, 200);
-    assert_eq!(&read, imported, "the import answers the recipe as GET does");
+    // The report's recipe is GET's, with the recipe's checks beside it.
+    let mut answered = imported.clone();
+    let checks = answered.as_object_mut().unwrap().remove("checks").unwrap();
+    assert!(checks.is_array(), "{checks}");
+    assert_eq!(read, answered, "the import answers the recipe as GET does");
     let (status, stats) =
         call(app.with_key(Method::GET, &format!("/v1/recipes/{id}/stats"), &acct.key)).await;
     assert_eq!(status, 200);
@@ -192,8 +196,15 @@ async fn the_answer_to_an_import_stays_small_whatever_the_file_warns() {
         .unwrap();
     assert_eq!(res.status(), StatusCode::CREATED);
     let text = res.text().await.unwrap();
-    // 200 hops of the recipe itself take about 60 kB; the 100 warnings at most a few more.
-    assert!(text.len() < 150_000, "{} bytes", text.len());
+    // 200 hops of the recipe itself take about 60 kB; the 100 warnings at most a few more; the
+    // recipe's checks one per hop boiled longer than the boil (about 45 kB here, each hop's name
+    // cut to 40 characters): all in proportion to the recipe, none to the file's warnings.
+    assert!(text.len() < 220_000, "{} bytes", text.len());
+    assert_eq!(
+        body_checks(&text),
+        203,
+        "each hop's time, the hop rate (20 t in 20 L), no yeast, no mash steps"
+    );
     let body: Value = serde_json::from_str(&text).unwrap();
     let recipe = &body["recipes"][0];
     assert_eq!(recipe["name"].as_str().unwrap().chars().count(), 200);
@@ -637,4 +648,10 @@ async fn exports_carry_the_screens_numbers_the_equipment_and_the_style() {
     );
     assert_eq!(all["beerjson"]["equipments"][0]["name"], "Kettle 30 L");
     app.stop().await;
+}
+
+/// How many checks the import answer's first recipe carries.
+fn body_checks(text: &str) -> usize {
+    let body: Value = serde_json::from_str(text).unwrap();
+    body["recipes"][0]["checks"].as_array().unwrap().len()
 }

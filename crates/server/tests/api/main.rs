@@ -18,6 +18,7 @@ mod brewhouse;
 mod brewing_model;
 mod caching;
 mod catalog;
+mod checks;
 mod database;
 mod devices;
 mod embedded;
