@@ -264,3 +264,8 @@ mod tests {
         );
     }
 }
+
+/// The most sessions `GET /v1/home` lists (brewing or fermenting; a brewer has a handful).
+pub const HOME_MAX_SESSIONS: i64 = 50;
+/// The most timers `GET /v1/home` lists (running or paused).
+pub const HOME_MAX_TIMERS: i64 = 50;
