@@ -24,13 +24,16 @@ test('assistant: usage, threads rename and delete, a clear message when AI is no
 
   await page.getByLabel('Recipe (optional)').selectOption({ label: 'Chat Stout' });
   await page.getByLabel('Message').fill('How do I make it roastier?');
-  await page.getByRole('button', { name: 'Send' }).click();
   if (!usage.configured) {
     await expect(page.getByText('AI is not configured on this server', { exact: false }).first()).toBeVisible();
-    await expect(page.getByRole('alert')).toContainText(/not configured/);
-    // What was typed is kept.
+    // Send is off, and says why; what was typed is kept.
+    const send = page.getByRole('button', { name: 'Send' });
+    await expect(send).toBeDisabled();
+    await expect(send).toHaveAccessibleDescription('Sending is off: AI is not configured on this server.');
     await expect(page.getByLabel('Message')).toHaveValue('How do I make it roastier?');
+    await checkPage(page);
   } else {
+    await page.getByRole('button', { name: 'Send' }).click();
     // The streamed answer is stored in a new thread, which opens; usage counts the message.
     await expect(page).toHaveURL(/\/assistant\/[0-9a-f-]{36}$/, { timeout: 20_000 });
     await expect(page.getByText('How do I make it roastier?').last()).toBeVisible();

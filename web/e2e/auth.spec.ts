@@ -9,12 +9,14 @@ test('sign up, sign out, and back to where I was after signing in', async ({ pag
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill('a long enough password');
   await page.getByRole('button', { name: 'Sign up' }).click();
-  await expect(page).toHaveURL(/\/recipes$/);
+  // The home page: what is happening (nothing yet), then the recipes.
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible();
+  await expect(page.getByText('Nothing is brewing or fermenting')).toBeVisible();
   await expect(page.getByText('No recipes yet')).toBeVisible();
-  await expect(page.getByRole('button', { name: 'New recipe' })).toBeVisible();
   await openMenu(page);
   const nav = page.getByRole('navigation', { name: 'Main' });
-  for (const link of ['Recipes', 'Brew sessions', 'Inventory', 'Assistant', 'Account'])
+  for (const link of ['Home', 'Recipes', 'Brew sessions', 'Inventory', 'Assistant', 'Account'])
     await expect(nav.getByRole('link', { name: link })).toBeVisible();
   await expect(page.getByText('Grace Hopper')).toBeVisible();
   await checkPage(page);
@@ -71,7 +73,8 @@ test('keyboard only: sign in, open a recipe, confirm dialog closes with Escape',
   await page.keyboard.press('Tab');
   await page.keyboard.type(account.password);
   await page.keyboard.press('Enter');
-  await expect(page).toHaveURL(/\/recipes$/);
+  // Home lists the recent recipes.
+  await expect(page).toHaveURL(/\/$/);
   const link = page.getByRole('link', { name: 'Keyboard Kölsch' });
   await link.focus();
   await page.keyboard.press('Enter');

@@ -25,7 +25,8 @@ test('equipment: create in gallons, 422 of an impossible profile at its field, e
   await expect(page.getByRole('heading', { level: 1, name: 'Equipment' })).toBeVisible();
   await expect(page.getByText('No equipment profiles yet')).toBeVisible();
   await expect(page.getByLabel('Hop utilisation')).toHaveValue('100');
-  await expect(page.getByLabel('Grain absorption (L/kg)')).toHaveValue('1');
+  // Grain absorption in quarts per pound on a US account, starting at a round 0.5 qt/lb.
+  await expect(page.getByLabel('Grain absorption (qt/lb)')).toHaveValue('0.5');
   await checkPage(page);
 
   // A fermenter loss larger than the batch: the 422 at that field, what was typed kept.

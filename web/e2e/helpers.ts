@@ -115,3 +115,12 @@ export async function openMenu(page: Page): Promise<void> {
   const toggle = page.getByRole('button', { name: 'Menu', exact: true });
   if (await toggle.isVisible()) await toggle.click();
 }
+
+/** A status move of a brew session ("Move to fermenting", "Abandon"): on a phone the moves sit
+ * behind "Change status", which this opens first when the button is hidden. */
+export async function statusMove(page: Page, name: string) {
+  const button = page.getByRole('button', { name, exact: true });
+  const toggle = page.getByRole('button', { name: 'Change status' });
+  if (!(await button.isVisible()) && (await toggle.isVisible())) await toggle.click();
+  return button;
+}

@@ -34,6 +34,20 @@ test('offline on the brewery floor: the session opens, ticks, a timer and a read
   await expect(page.getByRole('button', { name: 'Pause timer' }).first()).toBeVisible();
   await page.getByLabel('Gravity').fill('1.048');
   await page.getByRole('button', { name: 'Add reading' }).click();
+  // The reading and the tick show in place at once, marked as waiting.
+  const readings = page.getByRole('table', { name: 'Readings, newest first' });
+  const waitingRow = readings.getByRole('row').filter({ hasText: '1.048' });
+  await expect(waitingRow).toContainText('Waiting to send');
+  await expect(waitingRow.getByRole('button')).toHaveCount(0);
+  await expect(page.getByRole('figure', { name: 'Fermentation chart' })).toContainText('1 reading');
+  const strike = page.getByRole('listitem').filter({ hasText: 'Heat strike water' });
+  await expect(strike).toContainText('Waiting to send');
+  // A reload from the worker's cache (the server's copy from before) keeps showing them.
+  await page.reload();
+  await expect(page.getByRole('heading', { level: 1, name: 'Garage Pale' })).toBeVisible();
+  await expect(waitingRow).toContainText('Waiting to send');
+  await expect(page.getByLabel('Heat strike water')).toBeChecked();
+  await expect(strike).toContainText('Waiting to send');
   const waiting = page.getByText('3 changes wait to be sent');
   await expect(waiting).toBeVisible();
   await waiting.click();
@@ -54,7 +68,10 @@ test('offline on the brewery floor: the session opens, ticks, a timer and a read
   expect(steps.filter((s) => s.timer?.state === 'running')).toHaveLength(1);
   const logs = await api<{ gravity: number }[]>(page.request, 'GET', `/v1/sessions/${session.id}/fermentation-logs`);
   expect(logs.map((l) => l.gravity)).toEqual([1.048]);
-  // The page now shows what the server holds, not the worker's copy from before the writes.
+  // The page now shows what the server holds, not the worker's copy from before the writes:
+  // the reading once, no longer waiting.
   await expect(page.getByLabel('Heat strike water')).toBeChecked();
+  await expect(page.getByText('Waiting to send')).toHaveCount(0);
+  await expect(readings.getByRole('row').filter({ hasText: '1.048' })).toHaveCount(1);
   await expect(page.getByRole('button', { name: 'Pause timer' }).first()).toBeVisible();
 });

@@ -172,6 +172,8 @@ const shots = [
 ];
 // The same pages for a US account (gallons, ounces, °F): taken after the metric ones.
 const usShots = [
+  // The home page: sessions fermenting and brewing, the boil's running timer, recent recipes.
+  ['home', '/', 'Recent recipes'],
   ['tools-us', '/tools', 'Packs without a starter'],
   ['session-us', `/sessions/${session.id}`, 'Fermentation chart'],
   ['session-brew-day-us', `/sessions/${brewDay.id}`, 'Pause timer'],
@@ -192,7 +194,8 @@ for (const [size, viewport] of [
     await page.getByText(waitFor).first().waitFor();
     await page.waitForLoadState('networkidle');
     await page.waitForTimeout(300);
-    const file = `${out}${name}-${size}${scheme === 'dark' ? '-dark' : ''}.png`;
+    // The home page at desk size is `home.png` (the README shows it).
+    const file = name === 'home' && size === 'desktop' && scheme !== 'dark' ? `${out}home.png` : `${out}${name}-${size}${scheme === 'dark' ? '-dark' : ''}.png`;
     // The water panel alone (the whole recipe page is `recipe-editor`).
     if (name === 'recipe-water') await page.locator('section.water-panel').screenshot({ path: file });
     else await page.screenshot({ path: file, fullPage: true });

@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures';
-import { api, checkPage, makeRecipe, signUp } from './helpers';
+import { api, checkPage, makeRecipe, signUp, statusMove } from './helpers';
 
 test('brew session: status, checklist that saves, timer that survives a reload, readings, chart', async ({ page }) => {
   await signUp(page);
@@ -29,7 +29,7 @@ test('brew session: status, checklist that saves, timer that survives a reload, 
   await expect(page.getByRole('listitem').filter({ hasText: 'Bring to a boil' }).getByRole('button', { name: 'Pause timer' })).toBeVisible();
 
   // Status: the forward states and "abandon" are offered.
-  await page.getByRole('button', { name: 'Move to fermenting' }).click();
+  await (await statusMove(page, 'Move to fermenting')).click();
   await expect(page.getByRole('heading', { name: /Status: Fermenting/ })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Move to brewing' })).toHaveCount(0);
 

@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures';
-import { api, checkPage, makeRecipe, signUp } from './helpers';
+import { api, checkPage, makeRecipe, signUp, statusMove } from './helpers';
 
 /** Records what the alarm and the wake lock do: vibrations, and whether a screen lock is held. */
 const recordDevice = () => {
@@ -84,7 +84,7 @@ test('two devices share one server timer; pause; alarms; confirmations; readings
   await expect(quick.getByRole('button', { name: 'Reset timer' })).toBeVisible();
 
   // Abandon asks first; cancelling changes nothing and focus returns to the button.
-  const abandon = page.getByRole('button', { name: 'Abandon', exact: true });
+  const abandon = await statusMove(page, 'Abandon');
   await abandon.click();
   const dialog = page.getByRole('dialog', { name: 'Abandon this brew session?' });
   await expect(dialog).toBeVisible();
@@ -93,7 +93,7 @@ test('two devices share one server timer; pause; alarms; confirmations; readings
   await expect(abandon).toBeFocused();
   await expect(page.getByRole('heading', { name: /Status: Planned/ })).toBeVisible();
   // Moving to fermenting needs no question.
-  await page.getByRole('button', { name: 'Move to fermenting' }).click();
+  await (await statusMove(page, 'Move to fermenting')).click();
   await expect(page.getByRole('heading', { name: /Status: Fermenting/ })).toBeVisible();
 
   // A reading for yesterday evening, then corrected in place.
@@ -115,14 +115,22 @@ test('two devices share one server timer; pause; alarms; confirmations; readings
   await expect(table).toContainText('1.048');
   await expect(table).not.toContainText('1.050');
 
-  // Removing a reading offers Undo; undone, it is back; left alone, it is deleted.
+  // Removing a reading deletes it at once, and the figures so far follow at once; Undo puts it
+  // back; left alone, it stays deleted.
+  const latest = page.getByLabel('Fermentation so far').locator('div', { hasText: 'Latest gravity' }).getByRole('definition');
+  await expect(latest).toHaveText('1.048');
   await table.getByRole('button', { name: /^Remove the reading/ }).click();
   await expect(page.getByRole('table', { name: 'Readings, newest first' })).toHaveCount(0);
   const undo = page.getByRole('button', { name: 'Undo' });
   await expect(undo).toBeFocused();
+  await expect(latest).toHaveText('—', { timeout: 2_000 });
+  expect(await api<unknown[]>(page.request, 'GET', `/v1/sessions/${s.id}/fermentation-logs`)).toHaveLength(0);
   // Taken at once: the offer lasts 6 s, and a slow machine's page check can take longer.
   await undo.click();
   await expect(table).toContainText('1.048');
+  await expect(latest).toHaveText('1.048');
+  const back = await api<{ logged_at: string; gravity: number }[]>(page.request, 'GET', `/v1/sessions/${s.id}/fermentation-logs`);
+  expect(back.map((l) => [new Date(l.logged_at).getTime(), l.gravity])).toEqual([[yesterday.getTime(), 1.048]]);
   await table.getByRole('button', { name: /^Remove the reading/ }).click();
   await expect(undo).toBeFocused();
   // The page with the offer showing passes the checks (the offer may have gone by their end).
@@ -131,7 +139,7 @@ test('two devices share one server timer; pause; alarms; confirmations; readings
   await expect.poll(async () => (await api<unknown[]>(page.request, 'GET', `/v1/sessions/${s.id}/fermentation-logs`)).length).toBe(0);
 
   // Completing asks first too; confirmed, the status is final and focus lands on the status.
-  await page.getByRole('button', { name: 'Move to completed' }).click();
+  await (await statusMove(page, 'Move to completed')).click();
   const complete = page.getByRole('dialog', { name: 'Complete this brew session?' });
   await expect(complete).toBeVisible();
   await checkPage(page);

@@ -7,6 +7,7 @@ import { SignIn, SignUp } from './auth/Auth';
 import { NotFound } from './components/NotFound';
 
 const pages = {
+  home: () => import('./home/Home'),
   recipes: () => import('./recipes/Recipes'),
   recipe: () => import('./recipes/RecipeEditor'),
   sessions: () => import('./sessions/Sessions'),
@@ -24,6 +25,7 @@ const pages = {
   account: () => import('./account/Account'),
   tools: () => import('./tools/Tools'),
 };
+const Home = lazy(pages.home);
 const Recipes = lazy(pages.recipes);
 const RecipeEditor = lazy(pages.recipe);
 const Sessions = lazy(pages.sessions);
@@ -53,7 +55,7 @@ export function preloadPage(path: string) {
     webhooks: ['webhooks', 'webhook'],
   };
   const pair = first ? items[first] : undefined;
-  const load = pair ? pages[second ? pair[1] : pair[0]] : first && first in pages ? pages[first as keyof typeof pages] : null;
+  const load = !first ? pages.home : pair ? pages[second ? pair[1] : pair[0]] : first in pages ? pages[first as keyof typeof pages] : null;
   void load?.().catch(() => undefined);
 }
 
@@ -81,7 +83,7 @@ export function App() {
     <Routes>
       <Route path="/signin" element={<SignIn />} />
       <Route path="/signup" element={<SignUp />} />
-      <Route path="/" element={<Navigate to="/recipes" replace />} />
+      <Route path="/" element={page(<Home />)} />
       <Route path="/recipes" element={page(<Recipes />)} />
       <Route path="/recipes/:id" element={page(<RecipeEditor />)} />
       <Route path="/sessions" element={page(<Sessions />)} />

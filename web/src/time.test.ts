@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { absoluteTime, relativeTime, seenText } from './time';
+import { absoluteTime, relativeTime, seenText, untilTime } from './time';
 
 const now = Date.parse('2026-11-24T12:00:00Z');
 const ago = (s: number) => new Date(now - s * 1000).toISOString();
@@ -34,5 +34,15 @@ describe('last seen', () => {
     const iso = ago(300);
     expect(absoluteTime(iso, 'en-GB', 'UTC')).toBe('24 Nov 2026, 11:55');
     expect(seenText(iso, now, 'never', 'en-GB', 'UTC')).toBe('5 min ago · 24 Nov 2026, 11:55');
+  });
+});
+
+describe('time until', () => {
+  it('minutes, hours, days; "now" once it has come', () => {
+    expect(untilTime(ago(-10 * 60), now)).toBe('in 10 min');
+    expect(untilTime(ago(-5 * 3600), now)).toBe('in 5 h');
+    expect(untilTime(ago(-30 * 3600), now)).toBe('tomorrow');
+    expect(untilTime(ago(-3 * 86400), now)).toBe('in 3 days');
+    expect(untilTime(ago(60), now)).toBe('now');
   });
 });

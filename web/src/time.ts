@@ -19,6 +19,20 @@ export function relativeTime(iso: string, now: number = Date.now()): string {
   return years === 1 ? 'a year ago' : `${years} years ago`;
 }
 
+/** How long until `iso`, in words ("in 5 min", "in 3 h", "in 2 days"); "now" once it has come. */
+export function untilTime(iso: string, now: number = Date.now()): string {
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return '';
+  const s = Math.round((t - now) / 1000);
+  if (s < 45) return 'now';
+  const min = Math.round(s / 60);
+  if (min < 60) return `in ${min} min`;
+  const h = Math.round(s / 3600);
+  if (h < 24) return `in ${h} h`;
+  const d = Math.round(s / 86400);
+  return d === 1 ? 'tomorrow' : `in ${d} days`;
+}
+
 /** The date and time in the person's locale and time zone. */
 export function absoluteTime(iso: string, locale?: string, timeZone?: string): string {
   return new Date(iso).toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PREFERENCES, type Preferences } from './api/extra';
-import { display, formatNumber, fromInput, parseNumber, platoToSg, sgToPlato, toInput } from './units';
+import { display, formatNumber, fromInput, parseNumber, platoToSg, roundDefault, sgToPlato, toInput } from './units';
 
 const metric = DEFAULT_PREFERENCES;
 const us: Preferences = { amounts: 'us', gravity: 'plato', color: 'ebc', temperature: 'f' };
@@ -64,13 +64,36 @@ describe('conversions', () => {
     expect(toInput(10, 'color', us)).toBe('19.7');
     expect(toInput(0.72, 'fraction', metric)).toBe('72');
   });
-  it('boil-off rates follow the volume unit; absorption stays L/kg', () => {
+  it('boil-off rates follow the volume unit; grain absorption is qt/lb in US amounts', () => {
     expect(display(3.785411784, 'volume_rate', us)).toBe('1 gal/h');
     expect(display(4, 'volume_rate', metric)).toBe('4 L/h');
     expect(roundTrip('1.25', 'volume_rate', us)).toBe('1.25');
     expect(fromInput('1', 'volume_rate', us)).toBeCloseTo(3.785, 3);
-    expect(display(1.04, 'absorption', us)).toBe('1.04 L/kg');
-    expect(fromInput('0.8', 'absorption', us)).toBe(0.8);
+    expect(display(1.04, 'absorption', metric)).toBe('1.04 L/kg');
+    expect(fromInput('0.8', 'absorption', metric)).toBe(0.8);
+    // 1 L/kg = (1 / 0.946352946 qt) / (1 / 0.45359237 lb) = 0.4793 qt/lb.
+    expect(display(1, 'absorption', us)).toBe('0.48 qt/lb');
+    expect(fromInput('0.5', 'absorption', us)).toBeCloseTo(1.0432, 4);
+    expect(roundTrip('0.5', 'absorption', us)).toBe('0.5');
+    expect(roundTrip('0.13', 'absorption', us)).toBe('0.13');
+  });
+});
+
+describe('round defaults', () => {
+  const batch = { L: 20, gal: 5 };
+  it('reads as a round number in the unit shown', () => {
+    expect(toInput(roundDefault('volume', batch, metric), 'volume', metric)).toBe('20');
+    expect(toInput(roundDefault('volume', batch, us), 'volume', us)).toBe('5');
+    expect(toInput(roundDefault('temperature', { '°C': 66, '°F': 152 }, us), 'temperature', us)).toBe('152');
+    expect(toInput(roundDefault('mass_g', { g: 25, oz: 1 }, us), 'mass_g', us)).toBe('1');
+    expect(toInput(roundDefault('mass_kg', { kg: 1, lb: 1 }, us), 'mass_kg', us)).toBe('1');
+  });
+  it('is in API units', () => {
+    expect(roundDefault('volume', batch, metric)).toBe(20);
+    expect(roundDefault('volume', batch, us)).toBeCloseTo(18.927, 3);
+  });
+  it('falls back to the first entry, in API units, for a unit it does not name', () => {
+    expect(roundDefault('color', { SRM: 3 }, us)).toBe(3);
   });
 });
 

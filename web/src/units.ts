@@ -6,6 +6,10 @@ import type { Preferences } from './api/extra';
 export const KG_PER_LB = 0.45359237;
 export const G_PER_OZ = 28.349523125;
 export const L_PER_GAL = 3.785411784;
+/** A US liquid quart: a quarter of a US gallon. */
+export const L_PER_QT = L_PER_GAL / 4;
+/** Grain absorption: 1 L/kg is 0.4793 qt/lb. */
+const QT_PER_LB_PER_L_PER_KG = KG_PER_LB / L_PER_QT;
 export const EBC_PER_SRM = 1.97;
 
 /** Degrees Plato from SG (ASBC polynomial). */
@@ -31,7 +35,7 @@ export type Kind =
   | 'mass_g' // hops
   | 'volume' // litres
   | 'volume_rate' // litres per hour (boil-off)
-  | 'absorption' // litres per kg of grain, in every setting (no US conversion yet)
+  | 'absorption' // litres per kg of grain (quarts per pound in US amounts)
   | 'gravity' // SG
   | 'color' // SRM
   | 'temperature' // °C
@@ -74,7 +78,9 @@ export function unitFor(kind: Kind, p: Preferences): Unit {
         ? { symbol: 'gal/h', to: (v) => v / L_PER_GAL, from: (v) => v * L_PER_GAL, decimals: 2 }
         : { symbol: 'L/h', to: id, from: id, decimals: 2 };
     case 'absorption':
-      return { symbol: 'L/kg', to: id, from: id, decimals: 2 };
+      return us
+        ? { symbol: 'qt/lb', to: (v) => v * QT_PER_LB_PER_L_PER_KG, from: (v) => v / QT_PER_LB_PER_L_PER_KG, decimals: 2 }
+        : { symbol: 'L/kg', to: id, from: id, decimals: 2 };
     case 'gravity':
       if (p.gravity === 'plato') return { symbol: '°P', to: sgToPlato, from: platoToSg, decimals: 1, fixed: true };
       if (p.gravity === 'brix') return { symbol: '°Bx', to: sgToPlato, from: platoToSg, decimals: 1, fixed: true };
@@ -147,6 +153,22 @@ export function fromInput(text: string, kind: Kind, p: Preferences, current?: nu
 
 export function symbolFor(kind: Kind, p: Preferences): string {
   return unitFor(kind, p).symbol;
+}
+
+/**
+ * A starting value that reads as a round number in the unit the person sees: `{ L: 20, gal: 5 }`
+ * starts a batch at 20 L on a metric account and at 5 gal (18.93 L) on a US one, where converting
+ * 20 L would show 5.28 gal. Keyed by unit symbol; the first entry is in the API's unit and serves
+ * any unit the table does not name.
+ */
+export type RoundDefault = Readonly<Record<string, number>>;
+
+/** The starting value for `kind` in API units: the round number of the unit shown, else the first entry. */
+export function roundDefault(kind: Kind, rounds: RoundDefault, p: Preferences): number {
+  const u = unitFor(kind, p);
+  const shown = rounds[u.symbol];
+  if (shown != null) return u.from(shown);
+  return Object.values(rounds)[0] ?? 0;
 }
 
 /** Approximate sRGB of a beer of the given SRM (for the colour swatch only). */

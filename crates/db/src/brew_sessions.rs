@@ -12,8 +12,8 @@ use wort_domain::brew_session::check_step_room;
 use wort_domain::brew_session::ports::SessionPlanner;
 use wort_domain::brew_session::{
     BrewSession, BrewSessionFilter, BrewSessionPatch, BrewSessionPlan, BrewStep, FermentationLog,
-    FermentationSoFar, GravityUnit, LogPatch, LogRange, NewLog, NewStep, SessionStatus, StepPatch,
-    StepTimer, TimerAction, TimerState, measured_abv,
+    FermentationSoFar, GravityUnit, HomeParts, LogPatch, LogRange, NewLog, NewStep, SessionStatus,
+    StepPatch, StepTimer, TimerAction, TimerState, measured_abv,
 };
 use wort_domain::page::{Page, PageRequest};
 use wort_domain::ports::BrewSessionRepository;
@@ -894,6 +894,60 @@ impl BrewSessionRepository for PgBrewSessions {
 
     async fn announce_due_fermentation_steps(&self, now: OffsetDateTime) -> DomainResult<usize> {
         crate::fermentation_schedule::announce_due_steps(&self.pool, now).await
+    }
+
+    async fn home(&self, user: UserId, now: OffsetDateTime) -> DomainResult<HomeParts> {
+        let conn = checkout(&self.pool).await?;
+        let conn_ref: &AsyncPgConnection = &conn;
+        let active = [SessionStatus::Brewing, SessionStatus::Fermenting].map(|s| s.as_str());
+        let finished = [SessionStatus::Completed, SessionStatus::Abandoned].map(|s| s.as_str());
+        let timing = [TimerState::Running, TimerState::Paused].map(|s| s.as_str());
+        let session_query = sessions::table
+            .filter(sessions::user_id.eq(user.0))
+            .filter(sessions::status.eq_any(active))
+            .order((sessions::updated_at.desc(), sessions::id))
+            .limit(wort_domain::brew_session::rules::HOME_MAX_SESSIONS)
+            .select((SessionRow::as_select(), latest_gravity()));
+        let timer_query = steps::table
+            .inner_join(
+                sessions::table.on(sessions::id
+                    .eq(steps::session_id)
+                    .and(sessions::user_id.eq(steps::user_id))),
+            )
+            .filter(steps::user_id.eq(user.0))
+            .filter(steps::timer_state.eq_any(timing))
+            .filter(sessions::status.ne_all(finished))
+            .order((steps::timer_ends_at.asc(), steps::id))
+            .limit(wort_domain::brew_session::rules::HOME_MAX_TIMERS)
+            .select((StepRow::as_select(), sessions::name));
+        let (rows, timer_rows) = futures_util::try_join!(
+            session_query.load::<(SessionRow, Option<f64>)>(&mut &*conn_ref),
+            timer_query.load::<(StepRow, String)>(&mut &*conn_ref),
+        )
+        .map_err(db_error)?;
+        let sessions = rows
+            .into_iter()
+            .map(|(row, latest)| row.entity(latest))
+            .collect::<DomainResult<Vec<_>>>()?;
+        let ids: Vec<Uuid> = sessions.iter().map(|s| s.id).collect();
+        let checklist_query = steps::table
+            .filter(steps::user_id.eq(user.0))
+            .filter(steps::session_id.eq_any(&ids))
+            .select((steps::session_id, steps::completed));
+        let (checklist, waiting_steps) = futures_util::try_join!(
+            checklist_query.load::<(Uuid, bool)>(&mut &*conn_ref),
+            crate::fermentation_schedule::waiting_steps(conn_ref, user, &ids),
+        )
+        .map_err(db_error)?;
+        Ok(HomeParts {
+            sessions,
+            waiting_steps,
+            checklist,
+            timers: timer_rows
+                .into_iter()
+                .map(|(row, name)| (row.entity(now), name))
+                .collect(),
+        })
     }
 
     async fn create(

@@ -205,6 +205,24 @@ pub(crate) async fn reading_stored(
     Ok(())
 }
 
+/// The steps of these sessions' schedules that have not become due yet, in schedule order. Takes
+/// a shared connection, so it can be pipelined with other reads.
+pub(crate) async fn waiting_steps(
+    mut conn: &AsyncPgConnection,
+    user: UserId,
+    session_ids: &[Uuid],
+) -> QueryResult<Vec<ScheduledStep>> {
+    let rows: Vec<ScheduledRow> = sched::table
+        .filter(sched::user_id.eq(user.0))
+        .filter(sched::session_id.eq_any(session_ids))
+        .filter(sched::became_due_at.is_null())
+        .order((sched::session_id, sched::sort_order, sched::id))
+        .select(ScheduledRow::as_select())
+        .load(&mut conn)
+        .await?;
+    Ok(rows.into_iter().map(ScheduledRow::entity).collect())
+}
+
 /// The session's schedule in order; `None` when the session is not the caller's.
 pub(crate) async fn schedule_of(
     pool: &DbPool,

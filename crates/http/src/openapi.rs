@@ -680,7 +680,7 @@ impl Modify for SecuritySchemes {
         routes::brew_sessions::step_timer,
         routes::brew_sessions::list_logs, routes::brew_sessions::create_log, routes::brew_sessions::latest_log,
         routes::brew_sessions::get_log, routes::brew_sessions::update_log, routes::brew_sessions::delete_log,
-        routes::brew_sessions::fermentation_schedule,
+        routes::brew_sessions::fermentation_schedule, routes::brew_sessions::home,
         routes::devices::list_devices, routes::devices::create_device, routes::devices::get_device,
         routes::devices::update_device, routes::devices::delete_device, routes::devices::replace_device_token,
         routes::devices::ingest,

@@ -12,6 +12,10 @@ export const keys = {
     session: () => ['auth', 'session'] as const,
     apiKeys: () => ['auth', 'api-keys'] as const,
   },
+  /** What is happening now (`/v1/home`): sessions brewing or fermenting, running timers. */
+  home: {
+    all: () => ['home'] as const,
+  },
   me: {
     /** The account's display units. */
     preferences: () => ['me', 'preferences'] as const,
@@ -21,6 +25,8 @@ export const keys = {
     lists: () => ['recipes', 'list'] as const,
     list: (params: { q: string; sort: string; page: number }) => ['recipes', 'list', params] as const,
     names: () => ['recipes', 'list', 'names'] as const,
+    /** The most recently edited, for the home page. */
+    recent: (limit: number) => ['recipes', 'list', 'recent', limit] as const,
     detail: (id: string) => ['recipes', 'detail', id] as const,
     /** Every recipe's statistics (an equipment profile's change moves them all). */
     allStats: () => ['recipes', 'stats'] as const,

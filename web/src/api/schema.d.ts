@@ -608,6 +608,30 @@ export interface paths {
         patch: operations["update_fermentation_steps"];
         trace?: never;
     };
+    "/v1/home": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What is happening now, for a home page: the sessions `brewing` or `fermenting` (fermenting
+         *     first), each with the day of its status (1 in the first 24 hours after it entered it), the
+         *     original and latest gravity with the apparent attenuation and ABV so far, its checklist's
+         *     progress and the next step of its fermentation schedule (the first not due yet, with when it
+         *     is due or the gravity it waits for); and the checklist timers running (soonest end first) or
+         *     paused in sessions that are not final, each step's text in the caller's units.
+         */
+        get: operations["home"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/hops/{id}": {
         parameters: {
             query?: never;
@@ -1695,6 +1719,37 @@ export interface components {
             phosphoric_acid_10_ml?: number | null;
             /** Format: double */
             target_ph: number;
+        };
+        /** @description A session brewing or fermenting, as the home page shows it. */
+        ActiveSession: {
+            /** Format: date */
+            brew_date: string;
+            /**
+             * Format: int64
+             * @description Checklist steps ticked, of how many.
+             */
+            checklist_done: number;
+            /** Format: int64 */
+            checklist_total: number;
+            /**
+             * Format: int64
+             * @description The day of the current status: 1 in its first 24 hours, 2 in the next, and so on.
+             */
+            day?: number | null;
+            /** @description Original and latest gravity, apparent attenuation and ABV so far (as on the session). */
+            fermentation: components["schemas"]["FermentationSoFar"];
+            /** Format: uuid */
+            id: string;
+            name: string;
+            next_step?: null | components["schemas"]["ScheduledStep"];
+            /**
+             * Format: date-time
+             * @description When the session entered its current status.
+             */
+            phase_started_at?: string | null;
+            /** Format: uuid */
+            recipe_id?: string | null;
+            status: components["schemas"]["SessionStatus"];
         };
         /** @description `POST /v1/inventory/{id}/adjust`. */
         AdjustInventoryRequest: {
@@ -2862,6 +2917,21 @@ export interface components {
         GravityDisplay: "sg" | "plato" | "brix";
         /** @enum {string} */
         GravityUnit: "sg" | "plato" | "brix";
+        /** @description `GET /v1/home`. */
+        Home: {
+            /** @description Sessions brewing or fermenting: fermenting first, then the newest phase first. */
+            sessions: components["schemas"]["ActiveSession"][];
+            /** @description Timers running (soonest end first), then paused ones. */
+            timers: components["schemas"]["HomeTimer"][];
+        };
+        /** @description A checklist step whose timer runs or is paused. */
+        HomeTimer: {
+            /** Format: uuid */
+            session_id: string;
+            session_name: string;
+            /** @description The step, its text in the caller's units, its `timer` seen now. */
+            step: components["schemas"]["BrewStep"];
+        };
         Hop: {
             /**
              * Format: double
@@ -9516,6 +9586,66 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    home: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Home"];
+                };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             431: components["responses"]["HeadersTooLarge"];

@@ -44,7 +44,7 @@ export default function Assistant() {
       </section>
       <div className="assistant-grid">
         <Threads current={chatId} />
-        <Conversation key={chatId ?? 'new'} chatId={chatId} />
+        <Conversation key={chatId ?? 'new'} chatId={chatId} configured={usage.data?.configured} />
       </div>
     </>
   );
@@ -135,7 +135,8 @@ function Threads({ current }: { current?: string }) {
   );
 }
 
-function Conversation({ chatId }: { chatId?: string }) {
+/** `configured`: whether the server has an AI provider (`/v1/ai/usage`); unknown while it loads. */
+function Conversation({ chatId, configured }: { chatId?: string; configured?: boolean }) {
   const qc = useQueryClient();
   const navigate = useNavigate();
   const thread = useQuery({
@@ -278,7 +279,7 @@ function Conversation({ chatId }: { chatId?: string }) {
             value={message}
             onChange={(e) => setMessage(e.target.value)}
             onKeyDown={(e) => {
-              if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) void send(e);
+              if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && configured !== false) void send(e);
             }}
             aria-describedby="chat-hint"
           />
@@ -291,9 +292,14 @@ function Conversation({ chatId }: { chatId?: string }) {
             {errorMessage}
           </p>
         )}
-        <button type="submit" className="primary" disabled={busy}>
+        <button type="submit" className="primary" disabled={busy || configured === false} aria-describedby={configured === false ? 'send-off' : undefined}>
           {busy ? 'Sending…' : 'Send'}
         </button>
+        {configured === false && (
+          <p className="muted small" id="send-off">
+            Sending is off: AI is not configured on this server.
+          </p>
+        )}
       </form>
     </section>
   );

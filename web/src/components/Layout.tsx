@@ -5,6 +5,7 @@ import type { Schemas } from '../api/client';
 import { OfflineStatus } from '../offline/OfflineStatus';
 
 const links = [
+  ['/', 'Home'],
   ['/recipes', 'Recipes'],
   ['/sessions', 'Brew sessions'],
   ['/inventory', 'Inventory'],
@@ -100,7 +101,9 @@ export function Layout({ user, children }: { user: Schemas['UserBody']; children
           <ul>
             {links.map(([to, label]) => (
               <li key={to}>
-                <NavLink to={to}>{label}</NavLink>
+                <NavLink to={to} end={to === '/'}>
+                  {label}
+                </NavLink>
               </li>
             ))}
           </ul>

@@ -19,7 +19,8 @@ export function StatsList({ stats }: { stats: Schemas['RecipeStats'] }) {
       </span>,
     ],
     ['Attenuation', `${formatNumber(stats.attenuation, 1)} %`],
-    ['Calories (355 mL)', `${stats.calories} kcal`],
+    // The API's serving is a 12 US fl oz can (354.9 mL, written 355 mL in metric).
+    [prefs.amounts === 'us' ? 'Calories (12 fl oz)' : 'Calories (355 mL)', `${stats.calories} kcal`],
     ['BU:GU', stats.bu_gu == null ? '—' : formatNumber(stats.bu_gu, 2)],
   ];
   return (

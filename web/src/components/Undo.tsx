@@ -47,6 +47,35 @@ export function useUndoableDelete(commit: (id: string) => void, ms = 6000) {
   return { hidden, remove, toast };
 }
 
+/** A delete sent at once, so what depends on it (a session's figures so far) follows at once;
+ * "Undo" within a few seconds puts the item back through `restore`. For items whose re-creation
+ * is faithful (a reading: its time and measurements). */
+export function useRestorableDelete<T>(restore: (item: T) => void, ms = 6000) {
+  const [pending, setPending] = useState<(Pending & { item: T })[]>([]);
+  const restoreRef = useRef(restore);
+  restoreRef.current = restore;
+  const removed = useCallback(
+    (id: string, item: T, label: string) => {
+      const timer = setTimeout(() => setPending((list) => list.filter((p) => p.id !== id)), ms);
+      setPending((list) => [...list.filter((p) => p.id !== id), { id, label, timer, item }]);
+    },
+    [ms],
+  );
+  const pendingRef = useRef(pending);
+  pendingRef.current = pending;
+  const undo = useCallback((id: string) => {
+    const p = pendingRef.current.find((x) => x.id === id);
+    if (!p) return;
+    clearTimeout(p.timer);
+    setPending((list) => list.filter((x) => x.id !== id));
+    restoreRef.current(p.item);
+  }, []);
+  // Leaving the page ends the offers (the deletes were sent already).
+  useEffect(() => () => pendingRef.current.forEach((p) => clearTimeout(p.timer)), []);
+  const toast = <UndoToast pending={pending} undo={undo} />;
+  return { removed, toast };
+}
+
 function UndoToast({ pending, undo }: { pending: Pending[]; undo: (id: string) => void }) {
   const last = pending[pending.length - 1];
   const button = useRef<HTMLButtonElement>(null);

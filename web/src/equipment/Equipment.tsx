@@ -5,7 +5,7 @@ import { ApiError, client, unwrap, type Schemas } from '../api/client';
 import { SelectField, TextField } from '../components/Field';
 import { Empty, ErrorBox, Loading } from '../components/States';
 import { usePrefs, usePrefsQuery } from '../prefs';
-import { display, fromInput, symbolFor, toInput } from '../units';
+import { display, fromInput, roundDefault, symbolFor, toInput } from '../units';
 import { withDisplayUnits } from '../issueUnits';
 import { equipmentListQuery, mashMethods, profileFields, profileKinds, type Profile } from './queries';
 import { keys } from '../api/keys';
@@ -72,7 +72,7 @@ function ProfileCard({ profile: p }: { profile: Profile }) {
 
 function initial(prefs: ReturnType<typeof usePrefs>): Draft {
   const d: Draft = { name: '', notes: '', mash_method: 'sparge' };
-  for (const f of profileFields) d[f.key] = toInput(f.def, f.unit, prefs);
+  for (const f of profileFields) d[f.key] = toInput(typeof f.def === 'object' && f.def ? roundDefault(f.unit, f.def, prefs) : f.def, f.unit, prefs);
   return d;
 }
 

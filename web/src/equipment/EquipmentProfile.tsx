@@ -49,7 +49,7 @@ export default function EquipmentProfile() {
       </div>
       <section className="panel" aria-labelledby="h-profile">
         <h2 id="h-profile">Profile</h2>
-        <p className="muted small">Saved as you type. Volumes are in the unit chosen on the Account page; grain absorption is always in litres per kilogram.</p>
+        <p className="muted small">Saved as you type. Volumes and grain absorption are in the units chosen on the Account page.</p>
         <div className="form-grid">
           <AutoField label="Name" field="name" value={p.name} save={save('name')} />
           <AutoField

@@ -1,7 +1,7 @@
 // Equipment profiles: queries and fields shared by the equipment pages and the recipe page.
 import { queryOptions } from '@tanstack/react-query';
 import { client, unwrap, unwrapPage } from '../api/client';
-import type { Kind } from '../units';
+import type { Kind, RoundDefault } from '../units';
 import type { Schemas } from '../api/client';
 import { keys } from '../api/keys';
 
@@ -26,8 +26,9 @@ export const equipmentQuery = (id: string) =>
     queryFn: () => unwrap(client.GET('/v1/equipment/{id}', { params: { path: { id } } })),
   });
 
-/** The numbers of a profile, in the order a brewer walks through the brew day. */
-export const profileFields: { key: ProfileNumber; label: string; unit: Kind; hint: string; def: number | null; nullable?: boolean }[] = [
+/** The numbers of a profile, in the order a brewer walks through the brew day; a new profile's
+ * starting values are round in the person's unit (0.5 qt/lb, not 0.48). */
+export const profileFields: { key: ProfileNumber; label: string; unit: Kind; hint: string; def: number | RoundDefault | null; nullable?: boolean }[] = [
   { key: 'batch_size_liters', label: 'Batch size', unit: 'volume', hint: 'What goes into the fermenter', def: null },
   {
     key: 'mash_tun_volume_liters',
@@ -38,7 +39,7 @@ export const profileFields: { key: ProfileNumber; label: string; unit: Kind; hin
     nullable: true,
   },
   { key: 'mash_tun_deadspace_liters', label: 'Mash tun deadspace', unit: 'volume', hint: 'Wort left below the outlet', def: 0 },
-  { key: 'grain_absorption_liters_per_kg', label: 'Grain absorption', unit: 'absorption', hint: 'Water each kg of grain keeps (always L/kg)', def: 1 },
+  { key: 'grain_absorption_liters_per_kg', label: 'Grain absorption', unit: 'absorption', hint: 'Water the grain keeps', def: { 'L/kg': 1, 'qt/lb': 0.5 } },
   { key: 'boil_off_liters_per_hour', label: 'Boil-off rate', unit: 'volume_rate', hint: 'Water boiled off per hour', def: 0 },
   { key: 'trub_chiller_loss_liters', label: 'Trub and chiller loss', unit: 'volume', hint: 'Left in the kettle and chiller', def: 0 },
   { key: 'top_up_water_liters', label: 'Top-up water', unit: 'volume', hint: 'Added in the fermenter', def: 0 },

@@ -9,7 +9,7 @@ import { pageCount, Pager, usePageParam } from '../components/Pager';
 import { formatNumber, parseNumber } from '../units';
 import { keys } from '../api/keys';
 import { usePrefs } from '../prefs';
-import { itemAmount } from '../stock/amounts';
+import { entryUnit, itemAmount } from '../stock/amounts';
 import { formatMoney } from '../money';
 
 type Item = Schemas['InventoryItem'];
@@ -21,7 +21,11 @@ const categories: [Category, string][] = [
   ['misc', 'Other ingredients'],
 ];
 const categoryOptions = categories.map(([v, l]) => [v, l.replace(/s$/, '').replace('Other ingredient', 'Other ingredient')] as const);
-const defaultUnit: Record<Category, string> = { fermentable: 'kg', hop: 'g', yeast: 'pkg', misc: 'g' };
+/** The unit a new item proposes, by category, in the person's units. */
+const defaultUnits: Record<'metric' | 'us', Record<Category, string>> = {
+  metric: { fermentable: 'kg', hop: 'g', yeast: 'pkg', misc: 'g' },
+  us: { fermentable: 'lb', hop: 'oz', yeast: 'pkg', misc: 'oz' },
+};
 /** Items a page (the API's default page). The API sorts by category, then name, so a page keeps the groups in order. */
 const PAGE = 50;
 
@@ -97,6 +101,7 @@ function ItemFields({
   error: ApiError | null;
   prefix: string;
 }) {
+  const defaultUnit = defaultUnits[usePrefs().amounts];
   return (
     <>
       <SelectField
@@ -139,8 +144,14 @@ function bodyOf(v: Values) {
 
 function AddItem() {
   const qc = useQueryClient();
-  const empty = { category: 'fermentable' as Category, name: '', amount: '', amount_unit: 'kg', notes: '', price_per_unit: '', best_before: '' };
+  const prefs = usePrefs();
+  const defaultUnit = defaultUnits[prefs.amounts];
+  const empty = { category: 'fermentable' as Category, name: '', amount: '', amount_unit: defaultUnit.fermentable, notes: '', price_per_unit: '', best_before: '' };
   const [values, setValues] = useState(empty);
+  // The units may arrive after the form: an untouched unit follows them.
+  useEffect(() => {
+    setValues((v) => (Object.values(defaultUnits).some((d) => d[v.category] === v.amount_unit) ? { ...v, amount_unit: defaultUnit[v.category] } : v));
+  }, [defaultUnit]);
   const add = useMutation({
     mutationFn: () => unwrap(client.POST('/v1/inventory', { body: bodyOf(values) })),
     onSuccess: () => {
@@ -173,6 +184,7 @@ function InventoryRow({ item }: { item: Item }) {
   const qc = useQueryClient();
   const prefs = usePrefs();
   const [delta, setDelta] = useState('');
+  const entry = entryUnit(item, prefs);
   const [editing, setEditing] = useState(false);
   const [confirm, setConfirm] = useState(false);
   const [values, setValues] = useState({
@@ -189,7 +201,8 @@ function InventoryRow({ item }: { item: Item }) {
     mutationFn: (sign: 1 | -1) => {
       const n = parseNumber(delta);
       if (n == null || Number.isNaN(n)) throw new ApiError(0, 'Enter an amount first');
-      return unwrap(client.POST('/v1/inventory/{id}/adjust', { params: { path: { id: item.id } }, body: { delta: sign * n } }));
+      // Typed in the shown unit; the API adjusts in the item's own.
+      return unwrap(client.POST('/v1/inventory/{id}/adjust', { params: { path: { id: item.id } }, body: { delta: sign * n * entry.perShown } }));
     },
     onSuccess: () => {
       setDelta('');
@@ -228,13 +241,13 @@ function InventoryRow({ item }: { item: Item }) {
         <p className="inv-amount" aria-label={`${item.name}: ${shown} in stock`}>
           {shown}
           {item.best_before && <span className="muted small"> best before {item.best_before}</span>}
-          {item.price_per_unit != null && <span className="muted small"> · {formatMoney(item.price_per_unit, prefs.currency, 4)} per {item.amount_unit}</span>}
+          {item.price_per_unit != null && <span className="muted small"> · {formatMoney(item.price_per_unit * entry.perShown, prefs.currency, 4)} per {entry.symbol}</span>}
         </p>
       </div>
       <div className="inv-actions">
         <div className="field inline">
           <label htmlFor={deltaId}>
-            Quantity<span className="sr-only"> to use or add for {item.name}</span> (in {item.amount_unit})
+            Quantity<span className="sr-only"> to use or add for {item.name}</span> (in {entry.symbol})
           </label>
           <input
             id={deltaId}

@@ -186,3 +186,9 @@ export function flush(user: string, fetcher: typeof fetch = fetch): Promise<numb
   });
   return flushing;
 }
+
+/** This account's waiting writes to `path` with `method`, oldest first (what a page shows in place, marked as waiting). */
+export function waitingWrites(queue: State, user: string, method: QueuedWrite['method'], path: string | ((p: string) => boolean)): QueuedWrite[] {
+  const matches = typeof path === 'string' ? (p: string) => p === path : path;
+  return queue.waiting.filter((w) => w.user === user && w.method === method && matches(w.path));
+}

@@ -76,7 +76,10 @@ self.addEventListener('fetch', (event) => {
   if (url.pathname.startsWith('/assets/')) {
     event.respondWith(
       (async () => {
-        const hit = await caches.match(request);
+        // Hashed files never change: a `Vary` of the server's (`Origin`: a module or a lazily
+        // loaded stylesheet is fetched with one, the install's precache without) must not make
+        // the cached copy miss offline.
+        const hit = await caches.match(request, { ignoreVary: true });
         if (hit) return hit;
         const response = await fetch(request);
         if (response.ok) await (await caches.open(SHELL)).put(request, response.clone());

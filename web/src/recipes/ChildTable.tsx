@@ -1,8 +1,8 @@
-import { Fragment, memo, useRef, useState } from 'react';
+import { Fragment, memo, useEffect, useRef, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, errorText, request, type Schemas } from '../api/client';
 import { usePrefs } from '../prefs';
-import { fromInput, symbolFor, toInput, type Kind } from '../units';
+import { fromInput, roundDefault, symbolFor, toInput, type Kind, type RoundDefault } from '../units';
 import { AutoField } from '../components/AutoField';
 import { useUndoableDelete } from '../components/Undo';
 import { keys } from '../api/keys';
@@ -20,10 +20,15 @@ export interface Col {
   unit?: Kind;
   options?: readonly (readonly [string, string])[];
   nullable?: boolean;
-  /** Default of the add form, in API units. */
-  def?: string | number | null;
+  /** Default of the add form, in API units, or round numbers by display unit (`{ kg: 1, lb: 1 }`). */
+  def?: string | number | RoundDefault | null;
+  /** A text column's default on an account with US amounts ("oz" for "g"). */
+  usDef?: string;
   /** The default as it depends on the add form's other fields (API units), e.g. a hop's time on its use. */
   defBy?: (values: Record<string, string>) => number;
+  /** The unit as it depends on the row's other fields (acidulated malt is weighed, a salt's grams
+   * are grams in every setting); `unit` where this gives nothing. */
+  unitBy?: (row: Record<string, unknown>) => Kind | undefined;
   /** Minutes entered and shown in days where this says so (a dry hop's contact time). */
   days?: (row: Record<string, unknown>) => boolean;
   /** The word in accessible names, when the column header's word is taken by a recipe field. */
@@ -38,7 +43,7 @@ export interface DerivedCol {
   label: string;
   /** Shown right after this column. */
   after: string;
-  value: (row: Row, ctx: { rows: Row[]; stats: Schemas['RecipeStats'] | undefined }) => string;
+  value: (row: Row, ctx: { rows: Row[]; stats: Schemas['RecipeStats'] | undefined; prefs: Prefs }) => string;
   /** Reads the recipe's `/stats`. */
   stats?: boolean;
 }
@@ -72,10 +77,16 @@ export const NUMBER_DELAY = 80;
 
 const MINUTES_PER_DAY = 1440;
 
+/** A column's unit for a row (or the add form's values). */
+function unitOf(c: Col, row: Record<string, unknown>): Kind | undefined {
+  return c.unitBy?.(row) ?? c.unit;
+}
+
 /** A column's unit symbol in headers and labels ('' when it has none worth saying). */
-function colSymbol(c: Col, prefs: ReturnType<typeof usePrefs>): string {
-  if (!c.unit) return '';
-  const s = symbolFor(c.unit, prefs);
+function colSymbol(c: Col, prefs: ReturnType<typeof usePrefs>, row: Record<string, unknown> = {}): string {
+  const unit = unitOf(c, row);
+  if (!unit) return '';
+  const s = symbolFor(unit, prefs);
   return ['SG', ''].includes(s) ? '' : s;
 }
 
@@ -186,7 +197,7 @@ export const ChildTable = memo(function ChildTable({ recipeId, spec, rows: apiRo
                     {columns.map((c) =>
                       isDerived(c) ? (
                         <td role="cell" key={c.key} data-label={c.label} className="derived">
-                          {c.stats ? <StatsValue recipeId={recipeId} col={c} row={r} rows={rows} /> : c.value(r, { rows, stats: undefined })}
+                          {c.stats ? <StatsValue recipeId={recipeId} col={c} row={r} rows={rows} /> : c.value(r, { rows, stats: undefined, prefs })}
                         </td>
                       ) : (
                         <Cell key={c.key} recipeId={recipeId} c={c} spec={spec} row={r} i={i} save={saver(r.id)(c.key)} label={header(c)} />
@@ -276,7 +287,8 @@ function RowChecks({ recipeId, list, rowId, span }: { recipeId: string; list: st
  * cells, not the table around them. */
 function StatsValue({ recipeId, col, row, rows }: { recipeId: string; col: DerivedCol; row: Row; rows: Row[] }) {
   const stats = useQuery(statsQuery(recipeId));
-  return <>{col.value(row, { rows, stats: stats.data })}</>;
+  const prefs = usePrefs();
+  return <>{col.value(row, { rows, stats: stats.data, prefs })}</>;
 }
 
 /** One editable cell; a column in days (a dry hop's time) shows and takes days, the API keeps minutes. */
@@ -327,7 +339,7 @@ function Cell({
           visibleLabel={false}
           field={c.key}
           type={c.type}
-          unit={c.unit}
+          unit={unitOf(c, row)}
           options={c.options}
           nullable={c.nullable}
           value={value}
@@ -353,18 +365,18 @@ type Prefs = ReturnType<typeof usePrefs>;
 /** A number column's add-form text for an API value (days where the column says so). */
 function shownNumber(c: Col, v: number | null, values: Record<string, string>, prefs: Prefs): string {
   if (v == null) return '';
-  return c.days?.(values) ? toInput(v / MINUTES_PER_DAY, 'plain', prefs) : toInput(v, c.unit ?? 'plain', prefs);
+  return c.days?.(values) ? toInput(v / MINUTES_PER_DAY, 'plain', prefs) : toInput(v, unitOf(c, values) ?? 'plain', prefs);
 }
 
 function initial(spec: ChildSpec, prefs: Prefs): Record<string, string> {
   const out: Record<string, string> = {};
   for (const c of spec.cols) {
     if (c.add === false || c.type === 'number') continue;
-    out[c.key] = c.def == null ? '' : String(c.def);
+    out[c.key] = prefs.amounts === 'us' && c.usDef != null ? c.usDef : c.def == null || typeof c.def === 'object' ? '' : String(c.def);
   }
   for (const c of spec.cols) {
     if (c.add === false || c.type !== 'number') continue;
-    const def = c.defBy ? c.defBy(out) : typeof c.def === 'number' ? c.def : null;
+    const def = c.defBy ? c.defBy(out) : typeof c.def === 'number' ? c.def : c.def && typeof c.def === 'object' ? roundDefault(c.unit ?? 'plain', c.def, prefs) : null;
     out[c.key] = shownNumber(c, def, out, prefs);
   }
   return out;
@@ -377,6 +389,19 @@ function AddForm({ recipeId, spec, onAdded }: { recipeId: string; spec: ChildSpe
   const [chosen, setChosen] = useState<{ id: string; extra: Record<string, unknown> } | null>(null);
   // Fields the person typed in: a default that depends on another field never overwrites them.
   const touched = useRef(new Set<string>());
+  // The account's units may arrive after the form (or change): what the person has not typed
+  // starts again in them, so a US account never sees a metric default converted.
+  const unitsKey = `${prefs.amounts} ${prefs.temperature} ${prefs.color} ${prefs.gravity}`;
+  const startedIn = useRef(unitsKey);
+  useEffect(() => {
+    if (startedIn.current === unitsKey) return;
+    startedIn.current = unitsKey;
+    setValues((v) => {
+      const fresh = initial(spec, prefs);
+      for (const k of touched.current) fresh[k] = v[k] ?? '';
+      return fresh;
+    });
+  }, [unitsKey, spec, prefs]);
   const [error, setError] = useState<unknown>(null);
   const nameRef = useRef<HTMLInputElement>(null);
   const formRef = useRef<HTMLFormElement>(null);
@@ -388,7 +413,7 @@ function AddForm({ recipeId, spec, onAdded }: { recipeId: string; spec: ChildSpe
         const t = values[c.key] ?? '';
         if (c.type === 'number') {
           const days = c.days?.(values) ?? false;
-          const n = days ? fromInput(t, 'plain', prefs) : fromInput(t, c.unit ?? 'plain', prefs);
+          const n = days ? fromInput(t, 'plain', prefs) : fromInput(t, unitOf(c, values) ?? 'plain', prefs);
           if (n == null) {
             if (!c.nullable) body[c.key] = undefined;
             continue;
@@ -453,7 +478,7 @@ function AddForm({ recipeId, spec, onAdded }: { recipeId: string; spec: ChildSpe
     >
       {cols.map((c) => {
         const days = c.days?.(values) ?? false;
-        const sym = days ? 'days' : colSymbol(c, prefs);
+        const sym = days ? 'days' : colSymbol(c, prefs, values);
         const label = c.key === 'name' ? `New ${spec.singular}` : `New ${spec.singular} ${(c.aria ?? c.label).toLowerCase()}${sym ? ` (${sym})` : ''}`;
         const fieldErr = api?.at(c.key);
         const id = `add-${spec.path}-${c.key}`;
@@ -465,7 +490,18 @@ function AddForm({ recipeId, spec, onAdded }: { recipeId: string; spec: ChildSpe
           <div className={`field ${fieldErr ? 'has-error' : ''}`} key={c.key}>
             <label htmlFor={id}>{label}</label>
             {c.type === 'select' ? (
-              <select id={id} value={values[c.key]} onChange={(e) => set(c.key, e.target.value)}>
+              <select
+                id={id}
+                value={values[c.key]}
+                onChange={(e) => set(c.key, e.target.value)}
+                // Enter adds the row, as it does in the text fields, rather than opening the list
+                // (Space and the arrow keys still choose).
+                onKeyDown={(e) => {
+                  if (e.key !== 'Enter' || e.altKey || e.shiftKey || e.ctrlKey || e.metaKey) return;
+                  e.preventDefault();
+                  formRef.current?.requestSubmit();
+                }}
+              >
                 {c.nullable && <option value="">—</option>}
                 {(c.options ?? []).map(([v, l]) => (
                   <option key={v} value={v}>

@@ -1,7 +1,7 @@
 import type { Schemas } from '../api/client';
 import type { ChildSpec, Row } from './ChildTable';
 import { enumOptions } from '../components/Field';
-import { formatNumber } from '../units';
+import { formatNumber, symbolFor, type Kind } from '../units';
 
 export const fermentableTypes = ['grain', 'adjunct', 'sugar', 'extract', 'dry_extract', 'fruit', 'juice', 'honey', 'other'] as const;
 export const hopUses = ['boil', 'dry_hop', 'mash', 'first_wort', 'whirlpool', 'aroma'] as const;
@@ -43,8 +43,8 @@ export const specs: { key: 'fermentables' | 'hops' | 'yeasts' | 'miscs' | 'mash_
       cols: [
         { key: 'name', label: 'Name', type: 'text', def: '' },
         { key: 'type', label: 'Kind', type: 'select', options: enumOptions(fermentableTypes), def: 'grain' },
-        { key: 'amount_kg', label: 'Amount', type: 'number', unit: 'mass_kg', def: 1 },
-        { key: 'color_srm', label: 'Colour', type: 'number', unit: 'color', def: 3 },
+        { key: 'amount_kg', label: 'Amount', type: 'number', unit: 'mass_kg', def: { kg: 1, lb: 1 } },
+        { key: 'color_srm', label: 'Colour', type: 'number', unit: 'color', def: { SRM: 3, EBC: 6 } },
         { key: 'yield_percent', label: 'Yield', type: 'number', unit: 'percent', def: 80 },
       ],
     },
@@ -76,7 +76,7 @@ export const specs: { key: 'fermentables' | 'hops' | 'yeasts' | 'miscs' | 'mash_
         { key: 'name', label: 'Name', type: 'text', def: '' },
         { key: 'use', label: 'Use', type: 'select', options: enumOptions(hopUses), def: 'boil' },
         { key: 'alpha_acid', label: 'Alpha acid', type: 'number', unit: 'percent', def: 5 },
-        { key: 'amount_grams', label: 'Amount', type: 'number', unit: 'mass_g', def: 25 },
+        { key: 'amount_grams', label: 'Amount', type: 'number', unit: 'mass_g', def: { g: 25, oz: 1 } },
         {
           key: 'time_minutes',
           label: 'Time',
@@ -121,7 +121,7 @@ export const specs: { key: 'fermentables' | 'hops' | 'yeasts' | 'miscs' | 'mash_
         { key: 'type', label: 'Kind', type: 'select', options: enumOptions(miscTypes), def: 'other' },
         { key: 'use', label: 'Use', type: 'select', options: enumOptions(miscUses), def: 'boil' },
         { key: 'amount', label: 'Amount', type: 'number', unit: 'plain', def: 1 },
-        { key: 'amount_unit', label: 'Unit', type: 'text', def: 'g' },
+        { key: 'amount_unit', label: 'Unit', type: 'text', def: 'g', usDef: 'oz' },
         { key: 'time_minutes', label: 'Time', type: 'number', unit: 'minutes', def: 0 },
       ],
     },
@@ -135,7 +135,7 @@ export const specs: { key: 'fermentables' | 'hops' | 'yeasts' | 'miscs' | 'mash_
       cols: [
         { key: 'name', label: 'Name', type: 'text', def: '' },
         { key: 'type', label: 'Kind', type: 'select', options: enumOptions(mashTypes), def: 'infusion' },
-        { key: 'temperature_c', label: 'Temperature', type: 'number', unit: 'temperature', def: 66 },
+        { key: 'temperature_c', label: 'Temperature', type: 'number', unit: 'temperature', def: { '°C': 66, '°F': 152 } },
         { key: 'duration_minutes', label: 'Duration', type: 'number', unit: 'minutes', def: 60 },
       ],
     },
@@ -146,11 +146,12 @@ export const specs: { key: 'fermentables' | 'hops' | 'yeasts' | 'miscs' | 'mash_
       path: 'water-additions',
       singular: 'water addition',
       title: 'Water additions',
-      // Salts in g, liquid acids in ml, acidulated malt in kg: the unit the API gives each row.
-      derived: [{ key: 'unit', label: 'Unit', after: 'amount', value: (r) => String(r.unit ?? '') }],
+      // Salts in g and liquid acids in ml in every setting (as brewers weigh and measure them);
+      // acidulated malt in kg, the API's unit for it, shown in lb with US amounts.
+      derived: [{ key: 'unit', label: 'Unit', after: 'amount', value: (r, { prefs }) => (waterUnit(r) ? symbolFor('mass_kg', prefs) : String(r.unit ?? '')) }],
       cols: [
         { key: 'agent', label: 'Agent', type: 'select', options: enumOptions(waterAgents), def: 'gypsum' },
-        { key: 'amount', label: 'Amount', type: 'number', def: 1 },
+        { key: 'amount', label: 'Amount', type: 'number', def: 1, unitBy: waterUnit },
         { key: 'step', label: 'Into', type: 'select', options: enumOptions(waterSteps), def: 'mash', aria: 'water' },
       ],
     },
@@ -164,7 +165,7 @@ export const specs: { key: 'fermentables' | 'hops' | 'yeasts' | 'miscs' | 'mash_
       // A rest lasts its days, or (no days) until its gravity or attenuation is reached; the API plans the session's schedule from these.
       cols: [
         { key: 'name', label: 'Name', type: 'text', def: '' },
-        { key: 'temperature_c', label: 'Temperature', type: 'number', unit: 'temperature', def: 19 },
+        { key: 'temperature_c', label: 'Temperature', type: 'number', unit: 'temperature', def: { '°C': 19, '°F': 66 } },
         { key: 'days', label: 'Days', type: 'number', unit: 'plain', nullable: true, def: 14 },
         { key: 'until_gravity', label: 'Until gravity', type: 'number', unit: 'gravity', nullable: true, def: null },
         { key: 'until_attenuation_percent', label: 'Until attenuation', type: 'number', unit: 'percent', nullable: true, def: null },
@@ -172,6 +173,12 @@ export const specs: { key: 'fermentables' | 'hops' | 'yeasts' | 'miscs' | 'mash_
     },
   },
 ];
+
+/** A water addition weighed in kg by the API (acidulated malt): a mass in the person's unit. The
+ * add form has no row yet, so its agent says it. */
+function waterUnit(r: Record<string, unknown>): Kind | undefined {
+  return (r.unit ?? (r.agent === 'acidulated_malt' ? 'kg' : null)) === 'kg' ? 'mass_kg' : undefined;
+}
 
 /** A new hop's time by its use (minutes): a dry hop sits 3 days, a whirlpool 20 minutes. */
 const hopTimeDefaults: Record<string, number> = { boil: 60, first_wort: 60, mash: 60, whirlpool: 20, aroma: 0, dry_hop: 3 * 1440 };

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, client, errorText, unwrap, type Schemas } from '../api/client';
@@ -7,10 +7,10 @@ import { ErrorBox, Loading } from '../components/States';
 import { StatsList } from '../components/Stats';
 import { clock, useNow } from '../hooks';
 import { ConfirmDialog } from '../components/ConfirmDialog';
-import { useUndoableDelete } from '../components/Undo';
+import { useRestorableDelete } from '../components/Undo';
 import { alarm, askNotifications, primeAudio, useWakeLock } from './alarm';
 import { expectedTimer, fromLocalInput, shouldAlarm, skewOf, timerActions, timerView, toLocalInput } from './timer';
-import { writeOrQueue } from '../offline/queue';
+import { snapshot, subscribe, waitingWrites, writeOrQueue, type QueuedWrite } from '../offline/queue';
 import { useSession } from '../auth/session';
 import { usePrefs } from '../prefs';
 import { display, formatNumber, fromInput, symbolFor, toInput } from '../units';
@@ -140,8 +140,12 @@ function StatusBar({ session }: { session: Session }) {
     onSuccess: (s) => {
       qc.setQueryData(keys.brewSessions.detail(session.id), s);
       void qc.invalidateQueries({ queryKey: keys.brewSessions.list() });
+      void qc.invalidateQueries({ queryKey: keys.home.all() });
+      setMenuOpen(false);
     },
   });
+  // On a phone the moves sit behind "Change status" (one line instead of half a screen).
+  const [menuOpen, setMenuOpen] = useState(false);
   const [asking, setAsking] = useState<Status | null>(null);
   const opener = useRef<HTMLButtonElement | null>(null);
   const refocus = useRef(false);
@@ -161,11 +165,18 @@ function StatusBar({ session }: { session: Session }) {
   const ask = asking ? confirmText[asking] : undefined;
   return (
     <section className="panel status-bar" aria-labelledby="h-status">
-      <h2 id="h-status" tabIndex={-1}>
-        Status: <span className={`badge ${session.status}`}>{statusLabel[session.status]}</span>
-      </h2>
+      <div className="status-head">
+        <h2 id="h-status" tabIndex={-1}>
+          Status: <span className={`badge ${session.status}`}>{statusLabel[session.status]}</span>
+        </h2>
+        {next.length > 0 && (
+          <button type="button" className="status-menu-toggle" aria-expanded={menuOpen} aria-controls="status-moves" onClick={() => setMenuOpen((o) => !o)}>
+            Change status
+          </button>
+        )}
+      </div>
       {next.length ? (
-        <div className="actions" role="group" aria-label="Change status">
+        <div id="status-moves" className={menuOpen ? 'actions status-moves open' : 'actions status-moves'} role="group" aria-label="Status moves">
           {next.map((st) => (
             <button
               key={st}
@@ -282,7 +293,21 @@ function Checklist({ sessionId, status }: { sessionId: string; status: Status })
         return rest;
       }),
   });
-  const list = steps.data ?? [];
+  // Ticks made offline show in place at once, marked as waiting, until they are sent (a reload
+  // from the worker's cache shows the server's copy from before them: the queue says better).
+  const queue = useSyncExternalStore(subscribe, snapshot);
+  const waitingTicks = useMemo(() => {
+    const ticks = new Map<string, boolean>();
+    for (const w of waitingWrites(queue, user, 'PATCH', (p) => p.startsWith('/v1/steps/'))) {
+      const body = w.body as { completed?: unknown };
+      if (typeof body?.completed === 'boolean') ticks.set(w.path.slice('/v1/steps/'.length), body.completed);
+    }
+    return ticks;
+  }, [queue, user]);
+  const list = useMemo(
+    () => (steps.data ?? []).map((s) => (waitingTicks.has(s.id) ? { ...s, completed: waitingTicks.get(s.id) ?? s.completed } : s)),
+    [steps.data, waitingTicks],
+  );
   const additions = boilAdditions(list);
   const now = useNow(1000, list.some((s) => s.timer?.state === 'running'));
   // How far the server's clock is ahead of this device's, from the last answer with a running
@@ -326,6 +351,7 @@ function Checklist({ sessionId, status }: { sessionId: string; status: Status })
                   }}
                 />
                 <label htmlFor={`step-${s.id}`}>{s.title}</label>
+                {waitingTicks.has(s.id) && <span className="badge waiting">Waiting to send</span>}
               </div>
               {s.description && <p className="muted small step-desc">{s.description}</p>}
               {s.timer && <StepTimer step={s} timer={s.timer} now={now} skew={skew} learn={setSkew} sessionId={sessionId} additions={s.boil ? additions : []} />}
@@ -502,18 +528,39 @@ function Fermentation({ session }: { session: Session }) {
     },
     onError: setError,
   });
-  const del = useMutation({
-    mutationFn: (logId: string) => unwrap(client.DELETE('/v1/fermentation-logs/{id}', { params: { path: { id: logId } } })),
-    onSuccess: (_r, logId) => {
-      qc.setQueryData<Log[]>(keys.brewSessions.logs(id), (old) => old?.filter((l) => l.id !== logId));
+  // A removed reading is deleted at once, so the figures so far (the API's, from the latest
+  // reading) follow at once; Undo puts it back with its time and measurements.
+  const restore = useMutation({
+    mutationFn: (l: Log) =>
+      unwrap(
+        client.POST('/v1/sessions/{id}/fermentation-logs', {
+          params: { path: { id } },
+          body: { logged_at: l.logged_at, gravity: l.gravity, gravity_unit: l.gravity_unit, temperature_c: l.temperature_c, ph: l.ph, notes: l.notes } as Schemas['CreateLogRequest'],
+        }),
+      ),
+    onSuccess: (log) => {
+      qc.setQueryData<Log[]>(keys.brewSessions.logs(id), (old) => [...(old ?? []), log].sort((a, b) => a.logged_at.localeCompare(b.logged_at)));
       void qc.invalidateQueries({ queryKey: keys.brewSessions.detail(id) });
     },
   });
-  // A removed reading waits a few seconds for Undo before it is deleted.
-  const removal = useUndoableDelete((logId) => del.mutate(logId));
+  const removal = useRestorableDelete<Log>((l) => restore.mutate(l));
+  const del = useMutation({
+    mutationFn: (l: Log) => unwrap(client.DELETE('/v1/fermentation-logs/{id}', { params: { path: { id: l.id } } })),
+    onMutate: (l) => qc.setQueryData<Log[]>(keys.brewSessions.logs(id), (old) => old?.filter((x) => x.id !== l.id)),
+    onSuccess: (_r, l) => removal.removed(l.id, l, `Reading of ${absoluteTime(l.logged_at)} removed.`),
+    onError: () => void qc.invalidateQueries({ queryKey: keys.brewSessions.logs(id) }),
+    onSettled: () => qc.invalidateQueries({ queryKey: keys.brewSessions.detail(id) }),
+  });
   const [editing, setEditing] = useState<string | null>(null);
   const api = error instanceof ApiError ? error : null;
-  const list = useMemo(() => (logs.data ?? []).filter((l) => !removal.hidden.has(l.id)), [logs.data, removal.hidden]);
+  // Readings made offline show in place at once, marked as waiting, until they are sent.
+  const queue = useSyncExternalStore(subscribe, snapshot);
+  const waiting = useMemo(() => waitingReadings(waitingWrites(queue, user, 'POST', `/v1/sessions/${id}/fermentation-logs`), id), [queue, user, id]);
+  const waitingIds = useMemo(() => new Set(waiting.map((l) => l.id)), [waiting]);
+  const list = useMemo(
+    () => [...(logs.data ?? []), ...waiting].sort((a, b) => a.logged_at.localeCompare(b.logged_at)),
+    [logs.data, waiting],
+  );
   // Original gravity (measured, else planned), the latest gravity and the figures between them
   // are the API's.
   const { original_gravity: og, latest_gravity: latest, apparent_attenuation_percent: attenuation, abv_percent: abv } = session.fermentation;
@@ -634,24 +681,32 @@ function Fermentation({ session }: { session: Session }) {
                 editing === l.id ? (
                   <ReadingEditor key={l.id} log={l} sessionId={id} done={() => setEditing(null)} />
                 ) : (
-                  <tr role="row" key={l.id}>
-                    <td role="cell" data-label="Time">{absoluteTime(l.logged_at)}</td>
+                  <tr role="row" key={l.id} className={waitingIds.has(l.id) ? 'waiting' : undefined}>
+                    <td role="cell" data-label="Time">
+                      {absoluteTime(l.logged_at)}
+                      {waitingIds.has(l.id) && <span className="badge waiting">Waiting to send</span>}
+                    </td>
                     <td role="cell" data-label="Gravity">{display(l.gravity, 'gravity', prefs)}</td>
                     <td role="cell" data-label="Temperature">{display(l.temperature_c, 'temperature', prefs)}</td>
                     <td role="cell" data-label="pH">{l.ph == null ? '—' : formatNumber(l.ph, 2)}</td>
                     <td role="cell" data-label="Notes">{l.notes ?? ''}</td>
                     <td role="cell" className="row-actions">
-                      <button type="button" className="ghost" aria-label={`Edit the reading of ${new Date(l.logged_at).toLocaleString()}`} onClick={() => setEditing(l.id)}>
-                        Edit
-                      </button>
-                      <button
-                        type="button"
-                        className="icon danger-text"
-                        aria-label={`Remove the reading of ${new Date(l.logged_at).toLocaleString()}`}
-                        onClick={() => removal.remove(l.id, `Reading of ${absoluteTime(l.logged_at)} removed.`)}
-                      >
-                        ✕
-                      </button>
+                      {!waitingIds.has(l.id) && (
+                        <>
+                          <button type="button" className="ghost" aria-label={`Edit the reading of ${new Date(l.logged_at).toLocaleString()}`} onClick={() => setEditing(l.id)}>
+                            Edit
+                          </button>
+                          <button
+                            type="button"
+                            className="icon danger-text"
+                            aria-label={`Remove the reading of ${new Date(l.logged_at).toLocaleString()}`}
+                            disabled={del.isPending}
+                            onClick={() => del.mutate(l)}
+                          >
+                            ✕
+                          </button>
+                        </>
+                      )}
                     </td>
                   </tr>
                 ),
@@ -668,9 +723,36 @@ function Fermentation({ session }: { session: Session }) {
           )}
         </div>
       )}
+      {del.error != null && (
+        <p className="form-error" role="alert">
+          Not removed: {errorText(del.error)}
+        </p>
+      )}
       {removal.toast}
     </section>
   );
+}
+
+/** Readings waiting on this device to be sent, as the table and chart show them (the API's
+ * figures so far leave them out until the server has them). */
+function waitingReadings(writes: QueuedWrite[], sessionId: string): Log[] {
+  const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+  return writes.map((w) => {
+    const body = (w.body ?? {}) as Record<string, unknown>;
+    const at = typeof body.logged_at === 'string' ? body.logged_at : new Date(w.queuedAt).toISOString();
+    return {
+      id: w.key,
+      session_id: sessionId,
+      logged_at: at,
+      gravity: num(body.gravity),
+      gravity_unit: (typeof body.gravity_unit === 'string' ? body.gravity_unit : 'sg') as Log['gravity_unit'],
+      temperature_c: num(body.temperature_c),
+      ph: num(body.ph),
+      notes: typeof body.notes === 'string' ? body.notes : null,
+      device_id: null,
+      created_at: new Date(w.queuedAt).toISOString(),
+    };
+  });
 }
 
 /** A reading corrected in place: its time and measurements, saved together. */

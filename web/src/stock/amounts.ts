@@ -53,3 +53,31 @@ export function itemAmount(
   if (item.amount_base != null && item.unit_dimension && item.unit_dimension !== 'count') return baseAmount(item.amount_base, item.unit_dimension, p);
   return `${formatNumber(item.amount, 3)} ${item.amount_unit}`;
 }
+
+/** The metric and US counterparts of a recognised item unit, by base size (g, ml per unit). */
+const counterparts: { dimension: Dimension; metric: [string, number]; us: [string, number]; from: number }[] = [
+  { dimension: 'mass', metric: ['kg', 1000], us: ['lb', 453.59237], from: 400 },
+  { dimension: 'mass', metric: ['g', 1], us: ['oz', G_PER_OZ], from: 0 },
+  { dimension: 'volume', metric: ['L', 1000], us: ['gal', L_PER_GAL * 1000], from: 900 },
+];
+
+/**
+ * The unit a person types an item's quantities in (Use, Add stock) and reads its price per: the
+ * item's own unit, or its counterpart in the person's units when the API recognised the unit as a
+ * mass or volume ("kg" on a US account takes lb, "oz" on a metric one g). `perShown`: item units
+ * in one shown unit. The size of the item's unit comes from the API's `amount_base`; an empty item
+ * (amount 0) keeps its own unit.
+ */
+export function entryUnit(
+  item: { amount: number; amount_unit: string; amount_base?: number | null; unit_dimension?: Dimension | null },
+  p: Preferences,
+): { symbol: string; perShown: number } {
+  const own = { symbol: item.amount_unit, perShown: 1 };
+  if (item.amount_base == null || !item.unit_dimension || item.amount <= 0) return own;
+  const base = item.amount_base / item.amount;
+  const pair = counterparts.find((c) => c.dimension === item.unit_dimension && base >= c.from);
+  if (!pair) return own;
+  const [symbol, size] = p.amounts === 'us' ? pair.us : pair.metric;
+  if (Math.abs(size - base) / size < 1e-9) return own;
+  return { symbol, perShown: size / base };
+}

@@ -30,8 +30,8 @@ const priming: Tool<Schemas['Priming']> = {
   title: 'Priming sugar',
   intro: 'Sugar for bottle conditioning, allowing for the CO₂ the beer still holds.',
   inputs: [
-    { key: 'volume_liters', label: 'Beer to bottle', kind: 'volume', start: 20 },
-    { key: 'temperature_c', label: 'Warmest beer temperature', kind: 'temperature', start: 20, hint: 'Since fermentation ended' },
+    { key: 'volume_liters', label: 'Beer to bottle', kind: 'volume', start: { L: 20, gal: 5 } },
+    { key: 'temperature_c', label: 'Warmest beer temperature', kind: 'temperature', start: { '°C': 20, '°F': 68 }, hint: 'Since fermentation ended' },
     co2,
     {
       key: 'sugar',
@@ -55,7 +55,7 @@ const kegPressure: Tool<Schemas['KegPressure']> = {
   name: 'keg-pressure',
   title: 'Keg pressure',
   intro: 'Regulator pressure that carbonates a keg at its temperature.',
-  inputs: [{ key: 'temperature_c', label: 'Beer temperature', kind: 'temperature', start: 4 }, co2],
+  inputs: [{ key: 'temperature_c', label: 'Beer temperature', kind: 'temperature', start: { '°C': 4, '°F': 38 } }, co2],
   results: (a, p) =>
     p.amounts === 'us'
       ? [
@@ -90,8 +90,8 @@ const hydrometer: Tool<Schemas['HydrometerCorrection']> = {
   intro: 'A reading taken warm or cold, as the hydrometer would read it at its calibration temperature.',
   inputs: [
     { key: 'gravity', label: 'Reading', kind: 'gravity', start: 1.05 },
-    { key: 'sample_temperature_c', label: 'Sample temperature', kind: 'temperature', start: 30 },
-    { key: 'calibration_temperature_c', label: 'Calibrated at', kind: 'temperature', start: 20 },
+    { key: 'sample_temperature_c', label: 'Sample temperature', kind: 'temperature', start: { '°C': 30, '°F': 86 } },
+    { key: 'calibration_temperature_c', label: 'Calibrated at', kind: 'temperature', start: { '°C': 20, '°F': 68 } },
   ],
   results: (a, p) => [['Corrected gravity', display(a.corrected_gravity, 'gravity', p)]],
 };
@@ -101,7 +101,7 @@ const dilution: Tool<Schemas['Dilution']> = {
   title: 'Dilution',
   intro: 'Water to add to bring a wort down to a gravity.',
   inputs: [
-    { key: 'volume_liters', label: 'Wort volume', kind: 'volume', start: 20 },
+    { key: 'volume_liters', label: 'Wort volume', kind: 'volume', start: { L: 20, gal: 5 } },
     { key: 'gravity', label: 'Gravity now', kind: 'gravity', start: 1.06 },
     { key: 'target_gravity', label: 'Gravity wanted', kind: 'gravity', start: 1.05 },
   ],
@@ -116,7 +116,7 @@ const pitchRate: Tool<Schemas['PitchRate']> = {
   title: 'Pitch rate',
   intro: 'Yeast cells to pitch (0.75 million per mL per °P for ales, 1.5 for lagers), in packs or one pack and a starter.',
   inputs: [
-    { key: 'volume_liters', label: 'Wort volume', kind: 'volume', start: 20 },
+    { key: 'volume_liters', label: 'Wort volume', kind: 'volume', start: { L: 20, gal: 5 } },
     { key: 'og', label: 'Original gravity', kind: 'gravity', start: 1.05 },
     {
       key: 'kind',

@@ -1,13 +1,14 @@
 // The tools' forms: what the person typed, in their units, as the API's metric query.
 import type { Preferences } from '../api/extra';
-import { fromInput, toInput, type Kind } from '../units';
+import { fromInput, roundDefault, toInput, type Kind, type RoundDefault } from '../units';
 
 export interface NumberInput {
   key: string;
   label: string;
   kind: Kind;
-  /** The value the form starts with, metric / SG as the API takes it. */
-  start: number;
+  /** The value the form starts with, metric / SG as the API takes it, or round numbers by
+   * display unit (`{ L: 20, gal: 5 }`). */
+  start: number | RoundDefault;
   /** Shown after the field when the unit is not the person's (°Bx, volumes…). */
   symbol?: string;
   hint?: string;
@@ -26,7 +27,7 @@ export const isChoice = (i: ToolInput): i is ChoiceInput => 'options' in i;
 
 /** The form's first texts: each start value in the person's units. */
 export function startTexts(inputs: readonly ToolInput[], p: Preferences): Record<string, string> {
-  return Object.fromEntries(inputs.map((i) => [i.key, isChoice(i) ? i.start : toInput(i.start, i.kind, p)]));
+  return Object.fromEntries(inputs.map((i) => [i.key, isChoice(i) ? i.start : toInput(typeof i.start === 'number' ? i.start : roundDefault(i.kind, i.start, p), i.kind, p)]));
 }
 
 /**

@@ -4,10 +4,11 @@
 //! * [`model`]: the session, its steps and fermentation readings.
 //! * [`rules`]: the state machine, bounds and limits. [`checklist`]: the brew-day steps
 //!   generated from the recipe. [`timer`]: a step's shared countdown. [`ports`]: storage.
-//!   [`service`]: the use cases.
+//!   [`service`]: the use cases. [`home`]: what is happening now (`GET /v1/home`).
 
 pub mod brewhouse;
 pub mod checklist;
+pub mod home;
 pub mod model;
 pub mod ports;
 pub mod rules;
@@ -17,6 +18,7 @@ pub mod timer;
 
 pub use brewhouse::BrewhouseNumbers;
 pub use checklist::checklist;
+pub use home::{ActiveSession, Home, HomeParts, HomeTimer};
 pub use model::*;
 pub use rules::*;
 pub use service::BrewSessionService;

@@ -31,6 +31,12 @@ pub trait BrewSessionRepository: Send + Sync {
     /// with `fermentation.step_due`; how many.
     async fn announce_due_fermentation_steps(&self, now: OffsetDateTime) -> DomainResult<usize>;
 
+    /// What the home page is made from ([`super::home::HomeParts`]): the caller's sessions
+    /// brewing or fermenting with what their schedules still wait for and their checklists,
+    /// and the steps whose timers run or are paused in sessions not final, seen at `now`.
+    async fn home(&self, user: UserId, now: OffsetDateTime)
+    -> DomainResult<super::home::HomeParts>;
+
     /// In one transaction: reads the caller's recipe `recipe_id` (locked against changes until
     /// the end) and its equipment profile, plans the session from it with `plan` (snapshot, checklist), and inserts the
     /// session and its steps. `NotFound` when the recipe is not the caller's.

@@ -211,6 +211,11 @@ pub fn check_step_room(count: i64) -> Result<(), DomainError> {
     check_room(count, MAX_STEPS, too_many_steps)
 }
 
+/// The most sessions `GET /v1/home` lists (brewing or fermenting; a brewer has a handful).
+pub const HOME_MAX_SESSIONS: i64 = 50;
+/// The most timers `GET /v1/home` lists (running or paused).
+pub const HOME_MAX_TIMERS: i64 = 50;
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used, clippy::indexing_slicing)]

@@ -60,6 +60,19 @@ impl BrewSessionService {
         self.sessions.fermentation_schedule(user, session_id).await
     }
 
+    /// What is happening now (`GET /v1/home`): sessions brewing or fermenting and the timers
+    /// that run or wait paused, the timers' step text in the caller's units.
+    pub async fn home(&self, user: UserId) -> DomainResult<super::home::Home> {
+        let now = self.clock.now();
+        let mut parts = self.sessions.home(user, now).await?;
+        let steps = parts.timers.iter().map(|(s, _)| s.clone()).collect();
+        let rendered = self.rendered(user, steps).await?;
+        for ((step, _), shown) in parts.timers.iter_mut().zip(rendered) {
+            *step = shown;
+        }
+        Ok(super::home::Home::of(parts, now))
+    }
+
     /// The periodic check of the schedules: what has come due is marked and announced.
     pub async fn announce_due_fermentation_steps(&self) -> DomainResult<usize> {
         self.sessions

@@ -50,6 +50,11 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     );
 }
 
+/// `/v1/home`, a fixed path.
+pub fn configure_home(cfg: &mut web::ServiceConfig) {
+    cfg.service(resource("/v1/home", "GET").route(web::get().to(home)));
+}
+
 /// Inside the `/v1/steps` scope.
 pub fn configure_steps(cfg: &mut web::ServiceConfig) {
     cfg.service(
@@ -668,6 +673,18 @@ pub async fn fermentation_schedule(
             .fermentation_schedule(auth.0.user.id, id)
             .await?,
     ))
+}
+
+/// What is happening now, for a home page: the sessions `brewing` or `fermenting` (fermenting
+/// first), each with the day of its status (1 in the first 24 hours after it entered it), the
+/// original and latest gravity with the apparent attenuation and ABV so far, its checklist's
+/// progress and the next step of its fermentation schedule (the first not due yet, with when it
+/// is due or the gravity it waits for); and the checklist timers running (soonest end first) or
+/// paused in sessions that are not final, each step's text in the caller's units.
+#[utoipa::path(get, path = "/v1/home", tag = "sessions",
+    responses((status = 200, body = wort_domain::brew_session::Home)))]
+pub async fn home(auth: Authenticated, state: web::Data<AppState>) -> ApiResult<HttpResponse> {
+    Ok(HttpResponse::Ok().json(state.brew_sessions.home(auth.0.user.id).await?))
 }
 
 /// The most recent reading (404 when there is none).

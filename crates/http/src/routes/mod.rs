@@ -48,6 +48,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     ai::configure(cfg); // /v1/ai/usage, /v1/chat
     devices::configure_ingest(cfg); // /ingest/{token}
     stock::configure_shopping(cfg); // /v1/shopping-list
+    brew_sessions::configure_home(cfg); // /v1/home
     // Paths with ids.
     cfg.service(
         web::scope("/v1/recipes")

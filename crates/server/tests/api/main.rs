@@ -26,6 +26,7 @@ mod errors;
 mod fermentation;
 mod hardening;
 mod heavy_answers;
+mod home;
 mod http_edges;
 mod idempotency;
 mod ingredients;
