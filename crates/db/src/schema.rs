@@ -108,6 +108,7 @@ diesel::table! {
         sort_order -> Integer,
         created_at -> Timestamptz,
         catalog_id -> Nullable<Uuid>,
+        added -> Nullable<Text>,
     }
 }
 
