@@ -139,6 +139,38 @@ pub(crate) async fn profile_of(
     }
 }
 
+/// The id of the account's profile identical to `profile` (every field equal, as the domain's
+/// `EquipmentProfile` compares them), or of a new one made from it: how an import brings its
+/// equipment along without duplicating a kit the brewer already has. Run inside the import's
+/// transaction; the candidates are the account's profiles of the same name.
+pub(crate) async fn find_or_create_identical(
+    conn: &mut AsyncPgConnection,
+    user: UserId,
+    profile: &EquipmentProfile,
+    now: OffsetDateTime,
+) -> Result<Uuid, diesel::result::Error> {
+    let candidates: Vec<ProfileRow> = profiles::table
+        .filter(profiles::user_id.eq(user.0))
+        .filter(profiles::name.eq(&profile.name))
+        .order(profiles::id.asc())
+        .select(ProfileRow::as_select())
+        .load(conn)
+        .await?;
+    if let Some(same) = candidates
+        .into_iter()
+        .map(ProfileRow::entity)
+        .find(|stored| stored.profile == *profile)
+    {
+        return Ok(same.id);
+    }
+    let row = ProfileRow::new(new_id(), user, profile.clone(), now, now);
+    diesel::insert_into(profiles::table)
+        .values(&row)
+        .execute(conn)
+        .await?;
+    Ok(row.id)
+}
+
 /// The foreign key from recipes to profiles (migration 000011).
 const RECIPES_FKEY: &str = "recipes_equipment_fkey";
 

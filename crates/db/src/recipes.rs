@@ -12,8 +12,8 @@ use wort_domain::brewing::{self, MaltColour};
 use wort_domain::page::{Page, PageRequest};
 use wort_domain::ports::RecipeRepository;
 use wort_domain::recipe::{
-    NewRecipe, NewRecipeWithIngredients, Recipe, RecipeDetail, RecipeFilter, RecipePatch,
-    RecipeSort, RecipeType,
+    NewImport, NewRecipe, NewRecipeWithIngredients, Recipe, RecipeDetail, RecipeFilter,
+    RecipePatch, RecipeSort, RecipeType,
 };
 use wort_domain::{DomainError, DomainResult, UserId, new_id};
 
@@ -288,6 +288,32 @@ impl RecipeRepository for PgRecipes {
         conn.transaction(async |conn| create_in_tx(conn, user, recipes, now).await)
             .await
             .map_err(|TxError(e)| e)
+    }
+
+    async fn create_imported(
+        &self,
+        user: UserId,
+        import: NewImport,
+        now: OffsetDateTime,
+    ) -> DomainResult<Vec<RecipeDetail>> {
+        let mut conn = checkout(&self.pool).await?;
+        conn.transaction(async |conn| {
+            let mut ids = Vec::with_capacity(import.equipment.len());
+            for profile in &import.equipment {
+                ids.push(
+                    crate::equipment::find_or_create_identical(conn, user, profile, now).await?,
+                );
+            }
+            let mut recipes = import.recipes;
+            for (recipe, link) in recipes.iter_mut().zip(&import.recipe_equipment) {
+                if let Some(id) = link.and_then(|i| ids.get(i)) {
+                    recipe.recipe.equipment_id = Some(*id);
+                }
+            }
+            create_in_tx(conn, user, recipes, now).await
+        })
+        .await
+        .map_err(|TxError(e)| e)
     }
 
     async fn get(&self, user: UserId, id: Uuid) -> DomainResult<RecipeDetail> {

@@ -110,6 +110,7 @@ diesel::table! {
         sort_order -> Integer,
         created_at -> Timestamptz,
         catalog_id -> Nullable<Uuid>,
+        added -> Nullable<Text>,
     }
 }
 

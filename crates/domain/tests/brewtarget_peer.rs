@@ -198,6 +198,8 @@ fn to_wort(r: &Recipe) -> Wort {
             amount_kg: f.amount_kg,
             color_srm: f.color_srm,
             yield_percent: f.yield_percent * yield_share(f, r.brewtarget_major_version),
+            // Mash and boil count alike in every gravity Brewtarget computes here.
+            added: wort_domain::ingredients::FermentableAddition::Boil,
             origin: None,
             notes: None,
             sort_order: 0,

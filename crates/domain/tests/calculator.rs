@@ -183,6 +183,9 @@ fn build(case: &Case) -> Built {
             amount_kg: f.amount_kg,
             color_srm: f.color_srm,
             yield_percent: f.yield_percent,
+            added: wort_domain::ingredients::FermentableAddition::default_for(
+                FermentableType::parse(&f.kind).unwrap(),
+            ),
             origin: None,
             notes: None,
             sort_order: i,

@@ -692,7 +692,8 @@ impl Modify for SecuritySchemes {
     ),
     components(schemas(crate::error::ErrorBody, crate::error::ValidationErrorBody,
         crate::error::ValidationIssue, routes::health::Status, crate::sse::ChatStreamEvent,
-        routes::recipes::RecipeSortParam, routes::interchange::ExportFormat)),
+        routes::recipes::RecipeSortParam, routes::interchange::ExportFormat,
+        routes::interchange::FermentableColorParam)),
     tags(
         (name = "health", description = "Probes"),
         (name = "auth", description = "Accounts, sessions and API keys (camelCase)"),

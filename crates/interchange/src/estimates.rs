@@ -1,13 +1,14 @@
 //! The import report's comparison of each file's own estimates (its OG, IBU and colour) with the
-//! statistics wort computes for the imported recipe, as its recipe page will show them (no
-//! equipment profile: an import creates none). The rule of when they disagree, and the likely
+//! statistics wort computes for the imported recipe, as its recipe page will show them (with the
+//! equipment profile the file brings along, if any). The rule of when they disagree, and the likely
 //! cause, is the domain's (`brewing::agreement`).
 
 use crate::ImportedRecipe;
 use crate::domain::{
-    BrewingContext, FileEstimates, RecipeTraits, compute_stats_with, disagreements,
+    BrewingContext, EquipmentProfile, FileEstimates, RecipeTraits, compute_stats_with,
+    disagreements,
 };
-use crate::domain::{FermentableType, HopUse};
+use crate::domain::{FermentableAddition, FermentableType, HopUse};
 use crate::preview::preview;
 use crate::report::{Report, at};
 
@@ -34,6 +35,7 @@ pub(crate) const BEERJSON: EstimateFields = EstimateFields {
 /// disagree beyond ordinary differences between programs.
 pub(crate) fn compare(
     recipe: &ImportedRecipe,
+    equipment: Option<&EquipmentProfile>,
     path: &[String],
     fields: &EstimateFields,
     r: &mut Report,
@@ -45,7 +47,7 @@ pub(crate) fn compare(
     let detail = preview(recipe);
     let forms = detail.hop_forms();
     let context = BrewingContext {
-        equipment: None,
+        equipment,
         hop_forms: &forms,
     };
     let wort = compute_stats_with(&detail.stats_input(), &context);
@@ -55,6 +57,10 @@ pub(crate) fn compare(
             .hops
             .iter()
             .any(|h| matches!(h.hop_use, HopUse::FirstWort | HopUse::Mash)),
+        has_fermenter_additions: recipe
+            .fermentables
+            .iter()
+            .any(|f| f.added == FermentableAddition::Fermenter),
         has_mashed_fermentables: recipe
             .fermentables
             .iter()

@@ -12,16 +12,23 @@
 
 mod beerjson;
 mod beerxml;
+mod colours;
 mod decode;
 pub mod domain;
 mod enums;
+mod equipment;
 mod estimates;
 pub mod limits;
 mod preview;
 mod report;
+mod style_types;
 mod units;
+mod water_agents;
 
-use domain::{NewFermentable, NewHop, NewMashStep, NewMisc, NewRecipe, NewYeast, Violation};
+use domain::{
+    EquipmentProfile, NewFermentable, NewHop, NewMashStep, NewMisc, NewRecipe, NewWaterAddition,
+    NewYeast, Violation,
+};
 
 pub use beerjson::export::{export_beerjson, export_beerjson_bytes};
 pub use beerxml::export::export_beerxml;
@@ -61,7 +68,11 @@ pub struct ImportedRecipe {
     pub hops: Vec<NewHop>,
     pub yeasts: Vec<NewYeast>,
     pub miscs: Vec<NewMisc>,
+    /// Water-agent miscs that name a salt, acid or acidulated malt wort's water model knows.
+    pub water_additions: Vec<NewWaterAddition>,
     pub mash_steps: Vec<NewMashStep>,
+    /// The index in [`Import::equipment`] of the profile this recipe is brewed on, if any.
+    pub equipment: Option<usize>,
     /// BeerXML's fermentation stages (`PRIMARY_AGE`/`PRIMARY_TEMP`…), BeerJSON's
     /// `fermentation.fermentation_steps`.
     pub fermentation_steps: Vec<domain::NewFermentationStep>,
@@ -87,11 +98,46 @@ pub struct Warning {
     pub message: String,
 }
 
-/// A successful import: every recipe of the file, all to be created in one transaction.
+/// A successful import: every recipe of the file and the equipment profiles it carries, all to
+/// be created in one transaction.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Import {
     pub recipes: Vec<ImportedRecipe>,
+    /// BeerXML `EQUIPMENT` records, BeerJSON's `equipments`: each distinct profile once.
+    pub equipment: Vec<EquipmentProfile>,
     pub warnings: Vec<Warning>,
+}
+
+/// How to read BeerXML fermentable colours, which the format says are SRM (°L) but some
+/// programs write in EBC (`?fermentable_color=` on the import route).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum FermentableColor {
+    /// SRM, unless the file's own colour estimate agrees with the grist read as EBC and not
+    /// with it read as SRM: then EBC, converted (SRM = EBC × 0.508), with a warning.
+    #[default]
+    Auto,
+    Srm,
+    Ebc,
+}
+
+impl FermentableColor {
+    pub const NAMES: &[&str] = &["auto", "srm", "ebc"];
+
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "auto" => Some(Self::Auto),
+            "srm" => Some(Self::Srm),
+            "ebc" => Some(Self::Ebc),
+            _ => None,
+        }
+    }
+}
+
+/// What an import may be told besides the file.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ImportOptions {
+    /// BeerXML only: BeerJSON colours carry their unit.
+    pub fermentable_color: FermentableColor,
 }
 
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -107,15 +153,24 @@ pub enum ImportError {
     Invalid(Vec<Violation>),
 }
 
-/// Reads every recipe of a BeerXML or BeerJSON file.
+/// Reads every recipe of a BeerXML or BeerJSON file, with the default options.
 pub fn import(bytes: &[u8], declared: Format) -> Result<Import, ImportError> {
+    import_with(bytes, declared, ImportOptions::default())
+}
+
+/// Reads every recipe of a BeerXML or BeerJSON file.
+pub fn import_with(
+    bytes: &[u8],
+    declared: Format,
+    options: ImportOptions,
+) -> Result<Import, ImportError> {
     if bytes.len() > limits::MAX_FILE_BYTES {
         return Err(ImportError::TooLarge {
             limit: limits::MAX_FILE_BYTES,
         });
     }
     match declared {
-        Format::BeerXml => beerxml::import::import(bytes),
+        Format::BeerXml => beerxml::import::import(bytes, options),
         Format::BeerJson => beerjson::import::import(bytes),
     }
 }

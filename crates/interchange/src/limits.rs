@@ -49,3 +49,5 @@ pub const MASH_MINUTES: Bound = rules::MASH_MINUTES;
 pub const FERMENTATION_DAYS: Bound = rules::FERMENTATION_DAYS;
 pub const UNTIL_GRAVITY: Bound = rules::UNTIL_GRAVITY;
 pub const LITERS: Bound = rules::INFUSE_AMOUNT_LITERS;
+pub const WATER_AMOUNT: Bound = rules::WATER_AMOUNT;
+pub const ACID_STRENGTH_PERCENT: Bound = rules::ACID_STRENGTH_PERCENT;

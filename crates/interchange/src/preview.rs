@@ -50,6 +50,7 @@ pub fn preview(r: &ImportedRecipe) -> RecipeDetail {
                 amount_kg: f.amount_kg,
                 color_srm: f.color_srm,
                 yield_percent: f.yield_percent,
+                added: f.added,
                 origin: f.origin.clone(),
                 notes: f.notes.clone(),
                 sort_order: order(f.sort_order),
@@ -130,7 +131,22 @@ pub fn preview(r: &ImportedRecipe) -> RecipeDetail {
                 created_at: at,
             })
             .collect(),
-        water_additions: vec![],
+        water_additions: r
+            .water_additions
+            .iter()
+            .map(|a| crate::domain::WaterAddition {
+                id: next(),
+                recipe_id: id,
+                agent: a.agent,
+                amount: a.amount,
+                unit: a.agent.unit(),
+                strength_percent: a.strength_percent,
+                acid_percent: a.acid_percent,
+                step: a.step,
+                sort_order: order(a.sort_order),
+                created_at: at,
+            })
+            .collect(),
         fermentation_steps: r
             .fermentation_steps
             .iter()

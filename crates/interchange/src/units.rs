@@ -40,6 +40,18 @@ pub(crate) fn liters(value: f64, unit: &str) -> Option<f64> {
     })
 }
 
+/// A grain absorption rate in litres per kilogram (BeerJSON's specific volume units).
+pub(crate) fn liters_per_kg(value: f64, unit: &str) -> Option<f64> {
+    const QT_PER_LB: f64 = 3.785_411_784 / 4.0 / 0.453_592_37;
+    Some(match unit {
+        "l/kg" => value,
+        "l/g" => value * 1_000.0,
+        "qt/lb" => value * QT_PER_LB,
+        "gal/lb" => value * QT_PER_LB * 4.0,
+        _ => return None,
+    })
+}
+
 pub(crate) fn celsius(value: f64, unit: &str) -> Option<f64> {
     Some(match unit {
         "C" => value,

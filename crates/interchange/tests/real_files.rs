@@ -11,7 +11,8 @@ mod common;
 
 use common::{IMPORTABLE, available, file, format_of, import_ok, usable, vendored};
 use wort_interchange::domain::{
-    FermentableType, HopUse, MashStepType, MiscType, MiscUse, RecipeType, YeastForm, YeastType,
+    FermentableType, HopUse, MashStepType, MiscType, RecipeType, WaterAgent, WaterStep, YeastForm,
+    YeastType,
 };
 use wort_interchange::{ImportError, import};
 
@@ -211,17 +212,33 @@ fn corpus_only_beerxml_files_keep_their_traits() {
         ])));
     }
 
-    // Brewfather: `&#32;` references decoded, lower-case booleans, misc use Sparge.
+    // Brewfather: `&#32;` references decoded, lower-case booleans, its salts in the mash and
+    // (misc use Sparge) the sparge become water additions; its EQUIPMENT a profile.
     if available(TEST, "bx_brewfather_philter_xpa.xml") {
-        let b = import_ok("bx_brewfather_philter_xpa.xml");
-        let b = &b.recipes[0];
+        let file = import_ok("bx_brewfather_philter_xpa.xml");
+        let b = &file.recipes[0];
         assert_eq!(b.recipe.name, "Philter XPA - Clone");
-        assert!(b.miscs.iter().any(|m| m.misc_use == MiscUse::Sparge));
-        assert!(
-            b.miscs
-                .iter()
-                .any(|m| m.kind == MiscType::WaterAgent && m.amount_unit == "g")
+        let salts: Vec<_> = (b.water_additions.iter())
+            .map(|a| (a.agent, a.step, a.amount))
+            .collect();
+        assert_eq!(
+            salts,
+            [
+                (WaterAgent::CalciumChloride, WaterStep::Mash, 1.24),
+                (WaterAgent::EpsomSalt, WaterStep::Mash, 2.38),
+                (WaterAgent::Gypsum, WaterStep::Mash, 4.47),
+                (WaterAgent::CalciumChloride, WaterStep::Sparge, 1.36),
+                (WaterAgent::EpsomSalt, WaterStep::Sparge, 2.62),
+                (WaterAgent::Gypsum, WaterStep::Sparge, 4.93),
+            ]
         );
+        assert!(b.miscs.iter().all(|m| m.kind != MiscType::WaterAgent));
+        assert_eq!(b.equipment, Some(0));
+        let kit = &file.equipment[0];
+        assert_eq!(kit.name, "Grainfather");
+        // EVAP_RATE 11.574 % of BOIL_SIZE 25.92 L per hour = 3 L/h.
+        assert!(close(kit.boil_off_liters_per_hour, 3.0));
+        assert!(close(kit.mash_tun_deadspace_liters, 3.5));
     }
 
     // Brewtarget's `encoding="System"`: read as UTF-8, said so.
@@ -267,7 +284,13 @@ fn beerjson_units_are_converted() {
         (r.miscs[0].amount, r.miscs[0].amount_unit.as_str()),
         (1.0, "tsp")
     );
-    assert_eq!(r.miscs[1].misc_use, MiscUse::Mash);
+    // The gypsum (a water agent, add_to_mash) is a water addition of the mash, in grams.
+    assert_eq!(r.miscs.len(), 1);
+    let gypsum = &r.water_additions[0];
+    assert_eq!(
+        (gypsum.agent, gypsum.amount, gypsum.step),
+        (WaterAgent::Gypsum, 5.0, WaterStep::Mash)
+    );
     let m = &r.mash_steps;
     assert!(close(m[0].temperature_c, (152.0 - 32.0) * 5.0 / 9.0));
     assert!(close(m[0].duration_minutes, 60.0));
@@ -369,13 +392,22 @@ fn estimate_warnings(name: &str) -> Vec<(Vec<String>, String)> {
 
 #[test]
 fn the_report_compares_each_files_estimates_with_worts_numbers() {
-    // Brewer's Friend counts Tubbs II's hop stand for far more than wort's whirlpool rule.
+    // Tubbs II's honey goes in after the boil (ADD_AFTER_BOIL): Brewer's Friend counts it in
+    // the OG, wort in the ABV only. And Brewer's Friend counts the hop stand for far more than
+    // wort's whirlpool rule.
     let tubbs = estimate_warnings("bx_brewersfriend_tubbs_ii.xml");
-    assert_eq!(tubbs.len(), 1, "{tubbs:?}");
-    assert_eq!(tubbs[0].0, ["RECIPES", "RECIPE", "0", "IBU"]);
+    assert_eq!(tubbs.len(), 2, "{tubbs:?}");
+    assert_eq!(tubbs[0].0, ["RECIPES", "RECIPE", "0", "EST_OG"]);
     assert!(
-        tubbs[0].1.starts_with(
-            "IBU: the file says 65.3, wort computes 28.6; likely cause: the hop stand"
+        tubbs[0]
+            .1
+            .contains("likely cause: fermentables added in the fermenter"),
+        "{tubbs:?}"
+    );
+    assert_eq!(tubbs[1].0, ["RECIPES", "RECIPE", "0", "IBU"]);
+    assert!(
+        tubbs[1].1.starts_with(
+            "IBU: the file says 65.3, wort computes 31.5; likely cause: the hop stand"
         ),
         "{tubbs:?}"
     );
@@ -391,10 +423,14 @@ fn the_report_compares_each_files_estimates_with_worts_numbers() {
         ["beerjson", "recipes", "0", "original_gravity"]
     );
     // Files whose numbers agree, or that state none, get no such warning.
-    for name in [
-        "bx_brewersfriend_vanilla_cream_ale.xml",
-        "bj_units_constructed.json",
-    ] {
+    // Vanilla Cream Ale's honey goes into the fermenter: the file's OG counts it, wort's not.
+    let vanilla = estimate_warnings("bx_brewersfriend_vanilla_cream_ale.xml");
+    assert_eq!(vanilla.len(), 1, "{vanilla:?}");
+    assert!(
+        vanilla[0].1.contains("added in the fermenter"),
+        "{vanilla:?}"
+    );
+    for name in ["bj_units_constructed.json", "constructed_equipment.json"] {
         assert_eq!(estimate_warnings(name), vec![], "{name}");
     }
 }

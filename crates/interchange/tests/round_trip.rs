@@ -11,9 +11,9 @@ mod common;
 
 use common::{IMPORTABLE, detail, for_export, import_ok, usable};
 use wort_interchange::domain::{
-    FermentableType, HopForm, HopUse, MashStepType, MiscType, MiscUse, NewFermentable,
-    NewFermentationStep, NewHop, NewMashStep, NewMisc, NewRecipe, NewYeast, RecipeType, YeastForm,
-    YeastType, compute_stats,
+    FermentableAddition, FermentableType, HopForm, HopUse, MashStepType, MiscType, MiscUse,
+    NewFermentable, NewFermentationStep, NewHop, NewMashStep, NewMisc, NewRecipe, NewWaterAddition,
+    NewYeast, RecipeType, WaterAgent, WaterStep, YeastForm, YeastType, compute_stats,
 };
 use wort_interchange::{
     Estimates, Format, ImportedRecipe, export_beerjson, export_beerxml, import,
@@ -70,6 +70,9 @@ fn comparable(r: &ImportedRecipe) -> ImportedRecipe {
     for m in &mut r.miscs {
         (m.amount, m.time_minutes) = (sig(m.amount), sig(m.time_minutes));
     }
+    for a in &mut r.water_additions {
+        a.amount = sig(a.amount);
+    }
     for s in &mut r.mash_steps {
         (s.temperature_c, s.duration_minutes) = (sig(s.temperature_c), sig(s.duration_minutes));
         (s.infuse_amount_liters, s.ramp_minutes) = (o(s.infuse_amount_liters), o(s.ramp_minutes));
@@ -80,6 +83,8 @@ fn comparable(r: &ImportedRecipe) -> ImportedRecipe {
 /// What survives a trip through `format`: the documented losses (docs/interchange.md).
 fn carried(format: Format, r: &ImportedRecipe) -> ImportedRecipe {
     let mut r = r.clone();
+    // These exports are written without the recipes' equipment profiles (`for_export`).
+    r.equipment = None;
     // wort's `aroma` is a late boil addition; both formats call it a boil addition (their
     // `Aroma` is a steep after flame-out, wort's `whirlpool`).
     for h in &mut r.hops {
@@ -221,6 +226,7 @@ fn everything() -> ImportedRecipe {
                 amount_kg: 0.1 + i as f64 * 0.37,
                 color_srm: 1.5 + i as f64 * 11.0,
                 yield_percent: 60.0 + i as f64 * 3.3,
+                added: FermentableAddition::ALL[i % FermentableAddition::ALL.len()],
                 origin: (i % 2 == 0).then(|| "UK".to_owned()),
                 notes: (i % 3 == 0).then(|| format!("note {i}")),
                 sort_order: Some(i as i32),
@@ -288,6 +294,25 @@ fn everything() -> ImportedRecipe {
                 sort_order: Some(i as i32),
             })
             .collect(),
+        // Every agent wort's water model knows, into the mash and the sparge: both formats carry
+        // them as water-agent miscs, which are read back as water additions.
+        water_additions: WaterAgent::ALL
+            .iter()
+            .enumerate()
+            .map(|(i, &agent)| NewWaterAddition {
+                agent,
+                amount: 0.5 + i as f64 * 1.25,
+                strength_percent: match agent {
+                    WaterAgent::LacticAcid => Some(80.0),
+                    WaterAgent::PhosphoricAcid => Some(10.0),
+                    _ => None,
+                },
+                acid_percent: (agent == WaterAgent::AcidulatedMalt).then_some(3.0),
+                step: [WaterStep::Mash, WaterStep::Sparge][i % 2],
+                sort_order: Some(i as i32),
+            })
+            .collect(),
+        equipment: None,
         mash_steps: MashStepType::ALL
             .iter()
             .enumerate()

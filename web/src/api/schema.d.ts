@@ -849,8 +849,10 @@ export interface paths {
         put?: never;
         /**
          * Import every recipe of a BeerXML or BeerJSON file.
-         * @description Each recipe is created with all its ingredients and mash steps, in one transaction: all or
-         *     nothing.
+         * @description Each recipe is created with all its ingredients, mash steps and water additions, and the
+         *     file's equipment profiles with them (an identical profile of the account is reused; a
+         *     BeerXML recipe's own `EQUIPMENT` becomes its profile, a BeerJSON file's only when it holds one
+         *     recipe and one profile), in one transaction: all or nothing.
          */
         post: operations["import_recipes"];
         delete?: never;
@@ -2235,6 +2237,8 @@ export interface components {
             trub_chiller_loss_liters?: number;
         };
         CreateFermentable: {
+            /** @description When it goes in. Pre-boil gravity counts `mash` and `boil`; OG every one but `fermenter`; a `fermenter` addition's sugar ferments completely and adds to the ABV only. Default: `mash` for grain and adjunct, `boil` for every other type. */
+            added?: "mash" | "boil" | "late_boil" | "fermenter";
             /** Format: double */
             amount_kg: number;
             /**
@@ -2742,6 +2746,8 @@ export interface components {
          */
         ExportFormat: "beerjson" | "beerxml";
         Fermentable: {
+            /** @description When it goes in (mash, boil, late boil, fermenter). */
+            added: components["schemas"]["FermentableAddition"];
             /** Format: double */
             amount_kg: number;
             /**
@@ -2766,6 +2772,21 @@ export interface components {
             /** Format: double */
             yield_percent: number;
         };
+        /**
+         * @description When a fermentable goes in: into the `mash`, at the start of the `boil`, late in the boil
+         *     (`late_boil`: after the pre-boil gravity is measured) or into the `fermenter`. Decides
+         *     which gravities count it (docs/calculations.md): pre-boil gravity counts `mash` and
+         *     `boil`; OG every one but `fermenter`; a `fermenter` addition's sugar ferments fully and
+         *     adds to the ABV only. No create default of its own: it follows the type
+         *     ([`FermentableAddition::default_for`]).
+         * @enum {string}
+         */
+        FermentableAddition: "mash" | "boil" | "late_boil" | "fermenter";
+        /**
+         * @description How BeerXML fermentable colours are read (`fermentable_color` in the query).
+         * @enum {string}
+         */
+        FermentableColorParam: "auto" | "srm" | "ebc";
         /** @description A fermentable's descriptive fields; each may be unknown. */
         FermentableDetails: {
             /**
@@ -4009,6 +4030,16 @@ export interface components {
             trub_chiller_loss_liters?: number;
         };
         UpdateFermentable: {
+            /**
+             * @description When a fermentable goes in: into the `mash`, at the start of the `boil`, late in the boil
+             *     (`late_boil`: after the pre-boil gravity is measured) or into the `fermenter`. Decides
+             *     which gravities count it (docs/calculations.md): pre-boil gravity counts `mash` and
+             *     `boil`; OG every one but `fermenter`; a `fermenter` addition's sugar ferments fully and
+             *     adds to the ABV only. No create default of its own: it follows the type
+             *     ([`FermentableAddition::default_for`]).
+             * @enum {string}
+             */
+            added?: "mash" | "boil" | "late_boil" | "fermenter";
             /** Format: double */
             amount_kg?: number;
             /** Format: uuid */
@@ -11489,7 +11520,10 @@ export interface operations {
     };
     import_recipes: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description BeerXML only: how fermentable `COLOR` is read. `auto` (default): SRM, unless the file's own `EST_COLOR` agrees with the colours read as EBC and not as SRM (within 25 % or 2 SRM); then they are converted (SRM = EBC × 0.508) and a warning says so. `srm` and `ebc` force a reading. Another value is `400`. */
+                fermentable_color?: components["schemas"]["FermentableColorParam"];
+            };
             header?: {
                 /** @description A key of the client's choosing (a UUID, say) that makes a retry of this write safe: the first answer to the key is kept 24 h for the account and sent again, with `Idempotent-Replayed: true`, to a retry of the same request. A malformed key is `400`. A streamed answer (`text/event-stream`) is not kept: the key guards the request until its stream starts. */
                 "Idempotency-Key"?: string;

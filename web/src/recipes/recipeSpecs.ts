@@ -4,6 +4,7 @@ import { enumOptions } from '../components/Field';
 import { formatNumber, symbolFor, type Kind } from '../units';
 
 export const fermentableTypes = ['grain', 'adjunct', 'sugar', 'extract', 'dry_extract', 'fruit', 'juice', 'honey', 'other'] as const;
+export const fermentableAdditions = ['mash', 'boil', 'late_boil', 'fermenter'] as const satisfies readonly Schemas['FermentableAddition'][];
 export const hopUses = ['boil', 'dry_hop', 'mash', 'first_wort', 'whirlpool', 'aroma'] as const;
 export const hopForms = ['pellet', 'plug', 'leaf', 'extract'] as const satisfies readonly Schemas['HopForm'][];
 export const yeastTypes = ['ale', 'lager', 'hybrid', 'wheat', 'wine', 'champagne', 'kveik', 'brett', 'lacto', 'other'] as const;
@@ -46,6 +47,10 @@ export const specs: { key: 'fermentables' | 'hops' | 'yeasts' | 'miscs' | 'mash_
         { key: 'amount_kg', label: 'Amount', type: 'number', unit: 'mass_kg', def: { kg: 1, lb: 1 } },
         { key: 'color_srm', label: 'Colour', type: 'number', unit: 'color', def: { SRM: 3, EBC: 6 } },
         { key: 'yield_percent', label: 'Yield', type: 'number', unit: 'percent', def: 80 },
+        // When it goes in (which gravities count it is the API's rule). Not in the add form: the
+        // API's default follows the type (mash for grain and adjunct, boil otherwise); the row's
+        // select changes it.
+        { key: 'added', label: 'Added', type: 'select', options: enumOptions(fermentableAdditions), add: false },
       ],
     },
   },

@@ -5,9 +5,10 @@ use diesel::prelude::*;
 use time::OffsetDateTime;
 use uuid::Uuid;
 use wort_domain::ingredients::{
-    Fermentable, FermentableType, FermentationStep, Hop, HopForm, HopUse, MashStep, MashStepType,
-    Misc, MiscType, MiscUse, NewFermentable, NewFermentationStep, NewHop, NewMashStep, NewMisc,
-    NewWaterAddition, NewYeast, WaterAddition, WaterAgent, WaterStep, Yeast, YeastForm, YeastType,
+    Fermentable, FermentableAddition, FermentableType, FermentationStep, Hop, HopForm, HopUse,
+    MashStep, MashStepType, Misc, MiscType, MiscUse, NewFermentable, NewFermentationStep, NewHop,
+    NewMashStep, NewMisc, NewWaterAddition, NewYeast, WaterAddition, WaterAgent, WaterStep, Yeast,
+    YeastForm, YeastType,
 };
 use wort_domain::{DomainError, DomainResult, UserId};
 
@@ -39,6 +40,8 @@ pub(crate) struct FermentableRow {
     #[serde(deserialize_with = "super::nested::instant")]
     pub(super) created_at: OffsetDateTime,
     pub(super) catalog_id: Option<Uuid>,
+    /// NULL on rows written before fermentables said when they go in: the type's default.
+    pub(super) added: Option<String>,
 }
 
 impl FermentableRow {
@@ -57,13 +60,20 @@ impl FermentableRow {
             sort_order: e.sort_order,
             created_at: e.created_at,
             catalog_id: e.catalog_id,
+            added: Some(e.added.as_str().to_owned()),
         }
     }
 
     pub(super) fn entity(self) -> DomainResult<Fermentable> {
+        let kind = parse_enum(&self.kind, FermentableType::parse)?;
+        let added = match &self.added {
+            Some(word) => parse_enum(word, FermentableAddition::parse)?,
+            None => FermentableAddition::default_for(kind),
+        };
         Ok(Fermentable {
             catalog_id: self.catalog_id,
-            kind: parse_enum(&self.kind, FermentableType::parse)?,
+            kind,
+            added,
             id: self.id,
             recipe_id: self.recipe_id,
             name: self.name,
@@ -355,6 +365,7 @@ impl FermentableRow {
             sort_order: n.sort_order.unwrap_or(append_at),
             created_at: at.now,
             catalog_id: n.catalog_id,
+            added: Some(n.added.as_str().to_owned()),
         }
     }
 }

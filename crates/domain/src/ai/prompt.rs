@@ -313,6 +313,7 @@ mod tests {
                 amount_kg: 4.5,
                 color_srm: 3.0,
                 yield_percent: 80.0,
+                added: crate::ingredients::FermentableAddition::Mash,
                 origin: Some("UK".into()),
                 notes: None,
                 sort_order: 0,

@@ -477,6 +477,14 @@ mod tests {
         ) -> DomainResult<Vec<RecipeDetail>> {
             unreachable!("not used by the use cases")
         }
+        async fn create_imported(
+            &self,
+            _: UserId,
+            _: crate::recipe::NewImport,
+            _: OffsetDateTime,
+        ) -> DomainResult<Vec<RecipeDetail>> {
+            unreachable!("not used by the use cases")
+        }
         async fn list_details(
             &self,
             _: UserId,

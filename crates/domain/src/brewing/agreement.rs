@@ -37,6 +37,9 @@ pub struct RecipeTraits {
     pub has_first_wort_or_mash_hops: bool,
     /// Mashed fermentables, whose yield depends on the efficiency a program assumes.
     pub has_mashed_fermentables: bool,
+    /// Fermentables added in the fermenter, which wort's OG leaves out (many programs count
+    /// them in).
+    pub has_fermenter_additions: bool,
 }
 
 /// One statistic on which the file and wort disagree, with the likely cause in words.
@@ -70,6 +73,14 @@ fn beyond(difference: f64, tolerance: f64) -> bool {
     difference > tolerance + 1e-9
 }
 
+/// Whether a colour wort computes agrees with the file's estimate (both SRM) within the
+/// ordinary difference between programs: at most 25 % of the file's value *or* at most 2 SRM
+/// apart.
+pub fn colour_agrees(file_srm: f64, wort_srm: f64) -> bool {
+    let diff = (wort_srm - file_srm).abs();
+    !(beyond(diff, COLOUR_TOLERANCE_SRM) && beyond(diff, COLOUR_TOLERANCE_SHARE * file_srm))
+}
+
 /// Every statistic on which the file's estimates and wort's statistics disagree beyond the
 /// tolerances above, in the order OG, IBU, colour. A statistic the file does not state is skipped.
 pub fn disagreements(
@@ -81,9 +92,12 @@ pub fn disagreements(
     if let Some(og) = file.og.filter(|v| v.is_finite() && *v > 0.9)
         && beyond((wort.og - og).abs(), OG_TOLERANCE)
     {
-        let likely_cause = if traits.has_mashed_fermentables {
+        let likely_cause = if traits.has_fermenter_additions && wort.og < og {
+            "fermentables added in the fermenter: wort's OG leaves them out (their sugar \
+                 ferments completely and counts in the ABV)"
+        } else if traits.has_mashed_fermentables {
             "a different mash efficiency or equipment losses (wort applies the recipe's \
-                 efficiency and, on import, no equipment profile)"
+                 efficiency to the batch plus the equipment profile's trub and chiller loss)"
         } else {
             "different extract yields of the fermentables"
         };
@@ -113,17 +127,16 @@ pub fn disagreements(
             });
         }
     }
-    if let Some(colour) = file.color_srm.filter(|v| v.is_finite() && *v >= 0.0) {
-        let diff = (wort.srm - colour).abs();
-        if beyond(diff, COLOUR_TOLERANCE_SRM) && beyond(diff, COLOUR_TOLERANCE_SHARE * colour) {
-            out.push(Disagreement {
-                statistic: "color_srm",
-                file: colour,
-                wort: wort.srm,
-                likely_cause: "a different colour formula (wort uses Morey; Daniels and Mosher \
-                               give other numbers for dark beers) or malt colours given in EBC",
-            });
-        }
+    if let Some(colour) = file.color_srm.filter(|v| v.is_finite() && *v >= 0.0)
+        && !colour_agrees(colour, wort.srm)
+    {
+        out.push(Disagreement {
+            statistic: "color_srm",
+            file: colour,
+            wort: wort.srm,
+            likely_cause: "a different colour formula (wort uses Morey; Daniels and Mosher \
+                           give other numbers for dark beers) or malt colours given in EBC",
+        });
     }
     out
 }
@@ -211,9 +224,17 @@ mod tests {
         assert_eq!(
             d[0].message(),
             "OG: the file says 1.060, wort computes 1.050; likely cause: a different mash \
-             efficiency or equipment losses (wort applies the recipe's efficiency and, on \
-             import, no equipment profile)"
+             efficiency or equipment losses (wort applies the recipe's efficiency to the batch \
+             plus the equipment profile's trub and chiller loss)"
         );
+    }
+
+    #[test]
+    fn colours_agree_within_a_quarter_or_two_srm() {
+        assert!(colour_agrees(8.5, 10.4), "1.9 SRM apart");
+        assert!(colour_agrees(20.0, 24.9), "24.5 % apart");
+        assert!(!colour_agrees(8.5, 14.7), "6.2 SRM and 73 % apart");
+        assert!(!colour_agrees(20.0, 25.1), "5.1 SRM and 25.5 % apart");
     }
 
     #[test]

@@ -6,6 +6,11 @@ use crate::ingredients::Fermentable;
 /// EBC per SRM (the usual linear conversion).
 pub const EBC_PER_SRM: f64 = 1.97;
 
+/// SRM per EBC as a fermentable's colour is converted when a file gives it in EBC where its
+/// format wants SRM (BeerXML from BeerSmith): the rounded inverse of [`EBC_PER_SRM`], as
+/// brewers and the programs' own tables write it (SRM = EBC × 0.508).
+pub const SRM_PER_EBC: f64 = 0.508;
+
 /// All a fermentable gives a beer's colour: its weight and its own colour. A page of the recipe
 /// list reads only these two columns of each fermentable, not the whole row.
 #[derive(Clone, Copy, Debug, PartialEq)]

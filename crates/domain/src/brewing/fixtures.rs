@@ -3,7 +3,9 @@
 use time::macros::datetime;
 use uuid::Uuid;
 
-use crate::ingredients::{Fermentable, FermentableType, Hop, HopUse, Yeast, YeastType};
+use crate::ingredients::{
+    Fermentable, FermentableAddition, FermentableType, Hop, HopUse, Yeast, YeastType,
+};
 
 pub fn fermentable(
     kind: FermentableType,
@@ -20,6 +22,7 @@ pub fn fermentable(
         amount_kg,
         color_srm,
         yield_percent,
+        added: FermentableAddition::default_for(kind),
         origin: None,
         notes: None,
         sort_order: 0,

@@ -3,7 +3,7 @@
 //! Gravities are handled as "points": (SG − 1) × 1000, so 1.050 is 50 points.
 
 use super::{finite_or_zero, gallons, pounds};
-use crate::ingredients::{Fermentable, FermentableType, Yeast};
+use crate::ingredients::{Fermentable, FermentableAddition, FermentableType, Yeast};
 
 /// Gravity points one pound of fully available extract gives in one US gallon (the usual
 /// sucrose-based ppg; a fermentable's `yield_percent` scales it).
@@ -39,17 +39,56 @@ pub fn fermentable_points(fermentable: &Fermentable, gal: f64, recipe_efficiency
     )
 }
 
-/// The recipe's gravity points: the sum over its fermentables.
+/// The points of the fermentables `counts` admits, in `batch_size_liters`.
+fn points_where(
+    batch_size_liters: f64,
+    recipe_efficiency: f64,
+    fermentables: &[Fermentable],
+    counts: impl Fn(FermentableAddition) -> bool,
+) -> f64 {
+    let gal = gallons(batch_size_liters);
+    fermentables
+        .iter()
+        .filter(|f| counts(f.added))
+        .map(|f| fermentable_points(f, gal, recipe_efficiency))
+        .sum()
+}
+
+/// The recipe's gravity points, the OG's: the sum over its fermentables that are in the wort by
+/// the end of the boil (every one but the `fermenter` additions).
 pub fn gravity_points(
     batch_size_liters: f64,
     recipe_efficiency: f64,
     fermentables: &[Fermentable],
 ) -> f64 {
-    let gal = gallons(batch_size_liters);
-    fermentables
-        .iter()
-        .map(|f| fermentable_points(f, gal, recipe_efficiency))
-        .sum()
+    points_where(batch_size_liters, recipe_efficiency, fermentables, |a| {
+        a.in_the_wort()
+    })
+}
+
+/// The points in the kettle before the boil: `mash` and `boil` additions only (a `late_boil`
+/// sugar goes in after the pre-boil gravity is taken), over the same volume as
+/// [`gravity_points`] (the caller spreads them over the pre-boil volume).
+pub fn pre_boil_points(
+    batch_size_liters: f64,
+    recipe_efficiency: f64,
+    fermentables: &[Fermentable],
+) -> f64 {
+    points_where(batch_size_liters, recipe_efficiency, fermentables, |a| {
+        a.before_the_boil()
+    })
+}
+
+/// The points added in the fermenter (fruit, sugar for a second fermentation): not in the OG,
+/// fermented completely, so they add to the alcohol and not to the FG.
+pub fn fermenter_points(
+    batch_size_liters: f64,
+    recipe_efficiency: f64,
+    fermentables: &[Fermentable],
+) -> f64 {
+    points_where(batch_size_liters, recipe_efficiency, fermentables, |a| {
+        !a.in_the_wort()
+    })
 }
 
 /// OG = 1 + points/1000.
@@ -80,6 +119,12 @@ pub fn final_gravity(points: f64, attenuation_percent: f64) -> f64 {
 /// ABV (%) = (OG − FG) × 131.25.
 pub fn abv(og: f64, fg: f64) -> f64 {
     (og - fg) * ABV_FACTOR
+}
+
+/// ABV (%) with `fermenter_points` added after the boil and fermented completely:
+/// (OG + P_fermenter/1000 − FG) × 131.25. With no fermenter addition it is [`abv`].
+pub fn abv_with_fermenter(og: f64, fermenter_points: f64, fg: f64) -> f64 {
+    abv(og + fermenter_points / 1000.0, fg)
 }
 
 /// Apparent attenuation (%) of a beer now at `sg` that started at `og`:
@@ -157,6 +202,54 @@ mod tests {
         ];
         let points = gravity_points(20.0, 0.72, &bill);
         assert!(close(points, 74.8143, 1e-4), "{points}");
+    }
+
+    #[test]
+    fn each_gravity_counts_the_additions_in_the_wort_by_then() {
+        use crate::ingredients::FermentableAddition::{Boil, Fermenter, LateBoil, Mash};
+        // One gallon; 1 lb of grain at 80 %, eff 0.75 = 27.726 points (mash);
+        // 1 lb of sugar = 46.21 points, once at each of boil, late boil and fermenter.
+        let at = |kind, added| Fermentable {
+            added,
+            ..fermentable(
+                kind,
+                ONE_POUND_KG,
+                0.0,
+                if kind == Grain { 80.0 } else { 100.0 },
+            )
+        };
+        let bill = [
+            at(Grain, Mash),
+            at(Sugar, Boil),
+            at(Sugar, LateBoil),
+            at(Sugar, Fermenter),
+        ];
+        // Pre-boil: 27.726 + 46.21 = 73.936; OG: + 46.21 = 120.146; fermenter: 46.21.
+        assert!(close(
+            pre_boil_points(ONE_GALLON_L, 0.75, &bill),
+            73.936,
+            1e-9
+        ));
+        assert!(close(
+            gravity_points(ONE_GALLON_L, 0.75, &bill),
+            120.146,
+            1e-9
+        ));
+        assert!(close(
+            fermenter_points(ONE_GALLON_L, 0.75, &bill),
+            46.21,
+            1e-9
+        ));
+        // FG from the OG's points at 75 %: 1 + 120.146 × 0.25/1000 = 1.0300365.
+        // ABV = (1.120146 + 0.04621 − 1.0300365) × 131.25 = 0.1363195 × 131.25 = 17.89194.
+        let fg = final_gravity(120.146, 75.0);
+        assert!(close(fg, 1.0300365, 1e-9));
+        assert!(close(
+            abv_with_fermenter(1.120146, 46.21, fg),
+            17.891934375,
+            1e-6
+        ));
+        assert_eq!(abv_with_fermenter(1.05, 0.0, 1.0125), abv(1.05, 1.0125));
     }
 
     #[test]

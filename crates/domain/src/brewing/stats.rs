@@ -99,7 +99,10 @@ impl BrewingContext<'_> {
 /// The unrounded core of the statistics, for callers that compare or solve (scaling, tests).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Unrounded {
+    /// The OG's points: every fermentable but the `fermenter` additions.
     pub points: f64,
+    /// The points added in the fermenter, fermented completely (ABV only).
+    pub fermenter_points: f64,
     pub og: f64,
     pub fg: f64,
     pub attenuation: f64,
@@ -112,6 +115,7 @@ pub struct Unrounded {
 pub fn unrounded(input: &StatsInput<'_>, context: &BrewingContext<'_>) -> Unrounded {
     let volume = context.gravity_volume_liters(input.batch_size_liters);
     let points = gravity::gravity_points(volume, input.efficiency, input.fermentables);
+    let fermenter_points = gravity::fermenter_points(volume, input.efficiency, input.fermentables);
     let og = gravity::original_gravity(points);
     let attenuation = gravity::apparent_attenuation(input.yeasts);
     let fg = gravity::final_gravity(points, attenuation);
@@ -132,6 +136,7 @@ pub fn unrounded(input: &StatsInput<'_>, context: &BrewingContext<'_>) -> Unroun
     let ibu = hop_ibus.iter().sum();
     Unrounded {
         points,
+        fermenter_points,
         og,
         fg,
         attenuation,
@@ -154,6 +159,7 @@ pub fn compute_stats_with(input: &StatsInput<'_>, context: &BrewingContext<'_>) 
     let volume = input.batch_size_liters;
     let Unrounded {
         points,
+        fermenter_points,
         og,
         fg,
         attenuation,
@@ -163,12 +169,15 @@ pub fn compute_stats_with(input: &StatsInput<'_>, context: &BrewingContext<'_>) 
     let hop_ibus: Vec<(Uuid, f64)> = input.hops.iter().map(|hop| hop.id).zip(hop_ibus).collect();
 
     let srm = colour::srm_of(volume, input.fermentables);
-    let kcal_per_100ml = calories::kcal_per_100ml(og, fg);
+    // A fermenter addition's sugar becomes alcohol (and its calories) as the wort's does: the
+    // beer is as if it had started at OG + P_fermenter/1000.
+    let fermented_from = og + fermenter_points / 1000.0;
+    let kcal_per_100ml = calories::kcal_per_100ml(fermented_from, fg);
 
     RecipeStats {
         og: round_to(og, 4),
         fg: round_to(fg, 4),
-        abv: round_to(gravity::abv(og, fg), 2),
+        abv: round_to(gravity::abv_with_fermenter(og, fermenter_points, fg), 2),
         ibu: round_to(ibu, 1),
         srm: round_to(srm, 1),
         ebc: round_to(colour::ebc(srm), 1),
@@ -315,6 +324,54 @@ mod tests {
             },
         );
         assert_eq!(with, compute_stats(&i));
+    }
+
+    #[test]
+    fn a_late_sugar_counts_in_the_og_and_a_fermenter_one_in_the_abv_only() {
+        use crate::ingredients::FermentableAddition::{Fermenter, LateBoil};
+        // The whole recipe above (5 kg grain, 1 kg sugar: 74.8143 points, OG 1.0748, FG 1.0187,
+        // ABV 7.36) with the sugar late in the boil: nothing changes here (pre-boil gravity
+        // is the volumes' concern).
+        let late = [
+            fermentable(Grain, 5.0, 3.0, 80.0),
+            Fermentable {
+                added: LateBoil,
+                ..fermentable(Sugar, 1.0, 0.0, 100.0)
+            },
+        ];
+        let hops = [hop(Boil, 5.0, 28.0, 60.0)];
+        let yeasts = [yeast(Some(70.0)), yeast(None)];
+        let s = compute_stats(&input(&late, &hops, &yeasts));
+        assert_eq!((s.og, s.fg, s.abv), (1.0748, 1.0187, 7.36));
+        // The sugar in the fermenter instead: OG from the grain's 55.5323 points = 1.0555;
+        // FG = 1 + 55.5323 × 0.25/1000 = 1.0139; the sugar's 19.2820 points ferment fully:
+        // ABV = (1.0555323 + 0.0192820 − 1.0138831) × 131.25 = 0.0609312 × 131.25 = 7.9972
+        // → 8.00 (more than 7.36: the fermenter sugar leaves no residual gravity).
+        // IBU follows the lower OG (Tinseth's bigness factor grows as the gravity falls).
+        let fermenter = [
+            fermentable(Grain, 5.0, 3.0, 80.0),
+            Fermentable {
+                added: Fermenter,
+                ..fermentable(Sugar, 1.0, 0.0, 100.0)
+            },
+        ];
+        let f = compute_stats(&input(&fermenter, &hops, &yeasts));
+        assert_eq!(f.og, 1.0555);
+        assert_eq!(f.fg, 1.0139);
+        assert_eq!(f.abv, 8.0);
+        assert!(f.ibu > s.ibu, "a lower boil gravity bitters more");
+        // Colour counts every fermentable wherever it goes in.
+        assert_eq!(f.srm, s.srm);
+        let u = unrounded(
+            &input(&fermenter, &hops, &yeasts),
+            &BrewingContext::default(),
+        );
+        assert!((u.points - 55.5323).abs() < 1e-4, "{}", u.points);
+        assert!(
+            (u.fermenter_points - 19.2820).abs() < 1e-4,
+            "{}",
+            u.fermenter_points
+        );
     }
 
     #[test]

@@ -16,6 +16,8 @@
 //!   full volume (all-in-one, BIAB): strike water = mash water, sparge water = 0
 //! water to grain = (strike water − mash_tun_deadspace) / mashed grain kg
 //! pre-boil SG    = 1 + points × (V + trub_chiller_loss) / pre-boil / 1000
+//!                  (points of the `mash` and `boil` additions only: a `late_boil` or
+//!                  `fermenter` fermentable is not in the kettle yet)
 //! ```
 //!
 //! The pre-boil gravity spreads the same sugar as the OG (whose volume is V + trub loss, see
@@ -146,7 +148,8 @@ pub fn volumes_with_thickness(
         hop_forms: &[],
     };
     let gravity_volume = context.gravity_volume_liters(batch);
-    let points = gravity::gravity_points(gravity_volume, input.efficiency, input.fermentables);
+    // Only what is in the kettle when the boil starts: not a late sugar, not a fermenter one.
+    let points = gravity::pre_boil_points(gravity_volume, input.efficiency, input.fermentables);
     let pre_boil_points = if pre_boil > 0.0 {
         finite_or_zero(points * gravity_volume / pre_boil)
     } else {
@@ -255,6 +258,26 @@ mod tests {
         let e = volumes(&biab, &input(&extract));
         assert_eq!((e.strike_water_liters, e.sparge_water_liters), (0.0, 0.0));
         assert_eq!(e.mash_thickness_liters_per_kg, None);
+    }
+
+    #[test]
+    fn a_late_or_fermenter_sugar_is_not_in_the_pre_boil_gravity() {
+        use crate::ingredients::{Fermentable, FermentableAddition};
+        // The twenty-litre day (grain alone: pre-boil 1.0453) plus 1 kg of sugar: in the boil
+        // it adds 2.20462 × 46.21 / (21.5 × 0.264172) = 17.9367 points over 21.5 L, × 21.5/24.5
+        // = 15.7404 in the kettle → 1.0611; late in the boil or in the fermenter it adds none.
+        let sugar = |added| Fermentable {
+            added,
+            ..fermentable(Sugar, 1.0, 0.0, 100.0)
+        };
+        let grain = fermentable(Grain, 5.0, 3.0, 80.0);
+        let pre_boil = |added| {
+            let bill = [grain.clone(), sugar(added)];
+            volumes(&kit(), &input(&bill)).rounded().pre_boil_gravity
+        };
+        assert_eq!(pre_boil(FermentableAddition::Boil), 1.0611);
+        assert_eq!(pre_boil(FermentableAddition::LateBoil), 1.0453);
+        assert_eq!(pre_boil(FermentableAddition::Fermenter), 1.0453);
     }
 
     #[test]

@@ -76,6 +76,43 @@ impl FermentableType {
 }
 
 text_enum! {
+    /// When a fermentable goes in: into the `mash`, at the start of the `boil`, late in the boil
+    /// (`late_boil`: after the pre-boil gravity is measured) or into the `fermenter`. Decides
+    /// which gravities count it (docs/calculations.md): pre-boil gravity counts `mash` and
+    /// `boil`; OG every one but `fermenter`; a `fermenter` addition's sugar ferments fully and
+    /// adds to the ABV only. No create default of its own: it follows the type
+    /// ([`FermentableAddition::default_for`]).
+    FermentableAddition {
+        Mash => "mash",
+        Boil => "boil",
+        LateBoil => "late_boil",
+        Fermenter => "fermenter",
+    }
+}
+
+impl FermentableAddition {
+    /// `mash` for the mashed types (grain, adjunct), `boil` for every other: what wort assumed
+    /// before fermentables said when they go in, so a recipe that says nothing keeps its numbers.
+    pub fn default_for(kind: FermentableType) -> Self {
+        if kind.is_mashed() {
+            Self::Mash
+        } else {
+            Self::Boil
+        }
+    }
+
+    /// In the kettle before the boil starts: counted by the pre-boil gravity.
+    pub fn before_the_boil(&self) -> bool {
+        matches!(self, Self::Mash | Self::Boil)
+    }
+
+    /// In the wort by the end of the boil: counted by the OG.
+    pub fn in_the_wort(&self) -> bool {
+        !matches!(self, Self::Fermenter)
+    }
+}
+
+text_enum! {
     /// When a hop goes in; decides how much bitterness it gives (docs/calculations.md).
     #[derive(Default)]
     HopUse {
@@ -182,6 +219,8 @@ pub struct Fermentable {
     pub amount_kg: f64,
     pub color_srm: f64,
     pub yield_percent: f64,
+    /// When it goes in (mash, boil, late boil, fermenter).
+    pub added: FermentableAddition,
     pub origin: Option<String>,
     pub notes: Option<String>,
     pub sort_order: i32,
@@ -190,7 +229,8 @@ pub struct Fermentable {
     pub created_at: OffsetDateTime,
 }
 
-/// A validated create request with the defaults applied; `sort_order: None` appends.
+/// A validated create request with the defaults applied (`added` by the type when not sent);
+/// `sort_order: None` appends.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NewFermentable {
     pub catalog_id: Option<Uuid>,
@@ -199,6 +239,7 @@ pub struct NewFermentable {
     pub amount_kg: f64,
     pub color_srm: f64,
     pub yield_percent: f64,
+    pub added: FermentableAddition,
     pub origin: Option<String>,
     pub notes: Option<String>,
     pub sort_order: Option<i32>,
@@ -213,6 +254,7 @@ pub struct FermentablePatch {
     pub amount_kg: Option<f64>,
     pub color_srm: Option<f64>,
     pub yield_percent: Option<f64>,
+    pub added: Option<FermentableAddition>,
     pub origin: Option<Option<String>>,
     pub notes: Option<Option<String>>,
     pub sort_order: Option<i32>,
@@ -230,6 +272,7 @@ impl FermentablePatch {
         set(&mut to.amount_kg, &self.amount_kg);
         set(&mut to.color_srm, &self.color_srm);
         set(&mut to.yield_percent, &self.yield_percent);
+        set(&mut to.added, &self.added);
         set(&mut to.origin, &self.origin);
         set(&mut to.notes, &self.notes);
         set(&mut to.sort_order, &self.sort_order);
@@ -627,6 +670,7 @@ impl Fermentable {
             amount_kg: self.amount_kg,
             color_srm: self.color_srm,
             yield_percent: self.yield_percent,
+            added: self.added,
             origin: self.origin.clone(),
             notes: self.notes.clone(),
             sort_order: Some(self.sort_order),
@@ -963,6 +1007,24 @@ mod tests {
         names(MiscType::ALL, MiscType::as_str);
         names(MiscUse::ALL, MiscUse::as_str);
         names(MashStepType::ALL, MashStepType::as_str);
+        names(FermentableAddition::ALL, FermentableAddition::as_str);
+    }
+
+    #[test]
+    fn additions_default_by_type_and_count_where_they_go_in() {
+        use FermentableAddition as A;
+        for t in FermentableType::ALL {
+            let expected = if t.is_mashed() { A::Mash } else { A::Boil };
+            assert_eq!(A::default_for(*t), expected, "{t:?}");
+        }
+        let before: Vec<_> = A::ALL.iter().filter(|a| a.before_the_boil()).collect();
+        assert_eq!(
+            before,
+            [&A::Mash, &A::Boil],
+            "late boil misses the pre-boil gravity"
+        );
+        let wort: Vec<_> = A::ALL.iter().filter(|a| a.in_the_wort()).collect();
+        assert_eq!(wort, [&A::Mash, &A::Boil, &A::LateBoil]);
     }
 
     #[test]

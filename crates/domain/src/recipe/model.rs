@@ -128,6 +128,19 @@ impl NewRecipeWithIngredients {
     }
 }
 
+/// A whole imported file: its recipes and the equipment profiles it carries, to be created in
+/// one transaction. A profile identical to one the account already has (every field equal,
+/// [`crate::equipment::EquipmentProfile`]'s `==`) is reused, not duplicated; so is a profile
+/// the file repeats.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct NewImport {
+    pub equipment: Vec<crate::equipment::EquipmentProfile>,
+    pub recipes: Vec<NewRecipeWithIngredients>,
+    /// One entry per recipe: the index in `equipment` of the profile the recipe is brewed on,
+    /// which becomes its `equipment_id` (and overrides any the recipe names).
+    pub recipe_equipment: Vec<Option<usize>>,
+}
+
 /// A validated partial update: `None` leaves a field alone; `notes: Some(None)` clears it.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct RecipePatch {

@@ -33,6 +33,15 @@ pub trait RecipeRepository: Send + Sync {
         recipes: Vec<NewRecipeWithIngredients>,
         now: OffsetDateTime,
     ) -> DomainResult<Vec<RecipeDetail>>;
+    /// An imported file, in one transaction: each of its equipment profiles found among the
+    /// account's identical ones or created, then every recipe as
+    /// [`Self::create_with_ingredients`] does, linked to its profile.
+    async fn create_imported(
+        &self,
+        user: UserId,
+        import: super::model::NewImport,
+        now: OffsetDateTime,
+    ) -> DomainResult<Vec<RecipeDetail>>;
     async fn get(&self, user: UserId, id: Uuid) -> DomainResult<RecipeDetail>;
     /// A page of the account's recipes with all their ingredients, oldest first (an order that
     /// edits do not reshuffle while a client pages through).

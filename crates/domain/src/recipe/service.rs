@@ -5,8 +5,8 @@ use std::sync::Arc;
 use uuid::Uuid;
 
 use super::model::{
-    NewRecipe, NewRecipeChild, NewRecipeWithIngredients, Recipe, RecipeChild, RecipeChildKind,
-    RecipeChildPatch, RecipeDetail, RecipeFilter, RecipePatch,
+    NewImport, NewRecipe, NewRecipeChild, NewRecipeWithIngredients, Recipe, RecipeChild,
+    RecipeChildKind, RecipeChildPatch, RecipeDetail, RecipeFilter, RecipePatch,
 };
 use super::ports::{CpuWork, RecipeChildRepository, RecipeRepository, run_cpu};
 use super::rules::{MAX_INGREDIENTS_PER_KIND, NAME, check_style_id, too_many_ingredients};
@@ -113,20 +113,47 @@ impl RecipeService {
     /// on the bounded [`CpuWork`] port, never on an async worker; then every recipe is created
     /// as [`Self::create_many`] does, each ingredient linked to the catalogue item its name
     /// names (when exactly one does; the file's numbers stay). The reader's own refusals (`E`) come back as they are.
+    ///
+    /// The file's equipment profiles are created with the recipes, in the same transaction (an
+    /// identical profile of the account is reused); each must be possible
+    /// ([`crate::equipment::rules::check_profile`]: the reader drops, with a warning, those that
+    /// are not), else the import is refused.
+    ///
     /// Each created recipe comes back with its checks (as `GET /v1/recipes/{id}/checks`
     /// gives them), so an import report says at once what the file's recipes would be warned of.
     pub async fn import<R, E>(
         &self,
         user: UserId,
-        read: impl FnOnce() -> Result<(Vec<NewRecipeWithIngredients>, R), E> + Send + 'static,
+        read: impl FnOnce() -> Result<(NewImport, R), E> + Send + 'static,
     ) -> Result<(Vec<CheckedRecipe>, R), E>
     where
         R: Send + 'static,
         E: From<DomainError> + Send + 'static,
     {
-        let (mut recipes, report) = run_cpu(&*self.cpu, read).await??;
-        crate::catalog::service::link_imported(&*self.catalog, user, &mut recipes).await?;
-        let created = self.create_many(user, recipes).await?;
+        let (mut import, report) = run_cpu(&*self.cpu, read).await??;
+        crate::catalog::service::link_imported(&*self.catalog, user, &mut import.recipes).await?;
+        let mut violations = over_the_cap(&import.recipes);
+        for (i, profile) in import.equipment.iter().enumerate() {
+            for mut v in crate::equipment::rules::check_profile(profile) {
+                v.path.splice(0..0, ["equipment".to_owned(), i.to_string()]);
+                violations.push(v);
+            }
+        }
+        let linked_beyond = import
+            .recipe_equipment
+            .iter()
+            .flatten()
+            .any(|&i| i >= import.equipment.len());
+        if linked_beyond || import.recipe_equipment.len() != import.recipes.len() {
+            return Err(DomainError::Internal("an import links a missing profile".into()).into());
+        }
+        if !violations.is_empty() {
+            return Err(DomainError::Invalid(violations).into());
+        }
+        let created = self
+            .recipes
+            .create_imported(user, import, self.clock.now())
+            .await?;
         let prefs = self.preferences_of(user).await?;
         let mut checked = Vec::with_capacity(created.len());
         for recipe in created {

@@ -57,6 +57,7 @@ fn fermentable(item: &Fermentable, out: &mut Object<'_>) -> serde_json::Result<(
         amount_kg,
         color_srm,
         yield_percent,
+        added,
         origin,
         notes,
         sort_order,
@@ -70,6 +71,7 @@ fn fermentable(item: &Fermentable, out: &mut Object<'_>) -> serde_json::Result<(
     out.serde(key!("amount_kg"), amount_kg)?;
     out.serde(key!("color_srm"), color_srm)?;
     out.serde(key!("yield_percent"), yield_percent)?;
+    out.word(key!("added"), added.as_str());
     out.serde(key!("origin"), origin)?;
     out.serde(key!("notes"), notes)?;
     out.serde(key!("sort_order"), sort_order)?;
@@ -259,8 +261,8 @@ mod tests {
     use super::*;
     use wort_domain::brewing::HopForm;
     use wort_domain::recipe::ingredients::{
-        FermentableType, HopUse, MashStepType, MiscType, MiscUse, WaterAgent, WaterStep, YeastForm,
-        YeastType,
+        FermentableAddition, FermentableType, HopUse, MashStepType, MiscType, MiscUse, WaterAgent,
+        WaterStep, YeastForm, YeastType,
     };
 
     const SORT_ORDERS: &[i32] = &[0, 1, 7, -3, i32::MAX, i32::MIN];
@@ -285,6 +287,7 @@ mod tests {
             amount_kg: number(random),
             color_srm: number(random),
             yield_percent: number(random),
+            added: random.pick(FermentableAddition::ALL),
             origin: sometimes(random, Lcg::text),
             notes: sometimes(random, Lcg::text),
             sort_order: random.pick(SORT_ORDERS),

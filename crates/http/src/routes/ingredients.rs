@@ -9,12 +9,12 @@ use serde_json::Value;
 use wort_domain::catalog::CatalogKind;
 use wort_domain::error::Violation;
 use wort_domain::ingredients::{
-    DEFAULT_MISC_AMOUNT_UNIT, DEFAULT_MISC_TIME_MINUTES, Fermentable, FermentablePatch,
-    FermentableType, FermentationStep, FermentationStepPatch, Hop, HopForm, HopPatch, HopUse,
-    MashStep, MashStepPatch, MashStepType, Misc, MiscPatch, MiscType, MiscUse, NewFermentable,
-    NewFermentationStep, NewHop, NewMashStep, NewMisc, NewWaterAddition, NewYeast, WaterAddition,
-    WaterAdditionPatch, WaterAgent, WaterStep, Yeast, YeastForm, YeastPatch, YeastType,
-    water_addition_violations,
+    DEFAULT_MISC_AMOUNT_UNIT, DEFAULT_MISC_TIME_MINUTES, Fermentable, FermentableAddition,
+    FermentablePatch, FermentableType, FermentationStep, FermentationStepPatch, Hop, HopForm,
+    HopPatch, HopUse, MashStep, MashStepPatch, MashStepType, Misc, MiscPatch, MiscType, MiscUse,
+    NewFermentable, NewFermentationStep, NewHop, NewMashStep, NewMisc, NewWaterAddition, NewYeast,
+    WaterAddition, WaterAdditionPatch, WaterAgent, WaterStep, Yeast, YeastForm, YeastPatch,
+    YeastType, water_addition_violations,
 };
 use wort_domain::recipe::{NewRecipeChild, RecipeChildKind, RecipeChildPatch};
 
@@ -65,6 +65,11 @@ static FERMENTABLE: BodySpec = BodySpec {
         FieldSpec::required("amount_kg", Kind::Number),
         FieldSpec::required("color_srm", Kind::Number),
         FieldSpec::required("yield_percent", Kind::Number),
+        FieldSpec::new("added", choice!(FermentableAddition), OnCreate::Optional).described(
+            "When it goes in. Pre-boil gravity counts `mash` and `boil`; OG every one but \
+             `fermenter`; a `fermenter` addition's sugar ferments completely and adds to the ABV \
+             only. Default: `mash` for grain and adjunct, `boil` for every other type.",
+        ),
         FieldSpec::clearable("origin", Kind::Text),
         FieldSpec::clearable("notes", Kind::Text),
         FieldSpec::clearable("catalog_id", Kind::Uuid).described(CATALOG_ID),
@@ -216,6 +221,7 @@ fn read_fermentable(r: &mut Reader) -> FermentablePatch {
         amount_kg: r.number("amount_kg"),
         color_srm: r.number("color_srm"),
         yield_percent: r.number("yield_percent"),
+        added: r.enumeration("added", FermentableAddition::parse),
         origin: r.nullable_text("origin"),
         notes: r.nullable_text("notes"),
         catalog_id: r.nullable_uuid("catalog_id"),
@@ -314,10 +320,14 @@ pub fn read_new_ingredient(
     let new = match kind {
         RecipeChildKind::Fermentable => {
             let p = read_fermentable(&mut r);
+            let kind = p.kind.unwrap_or_default();
             NewRecipeChild::Fermentable(NewFermentable {
                 catalog_id: p.catalog_id.flatten(),
                 name: p.name.unwrap_or_default(),
-                kind: p.kind.unwrap_or_default(),
+                kind,
+                added: p
+                    .added
+                    .unwrap_or_else(|| FermentableAddition::default_for(kind)),
                 amount_kg: p.amount_kg.unwrap_or_default(),
                 color_srm: p.color_srm.unwrap_or_default(),
                 yield_percent: p.yield_percent.unwrap_or_default(),

@@ -8,7 +8,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 use wort_domain::recipe::RecipeForExport;
 use wort_domain::recipe::checks::CheckedRecipe;
-use wort_interchange::{Format, ImportError, Warning};
+use wort_interchange::{FermentableColor, Format, ImportError, ImportOptions, Warning};
 
 use super::{created, paged_ok, resource};
 use crate::body::RawBody;
@@ -67,11 +67,25 @@ fn import_error(e: ImportError) -> ApiError {
     }
 }
 
+/// How BeerXML fermentable colours are read (`fermentable_color` in the query).
+#[derive(Debug, Clone, Copy, ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[allow(dead_code)] // Named in the OpenAPI document only; the values are read by `FermentableColor`.
+pub enum FermentableColorParam {
+    Auto,
+    Srm,
+    Ebc,
+}
+
 /// Import every recipe of a BeerXML or BeerJSON file.
 ///
-/// Each recipe is created with all its ingredients and mash steps, in one transaction: all or
-/// nothing.
+/// Each recipe is created with all its ingredients, mash steps and water additions, and the
+/// file's equipment profiles with them (an identical profile of the account is reused; a
+/// BeerXML recipe's own `EQUIPMENT` becomes its profile, a BeerJSON file's only when it holds one
+/// recipe and one profile), in one transaction: all or nothing.
 #[utoipa::path(post, path = "/v1/recipes/import", tag = "recipes",
+    params(("fermentable_color" = Option<FermentableColorParam>, Query,
+        description = "BeerXML only: how fermentable `COLOR` is read. `auto` (default): SRM, unless the file's own `EST_COLOR` agrees with the colours read as EBC and not as SRM (within 25 % or 2 SRM); then they are converted (SRM = EBC × 0.508) and a warning says so. `srm` and `ebc` force a reading. Another value is `400`.")),
     request_body(description = "A BeerXML 1.0 file (`application/xml` or `text/xml`) or a BeerJSON 1.0 file (`application/json`), up to 5 MiB and 100 recipes",
         content((String = "application/xml"), (String = "text/xml"), (serde_json::Value = "application/json"))),
     responses((status = 201, body = ImportResponse),
@@ -86,6 +100,16 @@ pub async fn import_recipes(
     state: web::Data<AppState>,
     payload: web::Payload,
 ) -> ApiResult<HttpResponse> {
+    // The query before the body, as every route reads them.
+    let options = ImportOptions {
+        fermentable_color: Query::of(&req)?
+            .one_of(
+                "fermentable_color",
+                FermentableColor::NAMES,
+                FermentableColor::parse,
+            )?
+            .unwrap_or_default(),
+    };
     let max_bytes = wort_interchange::limits::MAX_FILE_BYTES;
     let bytes = RawBody::read(&req, payload.into_inner(), max_bytes)
         .await
@@ -102,11 +126,8 @@ pub async fn import_recipes(
         })?;
     // Reading the file is CPU work: the service runs it off the async workers, a few at a time.
     let read = move || -> ApiResult<_> {
-        let file = wort_interchange::import(&bytes, format).map_err(import_error)?;
-        Ok((
-            file.recipes.into_iter().map(Into::into).collect(),
-            file.warnings,
-        ))
+        let file = wort_interchange::import_with(&bytes, format, options).map_err(import_error)?;
+        Ok(file.into_new_import())
     };
     let (recipes, warnings) = state.recipes.import(auth.0.user.id, read).await?;
     Ok(created(&ImportResponse {

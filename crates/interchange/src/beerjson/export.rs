@@ -8,8 +8,8 @@
 use serde_json::{Map, Value, json};
 
 use crate::domain::{
-    Equipment, Fermentable, FermentableType, Hop, HopUse, MashStep, Misc, MiscUse, RecipeForExport,
-    Volumes, Yeast, YeastForm, YeastType, style,
+    Equipment, Fermentable, FermentableAddition, FermentableType, Hop, HopUse, MashStep, Misc,
+    MiscUse, RecipeForExport, Volumes, Yeast, YeastForm, YeastType, style,
 };
 use crate::{enums, units};
 
@@ -244,6 +244,17 @@ fn fermentable(f: &Fermentable) -> Value {
     o.insert("color".into(), measure("SRM", f.color_srm));
     put(&mut o, "notes", text(f.notes.as_ref()));
     o.insert("amount".into(), measure("kg", f.amount_kg));
+    let stage = match f.added {
+        FermentableAddition::Mash => "add_to_mash",
+        FermentableAddition::Boil | FermentableAddition::LateBoil => "add_to_boil",
+        FermentableAddition::Fermenter => "add_to_fermentation",
+    };
+    o.insert("timing".into(), json!({ "use": stage }));
+    // BeerJSON has no word for a late boil addition: an `added` extension on the addition
+    // (allowed by the schema, like the hops' `use`) carries it.
+    if f.added == FermentableAddition::LateBoil {
+        o.insert("added".into(), json!(f.added.as_str()));
+    }
     Value::Object(o)
 }
 

@@ -5,9 +5,9 @@
 use serde_json::Value;
 
 use crate::domain::{
-    DEFAULT_BOIL_TIME_MINUTES, DEFAULT_MISC_TIME_MINUTES, FermentableType, HopUse, MashStepType,
-    MiscType, MiscUse, NewFermentable, NewHop, NewMashStep, NewMisc, NewRecipe, NewYeast,
-    RecipeType, YeastType,
+    DEFAULT_BOIL_TIME_MINUTES, DEFAULT_MISC_TIME_MINUTES, EquipmentProfile, FermentableAddition,
+    FermentableType, HopUse, MashStepType, MiscType, MiscUse, NewFermentable, NewHop, NewMashStep,
+    NewMisc, NewRecipe, NewYeast, RecipeType, YeastType, equipment_rules,
 };
 use crate::limits::{
     self, Bound, MAX_RECIPES, NAME_MAX, NOTES_MAX, QUOTE_MAX_CHARS, SHORT_TEXT_MAX,
@@ -16,7 +16,8 @@ use crate::report::{
     Path, Report, at, check_children, invalid_file, quoted, shortened, too_many_recipes, violation,
 };
 use crate::{
-    Estimates, Import, ImportError, ImportedRecipe, Warning, decode, enums, estimates, units,
+    Estimates, Import, ImportError, ImportedRecipe, Warning, decode, enums, equipment, estimates,
+    units, water_agents,
 };
 
 pub(crate) fn import(bytes: &[u8]) -> Result<Import, ImportError> {
@@ -46,18 +47,122 @@ pub(crate) fn import(bytes: &[u8]) -> Result<Import, ImportError> {
         return Err(too_many_recipes(&at(&list_path, MAX_RECIPES)));
     }
     let mut report = Report::default();
+    let root_obj = Obj::new(beerjson, root.clone());
+    let first_batch = recipes
+        .first()
+        .map(|v| Obj::new(v, at(&list_path, 0)))
+        .and_then(|r| r.measure(&mut Report::default(), "batch_size", VOLUME_L));
+    let mut profiles = equipment::Profiles::default();
+    let mut read_profiles = 0;
+    for e in root_obj.list(&mut report, "equipments") {
+        read_profiles += 1;
+        if let Some(p) = equipment_record(&e, first_batch, &mut report) {
+            profiles.add(p);
+        }
+    }
+    // BeerJSON recipes do not name their equipment: a recipe is brewed on the file's profile
+    // only when the file holds exactly one recipe and one profile.
+    let link = (recipes.len() == 1 && read_profiles == 1 && profiles.len() == 1).then_some(0);
     let recipes = recipes
         .iter()
         .enumerate()
         .map(|(i, v)| {
             let path = at(&list_path, i);
-            let imported = recipe(&Obj::new(v, path.clone()), &mut report);
-            estimates::compare(&imported, &path, &estimates::BEERJSON, &mut report);
+            let mut imported = recipe(&Obj::new(v, path.clone()), &mut report);
+            imported.equipment = link;
+            estimates::compare(
+                &imported,
+                profiles.get(link),
+                &path,
+                &estimates::BEERJSON,
+                &mut report,
+            );
             imported
         })
         .collect();
     let (recipes, warnings): (Vec<ImportedRecipe>, Vec<Warning>) = report.into_result(recipes)?;
-    Ok(Import { recipes, warnings })
+    Ok(Import {
+        recipes,
+        equipment: profiles.into_vec(),
+        warnings,
+    })
+}
+
+/// A BeerJSON equipment set as one profile: the mash tun's (or lauter tun's) `loss` is the dead
+/// space and its `grain_absorption_rate` the absorption; the kettle's `loss` the trub and
+/// chiller loss and its `boil_rate_per_hour` the boil-off; the fermenter's `loss` the fermenter
+/// loss and its `maximum_volume` the profile's batch (else the first recipe's batch). No top-up
+/// water, 100 % hop utilisation (BeerJSON has neither).
+fn equipment_record(
+    e: &Obj<'_>,
+    first_batch: Option<f64>,
+    r: &mut Report,
+) -> Option<EquipmentProfile> {
+    let name = e
+        .required_text(r, "name", NAME_MAX)
+        .unwrap_or_else(|| "Imported equipment".to_owned());
+    let items = e.list(r, "equipment_items");
+    let form = |o: &Obj<'_>| o.get("form").and_then(Value::as_str).map(enums::fold);
+    let vessel = |names: &[&str]| {
+        items
+            .iter()
+            .find(|o| form(o).is_some_and(|f| names.contains(&f.as_str())))
+    };
+    let mut profile = EquipmentProfile::lossless(name, 0.0);
+    let volume = equipment_rules::VOLUME_LITERS;
+    if let Some(tun) = vessel(&["mashtun", "lautertun"]) {
+        profile.mash_tun_deadspace_liters = tun
+            .optional_bounded(r, "loss", VOLUME_L, volume)
+            .unwrap_or_default();
+        if let Some(rate) = tun.get("grain_absorption_rate") {
+            let liters_per_kg = rate
+                .get("value")
+                .and_then(Value::as_f64)
+                .zip(rate.get("unit").and_then(Value::as_str))
+                .and_then(|(v, unit)| units::liters_per_kg(v, unit));
+            match liters_per_kg {
+                Some(x) => {
+                    profile.grain_absorption_liters_per_kg = r.clamp(
+                        &tun.path("grain_absorption_rate"),
+                        x,
+                        equipment_rules::GRAIN_ABSORPTION_LITERS_PER_KG,
+                    );
+                }
+                None => r.warn(
+                    &tun.path("grain_absorption_rate"),
+                    "not a grain absorption wort reads: the default assumed",
+                ),
+            }
+        }
+    }
+    if let Some(kettle) = vessel(&["brewkettle"]) {
+        profile.trub_chiller_loss_liters = kettle
+            .optional_bounded(r, "loss", VOLUME_L, volume)
+            .unwrap_or_default();
+        profile.boil_off_liters_per_hour = kettle
+            .optional_bounded(r, "boil_rate_per_hour", VOLUME_L, volume)
+            .unwrap_or_default();
+        profile.notes = kettle.text(r, "notes", NOTES_MAX);
+    }
+    let fermenter = vessel(&["fermenter"]);
+    if let Some(f) = fermenter {
+        profile.fermenter_loss_liters = f
+            .optional_bounded(r, "loss", VOLUME_L, volume)
+            .unwrap_or_default();
+    }
+    profile.batch_size_liters = fermenter
+        .and_then(|f| {
+            f.optional_bounded(
+                r,
+                "maximum_volume",
+                VOLUME_L,
+                equipment_rules::BATCH_SIZE_LITERS,
+            )
+        })
+        .filter(|v| *v > 0.0)
+        .or(first_batch)
+        .unwrap_or(crate::domain::DEFAULT_BATCH_SIZE_LITERS);
+    equipment::possible(profile, &e.path, r)
 }
 
 /// A JSON object and the path to it. A value that is not an object reads as one with no fields
@@ -257,6 +362,14 @@ fn recipe(rec: &Obj<'_>, r: &mut Report) -> ImportedRecipe {
     let miscs = ingredients.list(r, "miscellaneous_additions");
     let steps = rec.child("mash").list(r, "mash_steps");
     let fermentation = rec.child("fermentation").list(r, "fermentation_steps");
+    let miscs_path = ingredients.path("miscellaneous_additions");
+    let (miscs, water_additions) = water_agents::split(
+        (miscs.iter().enumerate())
+            .map(|(i, m)| misc(m, r, order(i)))
+            .collect(),
+        |i| at(&miscs_path, i),
+        r,
+    );
     ImportedRecipe {
         fermentation_steps: (fermentation.iter().enumerate())
             .map(|(i, s)| fermentation_step(s, r, order(i)))
@@ -283,9 +396,9 @@ fn recipe(rec: &Obj<'_>, r: &mut Report) -> ImportedRecipe {
         yeasts: (cultures.iter().enumerate())
             .map(|(i, c)| culture(c, r, order(i)))
             .collect(),
-        miscs: (miscs.iter().enumerate())
-            .map(|(i, m)| misc(m, r, order(i)))
-            .collect(),
+        miscs,
+        water_additions,
+        equipment: None,
         mash_steps: (steps.iter().enumerate())
             .map(|(i, s)| mash_step(s, r, order(i)))
             .collect(),
@@ -307,10 +420,29 @@ fn fermentable(f: &Obj<'_>, r: &mut Report, sort_order: Option<i32>) -> NewFerme
     {
         kind = FermentableType::Adjunct;
     }
+    // wort's `added` extension (a late boil addition, which BeerJSON has no word for) wins;
+    // then `timing.use`; else the type's default.
+    let added = f
+        .get("added")
+        .and_then(Value::as_str)
+        .and_then(FermentableAddition::parse)
+        .or_else(|| {
+            let stage = f.child("timing").get("use").and_then(Value::as_str);
+            match stage {
+                Some("add_to_mash") => Some(FermentableAddition::Mash),
+                Some("add_to_boil") => Some(FermentableAddition::Boil),
+                Some("add_to_fermentation" | "add_to_package") => {
+                    Some(FermentableAddition::Fermenter)
+                }
+                _ => None,
+            }
+        })
+        .unwrap_or_else(|| FermentableAddition::default_for(kind));
     NewFermentable {
         catalog_id: None,
         name: f.required_text(r, "name", NAME_MAX).unwrap_or_default(),
         kind,
+        added,
         amount_kg: amount_kg(f, r, limits::AMOUNT_KG, 1.0),
         color_srm: f.bounded(r, "color", COLOR_SRM, limits::COLOR_SRM),
         yield_percent: yield_percent(f, r),

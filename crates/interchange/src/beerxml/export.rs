@@ -6,8 +6,8 @@
 use std::fmt::Display;
 
 use crate::domain::{
-    Equipment, Fermentable, Hop, HopForm, HopUse, MashStep, Misc, Range, RecipeForExport, Style,
-    Volumes, Yeast, style,
+    Equipment, Fermentable, FermentableAddition, Hop, HopForm, HopUse, MashStep, Misc, Range,
+    RecipeForExport, Style, Volumes, Yeast, style,
 };
 use crate::enums;
 use crate::units;
@@ -68,6 +68,17 @@ impl Writer {
         self.out.push_str(">\n");
     }
 
+    /// An XML comment: where an export tells a person something (there is no warnings list in a
+    /// file). `--` cannot appear inside a comment, so it is written `- -`.
+    fn comment(&mut self, text: &str) {
+        self.indent();
+        self.out.push_str("<!-- ");
+        let mut safe = String::new();
+        escape_into(&mut safe, text);
+        self.out.push_str(&safe.replace("--", "- -"));
+        self.out.push_str(" -->\n");
+    }
+
     fn optional(&mut self, name: &str, value: Option<&str>) {
         if let Some(v) = value {
             self.text(name, v);
@@ -108,17 +119,22 @@ fn recipe(w: &mut Writer, export: &RecipeForExport) {
     w.text("TYPE", enums::beerxml_recipe_type(r.kind));
     match r.style_id.as_deref().and_then(style) {
         Some(bjcp) => bjcp_style(w, bjcp, &r.style),
-        None => {
-            w.open("STYLE");
-            w.text("NAME", &r.style);
-            w.field("VERSION", 1);
-            w.close("STYLE");
-        }
+        None => own_style(w, &r.style),
     }
     if let (Some(e), Some(v)) = (&export.equipment, &export.stats.volumes) {
         equipment(w, e, v, r.boil_time_minutes, r.batch_size_liters);
     }
     w.field("BATCH_SIZE", r.batch_size_liters);
+    // The kettle before the boil: the equipment profile's pre-boil volume; without a profile
+    // wort models no losses, so the batch.
+    w.field(
+        "BOIL_SIZE",
+        export
+            .stats
+            .volumes
+            .as_ref()
+            .map_or(r.batch_size_liters, |v| v.pre_boil_liters),
+    );
     w.field("BOIL_TIME", r.boil_time_minutes);
     w.field("EFFICIENCY", r.efficiency * 100.0);
     w.optional("NOTES", r.notes.as_deref());
@@ -157,11 +173,7 @@ fn recipe(w: &mut Writer, export: &RecipeForExport) {
 fn bjcp_style(w: &mut Writer, s: &Style, own_name: &str) {
     let number: String = s.id.chars().take_while(char::is_ascii_digit).collect();
     let letter: String = s.id.chars().skip_while(char::is_ascii_digit).collect();
-    let family = match number.parse::<u32>() {
-        Ok(1..=9) => "Lager",
-        Ok(10) => "Wheat",
-        _ => "Ale",
-    };
+    let family = crate::style_types::style_type(&s.id).beerxml();
     w.open("STYLE");
     w.text(
         "NAME",
@@ -185,10 +197,48 @@ fn bjcp_style(w: &mut Writer, s: &Style, own_name: &str) {
         ("ABV", s.abv),
     ];
     for (name, range) in ranges {
-        if let Some(range) = range {
-            w.field(&format!("{name}_MIN"), range.min);
-            w.field(&format!("{name}_MAX"), range.max);
+        match range {
+            Some(range) => {
+                w.field(&format!("{name}_MIN"), range.min);
+                w.field(&format!("{name}_MAX"), range.max);
+            }
+            // ABV is optional in BeerXML; the other four ranges are required.
+            None if name == "ABV" => {}
+            None => {
+                w.comment(&format!(
+                    "wort: the BJCP 2021 guidelines give no {name} range for {} {}: written as 0",
+                    s.id, s.name
+                ));
+                w.field(&format!("{name}_MIN"), 0);
+                w.field(&format!("{name}_MAX"), 0);
+            }
         }
+    }
+    w.close("STYLE");
+}
+
+/// A recipe without a BJCP style still gets a complete `STYLE` record (every field BeerXML
+/// requires): its own style text as name and category ("Unspecified" without one), category 0, no letter or guide, `Ale`,
+/// and every range 0, said in a comment (an export has no other place for a warning).
+fn own_style(w: &mut Writer, own_name: &str) {
+    // The name stays the recipe's own (empty when it has none, so it reads back as none).
+    let category = if own_name.is_empty() {
+        "Unspecified"
+    } else {
+        own_name
+    };
+    w.open("STYLE");
+    w.text("NAME", own_name);
+    w.text("CATEGORY", category);
+    w.field("VERSION", 1);
+    w.text("CATEGORY_NUMBER", "0");
+    w.text("STYLE_LETTER", "");
+    w.text("STYLE_GUIDE", "");
+    w.text("TYPE", "Ale");
+    w.comment("wort: the recipe names no BJCP style: type and ranges are placeholders (0)");
+    for name in ["OG", "FG", "IBU", "COLOR"] {
+        w.field(&format!("{name}_MIN"), 0);
+        w.field(&format!("{name}_MAX"), 0);
     }
     w.close("STYLE");
 }
@@ -237,6 +287,13 @@ fn fermentable(w: &mut Writer, f: &Fermentable) {
     w.field("AMOUNT", f.amount_kg);
     w.field("YIELD", f.yield_percent);
     w.field("COLOR", f.color_srm);
+    let fermenter = f.added == FermentableAddition::Fermenter;
+    w.text("ADD_AFTER_BOIL", if fermenter { "TRUE" } else { "FALSE" });
+    // BeerXML has no word for a late boil addition or a sugar in the mash: wort's own `ADDED`
+    // carries what `ADD_AFTER_BOIL` and the type do not say (other readers ignore it).
+    if !fermenter && f.added != FermentableAddition::default_for(f.kind) {
+        w.text("ADDED", f.added.as_str());
+    }
     w.optional("ORIGIN", f.origin.as_deref());
     w.optional("NOTES", f.notes.as_deref());
     w.close("FERMENTABLE");

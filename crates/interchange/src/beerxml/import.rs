@@ -3,16 +3,19 @@
 
 use super::tree::{self, Node};
 use crate::domain::{
-    DEFAULT_BOIL_TIME_MINUTES, DEFAULT_EFFICIENCY, DEFAULT_MISC_TIME_MINUTES, FermentableType,
-    HopUse, MashStepType, MiscType, MiscUse, NewFermentable, NewHop, NewMashStep, NewMisc,
-    NewRecipe, NewYeast, RecipeType, YeastType,
+    DEFAULT_BOIL_TIME_MINUTES, DEFAULT_EFFICIENCY, DEFAULT_MISC_TIME_MINUTES, EquipmentProfile,
+    FermentableAddition, FermentableType, HopUse, MashStepType, MiscType, MiscUse, NewFermentable,
+    NewHop, NewMashStep, NewMisc, NewRecipe, NewYeast, RecipeType, YeastType,
 };
 use crate::enums;
 use crate::limits::{self, MAX_RECIPES, NAME_MAX, NOTES_MAX, SHORT_TEXT_MAX};
 use crate::report::{Path, Report, at, check_children, invalid_file, quoted, too_many_recipes};
-use crate::{Estimates, Import, ImportError, ImportedRecipe, Warning, decode, estimates};
+use crate::{
+    Estimates, FermentableColor, Import, ImportError, ImportOptions, ImportedRecipe, Warning,
+    colours, decode, equipment, estimates, water_agents,
+};
 
-pub(crate) fn import(bytes: &[u8]) -> Result<Import, ImportError> {
+pub(crate) fn import(bytes: &[u8], options: ImportOptions) -> Result<Import, ImportError> {
     let decoded = decode::xml(bytes)?;
     let root = tree::parse(&decoded.text)?;
     let (base, records): (Path, Vec<&Node>) = match root.name.as_str() {
@@ -43,6 +46,7 @@ pub(crate) fn import(bytes: &[u8]) -> Result<Import, ImportError> {
     if let Some(message) = decoded.warning {
         report.warn(&[], message);
     }
+    let mut profiles = equipment::Profiles::default();
     let recipes = records
         .iter()
         .enumerate()
@@ -52,13 +56,34 @@ pub(crate) fn import(bytes: &[u8]) -> Result<Import, ImportError> {
             } else {
                 at(&base, i)
             };
-            let imported = recipe(node, &path, &mut report);
-            estimates::compare(&imported, &path, &estimates::BEERXML, &mut report);
+            let mut imported = recipe(node, &path, options.fermentable_color, &mut report);
+            imported.equipment = node.child("EQUIPMENT").and_then(|e| {
+                let profile = equipment_record(
+                    &Record {
+                        node: e,
+                        path: &at(&path, "EQUIPMENT"),
+                    },
+                    imported.recipe.batch_size_liters,
+                    &mut report,
+                )?;
+                Some(profiles.add(profile))
+            });
+            estimates::compare(
+                &imported,
+                profiles.get(imported.equipment),
+                &path,
+                &estimates::BEERXML,
+                &mut report,
+            );
             imported
         })
         .collect();
     let (recipes, warnings): (Vec<ImportedRecipe>, Vec<Warning>) = report.into_result(recipes)?;
-    Ok(Import { recipes, warnings })
+    Ok(Import {
+        recipes,
+        equipment: profiles.into_vec(),
+        warnings,
+    })
 }
 
 /// One record and the path to it: the field readers report against `path + [FIELD]`.
@@ -152,7 +177,12 @@ impl Record<'_> {
     }
 }
 
-fn recipe(node: &Node, path: &[String], r: &mut Report) -> ImportedRecipe {
+fn recipe(
+    node: &Node,
+    path: &[String],
+    colour: FermentableColor,
+    r: &mut Report,
+) -> ImportedRecipe {
     let rec = Record { node, path };
     r.reading(node.text_of("NAME").unwrap_or_default());
     let name = rec.required_text(r, "NAME", NAME_MAX).unwrap_or_default();
@@ -189,6 +219,22 @@ fn recipe(node: &Node, path: &[String], r: &mut Report) -> ImportedRecipe {
         });
     let notes = rec.text(r, "NOTES", NOTES_MAX);
     not_kept(node, path, r);
+    let estimates = estimates(node);
+    let mut fermentables = children(node, path, "FERMENTABLES", "FERMENTABLE", r, fermentable);
+    colours::read(
+        &mut fermentables,
+        batch_size_liters,
+        estimates.color_srm,
+        colour,
+        &at(path, "FERMENTABLES"),
+        r,
+    );
+    let miscs_base = at(&at(path, "MISCS"), "MISC");
+    let (miscs, water_additions) = water_agents::split(
+        children(node, path, "MISCS", "MISC", r, misc),
+        |i| at(&miscs_base, i),
+        r,
+    );
 
     ImportedRecipe {
         recipe: NewRecipe {
@@ -204,10 +250,12 @@ fn recipe(node: &Node, path: &[String], r: &mut Report) -> ImportedRecipe {
             efficiency,
             notes,
         },
-        fermentables: children(node, path, "FERMENTABLES", "FERMENTABLE", r, fermentable),
+        fermentables,
         hops: children(node, path, "HOPS", "HOP", r, hop),
         yeasts: children(node, path, "YEASTS", "YEAST", r, yeast),
-        miscs: children(node, path, "MISCS", "MISC", r, misc),
+        miscs,
+        water_additions,
+        equipment: None,
         mash_steps: node
             .child("MASH")
             .map(|mash| {
@@ -222,7 +270,7 @@ fn recipe(node: &Node, path: &[String], r: &mut Report) -> ImportedRecipe {
             })
             .unwrap_or_default(),
         fermentation_steps: fermentation_stages(&rec, r),
-        estimates: estimates(node),
+        estimates,
     }
 }
 
@@ -270,9 +318,6 @@ fn fermentation_stages(
 
 /// Records wort has no place for yet are named in a warning, once each.
 fn not_kept(node: &Node, path: &[String], r: &mut Report) {
-    if node.child("EQUIPMENT").is_some() {
-        r.warn(&at(path, "EQUIPMENT"), "equipment profile not kept");
-    }
     if node.child("WATERS").is_some_and(|w| !w.children.is_empty()) {
         r.warn(&at(path, "WATERS"), "water profiles not kept");
     }
@@ -307,16 +352,29 @@ fn sort_order(i: usize) -> i32 {
 }
 
 fn fermentable(rec: &Record<'_>, r: &mut Report, order: i32) -> NewFermentable {
+    let kind = rec.word(
+        r,
+        "TYPE",
+        enums::fermentable_type,
+        FermentableType::Grain,
+        "grain",
+    );
+    // wort's own `ADDED` (written where BeerXML has no word: a late boil addition, a sugar in
+    // the mash) wins; then `ADD_AFTER_BOIL`; else the type's default.
+    let added = match rec
+        .node
+        .text_of("ADDED")
+        .and_then(FermentableAddition::parse)
+    {
+        Some(added) => added,
+        None if rec.flag(r, "ADD_AFTER_BOIL") == Some(true) => FermentableAddition::Fermenter,
+        None => FermentableAddition::default_for(kind),
+    };
     NewFermentable {
         catalog_id: None,
         name: rec.required_text(r, "NAME", NAME_MAX).unwrap_or_default(),
-        kind: rec.word(
-            r,
-            "TYPE",
-            enums::fermentable_type,
-            FermentableType::Grain,
-            "grain",
-        ),
+        kind,
+        added,
         amount_kg: rec.bounded(r, "AMOUNT", 1.0, limits::AMOUNT_KG),
         // °Lovibond taken as SRM, as Brewtarget does.
         color_srm: rec.bounded(r, "COLOR", 1.0, limits::COLOR_SRM),
@@ -462,6 +520,85 @@ fn mash_step(rec: &Record<'_>, r: &mut Report, order: i32) -> NewMashStep {
         ramp_minutes: rec.optional_bounded(r, "RAMP_TIME", 1.0, limits::MASH_MINUTES),
         sort_order: Some(order),
     }
+}
+
+/// A recipe's `EQUIPMENT` as an equipment profile (litres, litres per hour):
+///
+/// * boil-off per hour: `BOIL_OFF_RATE` (L/h: what wort, BeerSmith and Brewtarget write beside
+///   the standard field) when present, else BeerXML's `EVAP_RATE` (% of `BOIL_SIZE` per hour)
+///   × `BOIL_SIZE`, else Brewtarget's `REAL_EVAP_RATE` (L/h), else 0 with a warning;
+/// * `TRUB_CHILLER_LOSS`, `LAUTER_DEADSPACE` (the mash tun's dead space), `TOP_UP_WATER`,
+///   `HOP_UTILIZATION` (0, which Brewtarget 1.x writes for "not set", is read as 100 with a
+///   warning), Brewtarget's `ABSORPTION` (L/kg, else wort's default 1.0), `NOTES`;
+/// * `BATCH_SIZE` (the recipe's when missing); no fermenter loss (BeerXML has none).
+///
+/// A profile the equipment rules refuse (a loss larger than its batch) is not kept, with a
+/// warning naming the rule.
+fn equipment_record(
+    rec: &Record<'_>,
+    recipe_batch_liters: f64,
+    r: &mut Report,
+) -> Option<EquipmentProfile> {
+    use crate::domain::equipment_rules as rules;
+    let number = |r: &mut Report, field: &str, bound: limits::Bound| {
+        rec.optional_bounded(r, field, 1.0, bound)
+    };
+    let name = rec
+        .text(r, "NAME", NAME_MAX)
+        .unwrap_or_else(|| "Imported equipment".to_owned());
+    let batch_size_liters =
+        number(r, "BATCH_SIZE", rules::BATCH_SIZE_LITERS).unwrap_or(recipe_batch_liters);
+    let boil_size = number(r, "BOIL_SIZE", rules::VOLUME_LITERS).filter(|v| *v > 0.0);
+    let per_cent = number(r, "EVAP_RATE", limits::PERCENT);
+    let boil_off_liters_per_hour = number(r, "BOIL_OFF_RATE", rules::VOLUME_LITERS)
+        .or_else(|| {
+            boil_size
+                .zip(per_cent)
+                .map(|(size, pct)| size * pct / 100.0)
+        })
+        .or_else(|| number(r, "REAL_EVAP_RATE", rules::VOLUME_LITERS))
+        .unwrap_or_else(|| {
+            r.warn(
+                &rec.path("EVAP_RATE"),
+                "no EVAP_RATE with a BOIL_SIZE, nor BOIL_OFF_RATE: no boil-off assumed",
+            );
+            0.0
+        });
+    let hop_utilization_percent = match number(r, "HOP_UTILIZATION", rules::HOP_UTILIZATION_PERCENT)
+    {
+        Some(u) if u > 0.0 => u,
+        Some(_) => {
+            r.warn(
+                &rec.path("HOP_UTILIZATION"),
+                "HOP_UTILIZATION 0 read as not set: 100 % assumed",
+            );
+            crate::domain::DEFAULT_HOP_UTILIZATION_PERCENT
+        }
+        None => crate::domain::DEFAULT_HOP_UTILIZATION_PERCENT,
+    };
+    let base = EquipmentProfile::lossless(name, batch_size_liters);
+    let profile = EquipmentProfile {
+        boil_off_liters_per_hour: r.clamp(
+            &rec.path("EVAP_RATE"),
+            boil_off_liters_per_hour,
+            rules::VOLUME_LITERS,
+        ),
+        trub_chiller_loss_liters: number(r, "TRUB_CHILLER_LOSS", rules::VOLUME_LITERS)
+            .unwrap_or_default(),
+        mash_tun_deadspace_liters: number(r, "LAUTER_DEADSPACE", rules::VOLUME_LITERS)
+            .unwrap_or_default(),
+        grain_absorption_liters_per_kg: number(
+            r,
+            "ABSORPTION",
+            rules::GRAIN_ABSORPTION_LITERS_PER_KG,
+        )
+        .unwrap_or(base.grain_absorption_liters_per_kg),
+        top_up_water_liters: number(r, "TOP_UP_WATER", rules::VOLUME_LITERS).unwrap_or_default(),
+        hop_utilization_percent,
+        notes: rec.text(r, "NOTES", NOTES_MAX),
+        ..base
+    };
+    equipment::possible(profile, rec.path, r)
 }
 
 /// The exporter's own OG, IBU and colour. These are display values in practice (`1.04 SG`,

@@ -121,6 +121,8 @@ pub const IMPORTABLE: &[&str] = &[
     "bj_brett_dosed_kegs_saison.json",
     "bj_medieval_ale.json",
     "bj_units_constructed.json",
+    "constructed_water_agents.xml",
+    "constructed_equipment.json",
 ];
 
 pub fn import_ok(name: &str) -> wort_interchange::Import {
@@ -128,7 +130,7 @@ pub fn import_ok(name: &str) -> wort_interchange::Import {
         .unwrap_or_else(|e| panic!("{name}: {e:?}"))
 }
 
-/// Recipes as an export takes them, without an equipment profile (an imported recipe has none).
+/// Recipes as an export takes them, without an equipment profile.
 pub fn for_export(details: Vec<RecipeDetail>) -> Vec<RecipeForExport> {
     details
         .into_iter()

@@ -24,6 +24,7 @@ mod devices;
 mod embedded;
 mod errors;
 mod fermentation;
+mod file_meaning;
 mod hardening;
 mod heavy_answers;
 mod home;

@@ -1,0 +1,1 @@
+ALTER TABLE fermentables DROP COLUMN added;
