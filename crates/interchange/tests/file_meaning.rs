@@ -170,6 +170,8 @@ fn beerxml_equipment_becomes_a_profile_linked_to_its_recipe() {
     assert!((kit.boil_off_liters_per_hour - 37.08 * 0.183078324).abs() < 1e-9);
     assert!(close(kit.trub_chiller_loss_liters, 2.84));
     assert!(close(kit.mash_tun_deadspace_liters, 3.03));
+    // TUN_VOLUME is the mash tun's capacity (the recipe checks weigh the mash against it).
+    assert_eq!(kit.mash_tun_volume_liters, Some(37.85));
     assert!(close(kit.batch_size_liters, 23.02));
     assert!(close(kit.hop_utilization_percent, 100.0));
     assert!(

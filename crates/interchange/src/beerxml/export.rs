@@ -264,6 +264,9 @@ fn equipment(w: &mut Writer, e: &Equipment, v: &Volumes, boil_minutes: f64, batc
     w.field("BOIL_OFF_RATE", p.boil_off_liters_per_hour);
     w.field("BOIL_TIME", boil_minutes);
     w.text("CALC_BOIL_VOLUME", "TRUE");
+    if let Some(capacity) = p.mash_tun_volume_liters {
+        w.field("TUN_VOLUME", capacity);
+    }
     w.field("LAUTER_DEADSPACE", p.mash_tun_deadspace_liters);
     w.field("TOP_UP_WATER", p.top_up_water_liters);
     w.field("HOP_UTILIZATION", p.hop_utilization_percent);
