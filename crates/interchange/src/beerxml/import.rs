@@ -595,8 +595,7 @@ fn equipment_record(
         .unwrap_or(base.grain_absorption_liters_per_kg),
         top_up_water_liters: number(r, "TOP_UP_WATER", rules::VOLUME_LITERS).unwrap_or_default(),
         // The mash tun's capacity, in litres; 0 is what programs write when it is not said.
-        mash_tun_volume_liters: number(r, "TUN_VOLUME", rules::VOLUME_LITERS)
-            .filter(|v| *v > 0.0),
+        mash_tun_volume_liters: number(r, "TUN_VOLUME", rules::VOLUME_LITERS).filter(|v| *v > 0.0),
         hop_utilization_percent,
         notes: rec.text(r, "NOTES", NOTES_MAX),
         ..base
