@@ -59,14 +59,15 @@ test('recipe checks: a full-volume profile whose mash tun is too small, and an i
   expect(profile!.mash_tun_volume_liters).toBeCloseTo(22.712, 2);
   await checkPage(page);
 
-  // A 20 L recipe with 4.8 kg of grain: all 24.8 L of water in the mash, plus the grain, 7.40 gal.
+  // A 20 L recipe with 4.8 kg of grain: all 25.0 L of water in the mash (the new profile keeps
+  // 0.5 qt/lb, a round US default), plus the grain, 7.46 gal.
   const r = await makeRecipe(page, 'Big Mash');
   await api(page.request, 'PATCH', `/v1/recipes/${r.id}`, { equipment_id: profile!.id });
   await page.goto(`/recipes/${r.id}`);
   const picker = page.getByLabel('Equipment profile');
-  await expect(picker).toHaveAccessibleDescription(/Error: The mash takes 7\.40 gal \(6\.55 gal of strike water and 0\.85 gal of grain\) but the mash tun holds 6\.00 gal/);
+  await expect(picker).toHaveAccessibleDescription(/Error: The mash takes 7\.46 gal \(6\.61 gal of strike water and 0\.85 gal of grain\) but the mash tun holds 6\.00 gal/);
   await expect(page.getByRole('region', { name: 'Volumes' })).toContainText('Sparge water');
-  await expect(page.getByRole('region', { name: 'Volumes' })).toContainText('6.55 gal');
+  await expect(page.getByRole('region', { name: 'Volumes' })).toContainText('6.61 gal');
 
   // An imported file's recipe comes with its checks in the report.
   await page.goto('/recipes');

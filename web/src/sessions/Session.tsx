@@ -149,16 +149,23 @@ function StatusBar({ session }: { session: Session }) {
   const [asking, setAsking] = useState<Status | null>(null);
   const opener = useRef<HTMLButtonElement | null>(null);
   const refocus = useRef(false);
+  // Set when a confirmed move succeeded: both moves that ask first are final, so their buttons go.
+  const moved = useRef(false);
   const close = () => {
     refocus.current = true;
     setAsking(null);
   };
-  // Focus returns to the button that opened the question, or to the heading once that button is
-  // gone (the status became final). This runs after the dialog's own effect has closed it.
+  // Focus returns to the button that opened the question when it was cancelled, or goes to the
+  // heading once the move is made (the status became final). Decided by the move's outcome, not
+  // by whether the button is still in the page: the new status may arrive a render later than the
+  // dialog closes, and on a phone the moves are hidden by then. This runs after the dialog's own
+  // effect has closed it.
   useEffect(() => {
     if (asking || !refocus.current) return;
     refocus.current = false;
-    (opener.current?.isConnected ? opener.current : document.getElementById('h-status'))?.focus();
+    const toHeading = moved.current || !opener.current?.isConnected;
+    moved.current = false;
+    (toHeading ? document.getElementById('h-status') : opener.current)?.focus();
   }, [asking, session.status]);
   // Which moves are allowed is the API's rule: it lists them, in the order to offer them.
   const next = session.next_statuses;
@@ -207,7 +214,13 @@ function StatusBar({ session }: { session: Session }) {
         onCancel={close}
         onConfirm={() => {
           const st = asking;
-          if (st) move.mutate(st, { onSettled: close });
+          if (st)
+            move.mutate(st, {
+              onSuccess: () => {
+                moved.current = true;
+              },
+              onSettled: close,
+            });
         }}
       >
         <p>{ask?.body}</p>
