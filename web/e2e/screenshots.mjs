@@ -1,7 +1,8 @@
 // Screenshots of the main pages at phone and desktop size, into docs/screenshots/.
 // Needs a running wort (with the app) at WORT_BASE_URL. `npm run screenshots`.
 // SCREENSHOT_ONLY=equipment,recipe-editor takes only those.
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
 
@@ -219,5 +220,22 @@ if (!process.env.SCREENSHOT_ONLY || process.env.SCREENSHOT_ONLY.split(',').inclu
     console.log(file);
   }
   await call('PATCH', '/v1/me/preferences', { amounts: 'metric' });
+}
+// The water panel of an imported recipe: Brewfather's Philter XPA, whose salts arrive as water
+// additions, where the corpus is at hand (WORT_INTERCHANGE_CORPUS, as for the interchange tests);
+// else the vendored file made on its pattern.
+if (!process.env.SCREENSHOT_ONLY || process.env.SCREENSHOT_ONLY.split(',').includes('recipe-water-imported')) {
+  const corpus = process.env.WORT_INTERCHANGE_CORPUS;
+  const philter = corpus && join(corpus, 'bx_brewfather_philter_xpa.xml');
+  const file = philter && existsSync(philter) ? philter : fileURLToPath(new URL('../../crates/interchange/tests/data/files/constructed_water_agents.xml', import.meta.url));
+  const res = await page.request.fetch('/v1/recipes/import', { method: 'POST', headers: { ...headers, 'Content-Type': 'application/xml' }, data: readFileSync(file) });
+  if (!res.ok()) throw new Error(`import ${file}: ${res.status()} ${await res.text()}`);
+  const imported = (await res.json()).recipes[0].id;
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(`/recipes/${imported}`);
+  await page.getByText('Predicted mash pH').first().waitFor();
+  await page.waitForLoadState('networkidle');
+  await page.locator('section.water-panel').screenshot({ path: `${out}recipe-water-imported.png` });
+  console.log(`${out}recipe-water-imported.png (from ${file})`);
 }
 await browser.close();

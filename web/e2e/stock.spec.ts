@@ -52,3 +52,29 @@ test('inventory follows the brewing: take from stock, undo, cost, shopping list,
   await page.goto(`/shopping-list?recipe_id=${recipe.id}`);
   await expect(page.getByRole('region', { name: 'To buy' })).toContainText('Crystal 40: 10.58 oz');
 });
+
+test('nothing of the brew in stock: one line instead of a card each, and no batch cost without prices', async ({ page }) => {
+  await signUp(page);
+  const recipe = await makeRecipe(page, 'No Stock Ale');
+  await page.goto(`/recipes/${recipe.id}`);
+  const stock = page.getByRole('region', { name: 'Stock and cost' });
+  // A total of 0.00 would be no figure at all.
+  await expect(stock).toContainText('No batch cost yet: none of these ingredients has a price.');
+  await expect(stock).not.toContainText('Batch cost');
+
+  const session = await api<{ id: string }>(page.request, 'POST', '/v1/sessions', { recipe_id: recipe.id, brew_date: '2026-11-27', status: 'brewing' });
+  await page.goto(`/sessions/${session.id}`);
+  const take = page.getByRole('region', { name: 'Take from inventory' });
+  await expect(take).toContainText(/None of this brew’s 5 ingredients is in your inventory/);
+  await expect(take.getByRole('button', { name: 'Take from inventory' })).toHaveCount(0);
+  await expect(take.getByRole('row', { name: /Pale malt/ })).toBeHidden();
+  await take.getByText('What this brew uses').click();
+  await expect(take.getByRole('row', { name: /Pale malt/ })).toContainText('Not in stock');
+  await checkPage(page);
+
+  // One item in stock brings the whole table and the button back.
+  await api(page.request, 'POST', '/v1/inventory', { category: 'hop', name: 'Magnum', amount: 100, amount_unit: 'g' });
+  await page.reload();
+  await expect(take.getByRole('button', { name: 'Take from inventory' })).toBeVisible();
+  await expect(take.getByRole('row', { name: /Magnum/ })).toContainText('In stock');
+});

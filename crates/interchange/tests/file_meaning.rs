@@ -402,3 +402,60 @@ fn beerxml_boil_size_is_the_profiles_pre_boil_volume() {
     assert!((p.boil_off_liters_per_hour - a.equipment[0].boil_off_liters_per_hour).abs() < 1e-9);
     assert_eq!(p.name, a.equipment[0].name);
 }
+
+/// A minimal BeerXML recipe holding these yeasts and miscs.
+fn with_children(yeasts: &str, miscs: &str) -> Vec<u8> {
+    format!(
+        "<?xml version=\"1.0\"?><RECIPES><RECIPE><NAME>Display</NAME><VERSION>1</VERSION>\
+         <TYPE>All Grain</TYPE><BATCH_SIZE>20</BATCH_SIZE><BOIL_TIME>60</BOIL_TIME>\
+         <EFFICIENCY>72</EFFICIENCY><FERMENTABLES><FERMENTABLE><NAME>Pale</NAME><VERSION>1</VERSION>\
+         <TYPE>Grain</TYPE><AMOUNT>4</AMOUNT><YIELD>80</YIELD><COLOR>3</COLOR></FERMENTABLE>\
+         </FERMENTABLES><YEASTS>{yeasts}</YEASTS><MISCS>{miscs}</MISCS></RECIPE></RECIPES>"
+    )
+    .into_bytes()
+}
+
+fn misc_xml(amount: &str, is_weight: &str, display: &str) -> String {
+    format!(
+        "<MISC><NAME>M</NAME><VERSION>1</VERSION><TYPE>Fining</TYPE><USE>Boil</USE><TIME>15</TIME>\
+         <AMOUNT>{amount}</AMOUNT><AMOUNT_IS_WEIGHT>{is_weight}</AMOUNT_IS_WEIGHT>\
+         <DISPLAY_AMOUNT>{display}</DISPLAY_AMOUNT></MISC>"
+    )
+}
+
+#[test]
+fn display_amounts_in_the_brewers_own_units_are_kept() {
+    // Brewfather's dry yeast: AMOUNT 1 (a litre, read literally) shown as one packet.
+    let yeast = "<YEAST><NAME>Safale American</NAME><VERSION>1</VERSION><TYPE>Ale</TYPE>\
+                 <FORM>Dry</FORM><AMOUNT>1</AMOUNT><DISPLAY_AMOUNT>1 pkg</DISPLAY_AMOUNT></YEAST>";
+    let miscs = [
+        // Brewfather's fining: 4.93 mL that the brewer measured as a teaspoon.
+        misc_xml("0.0049289216", "false", "1 tsp"),
+        // A decimal comma.
+        misc_xml("0.0024644608", "false", "0,5 tsp"),
+        // Ounces of a weighed spice.
+        misc_xml("0.0141747616", "true", "0.5 oz"),
+        // A display in grams says what AMOUNT says: AMOUNT is kept.
+        misc_xml("0.00124", "true", "1.24 g"),
+        // A display that disagrees with AMOUNT (stale): AMOUNT wins.
+        misc_xml("0.0049289216", "false", "5 tsp"),
+        // Nonsense: AMOUNT wins.
+        misc_xml("0.002", "true", "a pinch"),
+    ]
+    .concat();
+    let got = import(&with_children(yeast, &miscs), Format::BeerXml).unwrap();
+    let r = &got.recipes[0];
+    assert_eq!(
+        (r.yeasts[0].amount, r.yeasts[0].amount_unit.as_deref()),
+        (Some(1.0), Some("pkg"))
+    );
+    let miscs: Vec<_> = (r.miscs.iter())
+        .map(|m| (m.amount, m.amount_unit.as_str()))
+        .collect();
+    assert_eq!(miscs[0], (1.0, "tsp"));
+    assert_eq!(miscs[1], (0.5, "tsp"));
+    assert_eq!(miscs[2], (0.5, "oz"));
+    assert!(close(miscs[3].0, 1.24) && miscs[3].1 == "g");
+    assert!(close(miscs[4].0, 4.9289216) && miscs[4].1 == "ml");
+    assert!(close(miscs[5].0, 2.0) && miscs[5].1 == "g");
+}

@@ -118,19 +118,27 @@ fn carried(format: Format, r: &ImportedRecipe) -> ImportedRecipe {
             }
         }
         Format::BeerXml => {
+            // A metric amount comes back from AMOUNT in grams or millilitres; any other unit
+            // (a packet, a teaspoon, ounces) from DISPLAY_AMOUNT as it was.
             for y in &mut r.yeasts {
                 let converted = y
                     .amount
                     .zip(y.amount_unit.as_deref())
+                    .filter(|(_, u)| is_metric(u))
                     .and_then(|(a, u)| metric(a, u));
-                (y.amount, y.amount_unit) = match converted {
-                    Some((a, u)) => (Some(a), Some(u.into())),
-                    None => (None, None),
-                };
+                if let Some((a, u)) = converted {
+                    (y.amount, y.amount_unit) = (Some(a), Some(u.into()));
+                }
+                // A unit without an amount is not written.
+                if y.amount.is_none() {
+                    y.amount_unit = None;
+                }
             }
             for m in &mut r.miscs {
-                let (a, u) = metric(m.amount, &m.amount_unit).unwrap_or((0.0, "ml"));
-                (m.amount, m.amount_unit) = (a, u.into());
+                if is_metric(&m.amount_unit) {
+                    let (a, u) = metric(m.amount, &m.amount_unit).expect("a metric unit");
+                    (m.amount, m.amount_unit) = (a, u.into());
+                }
             }
             // Three stages named by their place, days at a temperature; a stage with no age is
             // not one.
@@ -183,6 +191,11 @@ fn beerjson_unit(u: &str) -> bool {
 }
 
 /// BeerXML's kilograms or litres, read back as grams or millilitres.
+/// The units BeerXML's `AMOUNT` carries as they are (the import then leaves `DISPLAY_AMOUNT` aside).
+fn is_metric(unit: &str) -> bool {
+    ["mg", "g", "kg", "ml", "l"].contains(&unit)
+}
+
 fn metric(amount: f64, unit: &str) -> Option<(f64, &'static str)> {
     let grams = |k: f64| Some((amount * k, "g"));
     let ml = |k: f64| Some((amount * k, "ml"));

@@ -35,6 +35,9 @@ export interface Col {
   aria?: string;
   /** Shown in the add form. */
   add?: boolean;
+  /** The field means something only on rows where this says so (a hop stand's temperature, on
+   * whirlpool and aroma hops); other rows show an empty cell. The API refuses it elsewhere. */
+  only?: (row: Record<string, unknown>) => boolean;
 }
 
 /** A read-only column computed for display: the API's numbers (IBU per hop) or presentation arithmetic (grist %). */
@@ -174,75 +177,78 @@ export const ChildTable = memo(function ChildTable({ recipeId, spec, rows: apiRo
       {rows.length === 0 ? (
         <p className="muted">No {spec.title.toLowerCase()} yet.</p>
       ) : (
-        <table role="table" className="rows">
-          <thead role="rowgroup">
-            <tr role="row">
-              {columns.map((c) => (
-                <th key={c.key} scope="col">
-                  {header(c)}
+        <div className="table-scroll">
+          {/* Scrolls sideways inside its panel when the columns outgrow it, never past the panel. */}
+          <table role="table" className="rows">
+            <thead role="rowgroup">
+              <tr role="row">
+                {columns.map((c) => (
+                  <th key={c.key} scope="col">
+                    {header(c)}
+                  </th>
+                ))}
+                <th role="columnheader" scope="col">
+                  <span className="sr-only">Actions</span>
                 </th>
-              ))}
-              <th role="columnheader" scope="col">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody role="rowgroup">
-            {rows.map((r, shownAt) => {
-              // A row keeps its number (its place in the API's order) when the view orders rows itself.
-              const i = spec.order ? visible.indexOf(r) : shownAt;
-              return (
-                <Fragment key={r.id}>
-                  <tr role="row">
-                    {columns.map((c) =>
-                      isDerived(c) ? (
-                        <td role="cell" key={c.key} data-label={c.label} className="derived">
-                          {c.stats ? <StatsValue recipeId={recipeId} col={c} row={r} rows={rows} /> : c.value(r, { rows, stats: undefined, prefs })}
-                        </td>
-                      ) : (
-                        <Cell key={c.key} recipeId={recipeId} c={c} spec={spec} row={r} i={i} save={saver(r.id)(c.key)} label={header(c)} />
-                      ),
-                    )}
-                    <td role="cell" className="row-actions">
-                      {!spec.order && (
-                        <>
-                          <button type="button" className="icon" aria-label={`Move ${spec.singular} ${i + 1} up`} disabled={i === 0 || move.isPending} onClick={() => move.mutate({ i, dir: -1 })}>
-                            ↑
-                          </button>
+              </tr>
+            </thead>
+            <tbody role="rowgroup">
+              {rows.map((r, shownAt) => {
+                // A row keeps its number (its place in the API's order) when the view orders rows itself.
+                const i = spec.order ? visible.indexOf(r) : shownAt;
+                return (
+                  <Fragment key={r.id}>
+                    <tr role="row">
+                      {columns.map((c) =>
+                        isDerived(c) ? (
+                          <td role="cell" key={c.key} data-label={c.label} className="derived">
+                            {c.stats ? <StatsValue recipeId={recipeId} col={c} row={r} rows={rows} /> : c.value(r, { rows, stats: undefined, prefs })}
+                          </td>
+                        ) : (
+                          <Cell key={c.key} recipeId={recipeId} c={c} spec={spec} row={r} i={i} save={saver(r.id)(c.key)} label={header(c)} />
+                        ),
+                      )}
+                      <td role="cell" className="row-actions">
+                        {!spec.order && (
+                          <>
+                            <button type="button" className="icon" aria-label={`Move ${spec.singular} ${i + 1} up`} disabled={i === 0 || move.isPending} onClick={() => move.mutate({ i, dir: -1 })}>
+                              ↑
+                            </button>
+                            <button
+                              type="button"
+                              className="icon"
+                              aria-label={`Move ${spec.singular} ${i + 1} down`}
+                              disabled={i === rows.length - 1 || move.isPending}
+                              onClick={() => move.mutate({ i, dir: 1 })}
+                            >
+                              ↓
+                            </button>
+                          </>
+                        )}
+                        {kind && (
                           <button
                             type="button"
                             className="icon"
-                            aria-label={`Move ${spec.singular} ${i + 1} down`}
-                            disabled={i === rows.length - 1 || move.isPending}
-                            onClick={() => move.mutate({ i, dir: 1 })}
+                            title="Save to my ingredients"
+                            aria-label={`Save ${spec.singular} ${i + 1} to my ingredients: ${r.name}`}
+                            disabled={keep.isPending}
+                            onClick={() => keep.mutate(r)}
                           >
-                            ↓
+                            ☆
                           </button>
-                        </>
-                      )}
-                      {kind && (
-                        <button
-                          type="button"
-                          className="icon"
-                          title="Save to my ingredients"
-                          aria-label={`Save ${spec.singular} ${i + 1} to my ingredients: ${r.name}`}
-                          disabled={keep.isPending}
-                          onClick={() => keep.mutate(r)}
-                        >
-                          ☆
+                        )}
+                        <button type="button" className="icon danger-text" aria-label={`Remove ${spec.singular} ${i + 1}: ${String(r.name ?? r.agent ?? '')}`} onClick={() => removal.remove(r.id, `${spec.singular[0]?.toUpperCase() ?? ''}${spec.singular.slice(1)} “${String(r.name ?? r.agent ?? '')}” removed.`)}>
+                          ✕
                         </button>
-                      )}
-                      <button type="button" className="icon danger-text" aria-label={`Remove ${spec.singular} ${i + 1}: ${String(r.name ?? r.agent ?? '')}`} onClick={() => removal.remove(r.id, `${spec.singular[0]?.toUpperCase() ?? ''}${spec.singular.slice(1)} “${String(r.name ?? r.agent ?? '')}” removed.`)}>
-                        ✕
-                      </button>
-                    </td>
-                  </tr>
-                  <RowChecks recipeId={recipeId} list={listKey} rowId={r.id} span={columns.length + 1} />
-                </Fragment>
-              );
-            })}
-          </tbody>
-        </table>
+                      </td>
+                    </tr>
+                    <RowChecks recipeId={recipeId} list={listKey} rowId={r.id} span={columns.length + 1} />
+                  </Fragment>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
       )}
       {removal.toast}
       {spec.order && spec.orderNote && rows.length > 1 ? <p className="muted small">{spec.orderNote}</p> : null}
@@ -316,6 +322,12 @@ function Cell({
   const describedBy = checks.map((_, n) => rowCheckId(row.id, c.key, n)).join(' ') || undefined;
   const value = row[c.key] as string | number | null;
   const shownLabel = days ? `${c.label} (days)` : label;
+  if (c.only && !c.only(row))
+    return (
+      <td role="cell" data-label={shownLabel} className="not-applicable">
+        <span aria-hidden="true">—</span>
+      </td>
+    );
   return (
     <td role="cell" data-label={shownLabel}>
       {days ? (

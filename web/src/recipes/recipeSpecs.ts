@@ -92,6 +92,19 @@ export const specs: { key: 'fermentables' | 'hops' | 'yeasts' | 'miscs' | 'mash_
           // A dry hop's contact time is days; the API keeps minutes.
           days: (r) => r.use === 'dry_hop',
         },
+        // A hop stand's temperature, for whirlpool and aroma hops only (the API refuses it on others
+        // and uses it in the stand's bitterness). Empty: the API's stand without a temperature.
+        {
+          key: 'temperature_c',
+          label: 'Stand temp',
+          aria: 'Stand temperature',
+          type: 'number',
+          unit: 'temperature',
+          nullable: true,
+          def: '',
+          add: false,
+          only: (r) => r.use === 'whirlpool' || r.use === 'aroma',
+        },
         // Pellets give Tinseth's utilisation × 1.10, plugs × 1.02 (the API's rule; the column only names the form).
         { key: 'form', label: 'Form', type: 'select', options: enumOptions(hopForms), nullable: true, def: '' },
       ],

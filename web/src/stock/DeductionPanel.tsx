@@ -44,6 +44,9 @@ export function DeductionPanel({ sessionId, status }: { sessionId: string; statu
   const shortError = apply.error instanceof ApiError && apply.error.status === 422;
   const short = d ? d.lines.filter((l) => l.status === 'short').length : 0;
   const busy = apply.isPending || undo.isPending;
+  // Nothing of this brew is in the inventory (a new account, or a brewer who keeps no stock
+  // here): one line instead of a card per ingredient, so the checklist stays near the top.
+  const noneInStock = d != null && !d.applied && d.lines.length > 0 && d.lines.every((l) => l.status === 'unmatched');
   return (
     <section className="panel" aria-labelledby="h-deduction">
       <h2 id="h-deduction">Take from inventory</h2>
@@ -51,6 +54,16 @@ export function DeductionPanel({ sessionId, status }: { sessionId: string; statu
         <Loading what="the stock" />
       ) : preview.isError ? (
         <ErrorBox error={preview.error} retry={() => preview.refetch()} />
+      ) : d && noneInStock ? (
+        <>
+          <p className="muted">
+            None of this brew’s {d.lines.length} ingredients is in your <Link to="/inventory">inventory</Link>, so there is nothing to take.
+          </p>
+          <details>
+            <summary>What this brew uses</summary>
+            <StockTable lines={d.lines} applied={false} caption="Ingredients of this brew against the stock" />
+          </details>
+        </>
       ) : d ? (
         <>
           <p className="muted">

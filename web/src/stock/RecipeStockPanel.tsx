@@ -26,12 +26,19 @@ export function RecipeStockPanel({ id }: { id: string }) {
         <ErrorBox error={cost.error} retry={() => cost.refetch()} />
       ) : (
         <>
-          <p>
-            Batch cost <strong>{money(cost.data.total)}</strong>
-            {' · '}
-            {p.amounts === 'us' ? `${money(cost.data.per_liter * L_PER_GAL)} per gallon` : `${money(cost.data.per_liter)} per litre`}
-          </p>
-          {cost.data.unpriced.length > 0 && <p className="muted small">Without a price: {cost.data.unpriced.join(', ')}.</p>}
+          {/* With no price at all a total of 0.00 would be a figure nobody can use: say what gives one. */}
+          {cost.data.lines.some((l) => l.cost != null) ? (
+            <>
+              <p>
+                Batch cost <strong>{money(cost.data.total)}</strong>
+                {' · '}
+                {p.amounts === 'us' ? `${money(cost.data.per_liter * L_PER_GAL)} per gallon` : `${money(cost.data.per_liter)} per litre`}
+              </p>
+              {cost.data.unpriced.length > 0 && <p className="muted small">Without a price: {cost.data.unpriced.join(', ')}.</p>}
+            </>
+          ) : (
+            <p className="muted">No batch cost yet: none of these ingredients has a price. Give your inventory items a price and the cost appears here.</p>
+          )}
           <StockTable
             lines={cost.data.lines}
             caption="Ingredients against the stock, with their cost"

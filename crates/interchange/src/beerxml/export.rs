@@ -345,6 +345,13 @@ fn yeast(w: &mut Writer, y: &Yeast) {
         w.field("AMOUNT", amount);
         w.text("AMOUNT_IS_WEIGHT", if is_weight { "TRUE" } else { "FALSE" });
     }
+    if let (Some(amount), Some(unit)) = (y.amount, y.amount_unit.as_deref()) {
+        if converted.is_none() {
+            // AMOUNT is required; a count (a packet) is no mass or volume.
+            w.field("AMOUNT", 0);
+        }
+        display_amount(w, amount, unit);
+    }
     w.optional("LABORATORY", y.lab.as_deref());
     w.optional("PRODUCT_ID", y.product_id.as_deref());
     w.optional_number("MIN_TEMPERATURE", y.min_temp_c);
@@ -366,15 +373,18 @@ fn misc(w: &mut Writer, m: &Misc) {
             w.field("AMOUNT", amount);
             w.text("AMOUNT_IS_WEIGHT", if is_weight { "TRUE" } else { "FALSE" });
         }
-        None => {
-            // AMOUNT is required; a count cannot be a mass or a volume, so the display value
-            // carries it to a person.
-            w.field("AMOUNT", 0);
-            w.text("DISPLAY_AMOUNT", &format!("{} {}", m.amount, m.amount_unit));
-        }
+        // AMOUNT is required; a count cannot be a mass or a volume.
+        None => w.field("AMOUNT", 0),
     }
+    display_amount(w, m.amount, &m.amount_unit);
     w.optional("NOTES", m.notes.as_deref());
     w.close("MISC");
+}
+
+/// BeerXML's `DISPLAY_AMOUNT`: the amount in the brewer's own unit ("1 pkg", "1 tsp", "0.5 oz"),
+/// which wort's import keeps (and other programs show) where `AMOUNT` would say litres of yeast.
+fn display_amount(w: &mut Writer, amount: f64, unit: &str) {
+    w.text("DISPLAY_AMOUNT", &format!("{amount} {unit}"));
 }
 
 /// The first three fermentation steps with days, as BeerXML's stages (it has no gravity

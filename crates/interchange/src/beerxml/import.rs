@@ -12,7 +12,7 @@ use crate::limits::{self, MAX_RECIPES, NAME_MAX, NOTES_MAX, SHORT_TEXT_MAX};
 use crate::report::{Path, Report, at, check_children, invalid_file, quoted, too_many_recipes};
 use crate::{
     Estimates, FermentableColor, Import, ImportError, ImportOptions, ImportedRecipe, Warning,
-    colours, decode, equipment, estimates, water_agents,
+    colours, decode, equipment, estimates, units, water_agents,
 };
 
 pub(crate) fn import(bytes: &[u8], options: ImportOptions) -> Result<Import, ImportError> {
@@ -471,17 +471,55 @@ fn yeast(rec: &Record<'_>, r: &mut Report, order: i32) -> NewYeast {
 }
 
 /// BeerXML `AMOUNT` is kilograms when `AMOUNT_IS_WEIGHT` is true, litres otherwise; wort keeps
-/// the handier grams or millilitres.
+/// the handier grams or millilitres. Where the file's `DISPLAY_AMOUNT` (the amount as the brewer
+/// entered it) is in a unit of their own, that is kept instead: Brewfather writes a dry yeast as
+/// `AMOUNT` 1 (a litre, read literally) with `DISPLAY_AMOUNT` "1 pkg", and a fining as 4.93 mL
+/// with "1 tsp"; the brewer meant the packet and the teaspoon.
 fn weight_or_volume(rec: &Record<'_>, r: &mut Report) -> (Option<f64>, Option<String>) {
-    let Some(amount) = rec.optional_bounded(r, "AMOUNT", 1_000.0, limits::AMOUNT) else {
+    let amount = rec.optional_bounded(r, "AMOUNT", 1_000.0, limits::AMOUNT);
+    let is_weight = rec.flag(r, "AMOUNT_IS_WEIGHT").unwrap_or(false);
+    if let Some((shown, unit)) = rec.node.text_of("DISPLAY_AMOUNT").and_then(display_amount)
+        && agrees_with(amount, is_weight, shown, &unit)
+    {
+        return (Some(shown), Some(unit));
+    }
+    let Some(amount) = amount else {
         return (None, None);
     };
-    let unit = if rec.flag(r, "AMOUNT_IS_WEIGHT").unwrap_or(false) {
-        "g"
-    } else {
-        "ml"
-    };
+    let unit = if is_weight { "g" } else { "ml" };
     (Some(amount), Some(unit.to_owned()))
+}
+
+/// `DISPLAY_AMOUNT` as a number and a unit of the brewer's own ("1 pkg", "0,5 tsp", "2 tablets",
+/// "0.5 oz"). Metric units give nothing: `AMOUNT` already says the same in grams or millilitres.
+fn display_amount(text: &str) -> Option<(f64, String)> {
+    let (number, unit) = text.trim().split_once(char::is_whitespace)?;
+    let unit = unit.trim();
+    let value: f64 = number.replace(',', ".").parse().ok()?;
+    let metric = ["mg", "g", "kg", "ml", "l"].contains(&unit.to_lowercase().as_str());
+    let fits = limits::AMOUNT.check(&[], value).is_ok()
+        && wort_domain::recipe::rules::AMOUNT_UNIT
+            .check(&[], unit)
+            .is_ok();
+    (value.is_finite() && value > 0.0 && fits && !metric).then(|| (value, unit.to_owned()))
+}
+
+/// A display amount in a mass or volume unit must say what `AMOUNT` says (within 5 %: displays
+/// are rounded); a count ("pkg", "tablets") cannot be checked against a mass and is taken as
+/// the brewer's word, as is any display when the file has no `AMOUNT`.
+fn agrees_with(amount: Option<f64>, is_weight: bool, shown: f64, unit: &str) -> bool {
+    let Some(amount) = amount else { return true };
+    // `amount` is already in grams or millilitres.
+    let as_si = if is_weight {
+        units::kilograms(shown, unit)
+    } else {
+        units::liters(shown, unit)
+    };
+    match as_si.map(|si| si * 1_000.0) {
+        Some(si) => (si - amount).abs() <= 0.05 * amount.max(si),
+        // A mass shown for a volume (or the other way round): the two cannot be compared.
+        None => units::kilograms(shown, unit).is_none() && units::liters(shown, unit).is_none(),
+    }
 }
 
 fn misc(rec: &Record<'_>, r: &mut Report, order: i32) -> NewMisc {
