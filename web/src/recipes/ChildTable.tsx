@@ -162,7 +162,8 @@ export const ChildTable = memo(function ChildTable({ recipeId, spec, rows: apiRo
   const headingId = `h-${spec.path}`;
   const columns: (Col | DerivedCol)[] = [];
   for (const c of spec.cols) {
-    columns.push(c);
+    // A column that applies to none of the rows (no hop stand among the hops) is left out.
+    if (!c.only || rows.some((r) => c.only!(r))) columns.push(c);
     for (const d of spec.derived ?? []) if (d.after === c.key) columns.push(d);
   }
   const isDerived = (c: Col | DerivedCol): c is DerivedCol => 'value' in c;
