@@ -9,6 +9,7 @@ use serde_json::Value;
 use time::{Date, OffsetDateTime};
 use uuid::Uuid;
 use wort_domain::brew_session::check_step_room;
+use wort_domain::brew_session::effects;
 use wort_domain::brew_session::ports::SessionPlanner;
 use wort_domain::brew_session::{
     BrewSession, BrewSessionFilter, BrewSessionPatch, BrewSessionPlan, BrewStep, FermentationLog,
@@ -25,6 +26,7 @@ use crate::error::db_error;
 use crate::kept_sql::Columns;
 use crate::pool::{DbPool, checkout};
 use crate::schema::{brew_sessions as sessions, brew_steps as steps, fermentation_logs as logs};
+use crate::session_effects::{Subject, carry_out};
 
 pub struct PgBrewSessions {
     pool: DbPool,
@@ -579,11 +581,13 @@ pub(crate) async fn after_reading_stored(
     now: OffsetDateTime,
 ) -> Result<FermentationLog, TxError> {
     let reading = inserted.reading;
-    crate::outbox::reading_created(conn, user, &reading, subscribed, now).await?;
-    if let (Some(gravity), true) = (reading.gravity, inserted.schedule_waiting) {
-        crate::fermentation_schedule::reading_stored(conn, user, reading.session_id, gravity, now)
-            .await?;
-    }
+    let effects = effects::after_reading(&reading, subscribed, inserted.schedule_waiting, now);
+    let subject = Subject {
+        user,
+        session_id: reading.session_id,
+        recipe_snapshot: None,
+    };
+    carry_out(conn, subject, effects, now).await?;
     Ok(reading)
 }
 
@@ -666,17 +670,12 @@ async fn create_in_tx(
         }
         Err(e) => return Err(e.into()),
     };
-    if let Some(start) = session.fermenting_started_at {
-        crate::fermentation_schedule::plan(
-            conn,
-            user,
-            session.id,
-            &session.recipe_snapshot,
-            start,
-            now,
-        )
-        .await?;
-    }
+    let subject = Subject {
+        user,
+        session_id: session.id,
+        recipe_snapshot: Some(&session.recipe_snapshot),
+    };
+    carry_out(conn, subject, effects::after_create(&session), now).await?;
     let step_rows: Vec<StepRow> = new
         .steps
         .into_iter()
@@ -714,14 +713,12 @@ async fn update_in_tx(
     .await?;
     // The readings are untouched by a session update: the latest is the one read above.
     let saved = saved.entity(session.fermentation.latest_gravity)?;
-    if saved.status != from {
-        crate::outbox::session_status_changed(conn, user, &saved, from, now).await?;
-        if saved.status == SessionStatus::Fermenting {
-            let start = saved.fermenting_started_at.unwrap_or(now);
-            crate::fermentation_schedule::plan(conn, user, id, &saved.recipe_snapshot, start, now)
-                .await?;
-        }
-    }
+    let subject = Subject {
+        user,
+        session_id: id,
+        recipe_snapshot: Some(&saved.recipe_snapshot),
+    };
+    carry_out(conn, subject, effects::after_update(&saved, from, now), now).await?;
     Ok(saved)
 }
 

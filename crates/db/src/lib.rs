@@ -8,6 +8,9 @@
 //! * [`ai`], [`chats`]: AI metering (one guarded upsert per reservation) and chat threads.
 //! * [`credential_cache`]: credentials remembered per process, forgotten on PostgreSQL's word.
 //! * [`schema`]: diesel's view of the tables in `migrations/`.
+//! * `outbox`, `fermentation_schedule`: webhook events and scheduled steps, written in the
+//!   transaction of the change; `session_effects` carries out what the domain decided a change
+//!   to a brew session sets off.
 
 pub mod accounts;
 pub mod ai;
@@ -32,6 +35,7 @@ pub mod recipes;
 mod request_transaction;
 pub mod schema;
 mod schema_fence;
+mod session_effects;
 pub mod water;
 pub mod webhooks;
 

@@ -1,6 +1,7 @@
 //! The webhook outbox: events written in the transaction of the change that causes them
 //! (docs/webhooks.md), one delivery row per subscribed endpoint, and the `fermentation.stable`
-//! detector's bookkeeping. Delivered later by the workers (`webhooks.rs`).
+//! detector's bookkeeping. Which events a change sets off is the domain's decision
+//! (`wort_domain::brew_session::effects`); `crate::session_effects` carries it out here. Delivered later by the workers (`webhooks.rs`).
 
 use diesel::prelude::*;
 use diesel::sql_types::{Text, Timestamptz, Uuid as SqlUuid};
@@ -8,7 +9,6 @@ use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use time::OffsetDateTime;
 use uuid::Uuid;
 use wort_domain::UserId;
-use wort_domain::brew_session::{BrewSession, FermentationLog, SessionStatus};
 use wort_domain::brewing::fermentation::{STABLE_WINDOW, stability};
 use wort_domain::webhook::rules::{StableAnnouncement, stable_announcement};
 use wort_domain::webhook::{Event, EventType};
@@ -73,45 +73,11 @@ pub(crate) async fn enqueue(
     Ok(())
 }
 
-/// A brew session changed status (inside the transaction that changed it).
-pub(crate) async fn session_status_changed(
-    conn: &mut AsyncPgConnection,
-    user: UserId,
-    session: &BrewSession,
-    from: SessionStatus,
-    now: OffsetDateTime,
-) -> QueryResult<()> {
-    enqueue(
-        conn,
-        user,
-        &Event::session_status_changed(session, from, now),
-    )
-    .await
-}
-
-/// A reading was stored (inside the transaction that stored it): `reading.created`, and the
-/// stability check, as far as `wanted` (the account's [`subscriptions`]) asks for them. The session row is
-/// already locked by the insert (it bumps `updated_at`), so concurrent readings of one session
-/// take turns here.
-pub(crate) async fn reading_created(
-    conn: &mut AsyncPgConnection,
-    user: UserId,
-    reading: &FermentationLog,
-    wanted: &[EventType],
-    now: OffsetDateTime,
-) -> Result<(), TxError> {
-    if wanted.contains(&EventType::ReadingCreated) {
-        enqueue(conn, user, &Event::reading_created(reading, now)).await?;
-    }
-    if wanted.contains(&EventType::FermentationStable) && reading.gravity.is_some() {
-        check_stability(conn, user, reading.session_id, now).await?;
-    }
-    Ok(())
-}
-
 /// Reads what the detector needs and the session's announcement, and runs the writes
-/// [`stable_announcement`] asks for.
-async fn check_stability(
+/// [`stable_announcement`] asks for. Runs inside the transaction that stored a reading: the
+/// session row is already locked by that insert (it bumps `updated_at`), so concurrent readings
+/// of one session take turns here.
+pub(crate) async fn check_stability(
     conn: &mut AsyncPgConnection,
     user: UserId,
     session_id: Uuid,

@@ -10,7 +10,7 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 use wort_domain::error::Violation;
 use wort_domain::page::{Page, PageRequest};
-use wort_domain::water::rules::{MAX_OWN_PROFILES, too_many_profiles};
+use wort_domain::water::rules::check_profile_room;
 use wort_domain::water::{
     CalibrationPair, WaterProfile, WaterProfileInput, WaterProfileKind, WaterRepository,
 };
@@ -198,9 +198,7 @@ impl WaterRepository for PgWater {
                 .count()
                 .get_result(conn)
                 .await?;
-            if held >= MAX_OWN_PROFILES {
-                return Err(TxError(DomainError::Invalid(vec![too_many_profiles()])));
-            }
+            check_profile_room(held).map_err(TxError)?;
             let row = ProfileRow::new(new_id(), user, input, now, now);
             let saved = diesel::insert_into(profiles::table)
                 .values(&row)
@@ -319,34 +317,5 @@ impl WaterRepository for PgWater {
             .first(&mut conn)
             .await
             .map_err(db_error)
-    }
-
-    async fn record_mash_ph(
-        &self,
-        user: UserId,
-        session_id: Uuid,
-        measured: Option<f64>,
-        predicted: Option<f64>,
-        now: OffsetDateTime,
-    ) -> DomainResult<()> {
-        let mut conn = checkout(&self.pool).await?;
-        let updated = diesel::update(
-            brew_sessions::table
-                .filter(brew_sessions::id.eq(session_id))
-                .filter(brew_sessions::user_id.eq(user.0)),
-        )
-        .set((
-            brew_sessions::measured_mash_ph.eq(measured),
-            brew_sessions::predicted_mash_ph.eq(predicted),
-            brew_sessions::updated_at.eq(now),
-        ))
-        .execute(&mut conn)
-        .await
-        .map_err(db_error)?;
-        if updated == 0 {
-            Err(DomainError::NotFound)
-        } else {
-            Ok(())
-        }
     }
 }

@@ -20,6 +20,7 @@
 pub mod body;
 pub mod body_spec;
 pub mod caching;
+pub mod caller;
 pub mod client_address;
 pub mod connections;
 pub mod credentials;

@@ -393,6 +393,14 @@ impl SharedParts {
         let equipment = Arc::new(PgEquipment::new(pool.clone()));
         let catalog = Arc::new(wort_db::catalog::PgCatalog::new(pool.clone()));
         let water = Arc::new(wort_db::PgWater::new(pool.clone()));
+        let water_service = || {
+            wort_domain::water::WaterService::new(
+                water.clone(),
+                recipes.clone(),
+                equipment.clone(),
+                clock.clone(),
+            )
+        };
         web::Data::new(AppState {
             accounts: AccountService::new(
                 Arc::new(PgAccounts::new(pool.clone())),
@@ -411,13 +419,8 @@ impl SharedParts {
                 water.clone(),
             )
             .with_preferences(Arc::new(PgAccounts::new(pool.clone()))),
-            water: wort_domain::water::WaterService::new(
-                water,
-                recipes.clone(),
-                equipment.clone(),
-                clock.clone(),
-            ),
-            equipment: EquipmentService::new(equipment, clock.clone()),
+            water: water_service(),
+            equipment: EquipmentService::new(equipment.clone(), clock.clone()),
             devices: DeviceService::new(Arc::new(PgDevices::new(pool.clone())), clock.clone())
                 .with_reading_interval(
                     time::Duration::try_from(self.device_reading_interval)
@@ -428,7 +431,8 @@ impl SharedParts {
                 Arc::new(PgBrewSessions::new(pool.clone())),
                 Arc::new(PgAccounts::new(pool.clone())),
                 clock.clone(),
-            ),
+            )
+            .predicting_mash_ph(Arc::new(water_service())),
             inventory: InventoryService::new(
                 Arc::new(PgInventory::new(pool.clone())),
                 clock.clone(),

@@ -3,11 +3,12 @@
 //!
 //! * [`model`]: the session, its steps and fermentation readings.
 //! * [`rules`]: the state machine, bounds and limits. [`checklist`]: the brew-day steps
-//!   generated from the recipe. [`timer`]: a step's shared countdown. [`ports`]: storage.
+//!   generated from the recipe. [`effects`]: what a change sets off (events, the schedule). [`timer`]: a step's shared countdown. [`ports`]: storage.
 //!   [`service`]: the use cases. [`home`]: what is happening now (`GET /v1/home`).
 
 pub mod brewhouse;
 pub mod checklist;
+pub mod effects;
 pub mod home;
 pub mod model;
 pub mod ports;

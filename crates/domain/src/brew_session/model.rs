@@ -236,6 +236,11 @@ pub struct BrewSessionPatch {
     pub measured_fg: Option<Option<f64>>,
     pub measured_batch_size_liters: Option<Option<f64>>,
     pub notes: Option<Option<String>>,
+    /// The mash pH measured on brew day (`Some(None)` clears it).
+    pub measured_mash_ph: Option<Option<f64>>,
+    /// The water model's prediction stored beside a measured mash pH, to compare the two later.
+    /// Not read from a request: the service fills it in whenever `measured_mash_ph` is sent.
+    pub predicted_mash_ph: Option<Option<f64>>,
 }
 
 impl BrewSessionPatch {
@@ -278,6 +283,12 @@ impl BrewSessionPatch {
         }
         if let Some(notes) = &self.notes {
             session.notes.clone_from(notes);
+        }
+        if let Some(ph) = self.measured_mash_ph {
+            session.measured_mash_ph = ph;
+        }
+        if let Some(ph) = self.predicted_mash_ph {
+            session.predicted_mash_ph = ph;
         }
         session.measured_abv = measured_abv(session.measured_og, session.measured_fg);
         session.brewhouse = crate::brew_session::BrewhouseNumbers::of(session);
@@ -605,6 +616,37 @@ pub struct LogRange {
     pub to: Option<OffsetDateTime>,
 }
 
+/// A session for tests, last changed at `updated_at`.
+#[cfg(test)]
+pub(crate) fn session_at(updated_at: OffsetDateTime, status: SessionStatus) -> BrewSession {
+    BrewSession {
+        id: Uuid::nil(),
+        user_id: String::new(),
+        recipe_id: None,
+        name: "Brew".into(),
+        brew_date: time::macros::date!(2026 - 11 - 28),
+        status,
+        measured_og: None,
+        measured_fg: None,
+        measured_batch_size_liters: None,
+        measured_abv: None,
+        fermentation: FermentationSoFar::default(),
+        brewhouse: crate::brew_session::BrewhouseNumbers::default(),
+        measured_mash_ph: None,
+        predicted_mash_ph: None,
+        next_statuses: status.next_statuses(),
+        notes: None,
+        recipe_snapshot: serde_json::Value::Null,
+        brewing_started_at: None,
+        fermenting_started_at: None,
+        conditioning_started_at: Some(updated_at),
+        completed_at: None,
+        abandoned_at: None,
+        created_at: updated_at,
+        updated_at,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -758,35 +800,6 @@ mod tests {
         assert_eq!(amount(28.0), "28");
         assert_eq!(amount(28.35), "28.35");
         assert_eq!(amount(0.5), "0.5");
-    }
-
-    fn session_at(updated_at: OffsetDateTime, status: SessionStatus) -> BrewSession {
-        BrewSession {
-            id: Uuid::nil(),
-            user_id: String::new(),
-            recipe_id: None,
-            name: "Brew".into(),
-            brew_date: time::macros::date!(2026 - 11 - 28),
-            status,
-            measured_og: None,
-            measured_fg: None,
-            measured_batch_size_liters: None,
-            measured_abv: None,
-            fermentation: FermentationSoFar::default(),
-            brewhouse: crate::brew_session::BrewhouseNumbers::default(),
-            measured_mash_ph: None,
-            predicted_mash_ph: None,
-            next_statuses: status.next_statuses(),
-            notes: None,
-            recipe_snapshot: serde_json::Value::Null,
-            brewing_started_at: None,
-            fermenting_started_at: None,
-            conditioning_started_at: Some(updated_at),
-            completed_at: None,
-            abandoned_at: None,
-            created_at: updated_at,
-            updated_at,
-        }
     }
 
     #[test]

@@ -15,6 +15,14 @@ use crate::{DomainResult, UserId};
 pub type SessionPlanner =
     dyn Fn(&RecipeDetail, Option<&EquipmentProfile>) -> DomainResult<BrewSessionPlan> + Send + Sync;
 
+/// The water model's prediction of a session's mash pH from the recipe it was brewed from
+/// (`None` when the recipe is gone or its water is not described). `NotFound` for a session
+/// that is not the caller's.
+#[async_trait]
+pub trait MashPhPrediction: Send + Sync {
+    async fn predicted_mash_ph(&self, user: UserId, session_id: Uuid) -> DomainResult<Option<f64>>;
+}
+
 /// Brew sessions with their checklist steps and fermentation readings. Writes to a step or a
 /// reading bump the session's `updated_at` in the same transaction.
 #[async_trait]

@@ -9,7 +9,7 @@ use super::model::{
     BrewSession, BrewSessionFilter, BrewSessionPatch, BrewStep, FermentationLog, LogPatch,
     LogRange, NewBrewSession, NewLog, NewStep, StepPatch, plan_brew_session,
 };
-use super::ports::BrewSessionRepository;
+use super::ports::{BrewSessionRepository, MashPhPrediction};
 use super::rules::check_logged_at;
 use super::timer::TimerAction;
 use crate::account::ports::AccountRepository;
@@ -21,6 +21,9 @@ pub struct BrewSessionService {
     sessions: Arc<dyn BrewSessionRepository>,
     /// The caller's display preferences: generated checklist text is read in their units.
     accounts: Arc<dyn AccountRepository>,
+    /// The prediction kept beside a measured mash pH (the water model, which the session
+    /// knows nothing else of). Without it a measured pH is stored with no prediction.
+    mash_ph: Option<Arc<dyn MashPhPrediction>>,
     clock: Arc<dyn Clock>,
 }
 
@@ -33,8 +36,16 @@ impl BrewSessionService {
         BrewSessionService {
             sessions,
             accounts,
+            mash_ph: None,
             clock,
         }
+    }
+
+    /// The service storing the water model's prediction beside each measured mash pH.
+    #[must_use]
+    pub fn predicting_mash_ph(mut self, prediction: Arc<dyn MashPhPrediction>) -> Self {
+        self.mash_ph = Some(prediction);
+        self
     }
 
     /// Steps as this caller reads them: a generated step's numbers in their units.
@@ -109,8 +120,17 @@ impl BrewSessionService {
         &self,
         user: UserId,
         id: Uuid,
-        patch: BrewSessionPatch,
+        mut patch: BrewSessionPatch,
     ) -> DomainResult<BrewSession> {
+        // A measured mash pH is stored with the prediction it is compared against, computed
+        // now from the recipe; both are written in the session's one update.
+        if let Some(measured) = patch.measured_mash_ph {
+            let predicted = match (measured, &self.mash_ph) {
+                (Some(_), Some(model)) => model.predicted_mash_ph(user, id).await?,
+                _ => None,
+            };
+            patch.predicted_mash_ph = Some(predicted);
+        }
         self.sessions
             .update(user, id, patch, self.clock.now())
             .await

@@ -35,14 +35,4 @@ pub trait WaterRepository: Send + Sync {
     /// The recipe a brew session of the account was made from (`None` once deleted);
     /// `NotFound` for a session that is not the account's.
     async fn session_recipe(&self, user: UserId, session_id: Uuid) -> DomainResult<Option<Uuid>>;
-    /// Stores a session's measured mash pH with the prediction it is compared against (`None`
-    /// clears both). `NotFound` for a session that is not the account's.
-    async fn record_mash_ph(
-        &self,
-        user: UserId,
-        session_id: Uuid,
-        measured: Option<f64>,
-        predicted: Option<f64>,
-        now: OffsetDateTime,
-    ) -> DomainResult<()>;
 }

@@ -53,3 +53,9 @@ pub fn too_many_profiles() -> Violation {
         format!("An account holds at most {MAX_OWN_PROFILES} water profiles"),
     )
 }
+
+/// An account holding `held` own water profiles may save one more only below
+/// [`MAX_OWN_PROFILES`].
+pub fn check_profile_room(held: i64) -> Result<(), crate::DomainError> {
+    crate::rules::check_room(held, MAX_OWN_PROFILES, too_many_profiles)
+}

@@ -9,6 +9,7 @@ use super::model::{
     WaterSummary,
 };
 use super::ports::WaterRepository;
+use crate::brew_session::ports::MashPhPrediction;
 use crate::brewing::round_to;
 use crate::brewing::water::{
     self, CALIBRATION_MIN_PAIRS, DEFAULT_WATER_PH, Ions, Mash, acid_needed, malt_buffer, mash_of,
@@ -111,33 +112,6 @@ impl WaterService {
         })
     }
 
-    /// Records a brew session's measured mash pH beside the uncorrected prediction for its recipe
-    /// as it is now (none when the session has no recipe left or nothing is mashed).
-    pub async fn record_mash_ph(
-        &self,
-        user: UserId,
-        session_id: Uuid,
-        measured: Option<f64>,
-    ) -> DomainResult<()> {
-        let recipe_id = self.water.session_recipe(user, session_id).await?;
-        let predicted = match (measured, recipe_id) {
-            (Some(_), Some(id)) => match self.recipes.get(user, id).await {
-                Ok(recipe) => self
-                    .mash(user, &recipe)
-                    .await?
-                    .0
-                    .ph()
-                    .map(|p| round_to(p, 3)),
-                Err(crate::DomainError::NotFound) => None,
-                Err(e) => return Err(e),
-            },
-            _ => None,
-        };
-        self.water
-            .record_mash_ph(user, session_id, measured, predicted, self.clock.now())
-            .await
-    }
-
     /// The recipe's mash as the model sees it, and the report without its pH parts.
     async fn mash(&self, user: UserId, recipe: &RecipeDetail) -> DomainResult<(Mash, WaterReport)> {
         let r = &recipe.recipe;
@@ -184,6 +158,28 @@ impl WaterService {
             acid_needed: None,
         };
         Ok((mash, report))
+    }
+}
+
+/// The prediction a measured mash pH is stored beside: the uncorrected prediction for the
+/// session's recipe as it is now (none when the session has no recipe left or nothing is
+/// mashed).
+#[async_trait::async_trait]
+impl MashPhPrediction for WaterService {
+    async fn predicted_mash_ph(&self, user: UserId, session_id: Uuid) -> DomainResult<Option<f64>> {
+        let Some(recipe_id) = self.water.session_recipe(user, session_id).await? else {
+            return Ok(None);
+        };
+        match self.recipes.get(user, recipe_id).await {
+            Ok(recipe) => Ok(self
+                .mash(user, &recipe)
+                .await?
+                .0
+                .ph()
+                .map(|p| round_to(p, 3))),
+            Err(crate::DomainError::NotFound) => Ok(None),
+            Err(e) => Err(e),
+        }
     }
 }
 

@@ -14,9 +14,8 @@ use wort_domain::ai::{MAX_CHAT_MESSAGE_CHARS, UsageReport};
 use super::resource;
 use crate::body::JsonBody;
 use crate::body_spec::{BodySpec, FieldSpec, Kind, Missing, Mode, Reader, request_body_schema};
-use crate::credentials::Authenticated;
+use crate::caller::{Caller, CallerAndId};
 use crate::error::{ApiError, ApiResult};
-use crate::params::path_id;
 use crate::state::AppState;
 use crate::validation::Fields;
 
@@ -61,8 +60,8 @@ request_body_schema!(
 /// Today's AI use and limits (UTC day). Works whether or not AI is configured.
 #[utoipa::path(get, path = "/v1/ai/usage", tag = "ai",
     responses((status = 200, body = UsageReport)))]
-pub async fn usage(auth: Authenticated, state: web::Data<AppState>) -> ApiResult<HttpResponse> {
-    let report = state.ai.clone().usage_report(auth.0.user.id).await?;
+pub async fn usage(Caller(user): Caller, state: web::Data<AppState>) -> ApiResult<HttpResponse> {
+    let report = state.ai.clone().usage_report(user).await?;
     Ok(HttpResponse::Ok().json(report))
 }
 
@@ -77,18 +76,16 @@ pub async fn usage(auth: Authenticated, state: web::Data<AppState>) -> ApiResult
         (status = 502, body = crate::error::ErrorBody, description = "The AI provider failed or timed out (the message is not counted)"),
         (status = 503, body = crate::error::ErrorBody, description = "AI is not configured on this deployment")))]
 pub async fn analyse_recipe(
-    auth: Authenticated,
-    req: HttpRequest,
+    CallerAndId { user, id }: CallerAndId,
     state: web::Data<AppState>,
     body: JsonBody,
 ) -> ApiResult<HttpResponse> {
-    let id = path_id(&req, "id")?;
     // No fields of its own, but a body that is sent must still be a JSON object.
     if let Some(body) = body.optional_json()? {
         Fields::of(&body)?.finish(())?;
     }
     let ai = state.ai.clone();
-    let user = auth.0.user.id;
+    let user = user;
     // In its own task, so it runs to its end even when the client disconnects: the reserved
     // message is then still settled or released, never left dangling.
     let task = actix_web::rt::spawn(
@@ -144,14 +141,14 @@ fn read_turn_fields(body: &Value) -> ApiResult<TurnRequest> {
         (status = 502, body = crate::error::ErrorBody, description = "The AI provider failed before answering (nothing stored or counted)"),
         (status = 503, body = crate::error::ErrorBody, description = "AI is not configured on this deployment")))]
 pub async fn chat_turn(
-    auth: Authenticated,
+    Caller(user): Caller,
     req: HttpRequest,
     state: web::Data<AppState>,
     payload: web::Payload,
 ) -> ApiResult<HttpResponse> {
     let body = JsonBody::read(&req, payload.into_inner(), CHAT_MAX_BODY_BYTES).await;
     let request = read_turn(&body)?;
-    crate::sse::chat_turn(state.ai.clone(), auth.0.user.id, request).await
+    crate::sse::chat_turn(state.ai.clone(), user, request).await
 }
 
 #[cfg(test)]

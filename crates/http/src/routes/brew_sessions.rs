@@ -15,10 +15,10 @@ use crate::body_spec::{
     BodySpec, Choice, DefaultValue, FieldSpec, Kind, Missing, Mode, OnCreate, Reader,
     request_body_schema,
 };
-use crate::credentials::Authenticated;
+use crate::caller::{Caller, CallerAndId};
 use crate::error::{ApiError, ApiResult};
 use crate::fast_json;
-use crate::params::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Query, path_id};
+use crate::params::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Query};
 use crate::state::AppState;
 
 /// Inside the `/v1/sessions` scope.
@@ -282,8 +282,8 @@ fn read_session_request(body: &Value) -> ApiResult<NewBrewSession> {
     }
 }
 
-/// The session's patch, and its `measured_mash_ph` when sent (`Some(None)` clears it).
-fn read_session_patch(body: &Value) -> ApiResult<(BrewSessionPatch, Option<Option<f64>>)> {
+/// The session's patch (`measured_mash_ph`'s `Some(None)` clears it).
+fn read_session_patch(body: &Value) -> ApiResult<BrewSessionPatch> {
     let mut f = Reader::new(body, &SESSION_UPDATE, Mode::Update)?;
     // Read in the table's order (errors are listed in it).
     let name = f.text("name");
@@ -292,7 +292,7 @@ fn read_session_patch(body: &Value) -> ApiResult<(BrewSessionPatch, Option<Optio
     let measured_og = f.nullable_number("measured_og");
     let measured_fg = f.nullable_number("measured_fg");
     let measured_batch_size_liters = f.nullable_number("measured_batch_size_liters");
-    let mash_ph = f.nullable_number("measured_mash_ph");
+    let measured_mash_ph = f.nullable_number("measured_mash_ph");
     let patch = BrewSessionPatch {
         name,
         brew_date,
@@ -301,8 +301,10 @@ fn read_session_patch(body: &Value) -> ApiResult<(BrewSessionPatch, Option<Optio
         measured_fg,
         measured_batch_size_liters,
         notes: f.nullable_text("notes"),
+        measured_mash_ph,
+        predicted_mash_ph: None,
     };
-    f.finish((patch, mash_ph))
+    f.finish(patch)
 }
 
 fn sort_order(f: &mut Reader) -> Option<i32> {
@@ -398,7 +400,7 @@ fn read_log_update(body: &Value) -> ApiResult<LogPatch> {
     ),
     responses((status = 200, body = [BrewSession], headers(("X-Total-Count" = i64), ("Link" = String)))))]
 pub async fn list_sessions(
-    auth: Authenticated,
+    Caller(user): Caller,
     req: HttpRequest,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
@@ -408,10 +410,7 @@ pub async fn list_sessions(
         status: query.one_of("status", &statuses(), SessionStatus::parse)?,
         recipe_id: query.uuid("recipe_id")?,
     };
-    let sessions = state
-        .brew_sessions
-        .list(auth.0.user.id, &filter, page)
-        .await?;
+    let sessions = state.brew_sessions.list(user, &filter, page).await?;
     Ok(page_response(&req, &query, page, &sessions))
 }
 
@@ -428,12 +427,12 @@ pub async fn list_sessions(
             ("CreateReading" = (operation_id = "create_log", parameters(("id" = "$response.body#/id")), description = "Log a fermentation reading")))),
         (status = 404, body = crate::error::ErrorBody, description = "No such recipe")))]
 pub async fn create_session(
-    auth: Authenticated,
+    Caller(user): Caller,
     state: web::Data<AppState>,
     body: JsonBody,
 ) -> ApiResult<HttpResponse> {
     let request = read_session_request(&body.json()?)?;
-    let session = state.brew_sessions.create(auth.0.user.id, request).await?;
+    let session = state.brew_sessions.create(user, request).await?;
     Ok(created(&session))
 }
 
@@ -442,12 +441,10 @@ pub async fn create_session(
     params(("id" = uuid::Uuid, Path, description = "Session id")),
     responses((status = 200, body = BrewSession)))]
 pub async fn get_session(
-    auth: Authenticated,
-    req: HttpRequest,
+    CallerAndId { user, id }: CallerAndId,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
-    let id = path_id(&req, "id")?;
-    Ok(HttpResponse::Ok().json(state.brew_sessions.get(auth.0.user.id, id).await?))
+    Ok(HttpResponse::Ok().json(state.brew_sessions.get(user, id).await?))
 }
 
 /// Change a session; a `status` change must follow the state machine.
@@ -456,27 +453,12 @@ pub async fn get_session(
     responses((status = 200, body = BrewSession),
         (status = 422, body = crate::error::ValidationErrorBody, description = "Invalid body, or invalid_transition")))]
 pub async fn update_session(
-    auth: Authenticated,
-    req: HttpRequest,
+    CallerAndId { user, id }: CallerAndId,
     state: web::Data<AppState>,
     body: JsonBody,
 ) -> ApiResult<HttpResponse> {
-    let id = path_id(&req, "id")?;
-    let (patch, mash_ph) = read_session_patch(&body.json()?)?;
-    if let Some(measured) = mash_ph {
-        // The measured pH is stored with the water model's prediction, which the session
-        // service knows nothing of; the session is then read (and patched) as usual.
-        state
-            .water
-            .record_mash_ph(auth.0.user.id, id, measured)
-            .await?;
-    }
-    Ok(HttpResponse::Ok().json(
-        state
-            .brew_sessions
-            .update(auth.0.user.id, id, patch)
-            .await?,
-    ))
+    let patch = read_session_patch(&body.json()?)?;
+    Ok(HttpResponse::Ok().json(state.brew_sessions.update(user, id, patch).await?))
 }
 
 /// Delete a session with its steps and readings (the recipe is untouched).
@@ -484,12 +466,10 @@ pub async fn update_session(
     params(("id" = uuid::Uuid, Path, description = "Session id")),
     responses((status = 204, description = "Deleted")))]
 pub async fn delete_session(
-    auth: Authenticated,
-    req: HttpRequest,
+    CallerAndId { user, id }: CallerAndId,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
-    let id = path_id(&req, "id")?;
-    state.brew_sessions.delete(auth.0.user.id, id).await?;
+    state.brew_sessions.delete(user, id).await?;
     Ok(HttpResponse::NoContent().finish())
 }
 
@@ -500,12 +480,10 @@ pub async fn delete_session(
     params(("id" = uuid::Uuid, Path, description = "Session id")),
     responses((status = 200, body = [BrewStep])))]
 pub async fn list_steps(
-    auth: Authenticated,
-    req: HttpRequest,
+    CallerAndId { user, id }: CallerAndId,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
-    let id = path_id(&req, "id")?;
-    Ok(HttpResponse::Ok().json(state.brew_sessions.list_steps(auth.0.user.id, id).await?))
+    Ok(HttpResponse::Ok().json(state.brew_sessions.list_steps(user, id).await?))
 }
 
 /// Add a custom step (appended unless `sort_order` is given).
@@ -517,19 +495,12 @@ pub async fn list_steps(
             ("StepTimer" = (operation_id = "step_timer", parameters(("id" = "$response.body#/id")), description = "Start or stop the timer of the step just added")),
             ("DeleteStep" = (operation_id = "delete_step", parameters(("id" = "$response.body#/id")), description = "Remove the step just added"))))))]
 pub async fn create_step(
-    auth: Authenticated,
-    req: HttpRequest,
+    CallerAndId { user, id }: CallerAndId,
     state: web::Data<AppState>,
     body: JsonBody,
 ) -> ApiResult<HttpResponse> {
-    let id = path_id(&req, "id")?;
     let new = read_new_step(&body.json()?)?;
-    Ok(created(
-        &state
-            .brew_sessions
-            .add_step(auth.0.user.id, id, new)
-            .await?,
-    ))
+    Ok(created(&state.brew_sessions.add_step(user, id, new).await?))
 }
 
 /// One checklist step.
@@ -537,12 +508,10 @@ pub async fn create_step(
     params(("id" = uuid::Uuid, Path, description = "Step id")),
     responses((status = 200, body = BrewStep)))]
 pub async fn get_step(
-    auth: Authenticated,
-    req: HttpRequest,
+    CallerAndId { user, id }: CallerAndId,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
-    let id = path_id(&req, "id")?;
-    Ok(HttpResponse::Ok().json(state.brew_sessions.get_step(auth.0.user.id, id).await?))
+    Ok(HttpResponse::Ok().json(state.brew_sessions.get_step(user, id).await?))
 }
 
 /// Tick (or untick) a step, or change it.
@@ -550,19 +519,12 @@ pub async fn get_step(
     params(("id" = uuid::Uuid, Path, description = "Step id")), request_body = UpdateStepRequest,
     responses((status = 200, body = BrewStep)))]
 pub async fn update_step(
-    auth: Authenticated,
-    req: HttpRequest,
+    CallerAndId { user, id }: CallerAndId,
     state: web::Data<AppState>,
     body: JsonBody,
 ) -> ApiResult<HttpResponse> {
-    let id = path_id(&req, "id")?;
     let patch = read_step_patch(&body.json()?)?;
-    Ok(HttpResponse::Ok().json(
-        state
-            .brew_sessions
-            .update_step(auth.0.user.id, id, patch)
-            .await?,
-    ))
+    Ok(HttpResponse::Ok().json(state.brew_sessions.update_step(user, id, patch).await?))
 }
 
 /// Delete a step.
@@ -570,12 +532,10 @@ pub async fn update_step(
     params(("id" = uuid::Uuid, Path, description = "Step id")),
     responses((status = 204, description = "Deleted")))]
 pub async fn delete_step(
-    auth: Authenticated,
-    req: HttpRequest,
+    CallerAndId { user, id }: CallerAndId,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
-    let id = path_id(&req, "id")?;
-    state.brew_sessions.delete_step(auth.0.user.id, id).await?;
+    state.brew_sessions.delete_step(user, id).await?;
     Ok(HttpResponse::NoContent().finish())
 }
 
@@ -587,19 +547,12 @@ pub async fn delete_step(
     responses((status = 200, body = BrewStep),
         (status = 422, body = crate::error::ValidationErrorBody, description = "Invalid body, or invalid_transition (an action the timer cannot take now, or a step without a duration)")))]
 pub async fn step_timer(
-    auth: Authenticated,
-    req: HttpRequest,
+    CallerAndId { user, id }: CallerAndId,
     state: web::Data<AppState>,
     body: JsonBody,
 ) -> ApiResult<HttpResponse> {
-    let id = path_id(&req, "id")?;
     let action = read_timer_action(&body.json()?)?;
-    Ok(HttpResponse::Ok().json(
-        state
-            .brew_sessions
-            .step_timer(auth.0.user.id, id, action)
-            .await?,
-    ))
+    Ok(HttpResponse::Ok().json(state.brew_sessions.step_timer(user, id, action).await?))
 }
 
 // ---- Fermentation logs -------------------------------------------------------------------------
@@ -615,21 +568,17 @@ pub async fn step_timer(
     ),
     responses((status = 200, body = [FermentationLog], headers(("X-Total-Count" = i64), ("Link" = String)))))]
 pub async fn list_logs(
-    auth: Authenticated,
+    CallerAndId { user, id }: CallerAndId,
     req: HttpRequest,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
-    let id = path_id(&req, "id")?;
     let query = Query::of(&req)?;
     let page = query.page(rules::DEFAULT_LOG_PAGE, rules::MAX_LOG_PAGE)?;
     let range = LogRange {
         from: query.datetime("from")?,
         to: query.datetime("to")?,
     };
-    let logs = state
-        .brew_sessions
-        .list_logs(auth.0.user.id, id, range, page)
-        .await?;
+    let logs = state.brew_sessions.list_logs(user, id, range, page).await?;
     written_page_response(&req, &query, page, &logs, fast_json::fermentation_logs)
 }
 
@@ -641,16 +590,12 @@ pub async fn list_logs(
             ("UpdateReading" = (operation_id = "update_log", parameters(("id" = "$response.body#/id")), description = "Correct the reading just logged")),
             ("DeleteReading" = (operation_id = "delete_log", parameters(("id" = "$response.body#/id")), description = "Remove the reading just logged"))))))]
 pub async fn create_log(
-    auth: Authenticated,
-    req: HttpRequest,
+    CallerAndId { user, id }: CallerAndId,
     state: web::Data<AppState>,
     body: JsonBody,
 ) -> ApiResult<HttpResponse> {
-    let id = path_id(&req, "id")?;
     let new = read_new_log(&body.json()?)?;
-    Ok(created(
-        &state.brew_sessions.add_log(auth.0.user.id, id, new).await?,
-    ))
+    Ok(created(&state.brew_sessions.add_log(user, id, new).await?))
 }
 
 /// The fermentation schedule, planned from the recipe snapshot when the session entered
@@ -662,17 +607,10 @@ pub async fn create_log(
     params(("id" = uuid::Uuid, Path, description = "Session id")),
     responses((status = 200, body = [wort_domain::brew_session::schedule::ScheduledStep])))]
 pub async fn fermentation_schedule(
-    auth: Authenticated,
-    req: HttpRequest,
+    CallerAndId { user, id }: CallerAndId,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
-    let id = path_id(&req, "id")?;
-    Ok(HttpResponse::Ok().json(
-        state
-            .brew_sessions
-            .fermentation_schedule(auth.0.user.id, id)
-            .await?,
-    ))
+    Ok(HttpResponse::Ok().json(state.brew_sessions.fermentation_schedule(user, id).await?))
 }
 
 /// What is happening now, for a home page: the sessions `brewing` or `fermenting` (fermenting
@@ -683,8 +621,8 @@ pub async fn fermentation_schedule(
 /// paused in sessions that are not final, each step's text in the caller's units.
 #[utoipa::path(get, path = "/v1/home", tag = "sessions",
     responses((status = 200, body = wort_domain::brew_session::Home)))]
-pub async fn home(auth: Authenticated, state: web::Data<AppState>) -> ApiResult<HttpResponse> {
-    Ok(HttpResponse::Ok().json(state.brew_sessions.home(auth.0.user.id).await?))
+pub async fn home(Caller(user): Caller, state: web::Data<AppState>) -> ApiResult<HttpResponse> {
+    Ok(HttpResponse::Ok().json(state.brew_sessions.home(user).await?))
 }
 
 /// The most recent reading (404 when there is none).
@@ -692,12 +630,10 @@ pub async fn home(auth: Authenticated, state: web::Data<AppState>) -> ApiResult<
     params(("id" = uuid::Uuid, Path, description = "Session id")),
     responses((status = 200, body = FermentationLog)))]
 pub async fn latest_log(
-    auth: Authenticated,
-    req: HttpRequest,
+    CallerAndId { user, id }: CallerAndId,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
-    let id = path_id(&req, "id")?;
-    Ok(HttpResponse::Ok().json(state.brew_sessions.latest_log(auth.0.user.id, id).await?))
+    Ok(HttpResponse::Ok().json(state.brew_sessions.latest_log(user, id).await?))
 }
 
 /// One reading.
@@ -705,12 +641,10 @@ pub async fn latest_log(
     params(("id" = uuid::Uuid, Path, description = "Reading id")),
     responses((status = 200, body = FermentationLog)))]
 pub async fn get_log(
-    auth: Authenticated,
-    req: HttpRequest,
+    CallerAndId { user, id }: CallerAndId,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
-    let id = path_id(&req, "id")?;
-    Ok(HttpResponse::Ok().json(state.brew_sessions.get_log(auth.0.user.id, id).await?))
+    Ok(HttpResponse::Ok().json(state.brew_sessions.get_log(user, id).await?))
 }
 
 /// Correct a reading; it must still hold a measurement.
@@ -718,19 +652,12 @@ pub async fn get_log(
     params(("id" = uuid::Uuid, Path, description = "Reading id")), request_body = UpdateLogRequest,
     responses((status = 200, body = FermentationLog)))]
 pub async fn update_log(
-    auth: Authenticated,
-    req: HttpRequest,
+    CallerAndId { user, id }: CallerAndId,
     state: web::Data<AppState>,
     body: JsonBody,
 ) -> ApiResult<HttpResponse> {
-    let id = path_id(&req, "id")?;
     let patch = read_log_update(&body.json()?)?;
-    Ok(HttpResponse::Ok().json(
-        state
-            .brew_sessions
-            .update_log(auth.0.user.id, id, patch)
-            .await?,
-    ))
+    Ok(HttpResponse::Ok().json(state.brew_sessions.update_log(user, id, patch).await?))
 }
 
 /// Delete a reading.
@@ -738,12 +665,10 @@ pub async fn update_log(
     params(("id" = uuid::Uuid, Path, description = "Reading id")),
     responses((status = 204, description = "Deleted")))]
 pub async fn delete_log(
-    auth: Authenticated,
-    req: HttpRequest,
+    CallerAndId { user, id }: CallerAndId,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
-    let id = path_id(&req, "id")?;
-    state.brew_sessions.delete_log(auth.0.user.id, id).await?;
+    state.brew_sessions.delete_log(user, id).await?;
     Ok(HttpResponse::NoContent().finish())
 }
 

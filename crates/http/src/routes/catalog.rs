@@ -18,9 +18,9 @@ use wort_domain::{DomainError, UserId};
 use super::{created, page_response, resource};
 use crate::body::JsonBody;
 use crate::body_spec::{BodySpec, Choice, FieldSpec, Kind, Missing, Mode, Reader};
-use crate::credentials::Authenticated;
+use crate::caller::{Caller, CallerAndId};
 use crate::error::ApiResult;
-use crate::params::{Query, path_id};
+use crate::params::Query;
 use crate::state::AppState;
 
 /// An enum shown with its domain type's schema, and its values.
@@ -172,7 +172,7 @@ pub fn read_patch(kind: CatalogKind, body: &Value) -> ApiResult<CatalogPatch> {
 
 async fn list_items(
     kind: CatalogKind,
-    auth: Authenticated,
+    Caller(user): Caller,
     req: HttpRequest,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
@@ -181,56 +181,45 @@ async fn list_items(
     let source = query.one_of("source", &["builtin", "mine"], CatalogSource::parse)?;
     let items = state
         .catalog
-        .list(auth.0.user.id, kind, query.get("q"), source, page)
+        .list(user, kind, query.get("q"), source, page)
         .await?;
     Ok(page_response(&req, &query, page, &items))
 }
 
 async fn create_item(
     kind: CatalogKind,
-    auth: Authenticated,
+    Caller(user): Caller,
     state: web::Data<AppState>,
     body: JsonBody,
 ) -> ApiResult<HttpResponse> {
     let new = read_new_item(kind, &body.json()?)?;
-    Ok(created(&state.catalog.create(auth.0.user.id, new).await?))
+    Ok(created(&state.catalog.create(user, new).await?))
 }
 
 async fn get_item(
     kind: CatalogKind,
-    auth: Authenticated,
-    req: HttpRequest,
+    CallerAndId { user, id }: CallerAndId,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
-    let id = path_id(&req, "id")?;
-    Ok(HttpResponse::Ok().json(state.catalog.get(auth.0.user.id, kind, id).await?))
+    Ok(HttpResponse::Ok().json(state.catalog.get(user, kind, id).await?))
 }
 
 async fn update_item(
     kind: CatalogKind,
-    auth: Authenticated,
-    req: HttpRequest,
+    CallerAndId { user, id }: CallerAndId,
     state: web::Data<AppState>,
     body: JsonBody,
 ) -> ApiResult<HttpResponse> {
-    let id = path_id(&req, "id")?;
     let patch = read_patch(kind, &body.json()?)?;
-    Ok(HttpResponse::Ok().json(
-        state
-            .catalog
-            .update(auth.0.user.id, kind, id, patch)
-            .await?,
-    ))
+    Ok(HttpResponse::Ok().json(state.catalog.update(user, kind, id, patch).await?))
 }
 
 async fn delete_item(
     kind: CatalogKind,
-    auth: Authenticated,
-    req: HttpRequest,
+    CallerAndId { user, id }: CallerAndId,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
-    let id = path_id(&req, "id")?;
-    state.catalog.delete(auth.0.user.id, kind, id).await?;
+    state.catalog.delete(user, kind, id).await?;
     Ok(HttpResponse::NoContent().finish())
 }
 
@@ -298,8 +287,8 @@ macro_rules! catalog_routes {
                     ("offset" = Option<i64>, Query, description = "Items to skip (default 0)"),
                 ),
                 responses((status = 200, body = [$entity], headers(("X-Total-Count" = i64), ("Link" = String)))))]
-            pub async fn list(auth: Authenticated, req: HttpRequest, state: web::Data<AppState>) -> ApiResult<HttpResponse> {
-                list_items($kind, auth, req, state).await
+            pub async fn list(caller: Caller, req: HttpRequest, state: web::Data<AppState>) -> ApiResult<HttpResponse> {
+                list_items($kind, caller, req, state).await
             }
 
             #[doc = "Add an item of the account's own (`source: \"mine\"`)."]
@@ -307,16 +296,16 @@ macro_rules! catalog_routes {
                 request_body = $create_body,
                 responses((status = 201, body = $entity),
                     (status = 422, body = crate::error::ValidationErrorBody, description = "Invalid body, or the account already keeps 2,000 items of its own")))]
-            pub async fn create(auth: Authenticated, state: web::Data<AppState>, body: JsonBody) -> ApiResult<HttpResponse> {
-                create_item($kind, auth, state, body).await
+            pub async fn create(caller: Caller, state: web::Data<AppState>, body: JsonBody) -> ApiResult<HttpResponse> {
+                create_item($kind, caller, state, body).await
             }
 
             #[doc = "One item, built-in or the account's own."]
             #[utoipa::path(get, path = $item, operation_id = concat!("get_catalog_", stringify!($module)), tag = "catalog",
                 params(("id" = uuid::Uuid, Path, description = "Catalogue item id")),
                 responses((status = 200, body = $entity)))]
-            pub async fn get(auth: Authenticated, req: HttpRequest, state: web::Data<AppState>) -> ApiResult<HttpResponse> {
-                get_item($kind, auth, req, state).await
+            pub async fn get(caller: CallerAndId, state: web::Data<AppState>) -> ApiResult<HttpResponse> {
+                get_item($kind, caller, state).await
             }
 
             #[doc = "Change some fields of one of the account's own items; recipes filled from it keep their values."]
@@ -324,8 +313,8 @@ macro_rules! catalog_routes {
                 params(("id" = uuid::Uuid, Path, description = "Catalogue item id")), request_body = $update_body,
                 responses((status = 200, body = $entity),
                     (status = 409, body = crate::error::ErrorBody, description = "A built-in item: read-only")))]
-            pub async fn update(auth: Authenticated, req: HttpRequest, state: web::Data<AppState>, body: JsonBody) -> ApiResult<HttpResponse> {
-                update_item($kind, auth, req, state, body).await
+            pub async fn update(caller: CallerAndId, state: web::Data<AppState>, body: JsonBody) -> ApiResult<HttpResponse> {
+                update_item($kind, caller, state, body).await
             }
 
             #[doc = "Delete one of the account's own items; what was filled from it keeps its values and loses the link."]
@@ -333,8 +322,8 @@ macro_rules! catalog_routes {
                 params(("id" = uuid::Uuid, Path, description = "Catalogue item id")),
                 responses((status = 204, description = "Deleted"),
                     (status = 409, body = crate::error::ErrorBody, description = "A built-in item: read-only")))]
-            pub async fn delete(auth: Authenticated, req: HttpRequest, state: web::Data<AppState>) -> ApiResult<HttpResponse> {
-                delete_item($kind, auth, req, state).await
+            pub async fn delete(caller: CallerAndId, state: web::Data<AppState>) -> ApiResult<HttpResponse> {
+                delete_item($kind, caller, state).await
             }
 
             /// Inside the `/v1/catalog` scope.

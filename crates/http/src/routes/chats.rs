@@ -9,9 +9,9 @@ use wort_domain::ai::rules;
 use super::{created, page_response, resource};
 use crate::body::JsonBody;
 use crate::body_spec::{BodySpec, FieldSpec, Kind, Missing, Mode, Reader, request_body_schema};
-use crate::credentials::Authenticated;
+use crate::caller::{Caller, CallerAndId};
 use crate::error::ApiResult;
-use crate::params::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Query, path_id};
+use crate::params::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Query};
 use crate::state::AppState;
 
 /// Inside the `/v1/chats` scope.
@@ -90,13 +90,13 @@ fn read_change(body: &Value) -> ApiResult<ThreadPatch> {
     ),
     responses((status = 200, body = [ChatThread], headers(("X-Total-Count" = i64), ("Link" = String)))))]
 pub async fn list_chats(
-    auth: Authenticated,
+    Caller(user): Caller,
     req: HttpRequest,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
     let query = Query::of(&req)?;
     let page = query.page(DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE)?;
-    let threads = state.ai.list_threads(auth.0.user.id, page).await?;
+    let threads = state.ai.list_threads(user, page).await?;
     Ok(page_response(&req, &query, page, &threads))
 }
 
@@ -106,12 +106,12 @@ pub async fn list_chats(
     responses((status = 201, body = ChatThread),
         (status = 404, body = crate::error::ErrorBody, description = "Unknown or another account's recipe_id")))]
 pub async fn create_chat(
-    auth: Authenticated,
+    Caller(user): Caller,
     state: web::Data<AppState>,
     body: JsonBody,
 ) -> ApiResult<HttpResponse> {
     let new = read_new_thread(body.optional_json()?)?;
-    let thread = state.ai.create_thread(auth.0.user.id, new).await?;
+    let thread = state.ai.create_thread(user, new).await?;
     Ok(created(&thread))
 }
 
@@ -120,12 +120,10 @@ pub async fn create_chat(
     params(("id" = uuid::Uuid, Path, description = "Chat thread id")),
     responses((status = 200, body = ChatThreadDetail)))]
 pub async fn get_chat(
-    auth: Authenticated,
-    req: HttpRequest,
+    CallerAndId { user, id }: CallerAndId,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
-    let id = path_id(&req, "id")?;
-    Ok(HttpResponse::Ok().json(state.ai.get_thread(auth.0.user.id, id).await?))
+    Ok(HttpResponse::Ok().json(state.ai.get_thread(user, id).await?))
 }
 
 /// Rename a thread (`null` clears the title).
@@ -133,14 +131,12 @@ pub async fn get_chat(
     params(("id" = uuid::Uuid, Path, description = "Chat thread id")), request_body = UpdateChatRequest,
     responses((status = 200, body = ChatThread)))]
 pub async fn update_chat(
-    auth: Authenticated,
-    req: HttpRequest,
+    CallerAndId { user, id }: CallerAndId,
     state: web::Data<AppState>,
     body: JsonBody,
 ) -> ApiResult<HttpResponse> {
-    let id = path_id(&req, "id")?;
     let patch = read_change(&body.json()?)?;
-    Ok(HttpResponse::Ok().json(state.ai.update_thread(auth.0.user.id, id, patch).await?))
+    Ok(HttpResponse::Ok().json(state.ai.update_thread(user, id, patch).await?))
 }
 
 /// Delete a thread and its messages.
@@ -148,12 +144,10 @@ pub async fn update_chat(
     params(("id" = uuid::Uuid, Path, description = "Chat thread id")),
     responses((status = 204, description = "Deleted")))]
 pub async fn delete_chat(
-    auth: Authenticated,
-    req: HttpRequest,
+    CallerAndId { user, id }: CallerAndId,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
-    let id = path_id(&req, "id")?;
-    state.ai.delete_thread(auth.0.user.id, id).await?;
+    state.ai.delete_thread(user, id).await?;
     Ok(HttpResponse::NoContent().finish())
 }
 

@@ -14,9 +14,9 @@ use crate::body_spec::{
     BodySpec, Choice, Descriptions, FieldSpec, Kind, Missing, Mode, Reader, request_body_schema,
 };
 use crate::caching::secret;
-use crate::credentials::Authenticated;
+use crate::caller::{Caller, CallerAndId};
 use crate::error::{ApiError, ApiResult};
-use crate::params::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Query, path_id};
+use crate::params::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Query};
 use crate::state::AppState;
 
 /// Inside the `/v1/devices` scope.
@@ -113,13 +113,13 @@ fn read_update(body: &Value) -> ApiResult<DevicePatch> {
     ),
     responses((status = 200, body = [Device], headers(("X-Total-Count" = i64), ("Link" = String)))))]
 pub async fn list_devices(
-    auth: Authenticated,
+    Caller(user): Caller,
     req: HttpRequest,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
     let query = Query::of(&req)?;
     let page = query.page(DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE)?;
-    let devices = state.devices.list(auth.0.user.id, page).await?;
+    let devices = state.devices.list(user, page).await?;
     Ok(page_response(&req, &query, page, &devices))
 }
 
@@ -129,12 +129,12 @@ pub async fn list_devices(
     request_body = CreateDeviceRequest,
     responses((status = 201, body = GeneratedDevice)))]
 pub async fn create_device(
-    auth: Authenticated,
+    Caller(user): Caller,
     state: web::Data<AppState>,
     body: JsonBody,
 ) -> ApiResult<HttpResponse> {
     let new = read_new_device(&body.json()?)?;
-    let device = state.devices.create(auth.0.user.id, new).await?;
+    let device = state.devices.create(user, new).await?;
     Ok(secret(created(&device)))
 }
 
@@ -143,12 +143,10 @@ pub async fn create_device(
     params(("id" = uuid::Uuid, Path, description = "Device id")),
     responses((status = 200, body = Device)))]
 pub async fn get_device(
-    auth: Authenticated,
-    req: HttpRequest,
+    CallerAndId { user, id }: CallerAndId,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
-    let id = path_id(&req, "id")?;
-    Ok(HttpResponse::Ok().json(state.devices.get(auth.0.user.id, id).await?))
+    Ok(HttpResponse::Ok().json(state.devices.get(user, id).await?))
 }
 
 /// Rename a device, change its kind, or assign it to another brew session (`null`: none).
@@ -156,14 +154,12 @@ pub async fn get_device(
     params(("id" = uuid::Uuid, Path, description = "Device id")), request_body = UpdateDeviceRequest,
     responses((status = 200, body = Device)))]
 pub async fn update_device(
-    auth: Authenticated,
-    req: HttpRequest,
+    CallerAndId { user, id }: CallerAndId,
     state: web::Data<AppState>,
     body: JsonBody,
 ) -> ApiResult<HttpResponse> {
-    let id = path_id(&req, "id")?;
     let patch = read_update(&body.json()?)?;
-    Ok(HttpResponse::Ok().json(state.devices.update(auth.0.user.id, id, patch).await?))
+    Ok(HttpResponse::Ok().json(state.devices.update(user, id, patch).await?))
 }
 
 /// Delete a device; the readings it posted stay, with `device_id` null.
@@ -171,12 +167,10 @@ pub async fn update_device(
     params(("id" = uuid::Uuid, Path, description = "Device id")),
     responses((status = 204, description = "Deleted")))]
 pub async fn delete_device(
-    auth: Authenticated,
-    req: HttpRequest,
+    CallerAndId { user, id }: CallerAndId,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
-    let id = path_id(&req, "id")?;
-    state.devices.delete(auth.0.user.id, id).await?;
+    state.devices.delete(user, id).await?;
     Ok(HttpResponse::NoContent().finish())
 }
 
@@ -186,14 +180,12 @@ pub async fn delete_device(
     params(("id" = uuid::Uuid, Path, description = "Device id")),
     responses((status = 200, body = GeneratedDevice)))]
 pub async fn replace_device_token(
-    auth: Authenticated,
-    req: HttpRequest,
+    CallerAndId { user, id }: CallerAndId,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
-    let id = path_id(&req, "id")?;
-    Ok(secret(HttpResponse::Ok().json(
-        state.devices.replace_token(auth.0.user.id, id).await?,
-    )))
+    Ok(secret(
+        HttpResponse::Ok().json(state.devices.replace_token(user, id).await?),
+    ))
 }
 
 /// `{"message":"success"}`, what the devices' firmware expects.

@@ -13,9 +13,9 @@ use crate::body_spec::{
     BodySpec, Choice, DefaultValue, FieldSpec, Kind, Missing, Mode, OnCreate, Reader,
     request_body_schema,
 };
-use crate::credentials::Authenticated;
+use crate::caller::{Caller, CallerAndId};
 use crate::error::ApiResult;
-use crate::params::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Query, path_id};
+use crate::params::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Query};
 use crate::state::AppState;
 
 /// Inside the `/v1/equipment` scope.
@@ -197,13 +197,13 @@ fn read_new_profile(body: &Value) -> ApiResult<EquipmentProfile> {
     ),
     responses((status = 200, body = [Equipment], headers(("X-Total-Count" = i64), ("Link" = String)))))]
 pub async fn list_equipment(
-    auth: Authenticated,
+    Caller(user): Caller,
     req: HttpRequest,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
     let query = Query::of(&req)?;
     let page = query.page(DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE)?;
-    let profiles = state.equipment.list(auth.0.user.id, page).await?;
+    let profiles = state.equipment.list(user, page).await?;
     Ok(page_response(&req, &query, page, &profiles))
 }
 
@@ -214,12 +214,12 @@ pub async fn list_equipment(
     request_body = CreateEquipmentRequest,
     responses((status = 201, body = Equipment)))]
 pub async fn create_equipment(
-    auth: Authenticated,
+    Caller(user): Caller,
     state: web::Data<AppState>,
     body: JsonBody,
 ) -> ApiResult<HttpResponse> {
     let profile = read_new_profile(&body.json()?)?;
-    let saved = state.equipment.create(auth.0.user.id, profile).await?;
+    let saved = state.equipment.create(user, profile).await?;
     Ok(created(&saved))
 }
 
@@ -228,12 +228,10 @@ pub async fn create_equipment(
     params(("id" = uuid::Uuid, Path, description = "Equipment profile id")),
     responses((status = 200, body = Equipment)))]
 pub async fn get_equipment(
-    auth: Authenticated,
-    req: HttpRequest,
+    CallerAndId { user, id }: CallerAndId,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
-    let id = path_id(&req, "id")?;
-    Ok(HttpResponse::Ok().json(state.equipment.get(auth.0.user.id, id).await?))
+    Ok(HttpResponse::Ok().json(state.equipment.get(user, id).await?))
 }
 
 /// Change some fields of a profile; `{}` changes nothing. Recipes that use it see the change in
@@ -242,17 +240,15 @@ pub async fn get_equipment(
     params(("id" = uuid::Uuid, Path, description = "Equipment profile id")), request_body = UpdateEquipmentRequest,
     responses((status = 200, body = Equipment)))]
 pub async fn update_equipment(
-    auth: Authenticated,
-    req: HttpRequest,
+    CallerAndId { user, id }: CallerAndId,
     state: web::Data<AppState>,
     body: JsonBody,
 ) -> ApiResult<HttpResponse> {
-    let id = path_id(&req, "id")?;
     let body = body.json()?;
     let mut f = Reader::new(&body, &EQUIPMENT, Mode::Update)?;
     let patch = read_patch(&mut f);
     let patch = f.finish(patch)?;
-    Ok(HttpResponse::Ok().json(state.equipment.update(auth.0.user.id, id, patch).await?))
+    Ok(HttpResponse::Ok().json(state.equipment.update(user, id, patch).await?))
 }
 
 /// Delete a profile; refused (`422`) while a recipe uses it.
@@ -261,12 +257,10 @@ pub async fn update_equipment(
     responses((status = 204, description = "Deleted"),
         (status = 422, body = crate::error::ValidationErrorBody, description = "A recipe still uses the profile")))]
 pub async fn delete_equipment(
-    auth: Authenticated,
-    req: HttpRequest,
+    CallerAndId { user, id }: CallerAndId,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
-    let id = path_id(&req, "id")?;
-    state.equipment.delete(auth.0.user.id, id).await?;
+    state.equipment.delete(user, id).await?;
     Ok(HttpResponse::NoContent().finish())
 }
 

@@ -4,7 +4,7 @@
 //! fermentables, hops, yeasts, miscs, mash-steps and water-additions. Each kind has one table of its body's fields
 //! and one reader, used by both create (required fields, defaults) and update.
 
-use actix_web::{HttpRequest, HttpResponse, web};
+use actix_web::{HttpResponse, web};
 use serde_json::Value;
 use wort_domain::catalog::CatalogKind;
 use wort_domain::error::Violation;
@@ -24,9 +24,8 @@ use crate::body::JsonBody;
 use crate::body_spec::{
     BodySpec, Choice, DefaultValue, FieldSpec, Kind, Missing, Mode, OnCreate, Reader,
 };
-use crate::credentials::Authenticated;
+use crate::caller::{CallerAndId, CallerAndRecipeId};
 use crate::error::ApiResult;
-use crate::params::path_id;
 use crate::state::AppState;
 use wort_domain::recipe::rules;
 
@@ -457,13 +456,10 @@ pub fn read_ingredient_patch(kind: RecipeChildKind, body: &Value) -> ApiResult<R
 
 async fn create_ingredient(
     kind: RecipeChildKind,
-    auth: Authenticated,
-    req: HttpRequest,
+    CallerAndRecipeId { user, recipe_id }: CallerAndRecipeId,
     state: web::Data<AppState>,
     body: JsonBody,
 ) -> ApiResult<HttpResponse> {
-    let recipe_id = path_id(&req, "recipe_id")?;
-    let user = auth.0.user.id;
     let (body, link) = match CatalogKind::of_child(kind) {
         Some(catalog_kind) => {
             fill_from_catalog(&state, user, Some(catalog_kind), body.json()?, |item| {
@@ -474,51 +470,37 @@ async fn create_ingredient(
         None => (body.json()?, None),
     };
     let new = read_new_ingredient(kind, &body, link)?;
-    let child = state
-        .recipes
-        .add_ingredient(auth.0.user.id, recipe_id, new)
-        .await?;
+    let child = state.recipes.add_ingredient(user, recipe_id, new).await?;
     Ok(created(&child))
 }
 
 async fn list_ingredients(
     kind: RecipeChildKind,
-    auth: Authenticated,
-    req: HttpRequest,
+    CallerAndRecipeId { user, recipe_id }: CallerAndRecipeId,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
-    let recipe_id = path_id(&req, "recipe_id")?;
     Ok(HttpResponse::Ok().json(
         state
             .recipes
-            .list_ingredients(auth.0.user.id, recipe_id, kind)
+            .list_ingredients(user, recipe_id, kind)
             .await?,
     ))
 }
 
 async fn get_ingredient(
     kind: RecipeChildKind,
-    auth: Authenticated,
-    req: HttpRequest,
+    CallerAndId { user, id }: CallerAndId,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
-    let id = path_id(&req, "id")?;
-    Ok(HttpResponse::Ok().json(
-        state
-            .recipes
-            .get_ingredient(auth.0.user.id, kind, id)
-            .await?,
-    ))
+    Ok(HttpResponse::Ok().json(state.recipes.get_ingredient(user, kind, id).await?))
 }
 
 async fn update_ingredient(
     kind: RecipeChildKind,
-    auth: Authenticated,
-    req: HttpRequest,
+    CallerAndId { user, id }: CallerAndId,
     state: web::Data<AppState>,
     body: JsonBody,
 ) -> ApiResult<HttpResponse> {
-    let id = path_id(&req, "id")?;
     let patch = read_ingredient_patch(kind, &body.json()?)?;
     let catalog_id = match &patch {
         RecipeChildPatch::Fermentable(p) => p.catalog_id,
@@ -529,32 +511,16 @@ async fn update_ingredient(
         | RecipeChildPatch::WaterAddition(_)
         | RecipeChildPatch::FermentationStep(_) => None,
     };
-    check_link(
-        &state,
-        auth.0.user.id,
-        CatalogKind::of_child(kind),
-        catalog_id,
-    )
-    .await?;
-    Ok(HttpResponse::Ok().json(
-        state
-            .recipes
-            .update_ingredient(auth.0.user.id, id, patch)
-            .await?,
-    ))
+    check_link(&state, user, CatalogKind::of_child(kind), catalog_id).await?;
+    Ok(HttpResponse::Ok().json(state.recipes.update_ingredient(user, id, patch).await?))
 }
 
 async fn delete_ingredient(
     kind: RecipeChildKind,
-    auth: Authenticated,
-    req: HttpRequest,
+    CallerAndId { user, id }: CallerAndId,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
-    let id = path_id(&req, "id")?;
-    state
-        .recipes
-        .delete_ingredient(auth.0.user.id, kind, id)
-        .await?;
+    state.recipes.delete_ingredient(user, kind, id).await?;
     Ok(HttpResponse::NoContent().finish())
 }
 
@@ -570,40 +536,40 @@ macro_rules! ingredient_routes {
                 params(("recipe_id" = uuid::Uuid, Path, description = "Recipe id")), request_body = $create_body,
                 responses((status = 201, body = $entity),
                     (status = 422, body = crate::error::ValidationErrorBody, description = "Invalid body, or the recipe already holds 200 of this kind")))]
-            pub async fn create(auth: Authenticated, req: HttpRequest, state: web::Data<AppState>, body: JsonBody) -> ApiResult<HttpResponse> {
-                create_ingredient($kind, auth, req, state, body).await
+            pub async fn create(caller: CallerAndRecipeId, state: web::Data<AppState>, body: JsonBody) -> ApiResult<HttpResponse> {
+                create_ingredient($kind, caller, state, body).await
             }
 
             #[doc = "All of a recipe's items of this kind, in order."]
             #[utoipa::path(get, path = $collection, operation_id = concat!("list_", stringify!($module)), tag = $tag,
                 params(("recipe_id" = uuid::Uuid, Path, description = "Recipe id")),
                 responses((status = 200, body = [$entity])))]
-            pub async fn list(auth: Authenticated, req: HttpRequest, state: web::Data<AppState>) -> ApiResult<HttpResponse> {
-                list_ingredients($kind, auth, req, state).await
+            pub async fn list(caller: CallerAndRecipeId, state: web::Data<AppState>) -> ApiResult<HttpResponse> {
+                list_ingredients($kind, caller, state).await
             }
 
             #[doc = "One item by id."]
             #[utoipa::path(get, path = $item, operation_id = concat!("get_", stringify!($module)), tag = $tag,
                 params(("id" = uuid::Uuid, Path, description = "Id of the item")),
                 responses((status = 200, body = $entity)))]
-            pub async fn get(auth: Authenticated, req: HttpRequest, state: web::Data<AppState>) -> ApiResult<HttpResponse> {
-                get_ingredient($kind, auth, req, state).await
+            pub async fn get(caller: CallerAndId, state: web::Data<AppState>) -> ApiResult<HttpResponse> {
+                get_ingredient($kind, caller, state).await
             }
 
             #[doc = "Change some fields; `recipe_id` cannot be changed; `{}` changes nothing."]
             #[utoipa::path(patch, path = $item, operation_id = concat!("update_", stringify!($module)), tag = $tag,
                 params(("id" = uuid::Uuid, Path, description = "Id of the item")), request_body = $update_body,
                 responses((status = 200, body = $entity)))]
-            pub async fn update(auth: Authenticated, req: HttpRequest, state: web::Data<AppState>, body: JsonBody) -> ApiResult<HttpResponse> {
-                update_ingredient($kind, auth, req, state, body).await
+            pub async fn update(caller: CallerAndId, state: web::Data<AppState>, body: JsonBody) -> ApiResult<HttpResponse> {
+                update_ingredient($kind, caller, state, body).await
             }
 
             #[doc = "Delete the item."]
             #[utoipa::path(delete, path = $item, operation_id = concat!("delete_", stringify!($module)), tag = $tag,
                 params(("id" = uuid::Uuid, Path, description = "Id of the item")),
                 responses((status = 204, description = "Deleted")))]
-            pub async fn delete(auth: Authenticated, req: HttpRequest, state: web::Data<AppState>) -> ApiResult<HttpResponse> {
-                delete_ingredient($kind, auth, req, state).await
+            pub async fn delete(caller: CallerAndId, state: web::Data<AppState>) -> ApiResult<HttpResponse> {
+                delete_ingredient($kind, caller, state).await
             }
 
             /// The list under its recipe, inside the `/v1/recipes` scope.

@@ -12,9 +12,9 @@ use wort_interchange::{FermentableColor, Format, ImportError, ImportOptions, War
 
 use super::{created, paged_ok, resource};
 use crate::body::RawBody;
-use crate::credentials::Authenticated;
+use crate::caller::{Caller, CallerAndId};
 use crate::error::{ApiError, ApiResult};
-use crate::params::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Query, path_id};
+use crate::params::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Query};
 use crate::state::AppState;
 
 /// Inside the `/v1/recipes` scope, before `/{id}`.
@@ -95,7 +95,7 @@ pub enum FermentableColorParam {
             body = crate::error::ErrorBody, headers(("Retry-After" = u64))),
         (status = 422, description = "Not a usable recipe file; each path points into the file", body = crate::error::ValidationErrorBody)))]
 pub async fn import_recipes(
-    auth: Authenticated,
+    Caller(user): Caller,
     req: HttpRequest,
     state: web::Data<AppState>,
     payload: web::Payload,
@@ -129,7 +129,7 @@ pub async fn import_recipes(
         let file = wort_interchange::import_with(&bytes, format, options).map_err(import_error)?;
         Ok(file.into_new_import())
     };
-    let (recipes, warnings) = state.recipes.import(auth.0.user.id, read).await?;
+    let (recipes, warnings) = state.recipes.import(user, read).await?;
     Ok(created(&ImportResponse {
         recipes,
         warnings: warnings.into_iter().map(Into::into).collect(),
@@ -237,14 +237,13 @@ async fn document(
         (status = 503, description = "Too many exports, shopping lists and costs being made at once (no free slot within the database deadline), or the database unavailable; retry after `Retry-After` seconds",
             body = crate::error::ErrorBody, headers(("Retry-After" = u64)))))]
 pub async fn export_recipe(
-    auth: Authenticated,
+    CallerAndId { user, id }: CallerAndId,
     req: HttpRequest,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
-    let id = path_id(&req, "id")?;
     let format = ExportFormat::of(&Query::of(&req)?)?;
     state.heavy.admit(&req).await?;
-    let recipe = state.recipes.export_one(auth.0.user.id, id).await?;
+    let recipe = state.recipes.export_one(user, id).await?;
     let stem = safe_file_stem(&recipe.detail.recipe.name);
     document(HttpResponse::Ok(), format, vec![recipe], &stem).await
 }
@@ -265,7 +264,7 @@ pub async fn export_recipe(
         (status = 503, description = "Too many exports, shopping lists and costs being made at once (no free slot within the database deadline), or the database unavailable; retry after `Retry-After` seconds",
             body = crate::error::ErrorBody, headers(("Retry-After" = u64)))))]
 pub async fn export_recipes(
-    auth: Authenticated,
+    Caller(user): Caller,
     req: HttpRequest,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
@@ -273,7 +272,7 @@ pub async fn export_recipes(
     let format = ExportFormat::of(&query)?;
     let page = query.page(DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE)?;
     state.heavy.admit(&req).await?;
-    let recipes = state.recipes.export_page(auth.0.user.id, page).await?;
+    let recipes = state.recipes.export_page(user, page).await?;
     let response = paged_ok(&req, &query, page, recipes.total);
     document(response, format, recipes.items, "wort-recipes").await
 }

@@ -16,9 +16,9 @@ use crate::body::JsonBody;
 use crate::body_spec::{
     BodySpec, DefaultValue, FieldSpec, Kind, Missing, Mode, OnCreate, Reader, request_body_schema,
 };
-use crate::credentials::Authenticated;
+use crate::caller::{Caller, CallerAndId};
 use crate::error::ApiResult;
-use crate::params::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Query, path_id};
+use crate::params::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Query};
 use crate::state::AppState;
 
 /// Inside the `/v1/inventory` scope.
@@ -183,7 +183,7 @@ fn read_delta(body: &Value) -> ApiResult<f64> {
     ),
     responses((status = 200, body = [InventoryItem], headers(("X-Total-Count" = i64), ("Link" = String)))))]
 pub async fn list_items(
-    auth: Authenticated,
+    Caller(user): Caller,
     req: HttpRequest,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
@@ -194,7 +194,7 @@ pub async fn list_items(
         category,
         q: query.get("q").map(str::to_owned),
     };
-    let items = state.inventory.list(auth.0.user.id, &filter, page).await?;
+    let items = state.inventory.list(user, &filter, page).await?;
     Ok(page_response(&req, &query, page, &items))
 }
 
@@ -203,11 +203,11 @@ pub async fn list_items(
     request_body = CreateInventoryRequest,
     responses((status = 201, body = InventoryItem)))]
 pub async fn create_item(
-    auth: Authenticated,
+    Caller(user): Caller,
     state: web::Data<AppState>,
     body: JsonBody,
 ) -> ApiResult<HttpResponse> {
-    let user = auth.0.user.id;
+    let user = user;
     let body = body.json()?;
     // The category, when sent, is the kind of catalogue item the link must name.
     let kind = body
@@ -227,12 +227,10 @@ pub async fn create_item(
     params(("id" = uuid::Uuid, Path, description = "Inventory item id")),
     responses((status = 200, body = InventoryItem)))]
 pub async fn get_item(
-    auth: Authenticated,
-    req: HttpRequest,
+    CallerAndId { user, id }: CallerAndId,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
-    let id = path_id(&req, "id")?;
-    Ok(HttpResponse::Ok().json(state.inventory.get(auth.0.user.id, id).await?))
+    Ok(HttpResponse::Ok().json(state.inventory.get(user, id).await?))
 }
 
 /// Change any writable field of an item, `category` included.
@@ -240,14 +238,12 @@ pub async fn get_item(
     params(("id" = uuid::Uuid, Path, description = "Inventory item id")), request_body = UpdateInventoryRequest,
     responses((status = 200, body = InventoryItem)))]
 pub async fn update_item(
-    auth: Authenticated,
-    req: HttpRequest,
+    CallerAndId { user, id }: CallerAndId,
     state: web::Data<AppState>,
     body: JsonBody,
 ) -> ApiResult<HttpResponse> {
-    let id = path_id(&req, "id")?;
     let patch = read_update(&body.json()?)?;
-    let user = auth.0.user.id;
+    let user = user;
     if matches!(patch.catalog_id, Some(Some(_))) {
         // The link must name an item of the item's category (the new one, when it changes).
         let category = match patch.category {
@@ -270,12 +266,10 @@ pub async fn update_item(
     params(("id" = uuid::Uuid, Path, description = "Inventory item id")),
     responses((status = 204, description = "Deleted")))]
 pub async fn delete_item(
-    auth: Authenticated,
-    req: HttpRequest,
+    CallerAndId { user, id }: CallerAndId,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
-    let id = path_id(&req, "id")?;
-    state.inventory.delete(auth.0.user.id, id).await?;
+    state.inventory.delete(user, id).await?;
     Ok(HttpResponse::NoContent().finish())
 }
 
@@ -285,14 +279,12 @@ pub async fn delete_item(
     responses((status = 200, body = InventoryItem),
         (status = 422, body = crate::error::ValidationErrorBody, description = "Invalid delta, or the amount would leave 0–100,000")))]
 pub async fn adjust_item(
-    auth: Authenticated,
-    req: HttpRequest,
+    CallerAndId { user, id }: CallerAndId,
     state: web::Data<AppState>,
     body: JsonBody,
 ) -> ApiResult<HttpResponse> {
-    let id = path_id(&req, "id")?;
     let delta = read_delta(&body.json()?)?;
-    Ok(HttpResponse::Ok().json(state.inventory.adjust(auth.0.user.id, id, delta).await?))
+    Ok(HttpResponse::Ok().json(state.inventory.adjust(user, id, delta).await?))
 }
 
 #[cfg(test)]

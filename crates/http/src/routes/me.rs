@@ -14,6 +14,7 @@ use crate::body::JsonBody;
 use crate::body_spec::{
     BodySpec, Choice, FieldSpec, Kind, Missing, Mode, OnCreate, Reader, request_body_schema,
 };
+use crate::caller::Caller;
 use crate::credentials::Authenticated;
 use crate::error::ApiResult;
 use crate::state::AppState;
@@ -93,10 +94,10 @@ fn read_patch(body: &Value) -> ApiResult<PreferencesPatch> {
 #[utoipa::path(get, path = "/v1/me/preferences", tag = "account",
     responses((status = 200, body = Preferences)))]
 pub async fn get_preferences(
-    auth: Authenticated,
+    Caller(user): Caller,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
-    let preferences = state.accounts.preferences(auth.0.user.id).await?;
+    let preferences = state.accounts.preferences(user).await?;
     Ok(HttpResponse::Ok().json(preferences))
 }
 
@@ -105,15 +106,12 @@ pub async fn get_preferences(
     request_body = UpdatePreferencesRequest,
     responses((status = 200, body = Preferences)))]
 pub async fn update_preferences(
-    auth: Authenticated,
+    Caller(user): Caller,
     state: web::Data<AppState>,
     body: JsonBody,
 ) -> ApiResult<HttpResponse> {
     let patch = read_patch(&body.json()?)?;
-    let preferences = state
-        .accounts
-        .update_preferences(auth.0.user.id, patch)
-        .await?;
+    let preferences = state.accounts.update_preferences(user, patch).await?;
     Ok(HttpResponse::Ok().json(preferences))
 }
 

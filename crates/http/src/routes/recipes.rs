@@ -17,10 +17,10 @@ use crate::body_spec::{
     BodySpec, Choice, DefaultValue, Descriptions, FieldSpec, Kind, Missing, Mode, OnCreate, Reader,
     request_body_schema,
 };
-use crate::credentials::Authenticated;
+use crate::caller::{Caller, CallerAndId};
 use crate::error::ApiResult;
 use crate::fast_json;
-use crate::params::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Query, path_id};
+use crate::params::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Query};
 use crate::state::AppState;
 
 /// Inside the `/v1/recipes` scope.
@@ -258,7 +258,7 @@ pub enum RecipeSortParam {
     ),
     responses((status = 200, body = [Recipe], headers(("X-Total-Count" = i64), ("Link" = String)))))]
 pub async fn list_recipes(
-    auth: Authenticated,
+    Caller(user): Caller,
     req: HttpRequest,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
@@ -273,7 +273,7 @@ pub async fn list_recipes(
         kind,
         sort,
     };
-    let recipes = state.recipes.list(auth.0.user.id, &filter, page).await?;
+    let recipes = state.recipes.list(user, &filter, page).await?;
     written_page_response(&req, &query, page, &recipes, fast_json::recipes)
 }
 
@@ -287,12 +287,12 @@ pub async fn list_recipes(
                 request_body = json!({"recipe_id": "$response.body#/id", "brew_date": "2026-11-28"}),
                 description = "Start a brew session from the recipe just created"))))))]
 pub async fn create_recipe(
-    auth: Authenticated,
+    Caller(user): Caller,
     state: web::Data<AppState>,
     body: JsonBody,
 ) -> ApiResult<HttpResponse> {
     let new = read_new_recipe(&body.json()?)?;
-    let recipe = state.recipes.create(auth.0.user.id, new).await?;
+    let recipe = state.recipes.create(user, new).await?;
     Ok(created(&recipe))
 }
 
@@ -301,12 +301,10 @@ pub async fn create_recipe(
     params(("id" = uuid::Uuid, Path, description = "Recipe id")),
     responses((status = 200, body = RecipeDetail)))]
 pub async fn get_recipe(
-    auth: Authenticated,
-    req: HttpRequest,
+    CallerAndId { user, id }: CallerAndId,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
-    let id = path_id(&req, "id")?;
-    let recipe = state.recipes.get(auth.0.user.id, id).await?;
+    let recipe = state.recipes.get(user, id).await?;
     written_ok(&recipe, fast_json::recipe_detail)
 }
 
@@ -315,14 +313,12 @@ pub async fn get_recipe(
     params(("id" = uuid::Uuid, Path, description = "Recipe id")), request_body = UpdateRecipeRequest,
     responses((status = 200, body = Recipe)))]
 pub async fn update_recipe(
-    auth: Authenticated,
-    req: HttpRequest,
+    CallerAndId { user, id }: CallerAndId,
     state: web::Data<AppState>,
     body: JsonBody,
 ) -> ApiResult<HttpResponse> {
-    let id = path_id(&req, "id")?;
     let patch = read_recipe_patch(&body.json()?)?;
-    let recipe = state.recipes.update(auth.0.user.id, id, patch).await?;
+    let recipe = state.recipes.update(user, id, patch).await?;
     Ok(HttpResponse::Ok().json(recipe))
 }
 
@@ -331,12 +327,10 @@ pub async fn update_recipe(
     params(("id" = uuid::Uuid, Path, description = "Recipe id")),
     responses((status = 204, description = "Deleted")))]
 pub async fn delete_recipe(
-    auth: Authenticated,
-    req: HttpRequest,
+    CallerAndId { user, id }: CallerAndId,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
-    let id = path_id(&req, "id")?;
-    state.recipes.delete(auth.0.user.id, id).await?;
+    state.recipes.delete(user, id).await?;
     Ok(HttpResponse::NoContent().finish())
 }
 
@@ -345,17 +339,15 @@ pub async fn delete_recipe(
     params(("id" = uuid::Uuid, Path, description = "Recipe id")), request_body(content = Option<CopyRecipeRequest>),
     responses((status = 201, body = RecipeDetail)))]
 pub async fn copy_recipe(
-    auth: Authenticated,
-    req: HttpRequest,
+    CallerAndId { user, id }: CallerAndId,
     state: web::Data<AppState>,
     body: JsonBody,
 ) -> ApiResult<HttpResponse> {
-    let id = path_id(&req, "id")?;
     let name = match body.optional_json()? {
         None => None,
         Some(body) => read_copy(&body)?,
     };
-    let copy = state.recipes.copy(auth.0.user.id, id, name).await?;
+    let copy = state.recipes.copy(user, id, name).await?;
     Ok(created(&copy))
 }
 
@@ -368,17 +360,12 @@ pub async fn copy_recipe(
         (status = 422, body = crate::error::ValidationErrorBody,
             description = "A batch size outside (0, 1000] L, an efficiency outside 0–1, or scaled amounts past the ingredient caps")))]
 pub async fn scale_recipe(
-    auth: Authenticated,
-    req: HttpRequest,
+    CallerAndId { user, id }: CallerAndId,
     state: web::Data<AppState>,
     body: JsonBody,
 ) -> ApiResult<HttpResponse> {
-    let id = path_id(&req, "id")?;
     let (target, name) = read_scale(&body.json()?)?;
-    let scaled = state
-        .recipes
-        .scale(auth.0.user.id, id, target, name)
-        .await?;
+    let scaled = state.recipes.scale(user, id, target, name).await?;
     Ok(created(&scaled))
 }
 
@@ -389,12 +376,10 @@ pub async fn scale_recipe(
     params(("id" = uuid::Uuid, Path, description = "Recipe id")),
     responses((status = 200, body = StatsReport)))]
 pub async fn recipe_stats(
-    auth: Authenticated,
-    req: HttpRequest,
+    CallerAndId { user, id }: CallerAndId,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
-    let id = path_id(&req, "id")?;
-    let stats = state.recipes.stats(auth.0.user.id, id).await?;
+    let stats = state.recipes.stats(user, id).await?;
     Ok(HttpResponse::Ok().json(stats))
 }
 
@@ -408,12 +393,10 @@ pub async fn recipe_stats(
     params(("id" = uuid::Uuid, Path, description = "Recipe id")),
     responses((status = 200, body = wort_domain::recipe::checks::RecipeChecks)))]
 pub async fn recipe_checks(
-    auth: Authenticated,
-    req: HttpRequest,
+    CallerAndId { user, id }: CallerAndId,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
-    let id = path_id(&req, "id")?;
-    let checks = state.recipes.checks(auth.0.user.id, id).await?;
+    let checks = state.recipes.checks(user, id).await?;
     Ok(HttpResponse::Ok().json(checks))
 }
 

@@ -14,9 +14,9 @@ use crate::body::JsonBody;
 use crate::body_spec::{
     BodySpec, DefaultValue, FieldSpec, Kind, Missing, Mode, OnCreate, Reader, request_body_schema,
 };
-use crate::credentials::Authenticated;
+use crate::caller::{Caller, CallerAndId};
 use crate::error::{ApiError, ApiResult};
-use crate::params::{Query, parse_canonical_uuid, path_id};
+use crate::params::{Query, parse_canonical_uuid};
 use crate::state::AppState;
 
 /// The most `recipe_id`s, and the most `session_id`s, one shopping list may be asked for
@@ -93,16 +93,14 @@ fn read_deduction(body: &Value) -> ApiResult<(bool, bool)> {
         (status = 409, body = crate::error::ErrorBody, description = "Already applied for this session"),
         (status = 422, body = crate::error::ValidationErrorBody, description = "Invalid body, or (without `partial`) a line is short (one detail per short line at `[\"lines\", i]`); nothing changed")))]
 pub async fn deduct(
-    auth: Authenticated,
-    req: HttpRequest,
+    CallerAndId { user, id }: CallerAndId,
     state: web::Data<AppState>,
     body: JsonBody,
 ) -> ApiResult<HttpResponse> {
-    let id = path_id(&req, "id")?;
     let (preview, partial) = read_deduction(&body.json()?)?;
     let deduction = state
         .inventory
-        .deduction(auth.0.user.id, id, preview, partial)
+        .deduction(user, id, preview, partial)
         .await?;
     Ok(HttpResponse::Ok().json(deduction))
 }
@@ -114,12 +112,10 @@ pub async fn deduct(
     responses((status = 204, description = "Put back"),
         (status = 404, body = crate::error::ErrorBody, description = "No such session, or no deduction applied")))]
 pub async fn undo_deduction(
-    auth: Authenticated,
-    req: HttpRequest,
+    CallerAndId { user, id }: CallerAndId,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
-    let id = path_id(&req, "id")?;
-    state.inventory.undo_deduction(auth.0.user.id, id).await?;
+    state.inventory.undo_deduction(user, id).await?;
     Ok(HttpResponse::NoContent().finish())
 }
 
@@ -208,7 +204,7 @@ fn wants_text(req: &HttpRequest) -> bool {
         (status = 503, description = "Too many exports, shopping lists and costs being made at once (no free slot within the database deadline), or the database unavailable; retry after `Retry-After` seconds",
             body = crate::error::ErrorBody, headers(("Retry-After" = u64)))))]
 pub async fn shopping_list(
-    auth: Authenticated,
+    Caller(user): Caller,
     req: HttpRequest,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
@@ -217,7 +213,7 @@ pub async fn shopping_list(
     state.heavy.admit(&req).await?;
     let lines = state
         .inventory
-        .shopping_list(auth.0.user.id, &recipes, &sessions)
+        .shopping_list(user, &recipes, &sessions)
         .await?;
     if wants_text(&req) {
         return Ok(HttpResponse::Ok()
@@ -235,14 +231,13 @@ pub async fn shopping_list(
         (status = 503, description = "Too many exports, shopping lists and costs being made at once (no free slot within the database deadline), or the database unavailable; retry after `Retry-After` seconds",
             body = crate::error::ErrorBody, headers(("Retry-After" = u64)))))]
 pub async fn recipe_cost(
-    auth: Authenticated,
+    CallerAndId { user, id }: CallerAndId,
     req: HttpRequest,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
-    let id = path_id(&req, "id")?;
     // Matched against the whole inventory, however large: one of the few heavy answers at once.
     state.heavy.admit(&req).await?;
-    Ok(HttpResponse::Ok().json(state.inventory.recipe_cost(auth.0.user.id, id).await?))
+    Ok(HttpResponse::Ok().json(state.inventory.recipe_cost(user, id).await?))
 }
 
 #[cfg(test)]

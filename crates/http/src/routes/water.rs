@@ -16,9 +16,9 @@ use crate::body_spec::{
     BodySpec, Choice, DefaultValue, FieldSpec, Kind, Missing, Mode, OnCreate, Reader,
     request_body_schema,
 };
-use crate::credentials::Authenticated;
+use crate::caller::{Caller, CallerAndId, CallerAndRecipeId};
 use crate::error::{ApiError, ApiResult};
-use crate::params::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Query, path_id};
+use crate::params::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Query};
 use crate::state::AppState;
 
 /// Inside the `/v1/water-profiles` scope.
@@ -148,13 +148,13 @@ fn read_new_profile(body: &Value) -> ApiResult<WaterProfileInput> {
     ),
     responses((status = 200, body = [WaterProfile], headers(("X-Total-Count" = i64), ("Link" = String)))))]
 pub async fn list_profiles(
-    auth: Authenticated,
+    Caller(user): Caller,
     req: HttpRequest,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
     let query = Query::of(&req)?;
     let page = query.page(DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE)?;
-    let profiles = state.water.list(auth.0.user.id, page).await?;
+    let profiles = state.water.list(user, page).await?;
     Ok(page_response(&req, &query, page, &profiles))
 }
 
@@ -163,12 +163,12 @@ pub async fn list_profiles(
     request_body = CreateWaterProfileRequest,
     responses((status = 201, body = WaterProfile)))]
 pub async fn create_profile(
-    auth: Authenticated,
+    Caller(user): Caller,
     state: web::Data<AppState>,
     body: JsonBody,
 ) -> ApiResult<HttpResponse> {
     let input = read_new_profile(&body.json()?)?;
-    Ok(created(&state.water.create(auth.0.user.id, input).await?))
+    Ok(created(&state.water.create(user, input).await?))
 }
 
 /// One profile, built-in or the account's.
@@ -176,12 +176,10 @@ pub async fn create_profile(
     params(("id" = uuid::Uuid, Path, description = "Water profile id")),
     responses((status = 200, body = WaterProfile)))]
 pub async fn get_profile(
-    auth: Authenticated,
-    req: HttpRequest,
+    CallerAndId { user, id }: CallerAndId,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
-    let id = path_id(&req, "id")?;
-    Ok(HttpResponse::Ok().json(state.water.get(auth.0.user.id, id).await?))
+    Ok(HttpResponse::Ok().json(state.water.get(user, id).await?))
 }
 
 /// Change some fields of one of the account's profiles; a built-in one is read-only (`409`).
@@ -191,17 +189,15 @@ pub async fn get_profile(
     responses((status = 200, body = WaterProfile),
         (status = 409, body = crate::error::ErrorBody, description = "A built-in profile")))]
 pub async fn update_profile(
-    auth: Authenticated,
-    req: HttpRequest,
+    CallerAndId { user, id }: CallerAndId,
     state: web::Data<AppState>,
     body: JsonBody,
 ) -> ApiResult<HttpResponse> {
-    let id = path_id(&req, "id")?;
     let body = body.json()?;
     let mut f = Reader::new(&body, &WATER_PROFILE, Mode::Update)?;
     let patch = read_patch(&mut f);
     let patch = f.finish(patch)?;
-    Ok(HttpResponse::Ok().json(state.water.update(auth.0.user.id, id, patch).await?))
+    Ok(HttpResponse::Ok().json(state.water.update(user, id, patch).await?))
 }
 
 /// Delete one of the account's profiles (recipes naming it stop naming it); a built-in one is
@@ -211,12 +207,10 @@ pub async fn update_profile(
     responses((status = 204, description = "Deleted"),
         (status = 409, body = crate::error::ErrorBody, description = "A built-in profile")))]
 pub async fn delete_profile(
-    auth: Authenticated,
-    req: HttpRequest,
+    CallerAndId { user, id }: CallerAndId,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
-    let id = path_id(&req, "id")?;
-    state.water.delete(auth.0.user.id, id).await?;
+    state.water.delete(user, id).await?;
     Ok(HttpResponse::NoContent().finish())
 }
 
@@ -228,11 +222,10 @@ pub async fn delete_profile(
         ("target_ph" = Option<f64>, Query, minimum = 4.0, maximum = 7.0, description = "The mash pH aimed at, 4.0–7.0 (default 5.4)")),
     responses((status = 200, body = WaterReport)))]
 pub async fn recipe_water(
-    auth: Authenticated,
+    CallerAndRecipeId { user, recipe_id }: CallerAndRecipeId,
     req: HttpRequest,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
-    let recipe_id = path_id(&req, "recipe_id")?;
     let query = Query::of(&req)?;
     let target_ph = match query.get("target_ph") {
         None => DEFAULT_TARGET_PH,
@@ -246,12 +239,7 @@ pub async fn recipe_water(
             }
         },
     };
-    Ok(HttpResponse::Ok().json(
-        state
-            .water
-            .report(auth.0.user.id, recipe_id, target_ph)
-            .await?,
-    ))
+    Ok(HttpResponse::Ok().json(state.water.report(user, recipe_id, target_ph).await?))
 }
 
 /// The account's brews with a measured mash pH beside the model's prediction, their mean error
@@ -259,10 +247,10 @@ pub async fn recipe_water(
 #[utoipa::path(get, path = "/v1/me/water-calibration", tag = "water",
     responses((status = 200, body = WaterCalibration)))]
 pub async fn calibration(
-    auth: Authenticated,
+    Caller(user): Caller,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
-    Ok(HttpResponse::Ok().json(state.water.calibration(auth.0.user.id).await?))
+    Ok(HttpResponse::Ok().json(state.water.calibration(user).await?))
 }
 
 #[cfg(test)]

@@ -13,9 +13,9 @@ use crate::body_spec::{
     request_body_schema,
 };
 use crate::caching::secret;
-use crate::credentials::Authenticated;
+use crate::caller::{Caller, CallerAndId};
 use crate::error::ApiResult;
-use crate::params::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Query, path_id};
+use crate::params::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Query};
 use crate::state::AppState;
 
 /// Inside the `/v1/webhooks` scope.
@@ -126,13 +126,13 @@ fn read_update(body: &Value) -> ApiResult<WebhookPatch> {
     ),
     responses((status = 200, body = [Webhook], headers(("X-Total-Count" = i64), ("Link" = String)))))]
 pub async fn list_webhooks(
-    auth: Authenticated,
+    Caller(user): Caller,
     req: HttpRequest,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
     let query = Query::of(&req)?;
     let page = query.page(DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE)?;
-    let webhooks = state.webhooks.list(auth.0.user.id, page).await?;
+    let webhooks = state.webhooks.list(user, page).await?;
     Ok(page_response(&req, &query, page, &webhooks))
 }
 
@@ -142,12 +142,12 @@ pub async fn list_webhooks(
     request_body = CreateWebhookRequest,
     responses((status = 201, body = CreatedWebhook)))]
 pub async fn create_webhook(
-    auth: Authenticated,
+    Caller(user): Caller,
     state: web::Data<AppState>,
     body: JsonBody,
 ) -> ApiResult<HttpResponse> {
     let new = read_new_webhook(&body.json()?)?;
-    let webhook = state.webhooks.create(auth.0.user.id, new).await?;
+    let webhook = state.webhooks.create(user, new).await?;
     Ok(secret(created(&webhook)))
 }
 
@@ -156,12 +156,10 @@ pub async fn create_webhook(
     params(("id" = uuid::Uuid, Path, description = "Webhook id")),
     responses((status = 200, body = Webhook)))]
 pub async fn get_webhook(
-    auth: Authenticated,
-    req: HttpRequest,
+    CallerAndId { user, id }: CallerAndId,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
-    let id = path_id(&req, "id")?;
-    Ok(HttpResponse::Ok().json(state.webhooks.get(auth.0.user.id, id).await?))
+    Ok(HttpResponse::Ok().json(state.webhooks.get(user, id).await?))
 }
 
 /// Change a webhook's URL, events or `active`.
@@ -169,14 +167,12 @@ pub async fn get_webhook(
     params(("id" = uuid::Uuid, Path, description = "Webhook id")), request_body = UpdateWebhookRequest,
     responses((status = 200, body = Webhook)))]
 pub async fn update_webhook(
-    auth: Authenticated,
-    req: HttpRequest,
+    CallerAndId { user, id }: CallerAndId,
     state: web::Data<AppState>,
     body: JsonBody,
 ) -> ApiResult<HttpResponse> {
-    let id = path_id(&req, "id")?;
     let patch = read_update(&body.json()?)?;
-    Ok(HttpResponse::Ok().json(state.webhooks.update(auth.0.user.id, id, patch).await?))
+    Ok(HttpResponse::Ok().json(state.webhooks.update(user, id, patch).await?))
 }
 
 /// Delete a webhook with its pending deliveries and its log.
@@ -184,12 +180,10 @@ pub async fn update_webhook(
     params(("id" = uuid::Uuid, Path, description = "Webhook id")),
     responses((status = 204, description = "Deleted")))]
 pub async fn delete_webhook(
-    auth: Authenticated,
-    req: HttpRequest,
+    CallerAndId { user, id }: CallerAndId,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
-    let id = path_id(&req, "id")?;
-    state.webhooks.delete(auth.0.user.id, id).await?;
+    state.webhooks.delete(user, id).await?;
     Ok(HttpResponse::NoContent().finish())
 }
 
@@ -200,17 +194,13 @@ pub async fn delete_webhook(
         ("offset" = Option<i64>, Query, description = "Items to skip (default 0)")),
     responses((status = 200, body = [DeliveryAttempt], headers(("X-Total-Count" = i64), ("Link" = String)))))]
 pub async fn list_webhook_deliveries(
-    auth: Authenticated,
+    CallerAndId { user, id }: CallerAndId,
     req: HttpRequest,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
-    let id = path_id(&req, "id")?;
     let query = Query::of(&req)?;
     let page = query.page(DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE)?;
-    let attempts = state
-        .webhooks
-        .list_attempts(auth.0.user.id, id, page)
-        .await?;
+    let attempts = state.webhooks.list_attempts(user, id, page).await?;
     Ok(page_response(&req, &query, page, &attempts))
 }
 
@@ -222,12 +212,10 @@ pub async fn list_webhook_deliveries(
         (status = 429, body = crate::error::ErrorBody, description = "The webhook was sent a test less than 10 s ago; nothing sent",
             headers(("Retry-After" = u64, description = "Whole seconds until the next test may be sent")))))]
 pub async fn test_webhook(
-    auth: Authenticated,
-    req: HttpRequest,
+    CallerAndId { user, id }: CallerAndId,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
-    let id = path_id(&req, "id")?;
-    Ok(HttpResponse::Ok().json(state.webhooks.test(auth.0.user.id, id).await?))
+    Ok(HttpResponse::Ok().json(state.webhooks.test(user, id).await?))
 }
 
 #[cfg(test)]

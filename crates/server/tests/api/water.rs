@@ -594,6 +594,29 @@ async fn three_measured_brews_calibrate_every_prediction() {
     )
     .await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    // A measured pH sent with a move the session cannot make is refused with the move: the
+    // patch is one write, so nothing of it is kept.
+    let (status, _) = send(
+        &app,
+        &acct,
+        Method::PATCH,
+        &format!("/v1/sessions/{}", sessions[1]),
+        Some(json!({"measured_mash_ph": 5.9, "status": "completed"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, body) = send(
+        &app,
+        &acct,
+        Method::PATCH,
+        &format!("/v1/sessions/{}", sessions[1]),
+        Some(json!({"measured_mash_ph": 4.9, "status": "brewing"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    let kept = get(&app, &acct, &format!("/v1/sessions/{}", sessions[1])).await;
+    assert_eq!(kept["measured_mash_ph"], 5.9);
+    assert_eq!(kept["status"], "completed");
     // Another account's session is not found, and its calibration is its own.
     let other = app.account().await;
     let (status, _) = send(

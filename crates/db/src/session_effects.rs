@@ -1,0 +1,55 @@
+//! Carries out what the domain decided a change to a brew session sets off
+//! (`wort_domain::brew_session::effects`), on the change's own connection, so the change and
+//! its consequences commit together.
+
+use diesel_async::AsyncPgConnection;
+use serde_json::Value;
+use time::OffsetDateTime;
+use uuid::Uuid;
+use wort_domain::brew_session::effects::SessionEffect;
+use wort_domain::{DomainError, UserId};
+
+use crate::error::TxError;
+
+/// The session the effects are about: its id, and its recipe snapshot when a schedule may be
+/// planned from it (a created or updated session; a reading has none at hand).
+pub(crate) struct Subject<'a> {
+    pub user: UserId,
+    pub session_id: Uuid,
+    pub recipe_snapshot: Option<&'a Value>,
+}
+
+pub(crate) async fn carry_out(
+    conn: &mut AsyncPgConnection,
+    subject: Subject<'_>,
+    effects: Vec<SessionEffect>,
+    now: OffsetDateTime,
+) -> Result<(), TxError> {
+    let Subject {
+        user,
+        session_id,
+        recipe_snapshot,
+    } = subject;
+    for effect in effects {
+        match effect {
+            SessionEffect::Announce(event) => crate::outbox::enqueue(conn, user, &event).await?,
+            SessionEffect::PlanSchedule { start } => {
+                let snapshot = recipe_snapshot.ok_or_else(|| {
+                    TxError(DomainError::Internal(
+                        "a schedule was to be planned without the session's recipe".into(),
+                    ))
+                })?;
+                crate::fermentation_schedule::plan(conn, user, session_id, snapshot, start, now)
+                    .await?;
+            }
+            SessionEffect::CheckStability => {
+                crate::outbox::check_stability(conn, user, session_id, now).await?;
+            }
+            SessionEffect::AdvanceSchedule { gravity } => {
+                crate::fermentation_schedule::reading_stored(conn, user, session_id, gravity, now)
+                    .await?;
+            }
+        }
+    }
+    Ok(())
+}
