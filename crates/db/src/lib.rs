@@ -9,7 +9,7 @@
 //! * [`credential_cache`]: credentials remembered per process, forgotten on PostgreSQL's word.
 //! * [`schema`]: diesel's view of the tables in `migrations/`.
 //! * `outbox`, `fermentation_schedule`: webhook events and scheduled steps, written in the
-//!   transaction of the change; `session_effects` carries out what the domain decided a change
+//!   transaction of the change; `brew_sessions::effects` carries out what the domain decided a change
 //!   to a brew session sets off.
 
 pub mod accounts;
@@ -35,7 +35,6 @@ pub mod recipes;
 mod request_transaction;
 pub mod schema;
 mod schema_fence;
-mod session_effects;
 pub mod water;
 pub mod webhooks;
 

@@ -1,7 +1,7 @@
 //! The webhook outbox: events written in the transaction of the change that causes them
 //! (docs/webhooks.md), one delivery row per subscribed endpoint, and the `fermentation.stable`
 //! detector's bookkeeping. Which events a change sets off is the domain's decision
-//! (`wort_domain::brew_session::effects`); `crate::session_effects` carries it out here. Delivered later by the workers (`webhooks.rs`).
+//! (`wort_domain::brew_session::effects`); `crate::brew_sessions::effects` carries it out here. Delivered later by the workers (`webhooks.rs`).
 
 use diesel::prelude::*;
 use diesel::sql_types::{Text, Timestamptz, Uuid as SqlUuid};

@@ -85,7 +85,6 @@ pub async fn analyse_recipe(
         Fields::of(&body)?.finish(())?;
     }
     let ai = state.ai.clone();
-    let user = user;
     // In its own task, so it runs to its end even when the client disconnects: the reserved
     // message is then still settled or released, never left dangling.
     let task = actix_web::rt::spawn(

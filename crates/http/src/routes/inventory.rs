@@ -207,7 +207,6 @@ pub async fn create_item(
     state: web::Data<AppState>,
     body: JsonBody,
 ) -> ApiResult<HttpResponse> {
-    let user = user;
     let body = body.json()?;
     // The category, when sent, is the kind of catalogue item the link must name.
     let kind = body
@@ -243,7 +242,6 @@ pub async fn update_item(
     body: JsonBody,
 ) -> ApiResult<HttpResponse> {
     let patch = read_update(&body.json()?)?;
-    let user = user;
     if matches!(patch.catalog_id, Some(Some(_))) {
         // The link must name an item of the item's category (the new one, when it changes).
         let category = match patch.category {
