@@ -439,7 +439,8 @@ fn unwrap_tx<T>(r: Result<T, TxError>) -> DomainResult<T> {
 /// a transaction; the `UPDATE` also checks that the session is the caller's, and no row is
 /// inserted when it is not. Readings are the one write that devices make continuously: one
 /// statement is one round trip, where a diesel transaction takes several (BEGIN; UPDATE and
-/// INSERT, which diesel prepares anew every time; COMMIT); docs/benchmarks.md.
+/// INSERT, which diesel prepares anew every time; COMMIT); docs/benchmarks-log.md, "Fixed: a
+/// fermentation reading took 7 round trips".
 ///
 /// Written as a diesel query with a static query id rather than `diesel::sql_query`, so that
 /// diesel prepares it once per connection and caches it like its own statements.
@@ -1142,7 +1143,7 @@ impl BrewSessionRepository for PgBrewSessions {
         // transaction would not see a webhook created after this read either, so it adds no
         // guarantee; without events the insert is one statement, and the session's row is
         // locked only for that statement (readings are the write devices make all day:
-        // docs/benchmarks.md).
+        // docs/benchmarks-log.md, "Devices and webhooks").
         let subscribed = crate::outbox::subscriptions(&mut conn, user)
             .await
             .map_err(db_error)?;
@@ -1176,7 +1177,8 @@ impl BrewSessionRepository for PgBrewSessions {
         let count_query = logs_in_range(user, session_id, range).count();
         // Existence, page and count: three queries, one round trip. (The total as a subquery
         // column of the page's statement saves two statements but costs more than it saves:
-        // the column is decoded once per row; measured in docs/benchmarks.md.)
+        // the column is decoded once per row; measured in docs/benchmarks-log.md, "Speed to the
+        // ceiling: fewer round trips for readings".)
         let (exists, rows, total) = futures_util::try_join!(
             session_exists(user, session_id).get_result::<i64>(&mut &*conn_ref),
             page_query.load::<LogRow>(&mut &*conn_ref),
