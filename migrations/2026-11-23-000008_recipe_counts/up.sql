@@ -1,7 +1,8 @@
 -- X-Total-Count of an account's unfiltered recipe list, kept per account. COUNT(*) over the
 -- account's recipes grows with the account (3 ms for 10,000 recipes, two thirds of the cost of a
--- page: docs/benchmarks.md); this counter makes the page cost the same whatever the account's
--- size. Filtered lists (q, type) still count their matches.
+-- page: docs/benchmarks-log.md, "Fixed: the recipe list counted the whole account"); this
+-- counter makes the page cost the same whatever the account's size. Filtered lists (q, type)
+-- still count their matches.
 --
 -- Statement-level triggers with transition tables keep it right for every writer (the API, a
 -- copy, a cascade, a bulk load) at one UPDATE per statement and account, not per row.

@@ -776,7 +776,7 @@ fn measure(
     }
     // Not for the hello baseline: at its rate the fixed-rate client (a thread per connection)
     // would be the bottleneck and measure itself, and its backlog would spoil the next
-    // endpoint's run (docs/benchmarks.md, step 6).
+    // endpoint's run (docs/benchmarks.md, "Method", step 6).
     let timed: Vec<usize> = live
         .iter()
         .copied()

@@ -81,7 +81,8 @@ fn newest(path: &Path) -> Option<SystemTime> {
 /// does not depend on what the registry lists today. The lock file is complete: it names every
 /// platform's optional binaries (rollup's and esbuild's), of which npm fetches only this
 /// platform's. When `package.json` and the lock disagree, `npm ci` refuses; the fix is a
-/// deliberate `npm install` in `web/` and a reviewed commit of the lock file (docs/decisions.md).
+/// deliberate `npm install` in `web/` and a reviewed commit of the lock file
+/// (docs/decisions/0027-npm-ci-from-complete-lock-file.md).
 pub fn install_if_needed() -> Result<(), String> {
     let web = web_dir();
     let lock_path = web.join("package-lock.json");

@@ -4,8 +4,8 @@
 //! has already prepared (it looks the prepared statement up by that text's query id afterwards).
 //! A row struct's column list is the longest part of most statements, ~40 quoted
 //! `"table"."column"` names for a recipe, and it has no binds: the same text every time. Built
-//! once and kept, each read saves that work (measured in docs/benchmarks.md, "The recipe read's
-//! SQL text, built once" and "Column lists built once").
+//! once and kept, each read saves that work (measured in docs/benchmarks-log.md, "The recipe
+//! read's SQL text, built once" and "Long answers written by hand, column lists kept").
 //!
 //! Only bind-less fragments may be kept: the text is written into every pass of diesel's
 //! `walk_ast` (where passes other than the SQL writer ignore it), so a fragment with binds would

@@ -178,7 +178,8 @@ fn connect(
         // `recipe_id = ANY($1)` (the child lists, priced for a many-element array) and
         // `LIMIT $n OFFSET $m` (the pages). Every wort query is an index lookup keyed by
         // user_id/id whose generic plan is the same plan, so re-planning is pure cost
-        // (measured in docs/benchmarks.md).
+        // (measured in docs/benchmarks-log.md, "Fixed: PostgreSQL re-planned the recipe's
+        // child lists on every request").
         diesel::sql_query("SET plan_cache_mode = force_generic_plan")
             .execute(&mut conn)
             .await

@@ -6,7 +6,7 @@
 //! must carry), which a column default or a trigger cannot reproduce; and "every migration is
 //! writable by the previous release's code" is a discipline no test can check in general. The
 //! fence is exact and costs nothing per request (decision record "Rolling upgrades: the new
-//! release fences the old off", docs/decisions.md).
+//! release fences the old off", docs/decisions/0063-rolling-upgrades-fence.md).
 //!
 //! How it works, with two PostgreSQL advisory locks on one key in this database:
 //! - every pooled connection takes the fence key SHARED when it opens and holds it for its life,

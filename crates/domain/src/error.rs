@@ -186,7 +186,7 @@ impl Violation {
     }
 
     /// A string holding U+0000, which PostgreSQL `text` cannot store: refused like a Zod regex
-    /// check (docs/decisions.md).
+    /// check (docs/decisions/0024-strings-cannot-contain-nul.md).
     pub fn nul_in_string(path: &[&str]) -> Self {
         Violation::new(
             "invalid_string",

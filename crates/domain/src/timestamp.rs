@@ -24,7 +24,7 @@ fn format_slow(at: OffsetDateTime) -> String {
 
 /// `YYYY-MM-DDTHH:MM:SS.mmmZ` written digit by digit. Every row of every list carries one or
 /// two instants, and `time`'s format-description machinery is a visible share of the server's
-/// CPU on long lists (measured in docs/benchmarks.md).
+/// CPU on long lists (measured in docs/benchmarks-log.md, "Fixed: formatting timestamps").
 fn instant_ascii(at: OffsetDateTime) -> Option<[u8; 24]> {
     let at = at.to_offset(UtcOffset::UTC);
     let year = u32::try_from(at.year()).ok().filter(|y| *y <= 9999)?;

@@ -52,9 +52,9 @@ pub struct AppState {
 ///
 /// Why: such an answer holds the rows it was made from, its document and, for JSON, the
 /// compressed copy, all at once. Without a bound, 24 exports of 200 recipes at once took the
-/// process from 207 MB to 2.7 GB, and glibc kept most of it afterwards (docs/benchmarks.md,
-/// "Concurrent exports"). Making them is CPU work, so more at once than there are cores would not
-/// finish sooner anyway; and a queue that only grows helps no one.
+/// process to many times its usual size, and glibc kept most of it afterwards (measured in
+/// docs/benchmarks.md, "Concurrent exports"). Making them is CPU work, so more at once than there
+/// are cores would not finish sooner anyway; and a queue that only grows helps no one.
 pub struct HeavyAnswers {
     slots: Arc<Semaphore>,
     wait: Duration,

@@ -4,7 +4,8 @@
 //! This is the type layer (is it a string, a number, present, null?); the bounds are the
 //! domain's rules (`wort_domain::rules`, each aggregate's `rules.rs`), passed in by the reader.
 //! Why not serde + garde: serde stops at the first field of the wrong type, and the API
-//! reports every failing field (docs/api-rules.md, docs/decisions.md).
+//! reports every failing field (docs/api-rules.md,
+//! docs/decisions/0001-validation-type-layer-and-domain-rules.md).
 
 use serde_json::{Map, Value};
 use uuid::Uuid;

@@ -141,7 +141,7 @@ impl Report {
 
     /// `text` cut to `max` characters, with a warning when it was longer. PostgreSQL text
     /// cannot hold U+0000, so a string containing it is refused as the API refuses it
-    /// (docs/decisions.md, "Strings cannot contain U+0000").
+    /// (docs/decisions/0024-strings-cannot-contain-nul.md).
     pub fn cap(&mut self, path: &[String], text: String, max: usize) -> String {
         if text.contains('\0') {
             self.refuse(

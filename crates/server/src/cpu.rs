@@ -1,8 +1,9 @@
 //! The CPU-work port: jobs on tokio's blocking threads, at most one per core at a time, each
 //! waiting a bounded time for its turn. Reading a 5 MiB imported file builds a tree of hundreds
-//! of megabytes for a fraction of a second; without a bound, 64 imports at once took 1.3 GB and
-//! made every other request wait. Past the wait, the answer is `503` with `Retry-After`: a queue
-//! that only grows helps no one.
+//! of megabytes for a fraction of a second; without a bound, 64 imports at once multiplied the
+//! process's memory and made every other request wait (measured in docs/benchmarks.md, "Hostile
+//! load: the attacks replayed", scenario 4). Past the wait, the answer is `503` with
+//! `Retry-After`: a queue that only grows helps no one.
 
 use std::sync::Arc;
 use std::time::Duration;

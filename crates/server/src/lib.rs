@@ -199,8 +199,8 @@ impl Started {
 /// least one connection each). A connection's I/O task runs on the worker thread that opened it,
 /// so with one shared pool a request on worker B using a connection opened on worker A wakes A
 /// to send and is woken by A for the answer: two cross-thread wake-ups per query (measured in
-/// docs/benchmarks.md). With per-worker pools every query stays on the thread that serves the
-/// request.
+/// docs/benchmarks-log.md, "Fixed: the connection pool was shared by both workers"). With
+/// per-worker pools every query stays on the thread that serves the request.
 pub fn start(settings: ServerSettings) -> Result<Started, String> {
     let workers = settings.workers.unwrap_or_else(default_workers).max(1);
     let worker_pool = PoolSettings {
@@ -214,7 +214,8 @@ pub fn start(settings: ServerSettings) -> Result<Started, String> {
     // The background tasks (the key pruner, the fermentation clock) run on the main thread and
     // get a small pool of their own: a connection they opened in a worker's pool would keep its
     // I/O task on the main thread, and every request of that worker given it would pay two
-    // cross-thread wake-ups per query (measured in docs/benchmarks.md).
+    // cross-thread wake-ups per query (measured in docs/benchmarks-log.md, "The background
+    // tasks' own pool").
     let background_pool = build_pool(
         &settings.database_url,
         &PoolSettings {

@@ -4,9 +4,10 @@
 //! allocator starts by mapping such a large block directly (and unmapping it on free), but raises
 //! its "map directly" threshold to the size of every mapped block freed, up to 32 MiB: after the
 //! first hash, the blocks come from the heap arenas instead, which fragment and are not given
-//! back. Measured with `cargo xtask flood` (docs/benchmarks.md): 500 sign-ups at once took the
-//! process to 1.5 GiB resident and it stayed there; with the threshold pinned at 1 MiB the peak
-//! was 53 MiB and the process went back to 15 MiB. The threshold is pinned once, at start.
+//! back. Measured with `cargo xtask flood` (docs/benchmarks.md, "A flood of password work"): a
+//! burst of sign-ups left the process at its peak resident memory for good; with the threshold
+//! pinned at 1 MiB the peak is a small fraction of that and the memory comes back. The threshold
+//! is pinned once, at start.
 
 /// Allocations of at least this size are always mapped directly and unmapped on free.
 #[cfg(all(target_os = "linux", target_env = "gnu"))]

@@ -17,7 +17,7 @@ const BATCH: i64 = 32;
 /// Attempts in flight at once per instance (each may wait up to 10 s on a slow receiver).
 const CONCURRENCY: usize = 32;
 /// How often an idle worker looks for due deliveries. Events committed by any instance are
-/// seen within this, which bounds the delivery lag (docs/benchmarks.md).
+/// seen within this, which bounds the delivery lag (docs/benchmarks.md, "Webhook delivery").
 const POLL: Duration = Duration::from_millis(100);
 /// After a database error, wait this long before trying again.
 const BACKOFF: Duration = Duration::from_secs(2);

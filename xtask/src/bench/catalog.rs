@@ -11,7 +11,7 @@ use super::seed;
 
 /// Searches measured (after a warm-up of one pass over the mix).
 const SEARCHES: usize = 2_000;
-/// The goal (docs/benchmarks.md).
+/// The goal (docs/benchmarks.md, "Ingredient catalogue search").
 const TARGET_P99_MS: f64 = 10.0;
 const KINDS: [&str; 4] = ["fermentables", "hops", "yeasts", "miscs"];
 

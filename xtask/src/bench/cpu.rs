@@ -1,7 +1,8 @@
 //! CPU time per request, from Linux's own accounting of each process (`/proc/<pid>/stat`).
 //!
-//! Rates on a shared 2-core machine move by ±30 % between repetitions, so a change that saves
-//! wort a tenth of its work cannot be seen in them. The CPU each program spent during a run,
+//! Rates on a shared 2-core machine move between repetitions by more than a change that saves
+//! wort a tenth of its work (docs/benchmarks.md, "Reading the figures"), so such a change cannot
+//! be seen in them. The CPU each program spent during a run,
 //! divided by the requests it answered, moves far less: it is what a request costs, whatever
 //! else the machine did meanwhile. It also says where a request's time goes: in wort, in
 //! PostgreSQL, or in the load generator, which the ratio R_svc/R_ceil alone cannot.

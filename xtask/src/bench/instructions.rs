@@ -1,8 +1,9 @@
 //! `cargo xtask bench -- --instructions`: what one request costs wort, counted in instructions.
 //!
-//! Rates on a shared 2-core machine drift by 20–30 % from one run to the next, which hides a
-//! 10 % change. Valgrind's callgrind counts the instructions a program executes; the count does
-//! not depend on what else the machine does, so two builds compare exactly even on a busy one.
+//! Rates on a shared 2-core machine drift from one run to the next by more than a change worth
+//! making (docs/benchmarks.md, "Reading the figures"). Valgrind's callgrind counts the
+//! instructions a program executes; the count does not depend on what else the machine does, so
+//! two builds compare exactly even on a busy one.
 //!
 //! For each endpoint, wort runs twice under callgrind on the seeded database: 20 warm-up
 //! requests (the credential remembered, statements prepared), then N requests, one at a time on

@@ -7,15 +7,16 @@
 //! table gives. Why one statement: tokio-postgres ends every statement with its own `Sync`, so
 //! eight pipelined statements cost PostgreSQL eight answers, eight flushes and eight wake-ups of
 //! wort, and cost wort eight SQL texts built and looked up in its statement cache; one statement
-//! costs one of each (measured in `docs/benchmarks.md`, "One statement per recipe read").
+//! costs one of each (measured in `docs/benchmarks-log.md`, "Speed to the ceiling: one statement
+//! per recipe read").
 //!
 //! Why JSON and not an array of records (`ARRAY(SELECT ROW(…))`, the first form): tokio-postgres
 //! asks for every column in PostgreSQL's binary format, and PostgreSQL writes each field of a
-//! record in binary through a buffer of its own, 1 KB allocated per field: ≈ 200 KB per recipe
-//! read, which made the backend's memory grow and shrink on every read (a quarter of its CPU in
-//! page faults in a mixed load). JSON is written as text into one buffer, with the same output
-//! functions a text client pays for (measured in `docs/benchmarks.md`, "The recipe read's
-//! lists as JSON").
+//! record in binary through a buffer of its own, 1 KB allocated per field: hundreds of KB per
+//! recipe read, which made the backend's memory grow and shrink on every read (a large share of
+//! its CPU went to page faults in a mixed load). JSON is written as text into one buffer, with the
+//! same output functions a text client pays for (measured in `docs/benchmarks-log.md`, "The
+//! recipe read's lists as JSON").
 //!
 //! The array's columns are the row struct's own `Selectable` list and serde reads them in the
 //! struct's field order, so a column added to a row struct is added here too; the tests of the
@@ -174,8 +175,8 @@ where
     fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, Pg>) -> QueryResult<()> {
         // The text has no binds and is the same for every recipe, so it is built once per
         // process. diesel-async builds every statement's SQL text on every call, even a prepared
-        // one; for the seven lists of a recipe read that was over a quarter of the read's
-        // instructions (docs/benchmarks.md, "The recipe read's SQL text, built once").
+        // one; for the seven lists of a recipe read that was a large share of the read's
+        // instructions (docs/benchmarks-log.md, "The recipe read's SQL text, built once").
         out.push_sql(kept_text::<R>(self.table, |builder| {
             Uncached(self).to_sql(builder, &Pg)
         })?);

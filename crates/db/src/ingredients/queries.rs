@@ -255,8 +255,9 @@ pub(crate) fn split_nested<R>(row: WithNested<R>) -> DomainResult<(R, Children)>
 
 /// What the colour of several recipes needs of their fermentables: each one's weight and colour,
 /// by recipe, in display order (the order the recipe page sums them in). A page of the recipe
-/// list reads these two columns instead of the whole rows: decoding 200 whole fermentables cost
-/// wort half of the page's work.
+/// list reads these two columns instead of the whole rows: decoding 200 whole fermentables was
+/// most of the page's work (counted in docs/benchmarks-log.md, "Instructions per request, and the
+/// recipe list's colour").
 pub(crate) async fn malt_colours_by_recipe(
     conn: &mut AsyncPgConnection,
     user: UserId,

@@ -1,10 +1,10 @@
 //! Is fermentation over? The `fermentation.stable` webhook's detector: the gravity changed
 //! by at most 0.001 over the last 48 hours, with at least 3 readings in that window.
 //!
-//! "Over the last 48 hours" is read strictly (docs/decisions.md): there must be a reading at or
-//! before the window's start, the anchor, to show what the gravity was 48 hours ago. Without it,
-//! three equal readings in the first hour after pitching (the lag phase, when gravity has not
-//! started to move) would announce a fermentation that has not begun.
+//! "Over the last 48 hours" is read strictly (docs/decisions/0034-webhooks.md): there must be a
+//! reading at or before the window's start, the anchor, to show what the gravity was 48 hours
+//! ago. Without it, three equal readings in the first hour after pitching (the lag phase, when
+//! gravity has not started to move) would announce a fermentation that has not begun.
 
 use time::{Duration, OffsetDateTime};
 

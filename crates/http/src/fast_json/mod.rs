@@ -5,11 +5,13 @@
 //! 1,000; a recipe page holds up to 100; a recipe read carries every ingredient and step, and is
 //! the request a brewer's editor makes most. Through serde's generic path every key and string is
 //! scanned byte by byte for characters to escape, and every key, colon and comma is its own
-//! call: a reading cost ≈ 6,400 instructions to write (two thirds of the whole request), a recipe
-//! ≈ 7,000, a recipe with 15 children ≈ 95,000 (a third of its read). Most of either cannot need escaping (keys, UUIDs, instants, enum values are fixed
-//! ASCII), so [`Object`] writes those bytes straight out and leaves to serde_json only what it
-//! must judge: numbers (its float formatting, `null` for a non-finite value) and free text (its
-//! escaping). Measured in docs/benchmarks.md, "Long answers written by hand".
+//! call: writing the JSON was most of a readings page's instructions and a large share of a
+//! recipe page's and of a recipe read's. Most of either cannot need escaping (keys, UUIDs,
+//! instants, enum values are fixed ASCII), so [`Object`] writes those bytes straight out and
+//! leaves to serde_json only what it must judge: numbers (its float formatting, `null` for a
+//! non-finite value) and free text (its escaping). Counted in docs/benchmarks-log.md, "Long
+//! answers written by hand, column lists kept" and "The recipe read's JSON by hand, and CPU per
+//! request".
 //!
 //! The bytes are exactly those of the types' derived `Serialize`, which stays the reference (the
 //! single-item answers, webhooks and the OpenAPI schema use it): each writer's tests compare the

@@ -36,9 +36,9 @@ pub(crate) fn resource(path: &str, allow: &'static str) -> Resource {
 /// Paths with an id are grouped in scopes by their static prefix. actix tries resources in
 /// registration order and matches a path with `{id}` by running its regex, so without scopes a
 /// request to a route registered late would run the regex of every earlier dynamic route first
-/// (measured in docs/benchmarks.md). A scope's prefix is
-/// compared as a string; only the few resources inside a matching scope run a regex. Unknown
-/// paths inside a scope still fall through to the app's JSON 404.
+/// (measured in docs/benchmarks-log.md, "Fixed: routing ran up to 30 regexes per request"). A
+/// scope's prefix is compared as a string; only the few resources inside a matching scope run a
+/// regex. Unknown paths inside a scope still fall through to the app's JSON 404.
 pub fn configure(cfg: &mut web::ServiceConfig) {
     // Fixed paths: matched by string comparison.
     health::configure(cfg);
