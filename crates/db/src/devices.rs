@@ -10,7 +10,7 @@ use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 use serde_json::Value;
 use time::OffsetDateTime;
 use uuid::Uuid;
-use wort_domain::brew_session::{FermentationLog, SessionStatus};
+use wort_domain::brew_session::{Reading, SessionStatus};
 use wort_domain::device::ports::DevicePost;
 use wort_domain::device::rules::{
     check_device_room, session_takes_readings, unknown_session, wait_before_next_reading,
@@ -20,7 +20,7 @@ use wort_domain::page::{Page, PageRequest};
 use wort_domain::webhook::EventType;
 use wort_domain::{DomainError, DomainResult, UserId, new_id};
 
-use crate::brew_sessions::{add_log_statement, after_reading_stored, run_add_log};
+use crate::brew_sessions::{add_reading_statement, after_reading_stored, run_add_reading};
 use crate::error::{TxError, db_error, is_foreign_key_violation};
 use crate::pool::{DbPool, checkout};
 use crate::prepared::Prepared;
@@ -109,7 +109,7 @@ async fn find(conn: &mut AsyncPgConnection, user: UserId, id: Uuid) -> DomainRes
 /// How a post ended, decided inside the transaction; the refusals are returned after it
 /// commits, so that `last_seen_at` and the payload are kept even when nothing is stored.
 enum PostOutcome {
-    Stored(FermentationLog),
+    Stored(Reading),
     Refused(DomainError),
 }
 
@@ -232,7 +232,7 @@ async fn ingest_in_tx(
         .iter()
         .filter_map(|e| EventType::parse(e))
         .collect();
-    let insert = add_log_statement(user, session_id, Some(device.device_id), reading, now);
+    let insert = add_reading_statement(user, session_id, Some(device.device_id), reading, now);
     let touch_device = Prepared(
         diesel::update(devices::table.filter(devices::id.eq(device.device_id)))
             .set(devices::last_reading_at.eq(now)),
@@ -247,7 +247,7 @@ async fn ingest_in_tx(
                 .await
                 .map_err(TxError::from)
         },
-        run_add_log(&mut second, insert),
+        run_add_reading(&mut second, insert),
     )?;
     let inserted = inserted.ok_or(DomainError::NotFound)?;
     let stored = after_reading_stored(conn, user, inserted, &subscribed, now).await?;
@@ -402,7 +402,7 @@ impl DeviceRepository for PgDevices {
         post: DevicePost,
         interval: time::Duration,
         now: OffsetDateTime,
-    ) -> DomainResult<FermentationLog> {
+    ) -> DomainResult<Reading> {
         let mut conn = checkout(&self.pool).await?;
         let outcome = conn
             .transaction(async |conn| ingest_in_tx(conn, post, interval, now).await)

@@ -18,10 +18,10 @@ use wort_domain::recipe::{
 use wort_domain::{DomainError, DomainResult, UserId, new_id};
 
 use crate::error::{TxError, db_error, is_foreign_key_violation};
-use crate::ingredients::{self, Children, WithNested};
 use crate::kept_sql::Columns;
 use crate::pool::{DbPool, checkout};
 use crate::prepared::Prepared;
+use crate::recipe_children::{self, Children, WithNested};
 use crate::schema::{recipes, users};
 use wort_domain::equipment::rules as equipment_rules;
 
@@ -173,7 +173,7 @@ async fn with_colours(
     rows: Vec<RecipeRow>,
 ) -> DomainResult<Vec<Recipe>> {
     let ids: Vec<Uuid> = rows.iter().map(|r| r.id).collect();
-    let mut by_recipe = ingredients::malt_colours_by_recipe(conn, user, &ids).await?;
+    let mut by_recipe = recipe_children::malt_colours_by_recipe(conn, user, &ids).await?;
     rows.into_iter()
         .map(|row| {
             let malts = by_recipe.remove(&row.id).unwrap_or_default();
@@ -278,7 +278,7 @@ impl RecipeRepository for PgRecipes {
         row.into_recipe(&[])
     }
 
-    async fn create_with_ingredients(
+    async fn create_with_children(
         &self,
         user: UserId,
         recipes: Vec<NewRecipeWithIngredients>,
@@ -344,7 +344,7 @@ impl RecipeRepository for PgRecipes {
         )
         .map_err(db_error)?;
         let ids: Vec<Uuid> = rows.iter().map(|r| r.id).collect();
-        let mut children = ingredients::load_children_of(&conn, user, &ids).await?;
+        let mut children = recipe_children::load_children_of(&conn, user, &ids).await?;
         let items = rows
             .into_iter()
             .map(|row| {
@@ -398,7 +398,7 @@ impl RecipeRepository for PgRecipes {
             .await
             .map_err(recipe_write_error)?
         };
-        let mut malts = ingredients::malt_colours_by_recipe(&mut conn, user, &[id]).await?;
+        let mut malts = recipe_children::malt_colours_by_recipe(&mut conn, user, &[id]).await?;
         row.into_recipe(&malts.remove(&id).unwrap_or_default())
     }
 
@@ -450,7 +450,7 @@ async fn copy_in_tx(
     now: OffsetDateTime,
 ) -> Result<RecipeDetail, TxError> {
     let original = find_row(conn, user, id).await?;
-    let children = ingredients::load_ingredients(conn, user, id).await?;
+    let children = recipe_children::load_children(conn, user, id).await?;
     let row: RecipeRow = diesel::insert_into(recipes::table)
         .values((
             recipes::id.eq(new_id()),
@@ -472,7 +472,7 @@ async fn copy_in_tx(
         .returning(RecipeRow::as_returning())
         .get_result(conn)
         .await?;
-    let copied = ingredients::copy_ingredients(conn, user, &children, row.id, now).await?;
+    let copied = recipe_children::copy_children(conn, user, &children, row.id, now).await?;
     Ok(detail(row, copied)?)
 }
 
@@ -514,7 +514,7 @@ async fn create_in_tx(
             .await
             .map_err(recipe_write_error)?;
     }
-    let mut children = ingredients::insert_new_children(conn, user, recipes, now).await?;
+    let mut children = recipe_children::insert_new_children(conn, user, recipes, now).await?;
     Ok(rows
         .into_iter()
         .map(|row| {
@@ -525,7 +525,7 @@ async fn create_in_tx(
 }
 
 /// The recipe and its seven child lists in one statement (the lists are array columns of the
-/// recipe's row: `ingredients::nested_columns`). With `for_share`, the recipe row stays locked
+/// recipe's row: `recipe_children::nested_columns`). With `for_share`, the recipe row stays locked
 /// against edits (every ingredient write bumps it) until the caller's transaction ends, so a
 /// snapshot taken from it cannot race a change.
 pub(crate) async fn load_detail(
@@ -534,7 +534,7 @@ pub(crate) async fn load_detail(
     id: Uuid,
     for_share: bool,
 ) -> DomainResult<RecipeDetail> {
-    let (f, h, y, m, s, w, fs) = ingredients::nested_columns();
+    let (f, h, y, m, s, w, fs) = recipe_children::nested_columns();
     let query = recipes::table
         .filter(recipes::id.eq(id))
         .filter(recipes::user_id.eq(user.0))
@@ -548,7 +548,7 @@ pub(crate) async fn load_detail(
         query.first::<WithNested<RecipeRow>>(&mut &*conn).await
     }
     .map_err(db_error)?;
-    let (row, children) = ingredients::split_nested(row)?;
+    let (row, children) = recipe_children::split_nested(row)?;
     detail(row, children)
 }
 

@@ -5,7 +5,8 @@
 //! `service.rs` (the use cases, written against the ports).
 //!
 //! * [`account`]: users, sign-in sessions, API keys, display preferences.
-//! * [`recipe`]: recipes and their ingredients.
+//! * [`recipe`]: recipes and their children (ingredients, mash and fermentation steps, water
+//!   additions).
 //! * [`brew_session`]: brew days, their state machine, checklist and fermentation readings.
 //! * [`inventory`]: ingredients on hand.
 //! * [`catalog`]: the ingredient catalogue (built-in items and each account's own), its search.
@@ -41,8 +42,8 @@ pub mod tools;
 pub mod water;
 pub mod webhook;
 
-/// The brewing calculator reads ingredients by this short path.
-pub use recipe::ingredients;
+/// Each kind of recipe child's fields and enums, by a short path.
+pub use recipe::children as recipe_children;
 
 pub use error::{DomainError, DomainResult};
 

@@ -21,7 +21,8 @@ pub(crate) const LITERS_PER_GALLON: f64 = 3.785_411_784;
 const MILLILITERS_PER_FLUID_OUNCE: f64 = 29.573_529_562_5;
 
 /// What a quantity measures; its `value` is always metric: litres, grams, °C, SG or minutes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum QuantityKind {
     Volume,
@@ -67,12 +68,13 @@ impl QuantityKind {
 }
 
 /// One number of a generated step, metric, in the order the text's `{n}` names them.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Quantity {
     pub kind: QuantityKind,
     pub value: f64,
     /// `L`, `g`, `°C`, `sg` or `min`, by `kind`.
-    #[schema(example = "L")]
+    #[cfg_attr(feature = "openapi", schema(example = "L"))]
     pub unit: &'static str,
 }
 

@@ -27,7 +27,7 @@ use wort_domain::brewing::stats::unrounded;
 use wort_domain::brewing::volumes::volumes;
 use wort_domain::brewing::{BrewingContext, HopForm, StatsInput};
 use wort_domain::equipment::{EquipmentProfile, check_profile};
-use wort_domain::ingredients::{Fermentable, FermentableType, Hop, HopUse, Yeast, YeastType};
+use wort_domain::recipe_children::{Fermentable, FermentableType, Hop, HopUse, Yeast, YeastType};
 
 const PEER: &str = include_str!("data/brewtarget-peer.json");
 
@@ -199,7 +199,7 @@ fn to_wort(r: &Recipe) -> Wort {
             color_srm: f.color_srm,
             yield_percent: f.yield_percent * yield_share(f, r.brewtarget_major_version),
             // Mash and boil count alike in every gravity Brewtarget computes here.
-            added: wort_domain::ingredients::FermentableAddition::Boil,
+            added: wort_domain::recipe_children::FermentableAddition::Boil,
             origin: None,
             notes: None,
             sort_order: 0,

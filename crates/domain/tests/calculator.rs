@@ -22,7 +22,7 @@ use serde::Deserialize;
 use time::OffsetDateTime;
 use uuid::Uuid;
 use wort_domain::brewing::{RecipeStats, StatsInput, compute_stats, srm_of};
-use wort_domain::ingredients::{Fermentable, FermentableType, Hop, HopUse, Yeast, YeastType};
+use wort_domain::recipe_children::{Fermentable, FermentableType, Hop, HopUse, Yeast, YeastType};
 
 const REFERENCE: &str = include_str!("data/stats-reference.json");
 
@@ -183,7 +183,7 @@ fn build(case: &Case) -> Built {
             amount_kg: f.amount_kg,
             color_srm: f.color_srm,
             yield_percent: f.yield_percent,
-            added: wort_domain::ingredients::FermentableAddition::default_for(
+            added: wort_domain::recipe_children::FermentableAddition::default_for(
                 FermentableType::parse(&f.kind).unwrap(),
             ),
             origin: None,

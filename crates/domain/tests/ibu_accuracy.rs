@@ -43,7 +43,7 @@ use wort_domain::brewing::hop_stand::{
     ZERO_CELSIUS_KELVIN, hop_stand_minutes, profile_boil_minutes,
 };
 use wort_domain::brewing::{HopForm, finite_or_zero};
-use wort_domain::ingredients::HopUse;
+use wort_domain::recipe_children::HopUse;
 
 const DATA: &str = include_str!("data/ibu-measured.json");
 

@@ -14,16 +14,16 @@ pub use wort_domain::equipment::rules::{
 };
 pub use wort_domain::equipment::{Equipment, EquipmentProfile};
 pub use wort_domain::error::Violation;
-pub use wort_domain::ingredients::{
-    DEFAULT_MISC_AMOUNT_UNIT, DEFAULT_MISC_TIME_MINUTES, Fermentable, FermentableAddition,
-    FermentableType, FermentationStep, Hop, HopForm, HopUse, MashStep, MashStepType, Misc,
-    MiscType, MiscUse, NewFermentable, NewFermentationStep, NewHop, NewMashStep, NewMisc,
-    NewWaterAddition, NewYeast, WaterAddition, WaterAgent, WaterStep, Yeast, YeastForm, YeastType,
-};
 pub use wort_domain::recipe::{
     DEFAULT_BATCH_SIZE_LITERS, DEFAULT_BOIL_TIME_MINUTES, DEFAULT_EFFICIENCY,
     MAX_INGREDIENTS_PER_KIND, NewImport, NewRecipe, NewRecipeWithIngredients, Recipe, RecipeDetail,
     RecipeForExport, RecipeType,
+};
+pub use wort_domain::recipe_children::{
+    DEFAULT_MISC_AMOUNT_UNIT, DEFAULT_MISC_TIME_MINUTES, Fermentable, FermentableAddition,
+    FermentableType, FermentationStep, Hop, HopForm, HopUse, MashStep, MashStepType, Misc,
+    MiscType, MiscUse, NewFermentable, NewFermentationStep, NewHop, NewMashStep, NewMisc,
+    NewWaterAddition, NewYeast, WaterAddition, WaterAgent, WaterStep, Yeast, YeastForm, YeastType,
 };
 
 impl From<crate::ImportedRecipe> for NewRecipeWithIngredients {

@@ -22,7 +22,7 @@ pub struct Config {
     /// `WORT_SIGNUP`, `WORT_SIGNUP_PER_HOUR`, `WORT_SIGNIN_FAILURES_PER_ADDRESS`.
     pub account_limits: AccountLimits,
     pub pool: PoolSettings,
-    pub log_json: bool,
+    pub reading_json: bool,
     /// The AI provider: set only when both `WORT_AI_BASE_URL` and `WORT_AI_MODEL` are.
     pub ai: Option<AiSettings>,
     /// The one AI variable missing when the other was set (worth a warning at start).
@@ -209,7 +209,7 @@ impl Config {
                     problem: format!("{v:?} is not a positive integer"),
                 })?,
         };
-        let log_json = match var("WORT_LOG_FORMAT").as_deref() {
+        let reading_json = match var("WORT_LOG_FORMAT").as_deref() {
             None | Some("text") => false,
             Some("json") => true,
             Some(other) => {
@@ -251,7 +251,7 @@ impl Config {
                 deadline: db_deadline()?,
                 ..PoolSettings::default()
             },
-            log_json,
+            reading_json,
             ai,
             ai_missing,
             bench_routes: matches!(var("WORT_BENCH_ROUTES").as_deref(), Some("1" | "true")),

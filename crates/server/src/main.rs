@@ -21,7 +21,7 @@ async fn run() -> std::process::ExitCode {
             return std::process::ExitCode::from(2);
         }
     };
-    wort_server::logging::init(config.log_json);
+    wort_server::logging::init(config.reading_json);
     match cli::run(cli, config).await {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) => {

@@ -64,13 +64,42 @@ fn domain_does_no_io() {
             d.starts_with("diesel")
                 || d.starts_with("actix")
                 || d.starts_with("wort-")
-                || ["reqwest", "tokio", "hyper", "mio"].contains(&d.as_str())
+                || ["reqwest", "tokio", "hyper", "mio", "argon2"].contains(&d.as_str())
         })
         .collect();
     assert!(
         forbidden.is_empty(),
         "wort-domain must not depend on {forbidden:?}"
     );
+}
+
+/// The OpenAPI derives are the HTTP adapter's concern: the domain carries them only behind its
+/// `openapi` feature, which `wort-http` turns on (Cargo.lock cannot tell an optional dependency
+/// from another, so the manifest is read).
+#[test]
+fn the_domain_describes_its_schemas_only_for_the_http_adapter() {
+    let manifest = |crate_dir: &str| {
+        std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join(format!("../{crate_dir}/Cargo.toml")),
+        )
+        .expect("manifest")
+    };
+    let domain = manifest("domain");
+    let utoipa = domain
+        .lines()
+        .find(|l| l.starts_with("utoipa"))
+        .expect("utoipa in the domain's manifest");
+    assert!(utoipa.contains("optional = true"), "{utoipa}");
+    assert!(domain.contains("openapi = [\"dep:utoipa\"]"));
+    for user in ["db", "interchange", "ai", "webhooks"] {
+        let line = manifest(user)
+            .lines()
+            .find(|l| l.starts_with("wort-domain"))
+            .map(str::to_owned)
+            .unwrap_or_default();
+        assert!(!line.contains("openapi"), "wort-{user}: {line}");
+    }
 }
 
 #[test]
@@ -159,4 +188,23 @@ fn interchange_is_pure_and_knows_only_the_domain() {
         "wort-interchange must not depend on {forbidden:?}"
     );
     assert!(interchange.contains("wort-domain"));
+}
+
+#[test]
+fn device_payloads_are_pure_and_know_only_the_domain() {
+    let hydrometers = reachable_from("wort-hydrometers");
+    let forbidden: Vec<_> = hydrometers
+        .iter()
+        .filter(|d| {
+            ["diesel", "actix", "tokio", "reqwest", "hyper", "mio"]
+                .iter()
+                .any(|io| d.starts_with(io))
+                || ["wort-db", "wort-http", "wort-ai", "wort-server"].contains(&d.as_str())
+        })
+        .collect();
+    assert!(
+        forbidden.is_empty(),
+        "wort-hydrometers must not depend on {forbidden:?}"
+    );
+    assert!(hydrometers.contains("wort-domain"));
 }

@@ -15,7 +15,7 @@ mod rows;
 mod transactions;
 
 pub(crate) use readings::{
-    add_log_statement, after_reading_stored, run_add_log, session_for_schedule,
+    add_reading_statement, after_reading_stored, run_add_reading, session_for_schedule,
 };
 
 use async_trait::async_trait;
@@ -25,21 +25,21 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 use wort_domain::brew_session::ports::SessionPlanner;
 use wort_domain::brew_session::{
-    BrewSession, BrewSessionFilter, BrewSessionPatch, BrewStep, FermentationLog, HomeParts,
-    LogPatch, LogRange, NewLog, NewStep, SessionStatus, StepPatch, TimerAction, TimerState,
+    BrewSession, BrewSessionFilter, BrewSessionPatch, BrewStep, HomeParts, NewReading, NewStep,
+    Reading, ReadingPatch, ReadingRange, SessionStatus, StepPatch, TimerAction, TimerState,
 };
 use wort_domain::page::{Page, PageRequest};
 use wort_domain::ports::BrewSessionRepository;
 use wort_domain::{DomainError, DomainResult, UserId};
 
 use self::queries::{
-    find_session, latest_gravity, logs_in_range, session_exists, session_filtered, unwrap_tx,
+    find_session, latest_gravity, readings_in_range, session_exists, session_filtered, unwrap_tx,
 };
 use self::readings::insert_reading;
-use self::rows::{LogRow, SessionRow, StepRow};
+use self::rows::{ReadingRow, SessionRow, StepRow};
 use self::transactions::{
-    add_step_in_tx, create_in_tx, delete_log_in_tx, delete_step_in_tx, step_timer_in_tx,
-    update_in_tx, update_log_in_tx, update_step_in_tx,
+    add_step_in_tx, create_in_tx, delete_reading_in_tx, delete_step_in_tx, step_timer_in_tx,
+    update_in_tx, update_reading_in_tx, update_step_in_tx,
 };
 use crate::error::db_error;
 use crate::kept_sql::Columns;
@@ -308,13 +308,13 @@ impl BrewSessionRepository for PgBrewSessions {
         )
     }
 
-    async fn add_log(
+    async fn add_reading(
         &self,
         user: UserId,
         session_id: Uuid,
-        new: NewLog,
+        new: NewReading,
         now: OffsetDateTime,
-    ) -> DomainResult<FermentationLog> {
+    ) -> DomainResult<Reading> {
         let mut conn = checkout(&self.pool).await?;
         // Which events to write is read first, outside any transaction. Under READ COMMITTED a
         // transaction would not see a webhook created after this read either, so it adds no
@@ -337,28 +337,28 @@ impl BrewSessionRepository for PgBrewSessions {
         inserted.ok_or(DomainError::NotFound)
     }
 
-    async fn list_logs(
+    async fn list_readings(
         &self,
         user: UserId,
         session_id: Uuid,
-        range: LogRange,
+        range: ReadingRange,
         page: PageRequest,
-    ) -> DomainResult<Page<FermentationLog>> {
+    ) -> DomainResult<Page<Reading>> {
         let conn = checkout(&self.pool).await?;
         let conn_ref: &AsyncPgConnection = &conn;
-        let page_query = logs_in_range(user, session_id, range)
+        let page_query = readings_in_range(user, session_id, range)
             .order((logs::logged_at.asc(), logs::id.asc()))
-            .select(Columns::<LogRow>::new())
+            .select(Columns::<ReadingRow>::new())
             .limit(page.limit)
             .offset(page.offset);
-        let count_query = logs_in_range(user, session_id, range).count();
+        let count_query = readings_in_range(user, session_id, range).count();
         // Existence, page and count: three queries, one round trip. (The total as a subquery
         // column of the page's statement saves two statements but costs more than it saves:
         // the column is decoded once per row; measured in docs/benchmarks-log.md, "Speed to the
         // ceiling: fewer round trips for readings".)
         let (exists, rows, total) = futures_util::try_join!(
             session_exists(user, session_id).get_result::<i64>(&mut &*conn_ref),
-            page_query.load::<LogRow>(&mut &*conn_ref),
+            page_query.load::<ReadingRow>(&mut &*conn_ref),
             count_query.get_result::<i64>(&mut &*conn_ref),
         )
         .map_err(db_error)?;
@@ -367,52 +367,57 @@ impl BrewSessionRepository for PgBrewSessions {
         }
         let items = rows
             .into_iter()
-            .map(LogRow::entity)
+            .map(ReadingRow::entity)
             .collect::<DomainResult<_>>()?;
         Ok(Page { items, total })
     }
 
-    async fn latest_log(&self, user: UserId, session_id: Uuid) -> DomainResult<FermentationLog> {
+    async fn latest_reading(&self, user: UserId, session_id: Uuid) -> DomainResult<Reading> {
         let mut conn = checkout(&self.pool).await?;
-        let row: LogRow = logs_in_range(user, session_id, LogRange::default())
+        let row: ReadingRow = readings_in_range(user, session_id, ReadingRange::default())
             .order((logs::logged_at.desc(), logs::id.desc()))
-            .select(LogRow::as_select())
+            .select(ReadingRow::as_select())
             .first(&mut conn)
             .await
             .map_err(db_error)?;
         row.entity()
     }
 
-    async fn get_log(&self, user: UserId, id: Uuid) -> DomainResult<FermentationLog> {
+    async fn get_reading(&self, user: UserId, id: Uuid) -> DomainResult<Reading> {
         let mut conn = checkout(&self.pool).await?;
-        let row: LogRow = logs::table
+        let row: ReadingRow = logs::table
             .filter(logs::id.eq(id))
             .filter(logs::user_id.eq(user.0))
-            .select(LogRow::as_select())
+            .select(ReadingRow::as_select())
             .first(&mut conn)
             .await
             .map_err(db_error)?;
         row.entity()
     }
 
-    async fn update_log(
+    async fn update_reading(
         &self,
         user: UserId,
         id: Uuid,
-        patch: LogPatch,
+        patch: ReadingPatch,
         now: OffsetDateTime,
-    ) -> DomainResult<FermentationLog> {
+    ) -> DomainResult<Reading> {
         let mut conn = checkout(&self.pool).await?;
         unwrap_tx(
-            conn.transaction(async |conn| update_log_in_tx(conn, user, id, patch, now).await)
+            conn.transaction(async |conn| update_reading_in_tx(conn, user, id, patch, now).await)
                 .await,
         )
     }
 
-    async fn delete_log(&self, user: UserId, id: Uuid, now: OffsetDateTime) -> DomainResult<()> {
+    async fn delete_reading(
+        &self,
+        user: UserId,
+        id: Uuid,
+        now: OffsetDateTime,
+    ) -> DomainResult<()> {
         let mut conn = checkout(&self.pool).await?;
         unwrap_tx(
-            conn.transaction(async |conn| delete_log_in_tx(conn, user, id, now).await)
+            conn.transaction(async |conn| delete_reading_in_tx(conn, user, id, now).await)
                 .await,
         )
     }

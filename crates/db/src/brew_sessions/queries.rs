@@ -6,12 +6,10 @@ use diesel::prelude::*;
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use time::OffsetDateTime;
 use uuid::Uuid;
-use wort_domain::brew_session::{
-    BrewSession, BrewSessionFilter, BrewStep, FermentationLog, LogRange,
-};
+use wort_domain::brew_session::{BrewSession, BrewSessionFilter, BrewStep, Reading, ReadingRange};
 use wort_domain::{DomainError, DomainResult, UserId};
 
-use super::rows::{LogRow, SessionRow, StepRow};
+use super::rows::{ReadingRow, SessionRow, StepRow};
 use crate::error::TxError;
 use crate::schema::{brew_sessions as sessions, brew_steps as steps, fermentation_logs as logs};
 
@@ -44,10 +42,10 @@ pub(super) fn session_filtered(
     query
 }
 
-pub(super) fn logs_in_range(
+pub(super) fn readings_in_range(
     user: UserId,
     session_id: Uuid,
-    range: LogRange,
+    range: ReadingRange,
 ) -> logs::BoxedQuery<'static, Pg> {
     let mut query = logs::table
         .filter(logs::session_id.eq(session_id))
@@ -130,15 +128,15 @@ pub(super) async fn find_step(
     Ok(row.entity(now))
 }
 
-pub(super) async fn find_log(
+pub(super) async fn find_reading(
     conn: &mut AsyncPgConnection,
     user: UserId,
     id: Uuid,
-) -> Result<FermentationLog, TxError> {
-    let row: LogRow = logs::table
+) -> Result<Reading, TxError> {
+    let row: ReadingRow = logs::table
         .filter(logs::id.eq(id))
         .filter(logs::user_id.eq(user.0))
-        .select(LogRow::as_select())
+        .select(ReadingRow::as_select())
         .for_update()
         .first(conn)
         .await?;

@@ -7,12 +7,12 @@ use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use time::OffsetDateTime;
 use uuid::Uuid;
 use wort_domain::brew_session::effects;
-use wort_domain::brew_session::{FermentationLog, NewLog, SessionStatus};
+use wort_domain::brew_session::{NewReading, Reading, SessionStatus};
 use wort_domain::{UserId, new_id};
 
 use super::effects::{Subject, carry_out};
 use super::queries::find_session;
-use super::rows::LogRow;
+use super::rows::ReadingRow;
 use crate::error::TxError;
 
 /// Adds a reading and bumps its session's `updated_at` in one statement, so it is atomic without
@@ -25,9 +25,9 @@ use crate::error::TxError;
 /// Written as a diesel query with a static query id rather than `diesel::sql_query`, so that
 /// diesel prepares it once per connection and caches it like its own statements.
 #[derive(diesel::query_builder::QueryId)]
-pub(crate) struct AddLogTouchingSession(LogRow);
+pub(crate) struct AddReadingTouchingSession(ReadingRow);
 
-impl diesel::query_builder::QueryFragment<Pg> for AddLogTouchingSession {
+impl diesel::query_builder::QueryFragment<Pg> for AddReadingTouchingSession {
     fn walk_ast<'b>(
         &'b self,
         mut out: diesel::query_builder::AstPass<'_, 'b, Pg>,
@@ -80,13 +80,13 @@ impl diesel::query_builder::QueryFragment<Pg> for AddLogTouchingSession {
     }
 }
 
-impl diesel::query_builder::Query for AddLogTouchingSession {
-    /// The columns of `LogRow`, in its field order, then whether a scheduled step waits on the
+impl diesel::query_builder::Query for AddReadingTouchingSession {
+    /// The columns of `ReadingRow`, in its field order, then whether a scheduled step waits on the
     /// reading's gravity.
     type SqlType = (LogColumns, diesel::sql_types::Bool);
 }
 
-/// The SQL types of `LogRow`'s columns, in its field order.
+/// The SQL types of `ReadingRow`'s columns, in its field order.
 pub(super) type LogColumns = (
     diesel::sql_types::Uuid,
     diesel::sql_types::Uuid,
@@ -102,14 +102,14 @@ pub(super) type LogColumns = (
 );
 
 /// The statement that stores a reading (by hand, or from `device_id`) and touches its session.
-pub(crate) fn add_log_statement(
+pub(crate) fn add_reading_statement(
     user: UserId,
     session_id: Uuid,
     device_id: Option<Uuid>,
-    new: NewLog,
+    new: NewReading,
     now: OffsetDateTime,
-) -> AddLogTouchingSession {
-    AddLogTouchingSession(LogRow {
+) -> AddReadingTouchingSession {
+    AddReadingTouchingSession(ReadingRow {
         id: new_id(),
         user_id: user.0,
         session_id,
@@ -125,25 +125,25 @@ pub(crate) fn add_log_statement(
 }
 
 /// A reading just inserted, and whether a step of its session's schedule waits on a gravity.
-pub(crate) struct InsertedLog {
-    pub(super) reading: FermentationLog,
+pub(crate) struct InsertedReading {
+    pub(super) reading: Reading,
     pub(super) schedule_waiting: bool,
 }
 
-/// Runs [`add_log_statement`] on a shared connection, so that a caller may pipeline it with its
+/// Runs [`add_reading_statement`] on a shared connection, so that a caller may pipeline it with its
 /// own statements. `None` when the session is not the caller's.
-pub(crate) async fn run_add_log(
+pub(crate) async fn run_add_reading(
     conn: &mut &AsyncPgConnection,
-    statement: AddLogTouchingSession,
-) -> Result<Option<InsertedLog>, TxError> {
+    statement: AddReadingTouchingSession,
+) -> Result<Option<InsertedReading>, TxError> {
     let Some((row, schedule_waiting)) = statement
-        .get_result::<(LogRow, bool)>(conn)
+        .get_result::<(ReadingRow, bool)>(conn)
         .await
         .optional()?
     else {
         return Ok(None);
     };
-    Ok(Some(InsertedLog {
+    Ok(Some(InsertedReading {
         reading: row.entity()?,
         schedule_waiting,
     }))
@@ -155,10 +155,10 @@ pub(crate) async fn run_add_log(
 pub(crate) async fn after_reading_stored(
     conn: &mut AsyncPgConnection,
     user: UserId,
-    inserted: InsertedLog,
+    inserted: InsertedReading,
     subscribed: &[wort_domain::webhook::EventType],
     now: OffsetDateTime,
-) -> Result<FermentationLog, TxError> {
+) -> Result<Reading, TxError> {
     let reading = inserted.reading;
     let effects = effects::after_reading(&reading, subscribed, inserted.schedule_waiting, now);
     let subject = Subject {
@@ -177,13 +177,13 @@ pub(super) async fn insert_reading(
     conn: &mut AsyncPgConnection,
     user: UserId,
     session_id: Uuid,
-    new: NewLog,
+    new: NewReading,
     subscribed: &[wort_domain::webhook::EventType],
     now: OffsetDateTime,
-) -> Result<Option<FermentationLog>, TxError> {
-    let statement = add_log_statement(user, session_id, None, new, now);
+) -> Result<Option<Reading>, TxError> {
+    let statement = add_reading_statement(user, session_id, None, new, now);
     let shared: &AsyncPgConnection = conn;
-    let Some(inserted) = run_add_log(&mut &*shared, statement).await? else {
+    let Some(inserted) = run_add_reading(&mut &*shared, statement).await? else {
         return Ok(None);
     };
     Ok(Some(

@@ -6,7 +6,7 @@ use serde_json::Value;
 use time::{Date, OffsetDateTime};
 use uuid::Uuid;
 use wort_domain::brew_session::{
-    BrewSession, BrewStep, FermentationLog, FermentationSoFar, GravityUnit, NewStep, SessionStatus,
+    BrewSession, BrewStep, FermentationSoFar, GravityUnit, NewStep, Reading, SessionStatus,
     StepTimer, TimerState, measured_abv,
 };
 use wort_domain::quantities::{Quantity, QuantityKind};
@@ -233,7 +233,7 @@ impl StepRow {
 
 #[derive(Queryable, Selectable, Insertable, AsChangeset, Identifiable)]
 #[diesel(table_name = logs, treat_none_as_null = true)]
-pub(super) struct LogRow {
+pub(super) struct ReadingRow {
     pub(super) id: Uuid,
     pub(super) user_id: Uuid,
     pub(super) session_id: Uuid,
@@ -247,9 +247,9 @@ pub(super) struct LogRow {
     pub(super) device_id: Option<Uuid>,
 }
 
-impl LogRow {
-    pub(super) fn of(l: &FermentationLog, user: UserId) -> Self {
-        LogRow {
+impl ReadingRow {
+    pub(super) fn of(l: &Reading, user: UserId) -> Self {
+        ReadingRow {
             id: l.id,
             user_id: user.0,
             session_id: l.session_id,
@@ -264,10 +264,10 @@ impl LogRow {
         }
     }
 
-    pub(super) fn entity(self) -> DomainResult<FermentationLog> {
+    pub(super) fn entity(self) -> DomainResult<Reading> {
         let gravity_unit = GravityUnit::parse(&self.gravity_unit)
             .ok_or_else(|| DomainError::Internal(format!("unknown unit {}", self.gravity_unit)))?;
-        Ok(FermentationLog {
+        Ok(Reading {
             id: self.id,
             session_id: self.session_id,
             logged_at: self.logged_at,

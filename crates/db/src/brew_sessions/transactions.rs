@@ -8,14 +8,14 @@ use uuid::Uuid;
 use wort_domain::brew_session::check_step_room;
 use wort_domain::brew_session::effects;
 use wort_domain::brew_session::{
-    BrewSession, BrewSessionPatch, BrewSessionPlan, BrewStep, FermentationLog, LogPatch, NewStep,
+    BrewSession, BrewSessionPatch, BrewSessionPlan, BrewStep, NewStep, Reading, ReadingPatch,
     StepPatch, TimerAction,
 };
 use wort_domain::{DomainError, UserId, new_id};
 
 use super::effects::{Subject, carry_out};
-use super::queries::{find_log, find_session, find_step, touch_session};
-use super::rows::{LogRow, SessionRow, StepRow};
+use super::queries::{find_reading, find_session, find_step, touch_session};
+use super::rows::{ReadingRow, SessionRow, StepRow};
 use crate::error::TxError;
 use crate::schema::{brew_sessions as sessions, brew_steps as steps, fermentation_logs as logs};
 
@@ -217,32 +217,32 @@ pub(super) async fn delete_step_in_tx(
     .await
 }
 
-pub(super) async fn update_log_in_tx(
+pub(super) async fn update_reading_in_tx(
     conn: &mut AsyncPgConnection,
     user: UserId,
     id: Uuid,
-    patch: LogPatch,
+    patch: ReadingPatch,
     now: OffsetDateTime,
-) -> Result<FermentationLog, TxError> {
-    let mut log = find_log(conn, user, id).await?;
+) -> Result<Reading, TxError> {
+    let mut log = find_reading(conn, user, id).await?;
     if patch.is_empty() {
         return Ok(log);
     }
     patch.apply(&mut log)?;
-    let saved: LogRow = diesel::update(
+    let saved: ReadingRow = diesel::update(
         logs::table
             .filter(logs::id.eq(id))
             .filter(logs::user_id.eq(user.0)),
     )
-    .set(&LogRow::of(&log, user))
-    .returning(LogRow::as_returning())
+    .set(&ReadingRow::of(&log, user))
+    .returning(ReadingRow::as_returning())
     .get_result(conn)
     .await?;
     touch_session(conn, user, log.session_id, now).await?;
     Ok(saved.entity()?)
 }
 
-pub(super) async fn delete_log_in_tx(
+pub(super) async fn delete_reading_in_tx(
     conn: &mut AsyncPgConnection,
     user: UserId,
     id: Uuid,

@@ -1,11 +1,8 @@
-//! Making and checking secrets: API keys, sign-in tokens and password hashes.
+//! Making and checking secrets: API keys, sign-in tokens and webhook secrets.
 //!
-//! Secrets never reach storage in the clear: passwords are stored as argon2id hashes, tokens and
-//! keys as SHA-256 digests looked up by equality.
+//! Secrets never reach storage in the clear: tokens and keys are stored as SHA-256 digests looked
+//! up by equality; passwords as argon2id hashes, made by the `PasswordHasher` port's adapter.
 
-use std::sync::LazyLock;
-
-use argon2::{Algorithm, Argon2, Params, PasswordHash, PasswordHasher, PasswordVerifier, Version};
 use sha2::{Digest, Sha256};
 use time::OffsetDateTime;
 
@@ -18,7 +15,8 @@ pub fn digest(secret: &str) -> Vec<u8> {
     Sha256::digest(secret.as_bytes()).to_vec()
 }
 
-pub(crate) fn random_bytes<const N: usize>() -> DomainResult<[u8; N]> {
+/// `N` bytes from the OS CSPRNG.
+pub fn random_bytes<const N: usize>() -> DomainResult<[u8; N]> {
     let mut buf = [0u8; N];
     getrandom::getrandom(&mut buf)
         .map_err(|e| DomainError::Internal(format!("OS randomness: {e}")))?;
@@ -73,40 +71,6 @@ pub fn generate_session_token() -> DomainResult<String> {
     random_base62(43)
 }
 
-fn argon2() -> DomainResult<Argon2<'static>> {
-    // OWASP's argon2id minimum: 19 MiB, 2 iterations, 1 lane.
-    let params = Params::new(19 * 1024, 2, 1, None)
-        .map_err(|e| DomainError::Internal(format!("argon2 params: {e}")))?;
-    Ok(Argon2::new(Algorithm::Argon2id, Version::V0x13, params))
-}
-
-/// argon2id hash in PHC string form, with a 16-byte salt from the OS. CPU-heavy: call it off the
-/// async workers.
-pub fn hash_password(password: &str) -> DomainResult<String> {
-    let salt = random_bytes::<16>()?;
-    argon2()?
-        .hash_password_with_salt(password.as_bytes(), &salt)
-        .map(|h: PasswordHash| h.to_string())
-        .map_err(|e| DomainError::Internal(format!("hash: {e}")))
-}
-
-/// Checks a password against a stored hash. CPU-heavy: call it off the async workers.
-pub fn verify_password(stored_hash: &str, password: &str) -> bool {
-    let Ok(parsed) = PasswordHash::new(stored_hash) else {
-        return false;
-    };
-    argon2()
-        .map(|a| a.verify_password(password.as_bytes(), &parsed).is_ok())
-        .unwrap_or(false)
-}
-
-/// Verifies against a throw-away hash so an unknown email costs as much time as a known one.
-pub fn verify_dummy_password(password: &str) {
-    static DUMMY: LazyLock<String> =
-        LazyLock::new(|| hash_password("not a real password").unwrap_or_default());
-    let _ = verify_password(&DUMMY, password);
-}
-
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
@@ -125,24 +89,6 @@ mod tests {
         );
         assert!(!looks_like_api_key("wort_short"));
         assert!(!looks_like_api_key(&k.secret.replace("wort_", "wart_")));
-    }
-
-    #[test]
-    fn passwords_verify_only_with_the_right_password() {
-        let h = hash_password("correct horse").unwrap();
-        assert!(h.starts_with("$argon2id$v=19$m=19456,t=2,p=1$"));
-        assert!(verify_password(&h, "correct horse"));
-        assert!(!verify_password(&h, "wrong horse"));
-        assert!(!verify_password("garbage", "correct horse"));
-    }
-
-    #[test]
-    fn hashes_stored_before_the_argon2_upgrade_still_verify() {
-        // Made by wort with argon2 0.5 (password "correct horse battery"); 0.6 must read it.
-        let stored = "$argon2id$v=19$m=19456,t=2,p=1$9YNNVuUDlaNOfyhY/ASSkg$\
-                      K17W+xEheB6SGIVOzROTWjxd0X/xdxNO16hpvMbQYwo";
-        assert!(verify_password(stored, "correct horse battery"));
-        assert!(!verify_password(stored, "correct horse"));
     }
 
     #[test]

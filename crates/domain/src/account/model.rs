@@ -169,9 +169,10 @@ pub enum Credential {
 }
 
 /// `GET /v1/me`.
-#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Me {
-    #[schema(format = Uuid)]
+    #[cfg_attr(feature = "openapi", schema(format = Uuid))]
     pub id: String,
     pub email: String,
     pub name: String,
@@ -215,7 +216,8 @@ pub struct PasswordChange {
 macro_rules! preference_enum {
     ($(#[$meta:meta])* $name:ident { $($variant:ident => $text:literal),+ $(,)? }) => {
         $(#[$meta])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, utoipa::ToSchema)]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+        #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
         #[serde(rename_all = "snake_case")]
         pub enum $name {
             #[default]
@@ -262,7 +264,8 @@ preference_enum! {
 /// How the web app shows numbers to this account (display preferences). The API's numbers are
 /// metric and SG always; the one text wort writes for a reader, the generated brew-day checklist,
 /// is rendered in these units (its `quantities` stay metric).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Preferences {
     pub amounts: AmountUnits,
     pub gravity: GravityDisplay,
@@ -270,7 +273,7 @@ pub struct Preferences {
     pub temperature: TemperatureDisplay,
     /// The ISO 4217 code of the currency the account's prices are in (`USD`, `EUR` …); null
     /// (the default): not said. Cost answers carry it; wort never converts.
-    #[schema(value_type = Option<String>, example = "USD")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>, example = "USD"))]
     pub currency: Option<&'static str>,
 }
 

@@ -10,7 +10,8 @@ pub const TITLE_MAX_CHARS: usize = 200;
 pub const DERIVED_TITLE_CHARS: usize = 80;
 
 /// Who wrote a stored message.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum MessageRole {
     User,
@@ -35,33 +36,36 @@ impl MessageRole {
 }
 
 /// A thread as listed.
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ChatThread {
     pub id: Uuid,
     pub title: Option<String>,
     /// The recipe the thread is about; `null` when none, or once that recipe is deleted.
     pub recipe_id: Option<Uuid>,
     #[serde(serialize_with = "crate::timestamp::serialize")]
-    #[schema(value_type = String, format = DateTime)]
+    #[cfg_attr(feature = "openapi", schema(value_type = String, format = DateTime))]
     pub created_at: OffsetDateTime,
     #[serde(serialize_with = "crate::timestamp::serialize")]
-    #[schema(value_type = String, format = DateTime)]
+    #[cfg_attr(feature = "openapi", schema(value_type = String, format = DateTime))]
     pub updated_at: OffsetDateTime,
 }
 
 /// One stored message of a thread.
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ChatMessage {
     pub id: Uuid,
     pub role: MessageRole,
     pub content: String,
     #[serde(serialize_with = "crate::timestamp::serialize")]
-    #[schema(value_type = String, format = DateTime)]
+    #[cfg_attr(feature = "openapi", schema(value_type = String, format = DateTime))]
     pub created_at: OffsetDateTime,
 }
 
 /// `GET /v1/chats/{id}`: the thread and its messages, oldest first.
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ChatThreadDetail {
     #[serde(flatten)]
     pub thread: ChatThread,

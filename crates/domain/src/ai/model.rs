@@ -75,7 +75,8 @@ pub fn limit_reached(usage: Usage) -> Option<AiLimit> {
 }
 
 /// One quota of `GET /v1/ai/usage`.
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Quota {
     pub used: i64,
     pub limit: i64,
@@ -94,13 +95,14 @@ impl Quota {
 }
 
 /// `GET /v1/ai/usage`.
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct UsageReport {
     /// The UTC day being metered, `YYYY-MM-DD`.
-    #[schema(format = Date)]
+    #[cfg_attr(feature = "openapi", schema(format = Date))]
     pub date: String,
     /// The next midnight UTC, when both quotas start again (e.g. `2026-11-23T00:00:00Z`).
-    #[schema(format = DateTime)]
+    #[cfg_attr(feature = "openapi", schema(format = DateTime))]
     pub resets_at: String,
     /// Whether this deployment has an AI provider.
     pub configured: bool,
@@ -159,7 +161,8 @@ impl PromptMessage {
 }
 
 /// Tokens of one call, as the provider reported them (or as [`estimate_usage`] guessed).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct TokenUsage {
     pub prompt_tokens: i64,
     pub completion_tokens: i64,

@@ -275,10 +275,10 @@ mod tests {
     #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
     use super::*;
     use crate::brewing::compute_stats;
-    use crate::ingredients::{
+    use crate::recipe::{Recipe, RecipeType};
+    use crate::recipe_children::{
         Fermentable, FermentableType, Hop, HopUse, MashStep, MashStepType, Yeast, YeastType,
     };
-    use crate::recipe::{Recipe, RecipeType};
     use time::macros::datetime;
     use uuid::Uuid;
 
@@ -313,7 +313,7 @@ mod tests {
                 amount_kg: 4.5,
                 color_srm: 3.0,
                 yield_percent: 80.0,
-                added: crate::ingredients::FermentableAddition::Mash,
+                added: crate::recipe_children::FermentableAddition::Mash,
                 origin: Some("UK".into()),
                 notes: None,
                 sort_order: 0,

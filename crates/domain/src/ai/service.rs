@@ -37,7 +37,8 @@ pub struct AiService {
 }
 
 /// `POST /v1/recipes/{id}/analysis`.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct RecipeAnalysis {
     pub recipe_id: Uuid,
     pub analysis: String,
@@ -45,7 +46,7 @@ pub struct RecipeAnalysis {
     pub model: String,
     pub usage: TokenUsage,
     #[serde(serialize_with = "crate::timestamp::serialize")]
-    #[schema(value_type = String, format = DateTime)]
+    #[cfg_attr(feature = "openapi", schema(value_type = String, format = DateTime))]
     pub created_at: OffsetDateTime,
 }
 
@@ -469,7 +470,7 @@ mod tests {
         async fn create(&self, _: UserId, _: NewRecipe, _: OffsetDateTime) -> DomainResult<Recipe> {
             unreachable!("not used by the use cases")
         }
-        async fn create_with_ingredients(
+        async fn create_with_children(
             &self,
             _: UserId,
             _: Vec<crate::recipe::NewRecipeWithIngredients>,

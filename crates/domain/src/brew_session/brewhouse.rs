@@ -8,10 +8,11 @@ use serde_json::Value;
 use super::BrewSession;
 use crate::brewing::brewhouse::{GristItem, mash_efficiency_percent, real_attenuation_percent};
 use crate::brewing::round_to;
-use crate::ingredients::FermentableType;
+use crate::recipe_children::FermentableType;
 
 /// Planned and measured, side by side; each `null` where its inputs are unknown.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct BrewhouseNumbers {
     /// The recipe's mash efficiency, % (1 decimal).
     pub planned_efficiency_percent: Option<f64>,

@@ -5,9 +5,9 @@ use crate::brewing::Volumes;
 use crate::brewing::volumes::{
     ASSUMED_GRAIN_TEMPERATURE_C, DEFAULT_MASH_THICKNESS_LITERS_PER_KG, strike_temperature_c,
 };
-use crate::ingredients::{HopUse, MiscUse};
 use crate::quantities::{StepText, literal};
 use crate::recipe::RecipeDetail;
+use crate::recipe_children::{HopUse, MiscUse};
 
 /// A generated step: its title and description are templates over `text`'s quantities (numbers
 /// are read in each caller's units; see `quantities`).

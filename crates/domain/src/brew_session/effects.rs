@@ -5,7 +5,7 @@
 
 use time::OffsetDateTime;
 
-use super::model::{BrewSession, FermentationLog, SessionStatus};
+use super::model::{BrewSession, Reading, SessionStatus};
 use crate::webhook::{Event, EventType};
 
 /// One thing a change to a session sets off.
@@ -61,7 +61,7 @@ pub fn after_update(
 /// schedule's gravity-ended steps when some are waiting (`schedule_waiting`) and the reading
 /// has a gravity.
 pub fn after_reading(
-    reading: &FermentationLog,
+    reading: &Reading,
     wanted: &[EventType],
     schedule_waiting: bool,
     now: OffsetDateTime,
@@ -147,7 +147,7 @@ mod tests {
     #[test]
     fn a_reading_sets_off_what_is_subscribed_and_what_is_waiting() {
         let session = session_at(NOW, SessionStatus::Fermenting);
-        let reading = FermentationLog {
+        let reading = Reading {
             id: crate::new_id(),
             session_id: session.id,
             logged_at: NOW,
@@ -165,7 +165,7 @@ mod tests {
             kinds(&after_reading(&reading, &all, true, NOW)),
             ["reading.created", "stability", "advance"]
         );
-        let without_gravity = FermentationLog {
+        let without_gravity = Reading {
             gravity: None,
             temperature_c: Some(19.5),
             ..reading

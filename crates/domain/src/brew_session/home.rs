@@ -38,7 +38,8 @@ pub struct HomeParts {
 }
 
 /// `GET /v1/home`.
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Home {
     /// Sessions brewing or fermenting: fermenting first, then the newest phase first.
     pub sessions: Vec<ActiveSession>,
@@ -47,21 +48,22 @@ pub struct Home {
 }
 
 /// A session brewing or fermenting, as the home page shows it.
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ActiveSession {
     pub id: Uuid,
     pub name: String,
     pub status: SessionStatus,
     pub recipe_id: Option<Uuid>,
     #[serde(serialize_with = "crate::timestamp::serialize_date")]
-    #[schema(value_type = String, format = Date)]
+    #[cfg_attr(feature = "openapi", schema(value_type = String, format = Date))]
     pub brew_date: time::Date,
     /// When the session entered its current status.
     #[serde(serialize_with = "crate::timestamp::serialize_opt")]
-    #[schema(value_type = Option<String>, format = DateTime)]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>, format = DateTime))]
     pub phase_started_at: Option<OffsetDateTime>,
     /// The day of the current status: 1 in its first 24 hours, 2 in the next, and so on.
-    #[schema(minimum = 1)]
+    #[cfg_attr(feature = "openapi", schema(minimum = 1))]
     pub day: Option<i64>,
     /// Original and latest gravity, apparent attenuation and ABV so far (as on the session).
     pub fermentation: FermentationSoFar,
@@ -73,7 +75,8 @@ pub struct ActiveSession {
 }
 
 /// A checklist step whose timer runs or is paused.
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct HomeTimer {
     pub session_id: Uuid,
     pub session_name: String,

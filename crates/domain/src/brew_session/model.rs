@@ -19,7 +19,8 @@ use crate::{DomainError, DomainResult};
 // ---- The state machine ---------------------------------------------------------------------------
 
 /// planned → brewing → fermenting → conditioning → completed, plus abandoned.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum SessionStatus {
     // Where a new session starts unless told otherwise.
@@ -34,16 +35,17 @@ pub enum SessionStatus {
 
 // ---- The session -------------------------------------------------------------------------------
 
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct BrewSession {
     pub id: Uuid,
-    #[schema(format = Uuid)]
+    #[cfg_attr(feature = "openapi", schema(format = Uuid))]
     pub user_id: String,
     /// The recipe it was made from; `null` once that recipe is deleted (the snapshot remains).
     pub recipe_id: Option<Uuid>,
     pub name: String,
     #[serde(serialize_with = "crate::timestamp::serialize_date")]
-    #[schema(value_type = String, format = Date)]
+    #[cfg_attr(feature = "openapi", schema(value_type = String, format = Date))]
     pub brew_date: Date,
     pub status: SessionStatus,
     /// The statuses this session may move to now, in the order to offer them: the later
@@ -66,28 +68,28 @@ pub struct BrewSession {
     pub notes: Option<String>,
     /// The recipe exactly as `GET /v1/recipes/{id}` returned it when the session was created,
     /// plus a `stats` member; later recipe edits do not change it.
-    #[schema(value_type = RecipeSnapshot)]
+    #[cfg_attr(feature = "openapi", schema(value_type = RecipeSnapshot))]
     pub recipe_snapshot: Value,
     #[serde(serialize_with = "crate::timestamp::serialize_opt")]
-    #[schema(value_type = Option<String>, format = DateTime)]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>, format = DateTime))]
     pub brewing_started_at: Option<OffsetDateTime>,
     #[serde(serialize_with = "crate::timestamp::serialize_opt")]
-    #[schema(value_type = Option<String>, format = DateTime)]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>, format = DateTime))]
     pub fermenting_started_at: Option<OffsetDateTime>,
     #[serde(serialize_with = "crate::timestamp::serialize_opt")]
-    #[schema(value_type = Option<String>, format = DateTime)]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>, format = DateTime))]
     pub conditioning_started_at: Option<OffsetDateTime>,
     #[serde(serialize_with = "crate::timestamp::serialize_opt")]
-    #[schema(value_type = Option<String>, format = DateTime)]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>, format = DateTime))]
     pub completed_at: Option<OffsetDateTime>,
     #[serde(serialize_with = "crate::timestamp::serialize_opt")]
-    #[schema(value_type = Option<String>, format = DateTime)]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>, format = DateTime))]
     pub abandoned_at: Option<OffsetDateTime>,
     #[serde(serialize_with = "crate::timestamp::serialize")]
-    #[schema(value_type = String, format = DateTime)]
+    #[cfg_attr(feature = "openapi", schema(value_type = String, format = DateTime))]
     pub created_at: OffsetDateTime,
     #[serde(serialize_with = "crate::timestamp::serialize")]
-    #[schema(value_type = String, format = DateTime)]
+    #[cfg_attr(feature = "openapi", schema(value_type = String, format = DateTime))]
     pub updated_at: OffsetDateTime,
 }
 
@@ -124,7 +126,8 @@ pub fn measured_abv(og: Option<f64>, fg: Option<f64>) -> Option<f64> {
 
 /// How far fermentation has gone: the original gravity against the latest reading that holds a
 /// gravity.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct FermentationSoFar {
     /// The measured OG, else the planned OG of the recipe snapshot; null when neither is known.
     pub original_gravity: Option<f64>,
@@ -155,7 +158,8 @@ impl FermentationSoFar {
 /// when the session was created, with its `stats` then. Stored as JSON, so later recipe edits
 /// never change what a brew day was brewed from; a session created by an earlier version of wort
 /// lacks the fields added since.
-#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct RecipeSnapshot<'a> {
     #[serde(flatten)]
     pub recipe: &'a RecipeDetail,
@@ -353,7 +357,8 @@ pub struct BrewSessionFilter {
 
 // ---- The brew-day checklist ----------------------------------------------------------------------
 
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct BrewStep {
     pub id: Uuid,
     pub session_id: Uuid,
@@ -375,10 +380,10 @@ pub struct BrewStep {
     pub timer: Option<super::timer::StepTimer>,
     pub completed: bool,
     #[serde(serialize_with = "crate::timestamp::serialize_opt")]
-    #[schema(value_type = Option<String>, format = DateTime)]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>, format = DateTime))]
     pub completed_at: Option<OffsetDateTime>,
     #[serde(serialize_with = "crate::timestamp::serialize")]
-    #[schema(value_type = String, format = DateTime)]
+    #[cfg_attr(feature = "openapi", schema(value_type = String, format = DateTime))]
     pub created_at: OffsetDateTime,
 }
 
@@ -502,7 +507,8 @@ fn retimed(
 
 // ---- Fermentation readings -----------------------------------------------------------------------
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Default)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum GravityUnit {
     #[default]
@@ -527,12 +533,16 @@ impl GravityUnit {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
-pub struct FermentationLog {
+/// A fermentation reading. The API names its resource `/fermentation-logs` and its schema
+/// `FermentationLog` (public names kept from the first version); everything else says reading.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = FermentationLog))]
+pub struct Reading {
     pub id: Uuid,
     pub session_id: Uuid,
     #[serde(serialize_with = "crate::timestamp::serialize")]
-    #[schema(value_type = String, format = DateTime)]
+    #[cfg_attr(feature = "openapi", schema(value_type = String, format = DateTime))]
     pub logged_at: OffsetDateTime,
     /// Specific gravity (always SG; `gravity_unit` is the unit it was entered in, for display).
     pub gravity: Option<f64>,
@@ -544,11 +554,11 @@ pub struct FermentationLog {
     /// is deleted).
     pub device_id: Option<Uuid>,
     #[serde(serialize_with = "crate::timestamp::serialize")]
-    #[schema(value_type = String, format = DateTime)]
+    #[cfg_attr(feature = "openapi", schema(value_type = String, format = DateTime))]
     pub created_at: OffsetDateTime,
 }
 
-impl FermentationLog {
+impl Reading {
     /// A reading must say something: at least one of gravity, temperature, pH or notes.
     pub fn check_has_measurement(&self) -> DomainResult<()> {
         has_measurement(
@@ -561,7 +571,7 @@ impl FermentationLog {
 }
 
 #[derive(Debug, Clone, PartialEq)]
-pub struct NewLog {
+pub struct NewReading {
     pub logged_at: Option<OffsetDateTime>,
     pub gravity: Option<f64>,
     pub gravity_unit: GravityUnit,
@@ -571,7 +581,7 @@ pub struct NewLog {
 }
 
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct LogPatch {
+pub struct ReadingPatch {
     pub logged_at: Option<OffsetDateTime>,
     pub gravity: Option<Option<f64>>,
     pub gravity_unit: Option<GravityUnit>,
@@ -580,13 +590,13 @@ pub struct LogPatch {
     pub notes: Option<Option<String>>,
 }
 
-impl LogPatch {
+impl ReadingPatch {
     pub fn is_empty(&self) -> bool {
-        *self == LogPatch::default()
+        *self == ReadingPatch::default()
     }
 
     /// Applies the patch; the result must still hold a measurement.
-    pub fn apply(&self, log: &mut FermentationLog) -> DomainResult<()> {
+    pub fn apply(&self, log: &mut Reading) -> DomainResult<()> {
         if let Some(at) = self.logged_at {
             log.logged_at = at;
         }
@@ -611,7 +621,7 @@ impl LogPatch {
 
 /// `from` ≤ `logged_at` < `to`.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct LogRange {
+pub struct ReadingRange {
     pub from: Option<OffsetDateTime>,
     pub to: Option<OffsetDateTime>,
 }

@@ -111,33 +111,34 @@ pub trait BrewSessionRepository: Send + Sync {
     ) -> DomainResult<super::model::BrewStep>;
     async fn delete_step(&self, user: UserId, id: Uuid, now: OffsetDateTime) -> DomainResult<()>;
 
-    async fn add_log(
+    async fn add_reading(
         &self,
         user: UserId,
         session_id: Uuid,
-        new: super::model::NewLog,
+        new: super::model::NewReading,
         now: OffsetDateTime,
-    ) -> DomainResult<super::model::FermentationLog>;
+    ) -> DomainResult<super::model::Reading>;
     /// Readings with `from` ≤ `logged_at` < `to`, oldest first.
-    async fn list_logs(
+    async fn list_readings(
         &self,
         user: UserId,
         session_id: Uuid,
-        range: super::model::LogRange,
+        range: super::model::ReadingRange,
         page: PageRequest,
-    ) -> DomainResult<Page<super::model::FermentationLog>>;
-    async fn latest_log(
+    ) -> DomainResult<Page<super::model::Reading>>;
+    async fn latest_reading(
         &self,
         user: UserId,
         session_id: Uuid,
-    ) -> DomainResult<super::model::FermentationLog>;
-    async fn get_log(&self, user: UserId, id: Uuid) -> DomainResult<super::model::FermentationLog>;
-    async fn update_log(
+    ) -> DomainResult<super::model::Reading>;
+    async fn get_reading(&self, user: UserId, id: Uuid) -> DomainResult<super::model::Reading>;
+    async fn update_reading(
         &self,
         user: UserId,
         id: Uuid,
-        patch: super::model::LogPatch,
+        patch: super::model::ReadingPatch,
         now: OffsetDateTime,
-    ) -> DomainResult<super::model::FermentationLog>;
-    async fn delete_log(&self, user: UserId, id: Uuid, now: OffsetDateTime) -> DomainResult<()>;
+    ) -> DomainResult<super::model::Reading>;
+    async fn delete_reading(&self, user: UserId, id: Uuid, now: OffsetDateTime)
+    -> DomainResult<()>;
 }

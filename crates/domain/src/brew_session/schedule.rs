@@ -21,7 +21,7 @@ use time::{Duration, OffsetDateTime};
 use uuid::Uuid;
 
 use crate::brewing::gravity::attenuation_so_far;
-use crate::recipe::ingredients::text_enum;
+use crate::recipe::children::text_enum;
 
 /// Primary's length when the recipe plans no fermentation steps (for its dry hops' times).
 pub const DEFAULT_PRIMARY_DAYS: f64 = 14.0;
@@ -41,7 +41,8 @@ impl ScheduledStepKind {
 }
 
 /// One step of a session's fermentation schedule as the API shows it.
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ScheduledStep {
     pub id: Uuid,
     pub session_id: Uuid,
@@ -53,7 +54,7 @@ pub struct ScheduledStep {
     pub amount_grams: Option<f64>,
     /// When the step is due; null while it waits for a gravity condition or the step before.
     #[serde(serialize_with = "crate::timestamp::serialize_opt")]
-    #[schema(value_type = Option<String>, format = DateTime)]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>, format = DateTime))]
     pub due_at: Option<OffsetDateTime>,
     /// Due when a reading's gravity is at or below this.
     pub due_at_gravity: Option<f64>,
@@ -65,7 +66,7 @@ pub struct ScheduledStep {
     /// Whether it has become due.
     pub due: bool,
     #[serde(serialize_with = "crate::timestamp::serialize_opt")]
-    #[schema(value_type = Option<String>, format = DateTime)]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>, format = DateTime))]
     pub became_due_at: Option<OffsetDateTime>,
     pub sort_order: i32,
 }

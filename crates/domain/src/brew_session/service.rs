@@ -6,8 +6,8 @@ use std::sync::Arc;
 use uuid::Uuid;
 
 use super::model::{
-    BrewSession, BrewSessionFilter, BrewSessionPatch, BrewStep, FermentationLog, LogPatch,
-    LogRange, NewBrewSession, NewLog, NewStep, StepPatch, plan_brew_session,
+    BrewSession, BrewSessionFilter, BrewSessionPatch, BrewStep, NewBrewSession, NewReading,
+    NewStep, Reading, ReadingPatch, ReadingRange, StepPatch, plan_brew_session,
 };
 use super::ports::{BrewSessionRepository, MashPhPrediction};
 use super::rules::check_logged_at;
@@ -197,51 +197,51 @@ impl BrewSessionService {
         self.sessions.delete_step(user, id, self.clock.now()).await
     }
 
-    pub async fn add_log(
+    pub async fn add_reading(
         &self,
         user: UserId,
         session_id: Uuid,
-        new: NewLog,
-    ) -> DomainResult<FermentationLog> {
+        new: NewReading,
+    ) -> DomainResult<Reading> {
         let now = self.clock.now();
         check_logged_at(new.logged_at, now)?;
-        self.sessions.add_log(user, session_id, new, now).await
+        self.sessions.add_reading(user, session_id, new, now).await
     }
 
-    pub async fn list_logs(
+    pub async fn list_readings(
         &self,
         user: UserId,
         session_id: Uuid,
-        range: LogRange,
+        range: ReadingRange,
         page: PageRequest,
-    ) -> DomainResult<Page<FermentationLog>> {
-        self.sessions.list_logs(user, session_id, range, page).await
+    ) -> DomainResult<Page<Reading>> {
+        self.sessions
+            .list_readings(user, session_id, range, page)
+            .await
     }
 
-    pub async fn latest_log(
-        &self,
-        user: UserId,
-        session_id: Uuid,
-    ) -> DomainResult<FermentationLog> {
-        self.sessions.latest_log(user, session_id).await
+    pub async fn latest_reading(&self, user: UserId, session_id: Uuid) -> DomainResult<Reading> {
+        self.sessions.latest_reading(user, session_id).await
     }
 
-    pub async fn get_log(&self, user: UserId, id: Uuid) -> DomainResult<FermentationLog> {
-        self.sessions.get_log(user, id).await
+    pub async fn get_reading(&self, user: UserId, id: Uuid) -> DomainResult<Reading> {
+        self.sessions.get_reading(user, id).await
     }
 
-    pub async fn update_log(
+    pub async fn update_reading(
         &self,
         user: UserId,
         id: Uuid,
-        patch: LogPatch,
-    ) -> DomainResult<FermentationLog> {
+        patch: ReadingPatch,
+    ) -> DomainResult<Reading> {
         let now = self.clock.now();
         check_logged_at(patch.logged_at, now)?;
-        self.sessions.update_log(user, id, patch, now).await
+        self.sessions.update_reading(user, id, patch, now).await
     }
 
-    pub async fn delete_log(&self, user: UserId, id: Uuid) -> DomainResult<()> {
-        self.sessions.delete_log(user, id, self.clock.now()).await
+    pub async fn delete_reading(&self, user: UserId, id: Uuid) -> DomainResult<()> {
+        self.sessions
+            .delete_reading(user, id, self.clock.now())
+            .await
     }
 }

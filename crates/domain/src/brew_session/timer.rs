@@ -28,7 +28,8 @@ use crate::error::Violation;
 use crate::{DomainError, DomainResult};
 
 /// Where a step's timer is.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum TimerState {
     #[default]
@@ -57,7 +58,8 @@ impl TimerState {
 }
 
 /// What a client asks a timer to do.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum TimerAction {
     Start,
@@ -84,17 +86,18 @@ impl TimerAction {
 }
 
 /// A step's timer as every device sees it at one instant.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct StepTimer {
     pub state: TimerState,
     /// When it was first started (kept through pauses); null while idle.
     #[serde(serialize_with = "crate::timestamp::serialize_opt")]
-    #[schema(value_type = Option<String>, format = DateTime)]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>, format = DateTime))]
     pub started_at: Option<OffsetDateTime>,
     /// When it reaches zero while running (or reached it, once done); null while idle or
     /// paused. A client counts down from this instant locally.
     #[serde(serialize_with = "crate::timestamp::serialize_opt")]
-    #[schema(value_type = Option<String>, format = DateTime)]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>, format = DateTime))]
     pub ends_at: Option<OffsetDateTime>,
     /// Seconds left at the moment of the answer: the whole duration while idle, what was left
     /// when paused, 0 once done.

@@ -7,7 +7,7 @@
 //! Tinseth's utilisation through [`hop_ibu_with_utilisation`].
 
 use super::finite_or_zero;
-use crate::ingredients::{Hop, HopUse};
+use crate::recipe_children::{Hop, HopUse};
 
 /// The boil-time curve's rate constant (per minute).
 const TIME_RATE: f64 = -0.04;

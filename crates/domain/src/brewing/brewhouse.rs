@@ -4,7 +4,7 @@
 use super::calories::{plato, real_extract};
 use super::gravity::POINTS_PER_POUND_GALLON;
 use super::{gallons, pounds};
-use crate::ingredients::FermentableType;
+use crate::recipe_children::FermentableType;
 
 /// One fermentable of the grist as the efficiency needs it.
 #[derive(Debug, Clone, Copy, PartialEq)]

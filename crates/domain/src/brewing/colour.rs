@@ -1,7 +1,7 @@
 //! Beer colour: Morey's SRM from malt colour units, and EBC (docs/calculations.md).
 
 use super::{finite_or_zero, gallons, pounds, round_to};
-use crate::ingredients::Fermentable;
+use crate::recipe_children::Fermentable;
 
 /// EBC per SRM (the usual linear conversion).
 pub const EBC_PER_SRM: f64 = 1.97;
@@ -80,7 +80,7 @@ pub fn ebc(srm: f64) -> f64 {
 mod tests {
     use super::*;
     use crate::brewing::fixtures::fermentable;
-    use crate::ingredients::FermentableType::{Grain, Sugar};
+    use crate::recipe_children::FermentableType::{Grain, Sugar};
 
     fn close(a: f64, b: f64, tol: f64) -> bool {
         (a - b).abs() <= tol

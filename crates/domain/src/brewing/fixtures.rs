@@ -3,7 +3,7 @@
 use time::macros::datetime;
 use uuid::Uuid;
 
-use crate::ingredients::{
+use crate::recipe_children::{
     Fermentable, FermentableAddition, FermentableType, Hop, HopUse, Yeast, YeastType,
 };
 

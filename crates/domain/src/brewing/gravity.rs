@@ -3,7 +3,7 @@
 //! Gravities are handled as "points": (SG − 1) × 1000, so 1.050 is 50 points.
 
 use super::{finite_or_zero, gallons, pounds};
-use crate::ingredients::{Fermentable, FermentableAddition, FermentableType, Yeast};
+use crate::recipe_children::{Fermentable, FermentableAddition, FermentableType, Yeast};
 
 /// Gravity points one pound of fully available extract gives in one US gallon (the usual
 /// sucrose-based ppg; a fermentable's `yield_percent` scales it).
@@ -154,7 +154,7 @@ mod tests {
         assert_eq!(attenuation_so_far(0.998, 0.990), None);
     }
     use crate::brewing::fixtures::{fermentable, yeast};
-    use crate::ingredients::FermentableType::{Adjunct, DryExtract, Grain, Honey, Sugar};
+    use crate::recipe_children::FermentableType::{Adjunct, DryExtract, Grain, Honey, Sugar};
 
     /// A batch of exactly one US gallon and a weight of exactly one pound, so the hand arithmetic
     /// is just the ppg times yield times efficiency.
@@ -206,7 +206,7 @@ mod tests {
 
     #[test]
     fn each_gravity_counts_the_additions_in_the_wort_by_then() {
-        use crate::ingredients::FermentableAddition::{Boil, Fermenter, LateBoil, Mash};
+        use crate::recipe_children::FermentableAddition::{Boil, Fermenter, LateBoil, Mash};
         // One gallon; 1 lb of grain at 80 %, eff 0.75 = 27.726 points (mash);
         // 1 lb of sugar = 46.21 points, once at each of boil, late boil and fermenter.
         let at = |kind, added| Fermentable {

@@ -13,7 +13,8 @@ pub const PELLET_FACTOR: f64 = 1.10;
 pub const PLUG_FACTOR: f64 = 1.02;
 
 /// The physical form of a hop addition; `null` in the API means unknown and counts as leaf.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum HopForm {
     Pellet,

@@ -12,7 +12,7 @@ use super::{
     gravity, round_to,
 };
 use crate::equipment::EquipmentProfile;
-use crate::ingredients::{Fermentable, FermentableType, Hop, HopUse, Yeast};
+use crate::recipe_children::{Fermentable, FermentableType, Hop, HopUse, Yeast};
 
 fn fermentable_type() -> impl Strategy<Value = FermentableType> {
     prop::sample::select(FermentableType::ALL)

@@ -8,7 +8,8 @@ use super::styles::{Style, StyleFit, style_fit};
 use super::volumes::{Volumes, volumes};
 
 /// `GET /v1/recipes/{id}/stats` with volumes and style fit. The statistics stay at the top level.
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct StatsReport {
     #[serde(flatten)]
     pub stats: RecipeStats,
@@ -43,8 +44,8 @@ mod tests {
     use crate::brewing::fixtures::{fermentable, hop, yeast};
     use crate::brewing::styles::style;
     use crate::equipment::EquipmentProfile;
-    use crate::ingredients::FermentableType::Grain;
-    use crate::ingredients::HopUse::Boil;
+    use crate::recipe_children::FermentableType::Grain;
+    use crate::recipe_children::HopUse::Boil;
 
     #[test]
     fn without_profile_or_style_both_are_null_and_stats_unchanged() {

@@ -25,8 +25,8 @@ use super::gravity::extract_efficiency;
 use super::stats::{BrewingContext, StatsInput, unrounded};
 use super::{finite_or_zero, round_to};
 use crate::error::Violation;
-use crate::ingredients::Fermentable;
 use crate::recipe::rules;
+use crate::recipe_children::Fermentable;
 
 /// The smallest batch a recipe can be scaled to is anything above 0 L (exclusive), as for a
 /// recipe's own batch.
@@ -170,7 +170,7 @@ pub fn scale(
 
     let mut hop_amounts_grams = Vec::with_capacity(input.hops.len());
     for (i, (hop, ibu)) in input.hops.iter().zip(&old.hop_ibus).enumerate() {
-        let one_gram = crate::ingredients::Hop {
+        let one_gram = crate::recipe_children::Hop {
             amount_grams: 1.0,
             ..hop.clone()
         };
@@ -232,9 +232,9 @@ mod tests {
     use crate::brewing::fixtures::{fermentable, hop, yeast};
     use crate::brewing::hop_form::HopForm;
     use crate::equipment::EquipmentProfile;
-    use crate::ingredients::FermentableType::{Grain, Sugar};
-    use crate::ingredients::HopUse::{Boil, DryHop, Whirlpool};
-    use crate::ingredients::{Hop, Yeast};
+    use crate::recipe_children::FermentableType::{Grain, Sugar};
+    use crate::recipe_children::HopUse::{Boil, DryHop, Whirlpool};
+    use crate::recipe_children::{Hop, Yeast};
 
     struct Recipe {
         fermentables: Vec<Fermentable>,

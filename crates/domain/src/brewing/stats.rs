@@ -6,7 +6,7 @@ use uuid::Uuid;
 use super::hop_form::{HopForm, form_factor};
 use super::{bitterness, calories, colour, gravity, round_to};
 use crate::equipment::EquipmentProfile;
-use crate::ingredients::{Fermentable, Hop, Yeast};
+use crate::recipe_children::{Fermentable, Hop, Yeast};
 
 /// What the calculator reads from a recipe.
 #[derive(Debug, Clone, Copy)]
@@ -21,7 +21,8 @@ pub struct StatsInput<'a> {
 }
 
 /// The bitterness one hop addition contributes.
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct HopIbu {
     pub hop_id: Uuid,
     /// Rounded to 1 decimal.
@@ -29,7 +30,8 @@ pub struct HopIbu {
 }
 
 /// A recipe's computed statistics, each rounded as its field's description says. Never stored.
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct RecipeStats {
     /// Original gravity (SG), 4 decimals.
     pub og: f64,
@@ -47,11 +49,11 @@ pub struct RecipeStats {
     pub attenuation: f64,
     /// kcal per 355 mL, whole number.
     #[serde(serialize_with = "whole_number")]
-    #[schema(value_type = i64)]
+    #[cfg_attr(feature = "openapi", schema(value_type = i64))]
     pub calories: f64,
     /// kcal per litre, whole number.
     #[serde(serialize_with = "whole_number")]
-    #[schema(value_type = i64)]
+    #[cfg_attr(feature = "openapi", schema(value_type = i64))]
     pub calories_per_liter: f64,
     /// IBU / gravity points, 2 decimals; null when OG = 1.
     pub bu_gu: Option<f64>,
@@ -206,8 +208,8 @@ mod tests {
     use super::*;
     use crate::brewing::fixtures::{fermentable, hop, yeast};
     use crate::brewing::hop_form::HopForm;
-    use crate::ingredients::FermentableType::{Grain, Sugar};
-    use crate::ingredients::HopUse::{Boil, DryHop, FirstWort, Whirlpool};
+    use crate::recipe_children::FermentableType::{Grain, Sugar};
+    use crate::recipe_children::HopUse::{Boil, DryHop, FirstWort, Whirlpool};
 
     fn input<'a>(
         fermentables: &'a [Fermentable],
@@ -328,7 +330,7 @@ mod tests {
 
     #[test]
     fn a_late_sugar_counts_in_the_og_and_a_fermenter_one_in_the_abv_only() {
-        use crate::ingredients::FermentableAddition::{Fermenter, LateBoil};
+        use crate::recipe_children::FermentableAddition::{Fermenter, LateBoil};
         // The whole recipe above (5 kg grain, 1 kg sugar: 74.8143 points, OG 1.0748, FG 1.0187,
         // ABV 7.36) with the sugar late in the boil: nothing changes here (pre-boil gravity
         // is the volumes' concern).

@@ -19,7 +19,8 @@ use super::stats::RecipeStats;
 const STYLES_JSON: &str = include_str!("../../data/bjcp-2021-styles.json");
 
 /// A `{min, max}` range of the guidelines; both ends inclusive.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Range {
     pub min: f64,
     pub max: f64,
@@ -34,7 +35,8 @@ impl Range {
 }
 
 /// One BJCP 2021 style: `GET /v1/styles/{style_id}`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Style {
     /// e.g. `21A`; the local styles of the guidelines' appendix are `X1`…`X5`.
     pub id: String,
@@ -60,7 +62,8 @@ pub fn style(id: &str) -> Option<&'static Style> {
 }
 
 /// Where a value lies against a style's range.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum FitPosition {
     Below,
@@ -73,7 +76,8 @@ pub enum FitPosition {
 /// ABV to 0.1 %), and `in_range` and `position` are decided on that value, so a value shown equal
 /// to a bound is in range. With no range in the guidelines, `min`, `max`, `in_range` and
 /// `position` are null: there is nothing to be in.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Fit {
     pub min: Option<f64>,
     pub max: Option<f64>,
@@ -105,7 +109,8 @@ impl Fit {
 }
 
 /// `style_fit` in `/stats`.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct StyleFit {
     pub og: Fit,
     pub fg: Fit,

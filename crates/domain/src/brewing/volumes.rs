@@ -39,7 +39,8 @@ use crate::equipment::{EquipmentProfile, MashMethod};
 pub const DEFAULT_MASH_THICKNESS_LITERS_PER_KG: f64 = 2.7;
 
 /// The volumes of one brew day with a profile (`volumes` in `/stats`).
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Volumes {
     pub strike_water_liters: f64,
     pub sparge_water_liters: f64,
@@ -181,7 +182,7 @@ mod tests {
         assert_eq!(strike_temperature_c(66.0, 20.0, 0.0), 66.0);
     }
     use crate::brewing::fixtures::fermentable;
-    use crate::ingredients::FermentableType::{DryExtract, Grain, Sugar};
+    use crate::recipe_children::FermentableType::{DryExtract, Grain, Sugar};
 
     fn kit() -> EquipmentProfile {
         EquipmentProfile {
@@ -194,7 +195,7 @@ mod tests {
         }
     }
 
-    fn input(fermentables: &[crate::ingredients::Fermentable]) -> StatsInput<'_> {
+    fn input(fermentables: &[crate::recipe_children::Fermentable]) -> StatsInput<'_> {
         StatsInput {
             batch_size_liters: 20.0,
             boil_time_minutes: 60.0,
@@ -262,7 +263,7 @@ mod tests {
 
     #[test]
     fn a_late_or_fermenter_sugar_is_not_in_the_pre_boil_gravity() {
-        use crate::ingredients::{Fermentable, FermentableAddition};
+        use crate::recipe_children::{Fermentable, FermentableAddition};
         // The twenty-litre day (grain alone: pre-boil 1.0453) plus 1 kg of sugar: in the boil
         // it adds 2.20462 × 46.21 / (21.5 × 0.264172) = 17.9367 points over 21.5 L, × 21.5/24.5
         // = 15.7404 in the kettle → 1.0611; late in the boil or in the fermenter it adds none.

@@ -66,7 +66,8 @@ pub const ACID_MALT_LACTIC_PERCENT: f64 = 2.0;
 pub const DEFAULT_WATER_PH: f64 = 7.0;
 
 /// A water's six main ions (mg/L) and its pH.
-#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Ions {
     pub calcium: f64,
     pub magnesium: f64,
@@ -268,7 +269,8 @@ impl MaltBuffer {
 }
 
 /// What a mashed grain is, for its buffering, from its name and colour.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum MaltClass {
     Base,
@@ -402,7 +404,8 @@ impl Mash {
 
 /// The acid (positive mEq) or base (negative) that moves `mash` to `target_ph`, and what it is in
 /// the usual agents.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct AcidNeeded {
     pub target_ph: f64,
     /// Protons to add (negative: to take away).

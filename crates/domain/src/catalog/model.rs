@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 use crate::UserId;
-use crate::ingredients::{FermentableType, MiscType, MiscUse, YeastForm, YeastType, text_enum};
+use crate::recipe_children::{FermentableType, MiscType, MiscUse, YeastForm, YeastType, text_enum};
 
 /// The four kinds of catalogue items, one per kind of recipe ingredient.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -96,7 +96,8 @@ text_enum! {
 }
 
 /// A fermentable's descriptive fields; each may be unknown.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(default)]
 pub struct FermentableDetails {
     #[serde(rename = "type")]
@@ -108,7 +109,8 @@ pub struct FermentableDetails {
     pub diastatic_power_lintner: Option<f64>,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(default)]
 pub struct HopDetails {
     /// Percent, 0–100.
@@ -118,7 +120,8 @@ pub struct HopDetails {
     pub purpose: Option<HopPurpose>,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(default)]
 pub struct YeastDetails {
     pub lab: Option<String>,
@@ -135,7 +138,8 @@ pub struct YeastDetails {
     pub flocculation: Option<Flocculation>,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(default)]
 pub struct MiscDetails {
     #[serde(rename = "type")]
@@ -307,7 +311,8 @@ impl Serialize for CatalogItem {
 macro_rules! documented_item {
     ($(#[$meta:meta])* $name:ident, $details:ty) => {
         $(#[$meta])*
-        #[derive(Serialize, utoipa::ToSchema)]
+        #[derive(Serialize)]
+        #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
         #[allow(dead_code)]
         pub struct $name {
             id: Uuid,

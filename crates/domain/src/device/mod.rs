@@ -3,12 +3,13 @@
 //!
 //! * [`model`]: the device, its kind and the one-time token.
 //! * [`rules`]: bounds, and the one-reading-per-interval limit.
-//! * [`payload`]: the bodies iSpindel, GravityMon, Tilt, RAPT, Brewfather's and Brewer's Friend's
-//!   streams send, read into one fermentation reading.
+//!
+//! Reading what the devices post (iSpindel, GravityMon, Tilt, Brewfather's and Brewer's Friend's
+//! streams) into one fermentation reading is the `wort-hydrometers` crate's: vendor formats, like
+//! BeerXML's, are an adapter's concern.
 //! * [`ports`], [`service`]: storing devices and taking their readings.
 
 pub mod model;
-pub mod payload;
 pub mod ports;
 pub mod rules;
 pub mod service;

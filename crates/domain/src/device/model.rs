@@ -7,7 +7,8 @@ use uuid::Uuid;
 
 /// What the device is. The kind chooses the setup instructions shown (docs/devices.md); every
 /// kind posts to the same URL and any of the accepted payloads is read whatever the kind.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum DeviceKind {
     Ispindel,
@@ -44,7 +45,8 @@ impl DeviceKind {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Device {
     pub id: Uuid,
     pub name: String,
@@ -53,22 +55,23 @@ pub struct Device {
     pub session_id: Option<Uuid>,
     /// The last time the device posted with its token, whatever the answer.
     #[serde(serialize_with = "crate::timestamp::serialize_opt")]
-    #[schema(value_type = Option<String>, format = DateTime)]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>, format = DateTime))]
     pub last_seen_at: Option<OffsetDateTime>,
     /// The body of that post, as received (a form post as an object of strings).
-    #[schema(value_type = Option<Object>)]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<Object>))]
     pub last_payload: Option<Value>,
     #[serde(serialize_with = "crate::timestamp::serialize")]
-    #[schema(value_type = String, format = DateTime)]
+    #[cfg_attr(feature = "openapi", schema(value_type = String, format = DateTime))]
     pub created_at: OffsetDateTime,
     #[serde(serialize_with = "crate::timestamp::serialize")]
-    #[schema(value_type = String, format = DateTime)]
+    #[cfg_attr(feature = "openapi", schema(value_type = String, format = DateTime))]
     pub updated_at: OffsetDateTime,
 }
 
 /// A device with its ingest token: the answer to create and to a token replacement, the only
 /// times the token is shown.
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct GeneratedDevice {
     #[serde(flatten)]
     pub device: Device,

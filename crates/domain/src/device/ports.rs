@@ -6,7 +6,7 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 use super::model::{Device, DevicePatch, NewDevice};
-use crate::brew_session::model::{FermentationLog, NewLog};
+use crate::brew_session::model::{NewReading, Reading};
 use crate::page::{Page, PageRequest};
 use crate::{DomainResult, UserId};
 
@@ -18,7 +18,7 @@ pub struct DevicePost {
     /// [`storable_payload`](super::rules::storable_payload)).
     pub payload: Value,
     /// The reading read from it, or why none could be (a `422` after the post is recorded).
-    pub reading: DomainResult<NewLog>,
+    pub reading: DomainResult<NewReading>,
 }
 
 #[async_trait]
@@ -64,5 +64,5 @@ pub trait DeviceRepository: Send + Sync {
         post: DevicePost,
         interval: time::Duration,
         now: OffsetDateTime,
-    ) -> DomainResult<FermentationLog>;
+    ) -> DomainResult<Reading>;
 }

@@ -6,13 +6,12 @@ use serde_json::Value;
 use uuid::Uuid;
 
 use super::model::{Device, DevicePatch, GeneratedDevice, NewDevice};
-use super::payload::{IngestBody, read_payload};
 use super::ports::{DevicePost, DeviceRepository};
 use super::rules::{
     READING_INTERVAL, TOKEN_PREFIX, TOKEN_RANDOM_CHARS, looks_like_device_token, storable_payload,
 };
 use crate::account::credentials::{digest, random_base62};
-use crate::brew_session::model::FermentationLog;
+use crate::brew_session::model::{NewReading, Reading};
 use crate::page::{Page, PageRequest};
 use crate::ports::Clock;
 use crate::{DomainError, DomainResult, UserId};
@@ -95,14 +94,15 @@ impl DeviceService {
         }
     }
 
-    /// One post from a device: `payload` is what is kept as `last_payload`, `body` what the
-    /// reading is read from.
+    /// One post from a device: `payload` is what is kept as `last_payload`, `reading` what was
+    /// read from it (or why nothing could be). The token is checked before the reading, so an
+    /// unknown token is `401` whatever was sent.
     pub async fn ingest(
         &self,
         token: &str,
         payload: Value,
-        body: IngestBody<'_>,
-    ) -> DomainResult<FermentationLog> {
+        reading: DomainResult<NewReading>,
+    ) -> DomainResult<Reading> {
         // A string that cannot be a token is refused without a database round trip.
         if !looks_like_device_token(token) {
             return Err(DomainError::Unauthorized);
@@ -110,7 +110,7 @@ impl DeviceService {
         let post = DevicePost {
             token_hash: digest(token),
             payload: storable_payload(payload),
-            reading: read_payload(body),
+            reading,
         };
         self.devices
             .ingest(post, self.reading_interval, self.clock.now())

@@ -5,7 +5,7 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 use super::rules::{DEFAULT_GRAIN_ABSORPTION_LITERS_PER_KG, DEFAULT_HOP_UTILIZATION_PERCENT};
-use crate::ingredients::text_enum;
+use crate::recipe_children::text_enum;
 
 text_enum! {
     /// How the water goes into the mash: split into strike and sparge water (`sparge`), or all of
@@ -25,7 +25,8 @@ text_enum! {
 /// losses around it (as Brewtarget does), so one profile serves recipes of any size.
 /// `batch_size_liters` here is the kit's usual batch, offered as the default for a new recipe and
 /// the yardstick for "a loss larger than the batch".
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct EquipmentProfile {
     pub name: String,
     /// The kit's usual volume into the fermenter.
@@ -85,18 +86,19 @@ impl EquipmentProfile {
 }
 
 /// A stored profile: `GET /v1/equipment/{id}`.
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Equipment {
     pub id: Uuid,
-    #[schema(format = Uuid)]
+    #[cfg_attr(feature = "openapi", schema(format = Uuid))]
     pub user_id: String,
     #[serde(flatten)]
     pub profile: EquipmentProfile,
     #[serde(serialize_with = "crate::timestamp::serialize")]
-    #[schema(value_type = String, format = DateTime)]
+    #[cfg_attr(feature = "openapi", schema(value_type = String, format = DateTime))]
     pub created_at: OffsetDateTime,
     #[serde(serialize_with = "crate::timestamp::serialize")]
-    #[schema(value_type = String, format = DateTime)]
+    #[cfg_attr(feature = "openapi", schema(value_type = String, format = DateTime))]
     pub updated_at: OffsetDateTime,
 }
 

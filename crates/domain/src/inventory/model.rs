@@ -4,7 +4,8 @@ use serde::{Deserialize, Serialize};
 use time::{Date, OffsetDateTime};
 use uuid::Uuid;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum InventoryCategory {
     Fermentable,
@@ -31,10 +32,11 @@ impl InventoryCategory {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct InventoryItem {
     pub id: Uuid,
-    #[schema(format = Uuid)]
+    #[cfg_attr(feature = "openapi", schema(format = Uuid))]
     pub user_id: String,
     pub category: InventoryCategory,
     pub name: String,
@@ -57,7 +59,7 @@ pub struct InventoryItem {
     /// Price of one `amount_unit` (any currency; wort never converts it).
     pub price_per_unit: Option<f64>,
     #[serde(serialize_with = "crate::timestamp::serialize_opt_date")]
-    #[schema(value_type = Option<String>, format = Date)]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>, format = Date))]
     pub best_before: Option<Date>,
     /// What `amount_unit` measures when wort recognises it (read-only); null for free text it
     /// does not recognise, which is then compared only with the same unit text.
@@ -66,10 +68,10 @@ pub struct InventoryItem {
     /// null when the unit is not recognised.
     pub amount_base: Option<f64>,
     #[serde(serialize_with = "crate::timestamp::serialize")]
-    #[schema(value_type = String, format = DateTime)]
+    #[cfg_attr(feature = "openapi", schema(value_type = String, format = DateTime))]
     pub created_at: OffsetDateTime,
     #[serde(serialize_with = "crate::timestamp::serialize")]
-    #[schema(value_type = String, format = DateTime)]
+    #[cfg_attr(feature = "openapi", schema(value_type = String, format = DateTime))]
     pub updated_at: OffsetDateTime,
 }
 

@@ -128,7 +128,8 @@ pub fn match_item<'a>(need: &Need, items: &'a [InventoryItem]) -> Option<&'a Inv
 }
 
 /// How a line stands against the stock.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum StockStatus {
     /// Matched, and what is on hand covers it.
@@ -143,7 +144,8 @@ pub enum StockStatus {
 }
 
 /// One recipe ingredient against the stock.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct StockLine {
     pub kind: InventoryCategory,
     /// The recipe child's id.
@@ -286,13 +288,14 @@ pub fn shortfalls(lines: &[StockLine]) -> Vec<Violation> {
 // ---- A brew session's deduction ----------------------------------------------------------------
 
 /// A brew session's ingredients against the stock: the preview, or what was taken.
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct InventoryDeduction {
     pub session_id: Uuid,
     /// True once the lines were taken from the stock (until undone).
     pub applied: bool,
     #[serde(serialize_with = "crate::timestamp::serialize_opt")]
-    #[schema(value_type = Option<String>, format = DateTime)]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>, format = DateTime))]
     pub applied_at: Option<time::OffsetDateTime>,
     /// True when the deduction was applied with `partial` while some line was short: those
     /// lines took what was on hand, and their `short` is still missing.
@@ -394,7 +397,8 @@ impl Brew {
 // ---- The shopping list ---------------------------------------------------------------------------
 
 /// One thing to buy.
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ShoppingLine {
     pub kind: InventoryCategory,
     pub name: String,
@@ -539,7 +543,8 @@ pub fn shopping_text(lines: &[ShoppingLine]) -> String {
 // ---- Cost ---------------------------------------------------------------------------------------
 
 /// One ingredient's cost, with how the stock covers it.
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CostLine {
     #[serde(flatten)]
     pub stock: StockLine,
@@ -551,7 +556,8 @@ pub struct CostLine {
 
 /// A recipe's cost from the prices of the items its ingredients match, and how the stock covers
 /// each ingredient (`status`, `short`).
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct RecipeCost {
     pub recipe_id: Uuid,
     pub batch_size_liters: f64,
@@ -565,7 +571,7 @@ pub struct RecipeCost {
     pub unpriced: Vec<String>,
     /// The account's currency (its preference, an ISO 4217 code) that the prices, and so
     /// every cost here, are in; null when the account has not said. Never converted.
-    #[schema(value_type = Option<String>, example = "USD")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>, example = "USD"))]
     pub currency: Option<&'static str>,
 }
 

@@ -20,8 +20,8 @@ use crate::account::{AmountUnits, Preferences};
 use crate::brewing::water::Ions;
 use crate::brewing::{amount_text, round_to, volumes};
 use crate::equipment::EquipmentProfile;
-use crate::ingredients::{HopUse, text_enum};
 use crate::quantities::{GRAMS_PER_OUNCE, LITERS_PER_GALLON, Quantity, QuantityKind};
+use crate::recipe_children::{HopUse, text_enum};
 
 text_enum! {
     /// How much a check matters: `error` (the recipe cannot be brewed as written), `warning`
@@ -62,7 +62,8 @@ impl CheckCode {
 }
 
 /// One thing worth pointing out about a recipe.
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Check {
     pub code: CheckCode,
     pub severity: Severity,
@@ -85,13 +86,15 @@ impl Check {
 }
 
 /// `GET /v1/recipes/{id}/checks`.
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct RecipeChecks {
     pub checks: Vec<Check>,
 }
 
 /// A recipe as `GET /v1/recipes/{id}` gives it, with its checks: each recipe of an import report.
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CheckedRecipe {
     #[serde(flatten)]
     pub recipe: RecipeDetail,
@@ -310,9 +313,9 @@ mod tests {
     use crate::account::TemperatureDisplay;
     use crate::brewing::fixtures::{fermentable, hop, yeast};
     use crate::equipment::MashMethod;
-    use crate::ingredients::FermentableType::{Grain, Sugar};
-    use crate::ingredients::{MashStep, MashStepType};
     use crate::recipe::Recipe;
+    use crate::recipe_children::FermentableType::{Grain, Sugar};
+    use crate::recipe_children::{MashStep, MashStepType};
 
     fn mash_step() -> MashStep {
         MashStep {

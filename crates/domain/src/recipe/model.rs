@@ -4,12 +4,13 @@ use serde::Serialize;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use crate::ingredients::{
+use crate::recipe_children::{
     Fermentable, FermentationStep, Hop, MashStep, Misc, WaterAddition, Yeast,
 };
 
 /// Brewing method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum RecipeType {
     AllGrain,
@@ -34,10 +35,11 @@ impl RecipeType {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Recipe {
     pub id: Uuid,
-    #[schema(format = Uuid)]
+    #[cfg_attr(feature = "openapi", schema(format = Uuid))]
     pub user_id: String,
     pub name: String,
     pub style: String,
@@ -58,15 +60,16 @@ pub struct Recipe {
     /// Morey SRM of the current fermentables, computed on every read (never stored).
     pub est_color_srm: f64,
     #[serde(serialize_with = "crate::timestamp::serialize")]
-    #[schema(value_type = String, format = DateTime)]
+    #[cfg_attr(feature = "openapi", schema(value_type = String, format = DateTime))]
     pub created_at: OffsetDateTime,
     #[serde(serialize_with = "crate::timestamp::serialize")]
-    #[schema(value_type = String, format = DateTime)]
+    #[cfg_attr(feature = "openapi", schema(value_type = String, format = DateTime))]
     pub updated_at: OffsetDateTime,
 }
 
 /// A recipe with all its children, each list in display order.
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct RecipeDetail {
     #[serde(flatten)]
     pub recipe: Recipe,
@@ -101,13 +104,13 @@ pub struct NewRecipe {
 #[derive(Debug, Clone, PartialEq)]
 pub struct NewRecipeWithIngredients {
     pub recipe: NewRecipe,
-    pub fermentables: Vec<crate::ingredients::NewFermentable>,
-    pub hops: Vec<crate::ingredients::NewHop>,
-    pub yeasts: Vec<crate::ingredients::NewYeast>,
-    pub miscs: Vec<crate::ingredients::NewMisc>,
-    pub mash_steps: Vec<crate::ingredients::NewMashStep>,
-    pub water_additions: Vec<crate::ingredients::NewWaterAddition>,
-    pub fermentation_steps: Vec<crate::ingredients::NewFermentationStep>,
+    pub fermentables: Vec<crate::recipe_children::NewFermentable>,
+    pub hops: Vec<crate::recipe_children::NewHop>,
+    pub yeasts: Vec<crate::recipe_children::NewYeast>,
+    pub miscs: Vec<crate::recipe_children::NewMisc>,
+    pub mash_steps: Vec<crate::recipe_children::NewMashStep>,
+    pub water_additions: Vec<crate::recipe_children::NewWaterAddition>,
+    pub fermentation_steps: Vec<crate::recipe_children::NewFermentationStep>,
 }
 
 impl NewRecipeWithIngredients {
@@ -207,7 +210,7 @@ pub struct RecipeFilter {
     pub sort: RecipeSort,
 }
 
-/// The six kinds of recipe children. Each is created under its recipe
+/// The seven kinds of recipe children (four of them ingredients). Each is created under its recipe
 /// (`POST /v1/recipes/{id}/<path>`) and read, updated and deleted by its own id.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum RecipeChildKind {
@@ -270,25 +273,25 @@ pub enum RecipeChild {
 /// A validated create request for any kind of child.
 #[derive(Debug, Clone, PartialEq)]
 pub enum NewRecipeChild {
-    Fermentable(crate::ingredients::NewFermentable),
-    Hop(crate::ingredients::NewHop),
-    Yeast(crate::ingredients::NewYeast),
-    Misc(crate::ingredients::NewMisc),
-    MashStep(crate::ingredients::NewMashStep),
-    WaterAddition(crate::ingredients::NewWaterAddition),
-    FermentationStep(crate::ingredients::NewFermentationStep),
+    Fermentable(crate::recipe_children::NewFermentable),
+    Hop(crate::recipe_children::NewHop),
+    Yeast(crate::recipe_children::NewYeast),
+    Misc(crate::recipe_children::NewMisc),
+    MashStep(crate::recipe_children::NewMashStep),
+    WaterAddition(crate::recipe_children::NewWaterAddition),
+    FermentationStep(crate::recipe_children::NewFermentationStep),
 }
 
 /// A validated partial update for any kind of child.
 #[derive(Debug, Clone, PartialEq)]
 pub enum RecipeChildPatch {
-    Fermentable(crate::ingredients::FermentablePatch),
-    Hop(crate::ingredients::HopPatch),
-    Yeast(crate::ingredients::YeastPatch),
-    Misc(crate::ingredients::MiscPatch),
-    MashStep(crate::ingredients::MashStepPatch),
-    WaterAddition(crate::ingredients::WaterAdditionPatch),
-    FermentationStep(crate::ingredients::FermentationStepPatch),
+    Fermentable(crate::recipe_children::FermentablePatch),
+    Hop(crate::recipe_children::HopPatch),
+    Yeast(crate::recipe_children::YeastPatch),
+    Misc(crate::recipe_children::MiscPatch),
+    MashStep(crate::recipe_children::MashStepPatch),
+    WaterAddition(crate::recipe_children::WaterAdditionPatch),
+    FermentationStep(crate::recipe_children::FermentationStepPatch),
 }
 
 impl RecipeChildPatch {

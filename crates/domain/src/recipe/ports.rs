@@ -27,7 +27,7 @@ pub trait RecipeRepository: Send + Sync {
     ) -> DomainResult<Recipe>;
     /// Every recipe with all its ingredients, in one transaction: all or nothing. The details
     /// come back in the order given.
-    async fn create_with_ingredients(
+    async fn create_with_children(
         &self,
         user: UserId,
         recipes: Vec<NewRecipeWithIngredients>,
@@ -35,7 +35,7 @@ pub trait RecipeRepository: Send + Sync {
     ) -> DomainResult<Vec<RecipeDetail>>;
     /// An imported file, in one transaction: each of its equipment profiles found among the
     /// account's identical ones or created, then every recipe as
-    /// [`Self::create_with_ingredients`] does, linked to its profile.
+    /// [`Self::create_with_children`] does, linked to its profile.
     async fn create_imported(
         &self,
         user: UserId,

@@ -47,15 +47,15 @@ pub const UNTIL_GRAVITY: NumberRule = NumberRule::range(0.9, 1.2);
 
 /// Whether a hop of this use can hold a hop-stand `temperature_c`: only a steep after flame-out,
 /// a `whirlpool` or an `aroma` addition, uses one (the bitterness follows the stand model).
-pub fn hop_use_takes_temperature(hop_use: crate::ingredients::HopUse) -> bool {
-    use crate::ingredients::HopUse;
+pub fn hop_use_takes_temperature(hop_use: crate::recipe_children::HopUse) -> bool {
+    use crate::recipe_children::HopUse;
     matches!(hop_use, HopUse::Whirlpool | HopUse::Aroma)
 }
 
 /// A non-null `temperature_c` on a hop whose use has no hop stand: refused rather than stored
 /// and ignored (`422` at `["temperature_c"]`).
 pub fn hop_temperature_violation(
-    hop_use: crate::ingredients::HopUse,
+    hop_use: crate::recipe_children::HopUse,
     temperature_c: Option<f64>,
 ) -> Option<Violation> {
     (temperature_c.is_some() && !hop_use_takes_temperature(hop_use)).then(|| {
@@ -193,7 +193,7 @@ pub const FERMENTATION_STEP_FIELDS: FieldRules = &[
 ];
 
 /// The bounded fields of each ingredient kind.
-pub fn ingredient_fields(kind: RecipeChildKind) -> FieldRules {
+pub fn child_fields(kind: RecipeChildKind) -> FieldRules {
     match kind {
         RecipeChildKind::Fermentable => FERMENTABLE_FIELDS,
         RecipeChildKind::Hop => HOP_FIELDS,
@@ -206,7 +206,7 @@ pub fn ingredient_fields(kind: RecipeChildKind) -> FieldRules {
 }
 
 /// The 201st ingredient of a kind.
-pub fn too_many_ingredients(kind: RecipeChildKind) -> Violation {
+pub fn too_many_children(kind: RecipeChildKind) -> Violation {
     Violation::too_many(
         &[kind.array_name()],
         MAX_INGREDIENTS_PER_KIND,
@@ -219,10 +219,8 @@ pub fn too_many_ingredients(kind: RecipeChildKind) -> Violation {
 
 /// A recipe holding `count` children of `kind` may take one more only below
 /// [`MAX_INGREDIENTS_PER_KIND`]; each kind is capped on its own.
-pub fn check_ingredient_room(kind: RecipeChildKind, count: i64) -> Result<(), DomainError> {
-    check_room(count, MAX_INGREDIENTS_PER_KIND, || {
-        too_many_ingredients(kind)
-    })
+pub fn check_child_room(kind: RecipeChildKind, count: i64) -> Result<(), DomainError> {
+    check_room(count, MAX_INGREDIENTS_PER_KIND, || too_many_children(kind))
 }
 
 #[cfg(test)]
@@ -232,9 +230,8 @@ mod tests {
 
     #[test]
     fn each_kind_is_capped_on_its_own() {
-        assert!(check_ingredient_room(RecipeChildKind::Hop, MAX_INGREDIENTS_PER_KIND - 1).is_ok());
-        let refused =
-            check_ingredient_room(RecipeChildKind::Hop, MAX_INGREDIENTS_PER_KIND).unwrap_err();
+        assert!(check_child_room(RecipeChildKind::Hop, MAX_INGREDIENTS_PER_KIND - 1).is_ok());
+        let refused = check_child_room(RecipeChildKind::Hop, MAX_INGREDIENTS_PER_KIND).unwrap_err();
         assert!(
             matches!(&refused, DomainError::Invalid(v) if v[0].path == ["hops"]),
             "{refused:?}"

@@ -9,17 +9,17 @@ use super::model::{
     RecipeChildKind, RecipeChildPatch, RecipeDetail, RecipeFilter, RecipePatch,
 };
 use super::ports::{CpuWork, RecipeChildRepository, RecipeRepository, run_cpu};
-use super::rules::{MAX_INGREDIENTS_PER_KIND, NAME, check_style_id, too_many_ingredients};
+use super::rules::{MAX_INGREDIENTS_PER_KIND, NAME, check_style_id, too_many_children};
 use crate::brewing::round_to;
 use crate::brewing::scaling::{ScaleTarget, Scaled, scale};
 use crate::brewing::{BrewingContext, HopForm, StatsReport, stats_report, style};
 use crate::equipment::{Equipment, EquipmentRepository};
 use crate::error::{DomainError, Violation};
-use crate::ingredients::{
-    NewFermentable, NewHop, NewMashStep, NewMisc, NewWaterAddition, NewYeast,
-};
 use crate::page::{Page, PageRequest};
 use crate::ports::Clock;
+use crate::recipe_children::{
+    NewFermentable, NewHop, NewMashStep, NewMisc, NewWaterAddition, NewYeast,
+};
 use crate::{DomainResult, UserId};
 
 use super::checks::{Check, CheckContext, CheckedRecipe, RecipeChecks, check_recipe};
@@ -105,7 +105,7 @@ impl RecipeService {
             return Err(DomainError::Invalid(violations));
         }
         self.recipes
-            .create_with_ingredients(user, recipes, self.clock.now())
+            .create_with_children(user, recipes, self.clock.now())
             .await
     }
 
@@ -279,7 +279,7 @@ impl RecipeService {
         let new = scaled_recipe(&recipe, &scaled, name, &prefs);
         let mut created = self
             .recipes
-            .create_with_ingredients(user, vec![new], self.clock.now())
+            .create_with_children(user, vec![new], self.clock.now())
             .await?;
         created
             .pop()
@@ -302,7 +302,7 @@ impl RecipeService {
         Ok((recipe, equipment, forms))
     }
 
-    pub async fn add_ingredient(
+    pub async fn add_child(
         &self,
         user: UserId,
         recipe_id: Uuid,
@@ -318,7 +318,7 @@ impl RecipeService {
             .await
     }
 
-    pub async fn list_ingredients(
+    pub async fn list_children(
         &self,
         user: UserId,
         recipe_id: Uuid,
@@ -327,7 +327,7 @@ impl RecipeService {
         self.ingredients.list(user, recipe_id, kind).await
     }
 
-    pub async fn get_ingredient(
+    pub async fn get_child(
         &self,
         user: UserId,
         kind: RecipeChildKind,
@@ -336,7 +336,7 @@ impl RecipeService {
         self.ingredients.get(user, kind, id).await
     }
 
-    pub async fn update_ingredient(
+    pub async fn update_child(
         &self,
         user: UserId,
         id: Uuid,
@@ -347,7 +347,7 @@ impl RecipeService {
             .await
     }
 
-    pub async fn delete_ingredient(
+    pub async fn delete_child(
         &self,
         user: UserId,
         kind: RecipeChildKind,
@@ -463,7 +463,7 @@ fn over_the_cap(recipes: &[NewRecipeWithIngredients]) -> Vec<Violation> {
                 .into_iter()
                 .filter(move |(_, count)| *count > limit)
                 .map(move |(kind, _)| {
-                    let mut violation = too_many_ingredients(kind);
+                    let mut violation = too_many_children(kind);
                     violation.path.insert(0, i.to_string());
                     violation
                 })
@@ -474,8 +474,8 @@ fn over_the_cap(recipes: &[NewRecipeWithIngredients]) -> Vec<Violation> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ingredients::{HopUse, NewHop};
     use crate::recipe::RecipeType;
+    use crate::recipe_children::{HopUse, NewHop};
 
     fn with_hops(n: usize) -> NewRecipeWithIngredients {
         let hop = NewHop {

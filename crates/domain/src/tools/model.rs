@@ -3,7 +3,8 @@
 use serde::Serialize;
 
 /// A priming sugar, by how much of its weight ferments.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Sugar {
     /// Sucrose: all of it ferments.
@@ -44,7 +45,8 @@ impl Sugar {
 }
 
 /// Ale or lager: lagers are pitched at twice the ale rate.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum BeerKind {
     Ale,
@@ -66,7 +68,8 @@ impl BeerKind {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct PrimingInputs {
     pub volume_liters: f64,
     /// The beer's warmest temperature since fermentation ended.
@@ -76,7 +79,8 @@ pub struct PrimingInputs {
     pub sugar: Sugar,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Priming {
     pub inputs: PrimingInputs,
     /// Volumes of CO₂ the beer already holds at its temperature (2 decimals).
@@ -90,14 +94,16 @@ pub struct Priming {
     pub sugar_grams_per_liter: f64,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct KegPressureInputs {
     /// The beer's temperature in the keg.
     pub temperature_c: f64,
     pub co2_volumes: f64,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct KegPressure {
     pub inputs: KegPressureInputs,
     /// Regulator (gauge) pressure in kPa (1 decimal); 0 when the beer holds that much CO₂ at
@@ -107,7 +113,8 @@ pub struct KegPressure {
     pub pressure_psi: f64,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct RefractometerInputs {
     /// The wort's reading before fermentation, °Brix.
     pub original_brix: f64,
@@ -118,7 +125,8 @@ pub struct RefractometerInputs {
     pub wort_correction_factor: f64,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Refractometer {
     pub inputs: RefractometerInputs,
     /// SG (4 decimals).
@@ -129,7 +137,8 @@ pub struct Refractometer {
     pub abv_percent: f64,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct HydrometerInputs {
     /// The reading, SG.
     pub gravity: f64,
@@ -138,14 +147,16 @@ pub struct HydrometerInputs {
     pub calibration_temperature_c: f64,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct HydrometerCorrection {
     pub inputs: HydrometerInputs,
     /// SG at the calibration temperature (4 decimals).
     pub corrected_gravity: f64,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct DilutionInputs {
     pub volume_liters: f64,
     /// SG now.
@@ -154,7 +165,8 @@ pub struct DilutionInputs {
     pub target_gravity: f64,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Dilution {
     pub inputs: DilutionInputs,
     /// Litres of water to add (2 decimals).
@@ -163,7 +175,8 @@ pub struct Dilution {
     pub final_volume_liters: f64,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct PitchRateInputs {
     pub volume_liters: f64,
     pub og: f64,
@@ -174,7 +187,8 @@ pub struct PitchRateInputs {
     pub viability_percent: f64,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct PitchRate {
     pub inputs: PitchRateInputs,
     /// Million cells per mL per °Plato: 0.75 for an ale, 1.5 for a lager.

@@ -7,7 +7,8 @@ use uuid::Uuid;
 use crate::brewing::water::{AcidNeeded, Ions};
 
 /// What a water profile describes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum WaterProfileKind {
     /// A real water: a brewing city's, distilled/RO, your tap water (a recipe's source water).
@@ -39,7 +40,8 @@ impl WaterProfileKind {
 
 /// A water's ions (mg/L) and pH: a built-in (`builtin`, read-only, `source` names where its
 /// figures come from: a classic city water, or a target by beer) or one of the account's own.
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct WaterProfile {
     pub id: Uuid,
     /// True for the profiles shipped with wort (read-only).
@@ -59,10 +61,10 @@ pub struct WaterProfile {
     /// Where the figures come from.
     pub source: Option<String>,
     #[serde(serialize_with = "crate::timestamp::serialize")]
-    #[schema(value_type = String, format = DateTime)]
+    #[cfg_attr(feature = "openapi", schema(value_type = String, format = DateTime))]
     pub created_at: OffsetDateTime,
     #[serde(serialize_with = "crate::timestamp::serialize")]
-    #[schema(value_type = String, format = DateTime)]
+    #[cfg_attr(feature = "openapi", schema(value_type = String, format = DateTime))]
     pub updated_at: OffsetDateTime,
 }
 
@@ -130,7 +132,8 @@ impl WaterProfilePatch {
 }
 
 /// One water (mash or overall) after its additions.
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct WaterSummary {
     /// Litres of this water.
     pub liters: f64,
@@ -142,7 +145,8 @@ pub struct WaterSummary {
 }
 
 /// The mash pH the model predicts, and the account's correction.
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct MashPh {
     /// The model's name and source.
     pub model: &'static str,
@@ -158,7 +162,8 @@ pub struct MashPh {
 }
 
 /// `GET /v1/recipes/{id}/water`.
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct WaterReport {
     pub recipe_id: Uuid,
     /// The source water; null: none named (distilled water is assumed).
@@ -179,7 +184,8 @@ pub struct WaterReport {
 }
 
 /// A brew with both a predicted and a measured mash pH.
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CalibrationPair {
     pub session_id: Uuid,
     pub name: String,
@@ -189,7 +195,8 @@ pub struct CalibrationPair {
 }
 
 /// `GET /v1/me/water-calibration`.
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct WaterCalibration {
     pub pairs: Vec<CalibrationPair>,
     /// Mean of measured − predicted; null without pairs.

@@ -5,10 +5,11 @@ use serde_json::{Value, json};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use crate::brew_session::model::{BrewSession, FermentationLog, SessionStatus};
+use crate::brew_session::model::{BrewSession, Reading, SessionStatus};
 
 /// What happened. `ping` is sent only by `POST /v1/webhooks/{id}/test` and cannot be subscribed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum EventType {
     #[serde(rename = "session.status_changed")]
     SessionStatusChanged,
@@ -54,7 +55,8 @@ impl EventType {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Webhook {
     pub id: Uuid,
     pub url: String,
@@ -65,15 +67,16 @@ pub struct Webhook {
     /// Failed attempts since the last successful one.
     pub consecutive_failures: i32,
     #[serde(serialize_with = "crate::timestamp::serialize")]
-    #[schema(value_type = String, format = DateTime)]
+    #[cfg_attr(feature = "openapi", schema(value_type = String, format = DateTime))]
     pub created_at: OffsetDateTime,
     #[serde(serialize_with = "crate::timestamp::serialize")]
-    #[schema(value_type = String, format = DateTime)]
+    #[cfg_attr(feature = "openapi", schema(value_type = String, format = DateTime))]
     pub updated_at: OffsetDateTime,
 }
 
 /// An endpoint with its signing secret: the answer to create, the only time the secret is shown.
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CreatedWebhook {
     #[serde(flatten)]
     pub webhook: Webhook,
@@ -146,7 +149,7 @@ impl Event {
     }
 
     /// A reading was stored, by hand or by a device: `data` is the reading as the API shows it.
-    pub fn reading_created(reading: &FermentationLog, at: OffsetDateTime) -> Event {
+    pub fn reading_created(reading: &Reading, at: OffsetDateTime) -> Event {
         Event::new(
             EventType::ReadingCreated,
             serde_json::to_value(reading).unwrap_or(Value::Null),
@@ -196,7 +199,8 @@ impl Event {
 }
 
 /// How one attempt ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum AttemptOutcome {
     /// The endpoint answered 2xx.
@@ -224,7 +228,8 @@ impl AttemptOutcome {
 }
 
 /// One line of `GET /v1/webhooks/{id}/deliveries`.
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct DeliveryAttempt {
     pub id: Uuid,
     /// The event's id, sent as `webhook-id` (the same on every attempt).
@@ -239,7 +244,7 @@ pub struct DeliveryAttempt {
     /// Why it failed, when it did.
     pub error: Option<String>,
     #[serde(serialize_with = "crate::timestamp::serialize")]
-    #[schema(value_type = String, format = DateTime)]
+    #[cfg_attr(feature = "openapi", schema(value_type = String, format = DateTime))]
     pub attempted_at: OffsetDateTime,
 }
 

@@ -22,7 +22,7 @@ mod readings;
 mod recipe_detail;
 mod recipes;
 
-pub use readings::fermentation_logs;
+pub use readings::readings;
 pub use recipe_detail::recipe_detail;
 pub use recipes::recipes;
 

@@ -1,17 +1,17 @@
 //! A session's fermentation readings (`GET /v1/sessions/{id}/fermentation-logs`).
 
-use wort_domain::brew_session::FermentationLog;
+use wort_domain::brew_session::Reading;
 
 use super::{Object, array, key};
 
 /// `[reading, …]`, byte for byte what `serde_json::to_vec(logs)` gives.
-pub fn fermentation_logs(logs: &[FermentationLog]) -> serde_json::Result<Vec<u8>> {
+pub fn readings(logs: &[Reading]) -> serde_json::Result<Vec<u8>> {
     // A reading is 220–260 bytes without notes.
     array(logs, 256, reading)
 }
 
-fn reading(log: &FermentationLog, out: &mut Object<'_>) -> serde_json::Result<()> {
-    let FermentationLog {
+fn reading(log: &Reading, out: &mut Object<'_>) -> serde_json::Result<()> {
+    let Reading {
         id,
         session_id,
         logged_at,
@@ -43,10 +43,10 @@ mod tests {
     use uuid::Uuid;
     use wort_domain::brew_session::GravityUnit;
 
-    fn generated(count: usize) -> Vec<FermentationLog> {
+    fn generated(count: usize) -> Vec<Reading> {
         let mut random = Lcg(0x5EED);
         (0..count)
-            .map(|_| FermentationLog {
+            .map(|_| Reading {
                 id: Uuid::from_u64_pair(random.next(), random.next()),
                 session_id: Uuid::from_u64_pair(random.next() << 31, random.next()),
                 logged_at: random.pick(INSTANTS),
@@ -64,7 +64,7 @@ mod tests {
     #[test]
     fn writes_the_bytes_of_the_derived_serialize() {
         let logs = generated(2_000);
-        let by_hand = fermentation_logs(&logs).expect("written");
+        let by_hand = readings(&logs).expect("written");
         let reference = serde_json::to_vec(&logs).expect("serialized");
         assert_eq!(
             String::from_utf8_lossy(&by_hand),
@@ -75,7 +75,7 @@ mod tests {
     #[test]
     fn each_reading_alone_matches_too() {
         for log in generated(300) {
-            let by_hand = fermentation_logs(std::slice::from_ref(&log)).expect("written");
+            let by_hand = readings(std::slice::from_ref(&log)).expect("written");
             let reference = serde_json::to_vec(&[&log]).expect("serialized");
             assert_eq!(by_hand, reference, "{log:?}");
         }
@@ -83,6 +83,6 @@ mod tests {
 
     #[test]
     fn an_empty_page_is_an_empty_array() {
-        assert_eq!(fermentation_logs(&[]).expect("written"), b"[]");
+        assert_eq!(readings(&[]).expect("written"), b"[]");
     }
 }

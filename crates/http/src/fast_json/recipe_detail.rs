@@ -1,7 +1,7 @@
 //! One recipe with all its children (`GET /v1/recipes/{id}`).
 
 use wort_domain::recipe::RecipeDetail;
-use wort_domain::recipe::ingredients::{
+use wort_domain::recipe::children::{
     Fermentable, FermentationStep, Hop, MashStep, Misc, WaterAddition, Yeast,
 };
 
@@ -260,7 +260,7 @@ mod tests {
     use super::super::generated::{INSTANTS, Lcg, NUMBERS, recipe, sometimes, uuid};
     use super::*;
     use wort_domain::brewing::HopForm;
-    use wort_domain::recipe::ingredients::{
+    use wort_domain::recipe::children::{
         FermentableAddition, FermentableType, HopUse, MashStepType, MiscType, MiscUse, WaterAgent,
         WaterStep, YeastForm, YeastType,
     };

@@ -4,9 +4,9 @@
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde_json::Value;
 use wort_domain::brew_session::{
-    BrewSession, BrewSessionFilter, BrewSessionPatch, BrewStep, FermentationLog, GravityUnit,
-    LogPatch, LogRange, NewBrewSession, NewLog, NewStep, SessionStatus, StepPatch, TimerAction,
-    has_measurement, rules,
+    BrewSession, BrewSessionFilter, BrewSessionPatch, BrewStep, GravityUnit, NewBrewSession,
+    NewReading, NewStep, Reading, ReadingPatch, ReadingRange, SessionStatus, StepPatch,
+    TimerAction, has_measurement, rules,
 };
 
 use super::{created, page_response, resource, written_page_response};
@@ -41,10 +41,10 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     )
     .service(
         resource("/{id}/fermentation-logs", "GET, POST")
-            .route(web::get().to(list_logs))
-            .route(web::post().to(create_log)),
+            .route(web::get().to(list_readings))
+            .route(web::post().to(create_reading)),
     )
-    .service(resource("/{id}/fermentation-logs/latest", "GET").route(web::get().to(latest_log)))
+    .service(resource("/{id}/fermentation-logs/latest", "GET").route(web::get().to(latest_reading)))
     .service(
         resource("/{id}/fermentation-schedule", "GET").route(web::get().to(fermentation_schedule)),
     );
@@ -70,9 +70,9 @@ pub fn configure_steps(cfg: &mut web::ServiceConfig) {
 pub fn configure_logs(cfg: &mut web::ServiceConfig) {
     cfg.service(
         resource("/{id}", "GET, PATCH, DELETE")
-            .route(web::get().to(get_log))
-            .route(web::patch().to(update_log))
-            .route(web::delete().to(delete_log)),
+            .route(web::get().to(get_reading))
+            .route(web::patch().to(update_reading))
+            .route(web::delete().to(delete_reading)),
     );
 }
 
@@ -353,10 +353,10 @@ fn read_timer_action(body: &Value) -> ApiResult<TimerAction> {
     }
 }
 
-fn read_log_patch(f: &mut Reader) -> LogPatch {
+fn read_reading_patch(f: &mut Reader) -> ReadingPatch {
     let logged_at = f.datetime("logged_at");
     let gravity_unit = f.enumeration("gravity_unit", GravityUnit::parse);
-    LogPatch {
+    ReadingPatch {
         logged_at,
         gravity: f.nullable_number("gravity"),
         gravity_unit,
@@ -366,10 +366,10 @@ fn read_log_patch(f: &mut Reader) -> LogPatch {
     }
 }
 
-fn read_new_log(body: &Value) -> ApiResult<NewLog> {
+fn read_new_reading(body: &Value) -> ApiResult<NewReading> {
     let mut f = Reader::new(body, &READING, Mode::Create)?;
-    let p = read_log_patch(&mut f);
-    let log = NewLog {
+    let p = read_reading_patch(&mut f);
+    let log = NewReading {
         logged_at: p.logged_at,
         gravity: p.gravity.flatten(),
         gravity_unit: p.gravity_unit.unwrap_or_default(),
@@ -382,9 +382,9 @@ fn read_new_log(body: &Value) -> ApiResult<NewLog> {
     Ok(log)
 }
 
-fn read_log_update(body: &Value) -> ApiResult<LogPatch> {
+fn read_reading_update(body: &Value) -> ApiResult<ReadingPatch> {
     let mut f = Reader::new(body, &READING, Mode::Update)?;
-    let patch = read_log_patch(&mut f);
+    let patch = read_reading_patch(&mut f);
     f.finish(patch)
 }
 
@@ -558,7 +558,7 @@ pub async fn step_timer(
 // ---- Fermentation logs -------------------------------------------------------------------------
 
 /// Readings with `from` ≤ `logged_at` < `to`, oldest first.
-#[utoipa::path(get, path = "/v1/sessions/{id}/fermentation-logs", tag = "fermentation logs",
+#[utoipa::path(get, path = "/v1/sessions/{id}/fermentation-logs", operation_id = "list_logs", tag = "fermentation logs",
     params(
         ("id" = uuid::Uuid, Path, description = "Session id"),
         ("from" = Option<String>, Query, format = DateTime, description = "Inclusive lower bound of logged_at"),
@@ -566,36 +566,41 @@ pub async fn step_timer(
         ("limit" = Option<i64>, Query, description = "Page size (default 1000)"),
         ("offset" = Option<i64>, Query, description = "Items to skip (default 0)"),
     ),
-    responses((status = 200, body = [FermentationLog], headers(("X-Total-Count" = i64), ("Link" = String)))))]
-pub async fn list_logs(
+    responses((status = 200, body = [Reading], headers(("X-Total-Count" = i64), ("Link" = String)))))]
+pub async fn list_readings(
     CallerAndId { user, id }: CallerAndId,
     req: HttpRequest,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
     let query = Query::of(&req)?;
     let page = query.page(rules::DEFAULT_LOG_PAGE, rules::MAX_LOG_PAGE)?;
-    let range = LogRange {
+    let range = ReadingRange {
         from: query.datetime("from")?,
         to: query.datetime("to")?,
     };
-    let logs = state.brew_sessions.list_logs(user, id, range, page).await?;
-    written_page_response(&req, &query, page, &logs, fast_json::fermentation_logs)
+    let logs = state
+        .brew_sessions
+        .list_readings(user, id, range, page)
+        .await?;
+    written_page_response(&req, &query, page, &logs, fast_json::readings)
 }
 
 /// Record a reading (at least one of gravity, temperature_c, ph, notes).
-#[utoipa::path(post, path = "/v1/sessions/{id}/fermentation-logs", tag = "fermentation logs",
+#[utoipa::path(post, path = "/v1/sessions/{id}/fermentation-logs", operation_id = "create_log", tag = "fermentation logs",
     params(("id" = uuid::Uuid, Path, description = "Session id")), request_body = CreateLogRequest,
-    responses((status = 201, body = FermentationLog, links(
+    responses((status = 201, body = Reading, links(
             ("GetReading" = (operation_id = "get_log", parameters(("id" = "$response.body#/id")), description = "The reading just logged")),
             ("UpdateReading" = (operation_id = "update_log", parameters(("id" = "$response.body#/id")), description = "Correct the reading just logged")),
             ("DeleteReading" = (operation_id = "delete_log", parameters(("id" = "$response.body#/id")), description = "Remove the reading just logged"))))))]
-pub async fn create_log(
+pub async fn create_reading(
     CallerAndId { user, id }: CallerAndId,
     state: web::Data<AppState>,
     body: JsonBody,
 ) -> ApiResult<HttpResponse> {
-    let new = read_new_log(&body.json()?)?;
-    Ok(created(&state.brew_sessions.add_log(user, id, new).await?))
+    let new = read_new_reading(&body.json()?)?;
+    Ok(created(
+        &state.brew_sessions.add_reading(user, id, new).await?,
+    ))
 }
 
 /// The fermentation schedule, planned from the recipe snapshot when the session entered
@@ -626,49 +631,49 @@ pub async fn home(Caller(user): Caller, state: web::Data<AppState>) -> ApiResult
 }
 
 /// The most recent reading (404 when there is none).
-#[utoipa::path(get, path = "/v1/sessions/{id}/fermentation-logs/latest", tag = "fermentation logs",
+#[utoipa::path(get, path = "/v1/sessions/{id}/fermentation-logs/latest", operation_id = "latest_log", tag = "fermentation logs",
     params(("id" = uuid::Uuid, Path, description = "Session id")),
-    responses((status = 200, body = FermentationLog)))]
-pub async fn latest_log(
+    responses((status = 200, body = Reading)))]
+pub async fn latest_reading(
     CallerAndId { user, id }: CallerAndId,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
-    Ok(HttpResponse::Ok().json(state.brew_sessions.latest_log(user, id).await?))
+    Ok(HttpResponse::Ok().json(state.brew_sessions.latest_reading(user, id).await?))
 }
 
 /// One reading.
-#[utoipa::path(get, path = "/v1/fermentation-logs/{id}", tag = "fermentation logs",
+#[utoipa::path(get, path = "/v1/fermentation-logs/{id}", operation_id = "get_log", tag = "fermentation logs",
     params(("id" = uuid::Uuid, Path, description = "Reading id")),
-    responses((status = 200, body = FermentationLog)))]
-pub async fn get_log(
+    responses((status = 200, body = Reading)))]
+pub async fn get_reading(
     CallerAndId { user, id }: CallerAndId,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
-    Ok(HttpResponse::Ok().json(state.brew_sessions.get_log(user, id).await?))
+    Ok(HttpResponse::Ok().json(state.brew_sessions.get_reading(user, id).await?))
 }
 
 /// Correct a reading; it must still hold a measurement.
-#[utoipa::path(patch, path = "/v1/fermentation-logs/{id}", tag = "fermentation logs",
+#[utoipa::path(patch, path = "/v1/fermentation-logs/{id}", operation_id = "update_log", tag = "fermentation logs",
     params(("id" = uuid::Uuid, Path, description = "Reading id")), request_body = UpdateLogRequest,
-    responses((status = 200, body = FermentationLog)))]
-pub async fn update_log(
+    responses((status = 200, body = Reading)))]
+pub async fn update_reading(
     CallerAndId { user, id }: CallerAndId,
     state: web::Data<AppState>,
     body: JsonBody,
 ) -> ApiResult<HttpResponse> {
-    let patch = read_log_update(&body.json()?)?;
-    Ok(HttpResponse::Ok().json(state.brew_sessions.update_log(user, id, patch).await?))
+    let patch = read_reading_update(&body.json()?)?;
+    Ok(HttpResponse::Ok().json(state.brew_sessions.update_reading(user, id, patch).await?))
 }
 
 /// Delete a reading.
-#[utoipa::path(delete, path = "/v1/fermentation-logs/{id}", tag = "fermentation logs",
+#[utoipa::path(delete, path = "/v1/fermentation-logs/{id}", operation_id = "delete_log", tag = "fermentation logs",
     params(("id" = uuid::Uuid, Path, description = "Reading id")),
     responses((status = 204, description = "Deleted")))]
-pub async fn delete_log(
+pub async fn delete_reading(
     CallerAndId { user, id }: CallerAndId,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
-    state.brew_sessions.delete_log(user, id).await?;
+    state.brew_sessions.delete_reading(user, id).await?;
     Ok(HttpResponse::NoContent().finish())
 }
 
@@ -684,7 +689,7 @@ mod tests {
         assert_whole(&NEW_STEP, |body| read_new_step(body).map(|_| ()));
         assert_whole(&STEP_UPDATE, |body| read_step_patch(body).map(|_| ()));
         assert_whole(&TIMER, |body| read_timer_action(body).map(|_| ()));
-        assert_whole(&READING, |body| read_new_log(body).map(|_| ()));
-        assert_whole(&READING, |body| read_log_update(body).map(|_| ()));
+        assert_whole(&READING, |body| read_new_reading(body).map(|_| ()));
+        assert_whole(&READING, |body| read_reading_update(body).map(|_| ()));
     }
 }

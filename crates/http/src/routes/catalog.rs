@@ -12,7 +12,7 @@ use wort_domain::catalog::{
     NewCatalogItem, rules,
 };
 use wort_domain::error::Violation;
-use wort_domain::ingredients::{FermentableType, MiscType, MiscUse, YeastForm, YeastType};
+use wort_domain::recipe_children::{FermentableType, MiscType, MiscUse, YeastForm, YeastType};
 use wort_domain::{DomainError, UserId};
 
 use super::{created, page_response, resource};

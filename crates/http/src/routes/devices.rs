@@ -4,9 +4,9 @@ use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde_json::{Map, Value, json};
 use utoipa::ToSchema;
-use wort_domain::device::payload::IngestBody;
 use wort_domain::device::rules;
 use wort_domain::device::{Device, DeviceKind, DevicePatch, GeneratedDevice, NewDevice};
+use wort_hydrometers::{IngestBody, read_payload};
 
 use super::{created, page_response, resource};
 use crate::body::JsonBody;
@@ -224,14 +224,18 @@ pub async fn ingest(
                 .collect();
             state
                 .devices
-                .ingest(token, Value::Object(payload), IngestBody::Form(&pairs))
+                .ingest(
+                    token,
+                    Value::Object(payload),
+                    read_payload(IngestBody::Form(&pairs)),
+                )
                 .await?;
         }
         Ok(IngestPayload::Json(map)) => {
-            let body = IngestBody::Json(&map);
+            let reading = read_payload(IngestBody::Json(&map));
             state
                 .devices
-                .ingest(token, Value::Object(map.clone()), body)
+                .ingest(token, Value::Object(map), reading)
                 .await?;
         }
         Err(e) => {

@@ -9,10 +9,10 @@ pub mod chats;
 pub mod devices;
 pub mod equipment;
 pub mod health;
-pub mod ingredients;
 pub mod interchange;
 pub mod inventory;
 pub mod me;
+pub mod recipe_children;
 pub mod recipes;
 pub mod stock;
 pub mod styles;
@@ -55,12 +55,12 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             // /export and /import before /{id}, which would take them for (malformed) ids.
             .configure(interchange::configure) // /export, /import, /{id}/export
             .configure(recipes::configure) // "", /{id}, /{id}/copy, /{id}/scale, /{id}/stats
-            .configure(ingredients::configure_lists) // /{recipe_id}/fermentables, …
+            .configure(recipe_children::configure_lists) // /{recipe_id}/fermentables, …
             .configure(ai::configure_analysis) // /{id}/analysis
             .configure(stock::configure_cost) // /{id}/cost
             .configure(water::configure_report), // /{recipe_id}/water
     )
-    .configure(ingredients::configure_items) // /v1/fermentables/{id}, …
+    .configure(recipe_children::configure_items) // /v1/fermentables/{id}, …
     .service(
         web::scope("/v1/sessions")
             .configure(brew_sessions::configure)

@@ -1,4 +1,5 @@
-//! Recipe children: fermentables, hops, yeasts, miscs and mash steps.
+//! Recipe children: fermentables, hops, yeasts, miscs, mash steps, water additions and
+//! fermentation steps.
 //!
 //! Each kind has a row struct (the table as diesel sees it) with conversions to and from the
 //! domain entity; the queries, the same for every kind, are written once in `child_queries!`.
@@ -17,7 +18,7 @@ mod repository;
 mod rows;
 
 pub(crate) use queries::{
-    Children, WithNested, copy_ingredients, insert_new_children, load_children_of,
-    load_ingredients, malt_colours_by_recipe, nested_columns, split_nested,
+    Children, WithNested, copy_children, insert_new_children, load_children, load_children_of,
+    malt_colours_by_recipe, nested_columns, split_nested,
 };
 pub use repository::PgRecipeChildren;

@@ -15,12 +15,12 @@
 
 use serde_json::{Map, Value};
 
-use crate::brew_session::model::{GravityUnit, NewLog};
-use crate::brew_session::rules::{NOTES, READING_GRAVITY, READING_PH, READING_TEMPERATURE_C};
-use crate::brewing::gravity::sg_from_plato;
-use crate::error::Violation;
-use crate::rules::NumberRule;
-use crate::{DomainError, DomainResult};
+use wort_domain::brew_session::model::{GravityUnit, NewReading};
+use wort_domain::brew_session::rules::{NOTES, READING_GRAVITY, READING_PH, READING_TEMPERATURE_C};
+use wort_domain::brewing::gravity::sg_from_plato;
+use wort_domain::error::Violation;
+use wort_domain::rules::NumberRule;
+use wort_domain::{DomainError, DomainResult};
 
 /// A body as it arrived: JSON (any content type that parses as a JSON object) or an HTML form
 /// (application/x-www-form-urlencoded, as the Tilt app posts), already decoded into pairs.
@@ -67,7 +67,7 @@ const POINTS_MAX: f64 = 1200.0;
 /// when it holds no usable value (no gravity, no temperature, no pH) or a value out of the
 /// reading's bounds; each violation's path names the payload's own field (e.g. ["SG"],
 /// ["gravity"]).
-pub fn read_payload(body: IngestBody<'_>) -> DomainResult<NewLog> {
+pub fn read_payload(body: IngestBody<'_>) -> DomainResult<NewReading> {
     let mut reader = Reader {
         body,
         issues: Vec::new(),
@@ -97,7 +97,7 @@ pub fn read_payload(body: IngestBody<'_>) -> DomainResult<NewLog> {
     };
     // The Tilt's `Timepoint` (a spreadsheet day number in the phone's zone, which is not sent)
     // and the devices' uptimes cannot give a trustworthy instant: the reading is logged at arrival.
-    Ok(NewLog {
+    Ok(NewReading {
         logged_at: None,
         gravity,
         gravity_unit,
@@ -396,14 +396,14 @@ mod tests {
     use serde_json::json;
 
     /// The payloads below are the ones the firmware and services document or send.
-    fn json(value: Value) -> DomainResult<NewLog> {
+    fn json(value: Value) -> DomainResult<NewReading> {
         let Value::Object(map) = value else {
             unreachable!("the tests post objects")
         };
         read_payload(IngestBody::Json(&map))
     }
 
-    fn form(pairs: &[(&str, &str)]) -> DomainResult<NewLog> {
+    fn form(pairs: &[(&str, &str)]) -> DomainResult<NewReading> {
         let pairs: Vec<(String, String)> = pairs
             .iter()
             .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
@@ -416,7 +416,7 @@ mod tests {
     }
 
     /// The violations of a refused payload, as (code, path).
-    fn refused(result: DomainResult<NewLog>) -> Vec<(&'static str, Vec<String>)> {
+    fn refused(result: DomainResult<NewReading>) -> Vec<(&'static str, Vec<String>)> {
         match result {
             Err(DomainError::Invalid(issues)) => {
                 issues.into_iter().map(|v| (v.code, v.path)).collect()
@@ -440,7 +440,7 @@ mod tests {
         let log = json(ispindel(21.5625, "C", 1.041945)).unwrap();
         assert_eq!(
             log,
-            NewLog {
+            NewReading {
                 logged_at: None,
                 gravity: Some(1.041945),
                 gravity_unit: GravityUnit::Sg,
@@ -510,7 +510,7 @@ mod tests {
         let log = json(brewfather(1.042, "G")).unwrap();
         assert_eq!(
             log,
-            NewLog {
+            NewReading {
                 logged_at: None,
                 gravity: Some(1.042),
                 gravity_unit: GravityUnit::Sg,
@@ -561,7 +561,7 @@ mod tests {
         let log = form(TILT).unwrap();
         assert_eq!(
             log,
-            NewLog {
+            NewReading {
                 logged_at: None,
                 gravity: Some(1.05),
                 gravity_unit: GravityUnit::Sg,

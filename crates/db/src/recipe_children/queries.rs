@@ -8,10 +8,10 @@ use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use time::OffsetDateTime;
 use uuid::Uuid;
 use wort_domain::brewing::MaltColour;
-use wort_domain::ingredients::{
+use wort_domain::recipe::{NewRecipeWithIngredients, RecipeChild};
+use wort_domain::recipe_children::{
     Fermentable, FermentationStep, Hop, MashStep, Misc, WaterAddition, Yeast,
 };
-use wort_domain::recipe::{NewRecipeWithIngredients, RecipeChild};
 use wort_domain::{DomainResult, UserId, new_id};
 
 use super::nested::{NestedChildren, RowsOf};
@@ -174,7 +174,7 @@ fn all_entities<R, E>(
 }
 
 /// The seven lists, pipelined: seven queries, one round trip.
-pub(crate) async fn load_ingredients(
+pub(crate) async fn load_children(
     conn: &AsyncPgConnection,
     user: UserId,
     recipe_id: Uuid,
@@ -293,7 +293,7 @@ pub(crate) async fn malt_colours_by_recipe(
 }
 
 /// Inserts copies of `children` under `new_recipe_id`: new ids and timestamps, same order.
-pub(crate) async fn copy_ingredients(
+pub(crate) async fn copy_children(
     conn: &mut AsyncPgConnection,
     user: UserId,
     children: &Children,

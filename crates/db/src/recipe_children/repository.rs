@@ -8,7 +8,7 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 use wort_domain::ports::RecipeChildRepository;
 use wort_domain::recipe::{
-    NewRecipeChild, RecipeChild, RecipeChildKind, RecipeChildPatch, check_ingredient_room,
+    NewRecipeChild, RecipeChild, RecipeChildKind, RecipeChildPatch, check_child_room,
 };
 use wort_domain::{DomainError, DomainResult, UserId, new_id};
 
@@ -90,7 +90,7 @@ async fn add_in_tx(
             fermentation_step_q::count_and_last(conn, user, recipe_id).await?
         }
     };
-    check_ingredient_room(new.kind(), count).map_err(TxError)?;
+    check_child_room(new.kind(), count).map_err(TxError)?;
     let append_at = last.map_or(0, |l| l.saturating_add(1));
     let at = RowPlace {
         id: new_id(),
@@ -148,7 +148,7 @@ async fn add_in_tx(
         .ok_or_else(|| TxError(DomainError::Internal("insert returned no row".into())))
 }
 
-async fn find_ingredient(
+async fn find_child(
     conn: &mut AsyncPgConnection,
     user: UserId,
     kind: RecipeChildKind,
@@ -182,7 +182,7 @@ async fn update_in_tx(
     patch: RecipeChildPatch,
     now: OffsetDateTime,
 ) -> Result<RecipeChild, TxError> {
-    let current = find_ingredient(conn, user, patch.kind(), id).await?;
+    let current = find_child(conn, user, patch.kind(), id).await?;
     let (recipe_id, saved) = match (current, patch) {
         (RecipeChild::Fermentable(mut e), RecipeChildPatch::Fermentable(p)) if !p.is_empty() => {
             p.apply(&mut e);
@@ -392,7 +392,7 @@ impl RecipeChildRepository for PgRecipeChildren {
     ) -> DomainResult<RecipeChild> {
         let mut conn = checkout(&self.pool).await?;
         // FOR UPDATE outside a transaction locks nothing for long; one query, one shape.
-        find_ingredient(&mut conn, user, kind, id)
+        find_child(&mut conn, user, kind, id)
             .await
             .map_err(|TxError(e)| e)
     }

@@ -1,14 +1,16 @@
 //! Recipe children: created and listed under their recipe, read/updated/deleted by their own id.
 //!
 //! `POST|GET /v1/recipes/{recipe_id}/<kind>` and `GET|PATCH|DELETE /v1/<kind>/{id}` for
-//! fermentables, hops, yeasts, miscs, mash-steps and water-additions. Each kind has one table of its body's fields
-//! and one reader, used by both create (required fields, defaults) and update.
+//! fermentables, hops, yeasts, miscs, mash-steps, water-additions and fermentation-steps. Each kind
+//! has one table of its body's fields and one reader, used by both create (required fields,
+//! defaults) and update.
 
 use actix_web::{HttpResponse, web};
 use serde_json::Value;
 use wort_domain::catalog::CatalogKind;
 use wort_domain::error::Violation;
-use wort_domain::ingredients::{
+use wort_domain::recipe::{NewRecipeChild, RecipeChildKind, RecipeChildPatch};
+use wort_domain::recipe_children::{
     DEFAULT_MISC_AMOUNT_UNIT, DEFAULT_MISC_TIME_MINUTES, Fermentable, FermentableAddition,
     FermentablePatch, FermentableType, FermentationStep, FermentationStepPatch, Hop, HopForm,
     HopPatch, HopUse, MashStep, MashStepPatch, MashStepType, Misc, MiscPatch, MiscType, MiscUse,
@@ -16,7 +18,6 @@ use wort_domain::ingredients::{
     WaterAddition, WaterAdditionPatch, WaterAgent, WaterStep, Yeast, YeastForm, YeastPatch,
     YeastType, water_addition_violations,
 };
-use wort_domain::recipe::{NewRecipeChild, RecipeChildKind, RecipeChildPatch};
 
 use super::catalog::{check_link, fill_from_catalog};
 use super::{created, resource};
@@ -29,7 +30,7 @@ use crate::error::ApiResult;
 use crate::state::AppState;
 use wort_domain::recipe::rules;
 
-/// Where the ingredient sits in its list; appended when left out.
+/// Where the child sits in its list; appended when left out.
 const SORT_ORDER: FieldSpec = FieldSpec::new("sort_order", Kind::Integer, OnCreate::Optional);
 
 /// The catalogue item a child is filled from.
@@ -310,7 +311,7 @@ fn read_fermentation_step(r: &mut Reader) -> FermentationStepPatch {
 
 /// A create body of `kind`: every field read, required ones reported when missing, defaults
 /// filled in. Each `None` left is a required field not sent, which the reader reports.
-pub fn read_new_ingredient(
+pub fn read_new_child(
     kind: RecipeChildKind,
     body: &Value,
     link: Option<Violation>,
@@ -436,7 +437,7 @@ pub fn read_new_ingredient(
 }
 
 /// A PATCH body of `kind` (`recipe_id` and other read-only fields are ignored).
-pub fn read_ingredient_patch(kind: RecipeChildKind, body: &Value) -> ApiResult<RecipeChildPatch> {
+pub fn read_child_patch(kind: RecipeChildKind, body: &Value) -> ApiResult<RecipeChildPatch> {
     let mut r = Reader::new(body, spec(kind), Mode::Update)?;
     let patch = match kind {
         RecipeChildKind::Fermentable => RecipeChildPatch::Fermentable(read_fermentable(&mut r)),
@@ -454,7 +455,7 @@ pub fn read_ingredient_patch(kind: RecipeChildKind, body: &Value) -> ApiResult<R
     r.finish(patch)
 }
 
-async fn create_ingredient(
+async fn create_child(
     kind: RecipeChildKind,
     CallerAndRecipeId { user, recipe_id }: CallerAndRecipeId,
     state: web::Data<AppState>,
@@ -469,39 +470,34 @@ async fn create_ingredient(
         }
         None => (body.json()?, None),
     };
-    let new = read_new_ingredient(kind, &body, link)?;
-    let child = state.recipes.add_ingredient(user, recipe_id, new).await?;
+    let new = read_new_child(kind, &body, link)?;
+    let child = state.recipes.add_child(user, recipe_id, new).await?;
     Ok(created(&child))
 }
 
-async fn list_ingredients(
+async fn list_children(
     kind: RecipeChildKind,
     CallerAndRecipeId { user, recipe_id }: CallerAndRecipeId,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
-    Ok(HttpResponse::Ok().json(
-        state
-            .recipes
-            .list_ingredients(user, recipe_id, kind)
-            .await?,
-    ))
+    Ok(HttpResponse::Ok().json(state.recipes.list_children(user, recipe_id, kind).await?))
 }
 
-async fn get_ingredient(
+async fn get_child(
     kind: RecipeChildKind,
     CallerAndId { user, id }: CallerAndId,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
-    Ok(HttpResponse::Ok().json(state.recipes.get_ingredient(user, kind, id).await?))
+    Ok(HttpResponse::Ok().json(state.recipes.get_child(user, kind, id).await?))
 }
 
-async fn update_ingredient(
+async fn update_child(
     kind: RecipeChildKind,
     CallerAndId { user, id }: CallerAndId,
     state: web::Data<AppState>,
     body: JsonBody,
 ) -> ApiResult<HttpResponse> {
-    let patch = read_ingredient_patch(kind, &body.json()?)?;
+    let patch = read_child_patch(kind, &body.json()?)?;
     let catalog_id = match &patch {
         RecipeChildPatch::Fermentable(p) => p.catalog_id,
         RecipeChildPatch::Hop(p) => p.catalog_id,
@@ -512,20 +508,20 @@ async fn update_ingredient(
         | RecipeChildPatch::FermentationStep(_) => None,
     };
     check_link(&state, user, CatalogKind::of_child(kind), catalog_id).await?;
-    Ok(HttpResponse::Ok().json(state.recipes.update_ingredient(user, id, patch).await?))
+    Ok(HttpResponse::Ok().json(state.recipes.update_child(user, id, patch).await?))
 }
 
-async fn delete_ingredient(
+async fn delete_child(
     kind: RecipeChildKind,
     CallerAndId { user, id }: CallerAndId,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
-    state.recipes.delete_ingredient(user, kind, id).await?;
+    state.recipes.delete_child(user, kind, id).await?;
     Ok(HttpResponse::NoContent().finish())
 }
 
 /// One module of documented handlers per kind (utoipa needs a function per path and method).
-macro_rules! ingredient_routes {
+macro_rules! recipe_child_routes {
     ($module:ident, $kind:expr, $entity:ty, $create_body:ty, $update_body:ty, $tag:literal,
      $collection:literal, $item:literal, $list_in_recipe:literal, $item_scope:literal) => {
         pub mod $module {
@@ -537,7 +533,7 @@ macro_rules! ingredient_routes {
                 responses((status = 201, body = $entity),
                     (status = 422, body = crate::error::ValidationErrorBody, description = "Invalid body, or the recipe already holds 200 of this kind")))]
             pub async fn create(caller: CallerAndRecipeId, state: web::Data<AppState>, body: JsonBody) -> ApiResult<HttpResponse> {
-                create_ingredient($kind, caller, state, body).await
+                create_child($kind, caller, state, body).await
             }
 
             #[doc = "All of a recipe's items of this kind, in order."]
@@ -545,7 +541,7 @@ macro_rules! ingredient_routes {
                 params(("recipe_id" = uuid::Uuid, Path, description = "Recipe id")),
                 responses((status = 200, body = [$entity])))]
             pub async fn list(caller: CallerAndRecipeId, state: web::Data<AppState>) -> ApiResult<HttpResponse> {
-                list_ingredients($kind, caller, state).await
+                list_children($kind, caller, state).await
             }
 
             #[doc = "One item by id."]
@@ -553,7 +549,7 @@ macro_rules! ingredient_routes {
                 params(("id" = uuid::Uuid, Path, description = "Id of the item")),
                 responses((status = 200, body = $entity)))]
             pub async fn get(caller: CallerAndId, state: web::Data<AppState>) -> ApiResult<HttpResponse> {
-                get_ingredient($kind, caller, state).await
+                get_child($kind, caller, state).await
             }
 
             #[doc = "Change some fields; `recipe_id` cannot be changed; `{}` changes nothing."]
@@ -561,7 +557,7 @@ macro_rules! ingredient_routes {
                 params(("id" = uuid::Uuid, Path, description = "Id of the item")), request_body = $update_body,
                 responses((status = 200, body = $entity)))]
             pub async fn update(caller: CallerAndId, state: web::Data<AppState>, body: JsonBody) -> ApiResult<HttpResponse> {
-                update_ingredient($kind, caller, state, body).await
+                update_child($kind, caller, state, body).await
             }
 
             #[doc = "Delete the item."]
@@ -569,7 +565,7 @@ macro_rules! ingredient_routes {
                 params(("id" = uuid::Uuid, Path, description = "Id of the item")),
                 responses((status = 204, description = "Deleted")))]
             pub async fn delete(caller: CallerAndId, state: web::Data<AppState>) -> ApiResult<HttpResponse> {
-                delete_ingredient($kind, caller, state).await
+                delete_child($kind, caller, state).await
             }
 
             /// The list under its recipe, inside the `/v1/recipes` scope.
@@ -577,7 +573,7 @@ macro_rules! ingredient_routes {
                 cfg.service(resource($list_in_recipe, "GET, POST").route(web::get().to(list)).route(web::post().to(create)));
             }
 
-            /// The ingredient's own path, as a scope of its own.
+            /// The child's own path, as a scope of its own.
             pub fn configure_item(cfg: &mut web::ServiceConfig) {
                 cfg.service(
                     web::scope($item_scope).service(
@@ -592,7 +588,7 @@ macro_rules! ingredient_routes {
     };
 }
 
-ingredient_routes!(
+recipe_child_routes!(
     fermentables,
     RecipeChildKind::Fermentable,
     Fermentable,
@@ -604,7 +600,7 @@ ingredient_routes!(
     "/{recipe_id}/fermentables",
     "/v1/fermentables"
 );
-ingredient_routes!(
+recipe_child_routes!(
     hops,
     RecipeChildKind::Hop,
     Hop,
@@ -616,7 +612,7 @@ ingredient_routes!(
     "/{recipe_id}/hops",
     "/v1/hops"
 );
-ingredient_routes!(
+recipe_child_routes!(
     yeasts,
     RecipeChildKind::Yeast,
     Yeast,
@@ -628,7 +624,7 @@ ingredient_routes!(
     "/{recipe_id}/yeasts",
     "/v1/yeasts"
 );
-ingredient_routes!(
+recipe_child_routes!(
     miscs,
     RecipeChildKind::Misc,
     Misc,
@@ -640,7 +636,7 @@ ingredient_routes!(
     "/{recipe_id}/miscs",
     "/v1/miscs"
 );
-ingredient_routes!(
+recipe_child_routes!(
     mash_steps,
     RecipeChildKind::MashStep,
     MashStep,
@@ -653,7 +649,7 @@ ingredient_routes!(
     "/v1/mash-steps"
 );
 
-ingredient_routes!(
+recipe_child_routes!(
     water_additions,
     RecipeChildKind::WaterAddition,
     WaterAddition,
@@ -666,7 +662,7 @@ ingredient_routes!(
     "/v1/water-additions"
 );
 
-ingredient_routes!(
+recipe_child_routes!(
     fermentation_steps,
     RecipeChildKind::FermentationStep,
     FermentationStep,
@@ -771,11 +767,9 @@ mod tests {
     fn every_field_of_the_tables_is_read() {
         for kind in RecipeChildKind::ALL {
             assert_whole(spec(kind), |body| {
-                read_new_ingredient(kind, body, None).map(|_| ())
+                read_new_child(kind, body, None).map(|_| ())
             });
-            assert_whole(spec(kind), |body| {
-                read_ingredient_patch(kind, body).map(|_| ())
-            });
+            assert_whole(spec(kind), |body| read_child_patch(kind, body).map(|_| ()));
         }
     }
 }

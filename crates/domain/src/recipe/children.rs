@@ -1,7 +1,6 @@
-//! The six kinds of recipe children: fermentables, hops, yeasts, miscs, mash steps and water
-//! additions, with their enums, their validated create inputs (`New…`) and partial updates (`…Patch`).
-//! The six kinds of recipe children: fermentables, hops, yeasts, miscs, mash steps and
-//! fermentation steps, with their enums, their validated create inputs (`New…`) and partial updates (`…Patch`).
+//! The seven kinds of recipe children: fermentables, hops, yeasts and miscs (the four
+//! ingredients), mash steps, water additions and fermentation steps, with their enums, their
+//! validated create inputs (`New…`) and partial updates (`…Patch`).
 //!
 //! Each child serializes exactly as the API's JSON has it (the OpenAPI document): JSON `type` is
 //! the Rust field `kind`, JSON `use` is `hop_use` / `misc_use` (`use` is a Rust keyword), enums are
@@ -23,9 +22,8 @@ macro_rules! text_enum {
         $name:ident { $( $(#[$vmeta:meta])* $variant:ident => $text:literal ),+ $(,)? }
     ) => {
         $(#[$meta])*
-        #[derive(
-            Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema,
-        )]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
         #[serde(rename_all = "snake_case")]
         pub enum $name {
             $( $(#[$vmeta])* $variant ),+
@@ -207,7 +205,8 @@ fn set<T: Clone>(field: &mut T, value: &Option<T>) {
 // ---------------------------------------------------------------------------------------------
 // Fermentable
 
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Fermentable {
     pub id: Uuid,
     pub recipe_id: Uuid,
@@ -225,7 +224,7 @@ pub struct Fermentable {
     pub notes: Option<String>,
     pub sort_order: i32,
     #[serde(serialize_with = "crate::timestamp::serialize")]
-    #[schema(value_type = String, format = DateTime)]
+    #[cfg_attr(feature = "openapi", schema(value_type = String, format = DateTime))]
     pub created_at: OffsetDateTime,
 }
 
@@ -282,7 +281,8 @@ impl FermentablePatch {
 // ---------------------------------------------------------------------------------------------
 // Hop
 
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Hop {
     pub id: Uuid,
     pub recipe_id: Uuid,
@@ -305,7 +305,7 @@ pub struct Hop {
     pub temperature_c: Option<f64>,
     pub sort_order: i32,
     #[serde(serialize_with = "crate::timestamp::serialize")]
-    #[schema(value_type = String, format = DateTime)]
+    #[cfg_attr(feature = "openapi", schema(value_type = String, format = DateTime))]
     pub created_at: OffsetDateTime,
 }
 
@@ -371,7 +371,8 @@ impl HopPatch {
 // ---------------------------------------------------------------------------------------------
 // Yeast
 
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Yeast {
     pub id: Uuid,
     pub recipe_id: Uuid,
@@ -392,7 +393,7 @@ pub struct Yeast {
     pub notes: Option<String>,
     pub sort_order: i32,
     #[serde(serialize_with = "crate::timestamp::serialize")]
-    #[schema(value_type = String, format = DateTime)]
+    #[cfg_attr(feature = "openapi", schema(value_type = String, format = DateTime))]
     pub created_at: OffsetDateTime,
 }
 
@@ -457,7 +458,8 @@ impl YeastPatch {
 // ---------------------------------------------------------------------------------------------
 // Misc (finings, salts, spices, flavourings…)
 
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Misc {
     pub id: Uuid,
     pub recipe_id: Uuid,
@@ -474,7 +476,7 @@ pub struct Misc {
     pub notes: Option<String>,
     pub sort_order: i32,
     #[serde(serialize_with = "crate::timestamp::serialize")]
-    #[schema(value_type = String, format = DateTime)]
+    #[cfg_attr(feature = "openapi", schema(value_type = String, format = DateTime))]
     pub created_at: OffsetDateTime,
 }
 
@@ -527,7 +529,8 @@ impl MiscPatch {
 // ---------------------------------------------------------------------------------------------
 // Mash step
 
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct MashStep {
     pub id: Uuid,
     pub recipe_id: Uuid,
@@ -540,7 +543,7 @@ pub struct MashStep {
     pub ramp_minutes: Option<f64>,
     pub sort_order: i32,
     #[serde(serialize_with = "crate::timestamp::serialize")]
-    #[schema(value_type = String, format = DateTime)]
+    #[cfg_attr(feature = "openapi", schema(value_type = String, format = DateTime))]
     pub created_at: OffsetDateTime,
 }
 
@@ -591,7 +594,8 @@ impl MashStepPatch {
 /// falls to `until_gravity`, or until the apparent attenuation reaches
 /// `until_attenuation_percent` (whichever of them are set; none set is a rest with no end of
 /// its own, ended by hand).
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct FermentationStep {
     pub id: Uuid,
     pub recipe_id: Uuid,
@@ -602,7 +606,7 @@ pub struct FermentationStep {
     pub until_attenuation_percent: Option<f64>,
     pub sort_order: i32,
     #[serde(serialize_with = "crate::timestamp::serialize")]
-    #[schema(value_type = String, format = DateTime)]
+    #[cfg_attr(feature = "openapi", schema(value_type = String, format = DateTime))]
     pub created_at: OffsetDateTime,
 }
 
@@ -801,7 +805,8 @@ text_enum! {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct WaterAddition {
     pub id: Uuid,
     pub recipe_id: Uuid,
@@ -817,7 +822,7 @@ pub struct WaterAddition {
     pub step: WaterStep,
     pub sort_order: i32,
     #[serde(serialize_with = "crate::timestamp::serialize")]
-    #[schema(value_type = String, format = DateTime)]
+    #[cfg_attr(feature = "openapi", schema(value_type = String, format = DateTime))]
     pub created_at: OffsetDateTime,
 }
 

@@ -4,7 +4,7 @@
 use diesel::prelude::*;
 use time::OffsetDateTime;
 use uuid::Uuid;
-use wort_domain::ingredients::{
+use wort_domain::recipe_children::{
     Fermentable, FermentableAddition, FermentableType, FermentationStep, Hop, HopForm, HopUse,
     MashStep, MashStepType, Misc, MiscType, MiscUse, NewFermentable, NewFermentationStep, NewHop,
     NewMashStep, NewMisc, NewWaterAddition, NewYeast, WaterAddition, WaterAgent, WaterStep, Yeast,
@@ -510,11 +510,11 @@ impl WaterAdditionRow {
             recipe_id: at.recipe_id,
             agent: n.agent.as_str().to_owned(),
             amount: n.amount,
-            strength_percent: wort_domain::ingredients::normal_strength(
+            strength_percent: wort_domain::recipe_children::normal_strength(
                 n.agent,
                 n.strength_percent,
             ),
-            acid_percent: wort_domain::ingredients::normal_acid(n.agent, n.acid_percent),
+            acid_percent: wort_domain::recipe_children::normal_acid(n.agent, n.acid_percent),
             step: n.step.as_str().to_owned(),
             sort_order: n.sort_order.unwrap_or(append_at),
             created_at: at.now,
