@@ -81,10 +81,39 @@ function Units() {
     },
   });
   const fields: [Exclude<keyof Preferences, 'currency'>, string, [string, string][]][] = [
-    ['amounts', 'Amounts', [['metric', 'Metric (kg, g, L)'], ['us', 'US (lb, oz, gal)']]],
-    ['gravity', 'Gravity', [['sg', 'Specific gravity (1.050)'], ['plato', '°Plato'], ['brix', '°Brix']]],
-    ['color', 'Colour', [['srm', 'SRM'], ['ebc', 'EBC']]],
-    ['temperature', 'Temperature', [['c', '°C'], ['f', '°F']]],
+    [
+      'amounts',
+      'Amounts',
+      [
+        ['metric', 'Metric (kg, g, L)'],
+        ['us', 'US (lb, oz, gal)'],
+      ],
+    ],
+    [
+      'gravity',
+      'Gravity',
+      [
+        ['sg', 'Specific gravity (1.050)'],
+        ['plato', '°Plato'],
+        ['brix', '°Brix'],
+      ],
+    ],
+    [
+      'color',
+      'Colour',
+      [
+        ['srm', 'SRM'],
+        ['ebc', 'EBC'],
+      ],
+    ],
+    [
+      'temperature',
+      'Temperature',
+      [
+        ['c', '°C'],
+        ['f', '°F'],
+      ],
+    ],
   ];
   return (
     <section className="panel" aria-labelledby="h-units">
@@ -139,7 +168,14 @@ function ChangePassword() {
           change.mutate({ currentPassword: current, newPassword: next, revokeOtherSessions: revoke });
         }}
       >
-        <TextField label="Current password" type="password" autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.target.value)} error={currentErr} />
+        <TextField
+          label="Current password"
+          type="password"
+          autoComplete="current-password"
+          value={current}
+          onChange={(e) => setCurrent(e.target.value)}
+          error={currentErr}
+        />
         <TextField
           label="New password"
           type="password"
@@ -248,10 +284,18 @@ function ApiKeys() {
           <caption className="sr-only">Your API keys</caption>
           <thead role="rowgroup">
             <tr role="row">
-              <th role="columnheader" scope="col">Name</th>
-              <th role="columnheader" scope="col">Starts with</th>
-              <th role="columnheader" scope="col">Created</th>
-              <th role="columnheader" scope="col">Last used</th>
+              <th role="columnheader" scope="col">
+                Name
+              </th>
+              <th role="columnheader" scope="col">
+                Starts with
+              </th>
+              <th role="columnheader" scope="col">
+                Created
+              </th>
+              <th role="columnheader" scope="col">
+                Last used
+              </th>
               <th role="columnheader" scope="col">
                 <span className="sr-only">Actions</span>
               </th>
@@ -260,14 +304,25 @@ function ApiKeys() {
           <tbody role="rowgroup">
             {list.data.map((k) => (
               <tr role="row" key={k.id}>
-                <td role="cell" data-label="Name">{k.name}</td>
+                <td role="cell" data-label="Name">
+                  {k.name}
+                </td>
                 <td role="cell" data-label="Starts with">
                   <code>{k.start}…</code>
                 </td>
-                <td role="cell" data-label="Created">{when(k.createdAt)}</td>
-                <td role="cell" data-label="Last used">{when(k.lastUsedAt)}</td>
+                <td role="cell" data-label="Created">
+                  {when(k.createdAt)}
+                </td>
+                <td role="cell" data-label="Last used">
+                  {when(k.lastUsedAt)}
+                </td>
                 <td role="cell" className="row-actions">
-                  <button type="button" className="ghost danger-text" aria-label={`Delete key ${k.name}`} onClick={() => setDeleting({ id: k.id, name: k.name })}>
+                  <button
+                    type="button"
+                    className="ghost danger-text"
+                    aria-label={`Delete key ${k.name}`}
+                    onClick={() => setDeleting({ id: k.id, name: k.name })}
+                  >
                     Delete
                   </button>
                 </td>

@@ -29,14 +29,12 @@ export default function Assistant() {
           <>
             {!usage.data.configured && (
               <p className="notice" role="status">
-                AI is not configured on this server: the assistant cannot answer. The operator can enable it by setting WORT_AI_BASE_URL and
-                WORT_AI_MODEL.
+                AI is not configured on this server: the assistant cannot answer. The operator can enable it by setting WORT_AI_BASE_URL and WORT_AI_MODEL.
               </p>
             )}
             <p>
               {usage.data.messages.used} of {usage.data.messages.limit} messages and {usage.data.tokens.used.toLocaleString()} of{' '}
-              {usage.data.tokens.limit.toLocaleString()} tokens used today; the limits reset at{' '}
-              {absoluteTime(usage.data.resets_at)}.
+              {usage.data.tokens.limit.toLocaleString()} tokens used today; the limits reset at {absoluteTime(usage.data.resets_at)}.
             </p>
             <progress max={usage.data.messages.limit} value={usage.data.messages.used} aria-label="Daily AI allowance used" />
           </>
@@ -304,5 +302,3 @@ function Conversation({ chatId, configured }: { chatId?: string; configured?: bo
     </section>
   );
 }
-
-

@@ -125,8 +125,8 @@ export default function Ingredients() {
         <h1>Ingredients</h1>
       </div>
       <p className="muted">
-        Your own ingredients, offered first in a recipe’s name fields. Save one from a recipe with its ☆ button; the built-in catalogue is there too and
-        cannot be changed.
+        Your own ingredients, offered first in a recipe’s name fields. Save one from a recipe with its ☆ button; the built-in catalogue is there too and cannot
+        be changed.
       </p>
       <nav className="kind-tabs" aria-label="Ingredient kinds">
         {catalogKinds.map((k) => (

@@ -97,14 +97,7 @@ function LastPayload({ device: d }: { device: Device }) {
   return (
     <section className="panel" aria-labelledby="h-last">
       <h2 id="h-last">Last post</h2>
-      <p>
-        Last seen:{' '}
-        {d.last_seen_at ? (
-          <time dateTime={d.last_seen_at}>{seenText(d.last_seen_at, now)}</time>
-        ) : (
-          'never'
-        )}
-      </p>
+      <p>Last seen: {d.last_seen_at ? <time dateTime={d.last_seen_at}>{seenText(d.last_seen_at, now)}</time> : 'never'}</p>
       {d.last_payload ? (
         <figure className="payload">
           <figcaption>
@@ -114,7 +107,8 @@ function LastPayload({ device: d }: { device: Device }) {
         </figure>
       ) : (
         <p className="muted">
-          Nothing received yet. Set the device up with its ingest URL, shown when the device was added; if you no longer have it, replace the token to see a new one.
+          Nothing received yet. Set the device up with its ingest URL, shown when the device was added; if you no longer have it, replace the token to see a new
+          one.
         </p>
       )}
     </section>

@@ -94,8 +94,7 @@ function NewDevice({ sessions, onCreated }: { sessions: UseQueryResult<{ items: 
   const [kind, setKind] = useState<DeviceKind>('ispindel');
   const [sessionId, setSessionId] = useState('');
   const create = useMutation({
-    mutationFn: () =>
-      unwrap(client.POST('/v1/devices', { body: { name, kind, session_id: sessionId === '' ? null : sessionId } })),
+    mutationFn: () => unwrap(client.POST('/v1/devices', { body: { name, kind, session_id: sessionId === '' ? null : sessionId } })),
     onSuccess: (d) => {
       onCreated(d);
       setName('');
@@ -115,7 +114,14 @@ function NewDevice({ sessions, onCreated }: { sessions: UseQueryResult<{ items: 
           create.mutate();
         }}
       >
-        <TextField label="Name" value={name} error={api?.at('name')} onChange={(e) => setName(e.target.value)} placeholder="e.g. iSpindel in the cellar" autoComplete="off" />
+        <TextField
+          label="Name"
+          value={name}
+          error={api?.at('name')}
+          onChange={(e) => setName(e.target.value)}
+          placeholder="e.g. iSpindel in the cellar"
+          autoComplete="off"
+        />
         <SelectField label="Kind" value={kind} options={deviceKinds} error={api?.at('kind')} onChange={(e) => setKind(e.target.value as DeviceKind)} />
         <SelectField
           label="Brew session"

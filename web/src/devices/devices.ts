@@ -48,7 +48,8 @@ export function urlParts(url: string): { host: string; port: string; path: strin
 
 /** The setup for one kind of device, with the device's full ingest URL filled in. */
 export function setupFor(kind: DeviceKind, url: string): Setup {
-  const interval = 'Set the interval to 60 seconds or more (900, a quarter of an hour, is usual): wort stores one reading a minute per device (a faster post is answered 429).';
+  const interval =
+    'Set the interval to 60 seconds or more (900, a quarter of an hour, is usual): wort stores one reading a minute per device (a faster post is answered 429).';
   switch (kind) {
     case 'ispindel': {
       const { host, port, path } = urlParts(url);

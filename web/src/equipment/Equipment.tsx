@@ -31,9 +31,7 @@ export default function Equipment() {
           ) : list.data.items.length === 0 ? (
             <Empty>
               <p>No equipment profiles yet</p>
-              <p className="muted">
-                Describe your kit with the form: its losses and boil-off give a recipe its strike and sparge water and its volumes.
-              </p>
+              <p className="muted">Describe your kit with the form: its losses and boil-off give a recipe its strike and sparge water and its volumes.</p>
             </Empty>
           ) : (
             <ul className="cards" aria-label="Equipment profiles">
@@ -106,7 +104,8 @@ function NewProfile() {
   });
   const error = withDisplayUnits(create.error, profileKinds, prefs);
   const api = error instanceof ApiError ? error : null;
-  const set = (key: string) => (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>) => setDraft({ ...draft, [key]: e.target.value });
+  const set = (key: string) => (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>) =>
+    setDraft({ ...draft, [key]: e.target.value });
   const rest = api ? api.rest(fieldKeys) : null;
   return (
     <section className="panel" aria-labelledby="h-new-profile">
@@ -119,13 +118,7 @@ function NewProfile() {
         }}
       >
         <TextField label="Name" value={draft.name} error={api?.at('name')} onChange={set('name')} placeholder="e.g. 30 L all-in-one" />
-        <SelectField
-          label="Mash method"
-          options={mashMethods}
-          value={draft.mash_method}
-          error={api?.at('mash_method')}
-          onChange={set('mash_method')}
-        />
+        <SelectField label="Mash method" options={mashMethods} value={draft.mash_method} error={api?.at('mash_method')} onChange={set('mash_method')} />
         <div className="form-grid">
           {profileFields.map((f) => {
             const sym = symbolFor(f.unit, prefs);

@@ -52,14 +52,7 @@ export default function EquipmentProfile() {
         <p className="muted small">Saved as you type. Volumes and grain absorption are in the units chosen on the Account page.</p>
         <div className="form-grid">
           <AutoField label="Name" field="name" value={p.name} save={save('name')} />
-          <AutoField
-            label="Mash method"
-            field="mash_method"
-            type="select"
-            options={mashMethods}
-            value={p.mash_method ?? 'sparge'}
-            save={save('mash_method')}
-          />
+          <AutoField label="Mash method" field="mash_method" type="select" options={mashMethods} value={p.mash_method ?? 'sparge'} save={save('mash_method')} />
           {profileFields.map((f) => (
             <AutoField key={f.key} label={f.label} field={f.key} type="number" unit={f.unit} nullable={f.nullable} value={p[f.key]} save={save(f.key)} />
           ))}
@@ -83,7 +76,8 @@ function DeleteProfile({ profile }: { profile: Profile }) {
     },
   });
   // A profile a recipe uses is refused (422) with one detail that says so: shown as it is.
-  const refused = del.error instanceof ApiError && del.error.status === 422 && del.error.details.length ? del.error.details.map((d) => d.message).join('; ') : null;
+  const refused =
+    del.error instanceof ApiError && del.error.status === 422 && del.error.details.length ? del.error.details.map((d) => d.message).join('; ') : null;
   return (
     <div className="actions">
       <button type="button" className="danger" onClick={() => setConfirm(true)}>

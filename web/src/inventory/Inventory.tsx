@@ -90,17 +90,7 @@ export default function Inventory() {
 
 type Values = { category: Category; name: string; amount: string; amount_unit: string; notes: string; price_per_unit: string; best_before: string };
 
-function ItemFields({
-  values,
-  set,
-  error,
-  prefix,
-}: {
-  values: Values;
-  set: (v: Partial<Values>) => void;
-  error: ApiError | null;
-  prefix: string;
-}) {
+function ItemFields({ values, set, error, prefix }: { values: Values; set: (v: Partial<Values>) => void; error: ApiError | null; prefix: string }) {
   const defaultUnit = defaultUnits[usePrefs().amounts];
   return (
     <>
@@ -116,12 +106,30 @@ function ItemFields({
       />
       <TextField label={`${prefix}Name`} value={values.name} error={error?.at('name')} onChange={(e) => set({ name: e.target.value })} />
       <div className="two">
-        <TextField label={`${prefix}Amount`} inputMode="decimal" value={values.amount} error={error?.at('amount')} onChange={(e) => set({ amount: e.target.value })} />
+        <TextField
+          label={`${prefix}Amount`}
+          inputMode="decimal"
+          value={values.amount}
+          error={error?.at('amount')}
+          onChange={(e) => set({ amount: e.target.value })}
+        />
         <TextField label={`${prefix}Unit`} value={values.amount_unit} error={error?.at('amount_unit')} onChange={(e) => set({ amount_unit: e.target.value })} />
       </div>
       <div className="two">
-        <TextField label={`${prefix}Price per unit`} inputMode="decimal" value={values.price_per_unit} error={error?.at('price_per_unit')} onChange={(e) => set({ price_per_unit: e.target.value })} />
-        <TextField label={`${prefix}Best before`} type="date" value={values.best_before} error={error?.at('best_before')} onChange={(e) => set({ best_before: e.target.value })} />
+        <TextField
+          label={`${prefix}Price per unit`}
+          inputMode="decimal"
+          value={values.price_per_unit}
+          error={error?.at('price_per_unit')}
+          onChange={(e) => set({ price_per_unit: e.target.value })}
+        />
+        <TextField
+          label={`${prefix}Best before`}
+          type="date"
+          value={values.best_before}
+          error={error?.at('best_before')}
+          onChange={(e) => set({ best_before: e.target.value })}
+        />
       </div>
       <TextField label={`${prefix}Notes`} value={values.notes} error={error?.at('notes')} onChange={(e) => set({ notes: e.target.value })} />
     </>
@@ -146,7 +154,15 @@ function AddItem() {
   const qc = useQueryClient();
   const prefs = usePrefs();
   const defaultUnit = defaultUnits[prefs.amounts];
-  const empty = { category: 'fermentable' as Category, name: '', amount: '', amount_unit: defaultUnit.fermentable, notes: '', price_per_unit: '', best_before: '' };
+  const empty = {
+    category: 'fermentable' as Category,
+    name: '',
+    amount: '',
+    amount_unit: defaultUnit.fermentable,
+    notes: '',
+    price_per_unit: '',
+    best_before: '',
+  };
   const [values, setValues] = useState(empty);
   // The units may arrive after the form: an untouched unit follows them.
   useEffect(() => {
@@ -171,7 +187,9 @@ function AddItem() {
         }}
       >
         <ItemFields values={values} set={(v) => setValues({ ...values, ...v })} error={api} prefix="" />
-        {add.error && !(api && ['category', 'name', 'amount', 'amount_unit', 'notes', 'price_per_unit', 'best_before'].some((k) => api.at(k))) && <ErrorBox error={add.error} />}
+        {add.error && !(api && ['category', 'name', 'amount', 'amount_unit', 'notes', 'price_per_unit', 'best_before'].some((k) => api.at(k))) && (
+          <ErrorBox error={add.error} />
+        )}
         <button type="submit" className="primary" disabled={add.isPending}>
           Add item
         </button>
@@ -241,7 +259,12 @@ function InventoryRow({ item }: { item: Item }) {
         <p className="inv-amount" aria-label={`${item.name}: ${shown} in stock`}>
           {shown}
           {item.best_before && <span className="muted small"> best before {item.best_before}</span>}
-          {item.price_per_unit != null && <span className="muted small"> · {formatMoney(item.price_per_unit * entry.perShown, prefs.currency, 4)} per {entry.symbol}</span>}
+          {item.price_per_unit != null && (
+            <span className="muted small">
+              {' '}
+              · {formatMoney(item.price_per_unit * entry.perShown, prefs.currency, 4)} per {entry.symbol}
+            </span>
+          )}
         </p>
       </div>
       <div className="inv-actions">

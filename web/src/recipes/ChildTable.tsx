@@ -212,7 +212,13 @@ export const ChildTable = memo(function ChildTable({ recipeId, spec, rows: apiRo
                       <td role="cell" className="row-actions">
                         {!spec.order && (
                           <>
-                            <button type="button" className="icon" aria-label={`Move ${spec.singular} ${i + 1} up`} disabled={i === 0 || move.isPending} onClick={() => move.mutate({ i, dir: -1 })}>
+                            <button
+                              type="button"
+                              className="icon"
+                              aria-label={`Move ${spec.singular} ${i + 1} up`}
+                              disabled={i === 0 || move.isPending}
+                              onClick={() => move.mutate({ i, dir: -1 })}
+                            >
                               ↑
                             </button>
                             <button
@@ -238,7 +244,17 @@ export const ChildTable = memo(function ChildTable({ recipeId, spec, rows: apiRo
                             ☆
                           </button>
                         )}
-                        <button type="button" className="icon danger-text" aria-label={`Remove ${spec.singular} ${i + 1}: ${String(r.name ?? r.agent ?? '')}`} onClick={() => removal.remove(r.id, `${spec.singular[0]?.toUpperCase() ?? ''}${spec.singular.slice(1)} “${String(r.name ?? r.agent ?? '')}” removed.`)}>
+                        <button
+                          type="button"
+                          className="icon danger-text"
+                          aria-label={`Remove ${spec.singular} ${i + 1}: ${String(r.name ?? r.agent ?? '')}`}
+                          onClick={() =>
+                            removal.remove(
+                              r.id,
+                              `${spec.singular[0]?.toUpperCase() ?? ''}${spec.singular.slice(1)} “${String(r.name ?? r.agent ?? '')}” removed.`,
+                            )
+                          }
+                        >
                           ✕
                         </button>
                       </td>
@@ -389,7 +405,13 @@ function initial(spec: ChildSpec, prefs: Prefs): Record<string, string> {
   }
   for (const c of spec.cols) {
     if (c.add === false || c.type !== 'number') continue;
-    const def = c.defBy ? c.defBy(out) : typeof c.def === 'number' ? c.def : c.def && typeof c.def === 'object' ? roundDefault(c.unit ?? 'plain', c.def, prefs) : null;
+    const def = c.defBy
+      ? c.defBy(out)
+      : typeof c.def === 'number'
+        ? c.def
+        : c.def && typeof c.def === 'object'
+          ? roundDefault(c.unit ?? 'plain', c.def, prefs)
+          : null;
     out[c.key] = shownNumber(c, def, out, prefs);
   }
   return out;

@@ -30,12 +30,7 @@ export function useImport() {
           if (file) mutation.mutate(file);
         }}
       />
-      <button
-        type="button"
-        onClick={() => input.current?.click()}
-        disabled={mutation.isPending}
-        aria-describedby="import-hint"
-      >
+      <button type="button" onClick={() => input.current?.click()} disabled={mutation.isPending} aria-describedby="import-hint">
         {mutation.isPending ? 'Importing…' : 'Import'}
       </button>
       <span id="import-hint" hidden>
@@ -136,8 +131,8 @@ function ImportDone({ result, file }: { result: NonNullable<Awaited<ReturnType<t
         // A long list (a file of many recipes) starts folded.
         <details className="import-warnings" open={result.warnings.length <= 8}>
           <summary>
-            {result.warnings.length} {result.warnings.length === 1 ? 'note' : 'notes'} on the file: what was not kept as written, and where its
-            program's numbers differ from wort's
+            {result.warnings.length} {result.warnings.length === 1 ? 'note' : 'notes'} on the file: what was not kept as written, and where its program's
+            numbers differ from wort's
           </summary>
           <ul className="import-issues" aria-label="Import warnings">
             {result.warnings.map((w, i) => (

@@ -66,8 +66,24 @@ export default function RecipeEditor() {
               <AutoField label="Name" field="name" value={r.name} save={save('name')} />
               <AutoField label="Style" field="style" value={r.style} save={save('style')} />
               <AutoField label="Type" field="type" type="select" options={recipeTypes} value={r.type} save={save('type')} />
-              <AutoField label="Batch size" field="batch_size_liters" type="number" unit="volume" value={r.batch_size_liters} save={save('batch_size_liters')} delay={NUMBER_DELAY} />
-              <AutoField label="Boil time" field="boil_time_minutes" type="number" unit="minutes" value={r.boil_time_minutes} save={save('boil_time_minutes')} delay={NUMBER_DELAY} />
+              <AutoField
+                label="Batch size"
+                field="batch_size_liters"
+                type="number"
+                unit="volume"
+                value={r.batch_size_liters}
+                save={save('batch_size_liters')}
+                delay={NUMBER_DELAY}
+              />
+              <AutoField
+                label="Boil time"
+                field="boil_time_minutes"
+                type="number"
+                unit="minutes"
+                value={r.boil_time_minutes}
+                save={save('boil_time_minutes')}
+                delay={NUMBER_DELAY}
+              />
               <EfficiencyField recipe={r} save={save} />
               <BrewingPickers recipe={r} save={save} />
               <AutoField label="Notes" field="notes" type="textarea" nullable value={r.notes ?? null} save={save('notes')} className="span-all" />
@@ -158,7 +174,13 @@ function StatsPanel({ id }: { id: string }) {
   return (
     <section className="panel stats-panel" aria-label="Statistics" aria-busy={stats.isFetching}>
       <h2>Statistics</h2>
-      {stats.isPending ? <Loading what="statistics" /> : stats.isError ? <ErrorBox error={stats.error} retry={() => stats.refetch()} /> : <StatsList stats={stats.data} />}
+      {stats.isPending ? (
+        <Loading what="statistics" />
+      ) : stats.isError ? (
+        <ErrorBox error={stats.error} retry={() => stats.refetch()} />
+      ) : (
+        <StatsList stats={stats.data} />
+      )}
     </section>
   );
 }
@@ -180,8 +202,8 @@ function Analysis({ id }: { id: string }) {
           <div className="error-box" role="alert">
             {err instanceof ApiError && err.status === 503 ? (
               <p>
-                AI is not configured on this server, so analysis is unavailable. ({errorText(err)}.) The operator can enable it by setting
-                WORT_AI_BASE_URL and WORT_AI_MODEL.
+                AI is not configured on this server, so analysis is unavailable. ({errorText(err)}.) The operator can enable it by setting WORT_AI_BASE_URL and
+                WORT_AI_MODEL.
               </p>
             ) : (
               <p>Analysis failed: {errorText(err)}</p>
@@ -311,7 +333,14 @@ function ScaleDialog({ recipe, onClose }: { recipe: Recipe; onClose: () => void 
   const fields = ['batch_size_liters', 'efficiency', 'name'];
   const rest = api?.rest(fields);
   return (
-    <ConfirmDialog open title={`Scale “${recipe.name}”`} confirmLabel="Create scaled recipe" busy={scale.isPending} onCancel={onClose} onConfirm={() => scale.mutate()}>
+    <ConfirmDialog
+      open
+      title={`Scale “${recipe.name}”`}
+      confirmLabel="Create scaled recipe"
+      busy={scale.isPending}
+      onCancel={onClose}
+      onConfirm={() => scale.mutate()}
+    >
       <p className="muted small">A new recipe: fermentables are solved to keep the OG, hops to keep the IBU; this one stays as it is.</p>
       <TextField
         label={`New batch size (${symbolFor('volume', prefs)})`}
@@ -328,7 +357,13 @@ function ScaleDialog({ recipe, onClose }: { recipe: Recipe; onClose: () => void 
         error={api?.at('efficiency')}
         hint={`Optional: empty keeps ${toInput(recipe.efficiency, 'fraction', prefs)} %`}
       />
-      <TextField label="New name" value={name} onChange={(e) => setName(e.target.value)} error={api?.at('name')} hint="Optional: empty adds the new size to the name" />
+      <TextField
+        label="New name"
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        error={api?.at('name')}
+        hint="Optional: empty adds the new size to the name"
+      />
       {error && (!api || rest !== 'Please correct the marked fields.') ? (
         <ErrorBox error={api ? new ApiError(api.status, rest ?? api.message) : error} />
       ) : null}

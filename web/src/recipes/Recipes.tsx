@@ -35,8 +35,7 @@ export default function Recipes() {
 
   const list = useQuery({
     queryKey: keys.recipes.list({ q, sort, page }),
-    queryFn: () =>
-      unwrapPage(client.GET('/v1/recipes', { params: { query: { q: q || undefined, sort, limit: PAGE, offset: page * PAGE } } })),
+    queryFn: () => unwrapPage(client.GET('/v1/recipes', { params: { query: { q: q || undefined, sort, limit: PAGE, offset: page * PAGE } } })),
     placeholderData: keepPreviousData,
   });
   const create = useMutation({
@@ -123,7 +122,9 @@ export default function Recipes() {
                     <Link to={`/recipes/${r.id}`}>{r.name}</Link>
                   </h2>
                   <p className="muted">
-                    {[r.style || 'No style', words(r.type), display(r.batch_size_liters, 'volume', prefs), display(r.est_color_srm, 'color', prefs)].join(' · ')}
+                    {[r.style || 'No style', words(r.type), display(r.batch_size_liters, 'volume', prefs), display(r.est_color_srm, 'color', prefs)].join(
+                      ' · ',
+                    )}
                   </p>
                 </div>
               </li>

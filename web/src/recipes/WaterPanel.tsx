@@ -101,8 +101,7 @@ function WaterReport({ report }: { report: Report }) {
     <>
       <p className="muted small">
         Mash water {display(report.mash.liters, 'volume', prefs)}, sparge {display(report.sparge_liters, 'volume', prefs)}
-        {report.volumes_from === 'batch_size' ? ' (no equipment profile: the batch size is taken as mash water)' : ''}.
-        Ions in mg/L (ppm).
+        {report.volumes_from === 'batch_size' ? ' (no equipment profile: the batch size is taken as mash water)' : ''}. Ions in mg/L (ppm).
       </p>
       <div className="water-table">
         <table className="water-ions">
@@ -214,7 +213,14 @@ function NewWaterProfile({ onCreated }: { onCreated: (id: string) => Promise<voi
           create.mutate();
         }}
       >
-        <TextField label="Water profile" hint="Its name, e.g. Our tap" value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} error={api?.at('name')} required />
+        <TextField
+          label="Water profile"
+          hint="Its name, e.g. Our tap"
+          value={form.name}
+          onChange={(e) => setForm({ ...form, name: e.target.value })}
+          error={api?.at('name')}
+          required
+        />
         {profileFields.map(([key, label]) => (
           <TextField
             key={key}

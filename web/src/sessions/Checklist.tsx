@@ -83,7 +83,10 @@ export function Checklist({ sessionId, status }: { sessionId: string; status: St
     [steps.data, waitingTicks],
   );
   const additions = boilAdditions(list);
-  const now = useNow(1000, list.some((s) => s.timer?.state === 'running'));
+  const now = useNow(
+    1000,
+    list.some((s) => s.timer?.state === 'running'),
+  );
   // How far the server's clock is ahead of this device's, from the last answer with a running
   // timer (a phone whose clock is a minute off still shows the laptop's countdown).
   const [skew, setSkew] = useState(0);
@@ -100,7 +103,12 @@ export function Checklist({ sessionId, status }: { sessionId: string; status: St
   return (
     <section className="panel" aria-labelledby="h-checklist">
       <h2 id="h-checklist">
-        Brew-day checklist {list.length > 0 && <span className="count">{done} of {list.length} done</span>}
+        Brew-day checklist{' '}
+        {list.length > 0 && (
+          <span className="count">
+            {done} of {list.length} done
+          </span>
+        )}
       </h2>
       {status === 'planned' && <p className="muted">Tick the steps as you go. Timers run on the server: every device shows the same countdown.</p>}
       {steps.isPending ? (
@@ -128,7 +136,9 @@ export function Checklist({ sessionId, status }: { sessionId: string; status: St
                 {waitingTicks.has(s.id) && <span className="badge waiting">Waiting to send</span>}
               </div>
               {s.description && <p className="muted small step-desc">{s.description}</p>}
-              {s.timer && <StepTimer step={s} timer={s.timer} now={now} skew={skew} learn={setSkew} sessionId={sessionId} additions={s.boil ? additions : []} />}
+              {s.timer && (
+                <StepTimer step={s} timer={s.timer} now={now} skew={skew} learn={setSkew} sessionId={sessionId} additions={s.boil ? additions : []} />
+              )}
             </li>
           ))}
         </ol>
@@ -249,14 +259,9 @@ function StepTimer({
           <div aria-live="assertive" role="status" className="announce" aria-label="Boil additions">
             {announced}
           </div>
-          {upcoming.length > 0 && (
-            <p className="muted small">
-              Next: {upcoming.map((a) => a.text).join('; ')}
-            </p>
-          )}
+          {upcoming.length > 0 && <p className="muted small">Next: {upcoming.map((a) => a.text).join('; ')}</p>}
         </div>
       )}
     </div>
   );
 }
-

@@ -45,7 +45,13 @@ export function Fermentation({ session }: { session: Session }) {
       const at = fromLocalInput(form.at);
       if (at) body.logged_at = at;
       const what = g != null && !Number.isNaN(g) ? display(g, 'gravity', prefs) : t != null && !Number.isNaN(t) ? display(t, 'temperature', prefs) : 'reading';
-      return writeOrQueue<Log>({ user, method: 'POST', path: `/v1/sessions/${id}/fermentation-logs`, body, label: `Reading ${what} at ${form.at.replace('T', ' ')}` });
+      return writeOrQueue<Log>({
+        user,
+        method: 'POST',
+        path: `/v1/sessions/${id}/fermentation-logs`,
+        body,
+        label: `Reading ${what} at ${form.at.replace('T', ' ')}`,
+      });
     },
     onSuccess: (out) => {
       setError(null);
@@ -66,7 +72,14 @@ export function Fermentation({ session }: { session: Session }) {
       unwrap(
         client.POST('/v1/sessions/{id}/fermentation-logs', {
           params: { path: { id } },
-          body: { logged_at: l.logged_at, gravity: l.gravity, gravity_unit: l.gravity_unit, temperature_c: l.temperature_c, ph: l.ph, notes: l.notes } as Schemas['CreateLogRequest'],
+          body: {
+            logged_at: l.logged_at,
+            gravity: l.gravity,
+            gravity_unit: l.gravity_unit,
+            temperature_c: l.temperature_c,
+            ph: l.ph,
+            notes: l.notes,
+          } as Schemas['CreateLogRequest'],
         }),
       ),
     onSuccess: (log) => {
@@ -88,10 +101,7 @@ export function Fermentation({ session }: { session: Session }) {
   const queue = useSyncExternalStore(subscribe, snapshot);
   const waiting = useMemo(() => waitingReadings(waitingWrites(queue, user, 'POST', `/v1/sessions/${id}/fermentation-logs`), id), [queue, user, id]);
   const waitingIds = useMemo(() => new Set(waiting.map((l) => l.id)), [waiting]);
-  const list = useMemo(
-    () => [...(logs.data ?? []), ...waiting].sort((a, b) => a.logged_at.localeCompare(b.logged_at)),
-    [logs.data, waiting],
-  );
+  const list = useMemo(() => [...(logs.data ?? []), ...waiting].sort((a, b) => a.logged_at.localeCompare(b.logged_at)), [logs.data, waiting]);
   // Original gravity (measured, else planned), the latest gravity and the figures between them
   // are the API's.
   const { original_gravity: og, latest_gravity: latest, apparent_attenuation_percent: attenuation, abv_percent: abv } = session.fermentation;
@@ -197,11 +207,21 @@ export function Fermentation({ session }: { session: Session }) {
             <caption className="sr-only">Readings, newest first</caption>
             <thead role="rowgroup">
               <tr role="row">
-                <th role="columnheader" scope="col">Time</th>
-                <th role="columnheader" scope="col">Gravity</th>
-                <th role="columnheader" scope="col">Temperature</th>
-                <th role="columnheader" scope="col">pH</th>
-                <th role="columnheader" scope="col">Notes</th>
+                <th role="columnheader" scope="col">
+                  Time
+                </th>
+                <th role="columnheader" scope="col">
+                  Gravity
+                </th>
+                <th role="columnheader" scope="col">
+                  Temperature
+                </th>
+                <th role="columnheader" scope="col">
+                  pH
+                </th>
+                <th role="columnheader" scope="col">
+                  Notes
+                </th>
                 <th role="columnheader" scope="col">
                   <span className="sr-only">Actions</span>
                 </th>
@@ -217,14 +237,27 @@ export function Fermentation({ session }: { session: Session }) {
                       {absoluteTime(l.logged_at)}
                       {waitingIds.has(l.id) && <span className="badge waiting">Waiting to send</span>}
                     </td>
-                    <td role="cell" data-label="Gravity">{display(l.gravity, 'gravity', prefs)}</td>
-                    <td role="cell" data-label="Temperature">{display(l.temperature_c, 'temperature', prefs)}</td>
-                    <td role="cell" data-label="pH">{l.ph == null ? '—' : formatNumber(l.ph, 2)}</td>
-                    <td role="cell" data-label="Notes">{l.notes ?? ''}</td>
+                    <td role="cell" data-label="Gravity">
+                      {display(l.gravity, 'gravity', prefs)}
+                    </td>
+                    <td role="cell" data-label="Temperature">
+                      {display(l.temperature_c, 'temperature', prefs)}
+                    </td>
+                    <td role="cell" data-label="pH">
+                      {l.ph == null ? '—' : formatNumber(l.ph, 2)}
+                    </td>
+                    <td role="cell" data-label="Notes">
+                      {l.notes ?? ''}
+                    </td>
                     <td role="cell" className="row-actions">
                       {!waitingIds.has(l.id) && (
                         <>
-                          <button type="button" className="ghost" aria-label={`Edit the reading of ${new Date(l.logged_at).toLocaleString()}`} onClick={() => setEditing(l.id)}>
+                          <button
+                            type="button"
+                            className="ghost"
+                            aria-label={`Edit the reading of ${new Date(l.logged_at).toLocaleString()}`}
+                            onClick={() => setEditing(l.id)}
+                          >
                             Edit
                           </button>
                           <button
@@ -365,4 +398,3 @@ function ReadingEditor({ log, sessionId, done }: { log: Log; sessionId: string; 
     </tr>
   );
 }
-

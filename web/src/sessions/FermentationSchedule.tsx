@@ -41,11 +41,13 @@ export function FermentationSchedule({ sessionId }: { sessionId: string }) {
               {s.kind === 'dry_hop' && s.amount_grams != null ? ` · ${display(s.amount_grams, 'mass_g', prefs)}` : null}
             </div>
             <div className="muted">
-              {dueText(s, (g) => display(g, 'gravity', prefs), (iso) => absoluteTime(iso))}
+              {dueText(
+                s,
+                (g) => display(g, 'gravity', prefs),
+                (iso) => absoluteTime(iso),
+              )}
               {' · '}
-              <span className={s.due ? 'badge completed' : 'badge'}>
-                {s.due && s.became_due_at ? `Due since ${absoluteTime(s.became_due_at)}` : 'Waiting'}
-              </span>
+              <span className={s.due ? 'badge completed' : 'badge'}>{s.due && s.became_due_at ? `Due since ${absoluteTime(s.became_due_at)}` : 'Waiting'}</span>
             </div>
           </li>
         ))}

@@ -66,8 +66,24 @@ export default function SessionPage() {
           <section className="panel" aria-labelledby="h-measured">
             <h2 id="h-measured">Measured</h2>
             <div className="form-grid one">
-              <AutoField label="Measured OG" field="measured_og" type="number" unit="gravity" nullable value={s.measured_og ?? null} save={save('measured_og')} />
-              <AutoField label="Measured FG" field="measured_fg" type="number" unit="gravity" nullable value={s.measured_fg ?? null} save={save('measured_fg')} />
+              <AutoField
+                label="Measured OG"
+                field="measured_og"
+                type="number"
+                unit="gravity"
+                nullable
+                value={s.measured_og ?? null}
+                save={save('measured_og')}
+              />
+              <AutoField
+                label="Measured FG"
+                field="measured_fg"
+                type="number"
+                unit="gravity"
+                nullable
+                value={s.measured_fg ?? null}
+                save={save('measured_fg')}
+              />
               <AutoField
                 label="Measured batch size"
                 field="measured_batch_size_liters"
@@ -88,7 +104,9 @@ export default function SessionPage() {
                 save={save('measured_mash_ph')}
               />
               {s.predicted_mash_ph != null && (
-                <p className="muted small">Predicted for the recipe: {formatNumber(s.predicted_mash_ph, 2, true)} (this pair calibrates the recipe page’s Water panel)</p>
+                <p className="muted small">
+                  Predicted for the recipe: {formatNumber(s.predicted_mash_ph, 2, true)} (this pair calibrates the recipe page’s Water panel)
+                </p>
               )}
               <AutoField label="Brew log" field="notes" type="textarea" nullable value={s.notes ?? null} save={save('notes')} />
             </div>
@@ -104,4 +122,3 @@ export default function SessionPage() {
     </div>
   );
 }
-

@@ -118,4 +118,3 @@ export function StatusBar({ session }: { session: Session }) {
     </section>
   );
 }
-

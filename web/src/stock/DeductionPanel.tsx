@@ -21,8 +21,7 @@ export function DeductionPanel({ sessionId, status }: { sessionId: string; statu
   const key = keys.stock.deduction(sessionId);
   const preview = useQuery({
     queryKey: key,
-    queryFn: () =>
-      unwrap(client.POST('/v1/sessions/{id}/inventory-deduction', { params: { path: { id: sessionId } }, body: { preview: true } })),
+    queryFn: () => unwrap(client.POST('/v1/sessions/{id}/inventory-deduction', { params: { path: { id: sessionId } }, body: { preview: true } })),
     enabled: offered,
   });
   // Every answer that shows the stock: the inventory pages, costs, shopping lists, deductions.
@@ -84,8 +83,8 @@ export function DeductionPanel({ sessionId, status }: { sessionId: string; statu
           />
           {!d.applied && short > 0 && (
             <p>
-              {short === 1 ? 'One ingredient is short.' : `${short} ingredients are short.`} Take what is on hand (the rest goes on the shopping
-              list), or top up the stock first.
+              {short === 1 ? 'One ingredient is short.' : `${short} ingredients are short.`} Take what is on hand (the rest goes on the shopping list), or top
+              up the stock first.
             </p>
           )}
           {shortError && (

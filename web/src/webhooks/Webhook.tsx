@@ -79,8 +79,8 @@ function Delivery({ webhook: w }: { webhook: Webhook }) {
       {state.switchedOff ? (
         <div className="notice switched-off">
           <p>
-            wort switched this webhook off after {w.consecutive_failures} failed deliveries in a row ({DEACTIVATE_AFTER} is the limit): no events are sent
-            to it. Check the endpoint (the errors are in the deliveries below), then switch it on again; the count starts afresh.
+            wort switched this webhook off after {w.consecutive_failures} failed deliveries in a row ({DEACTIVATE_AFTER} is the limit): no events are sent to
+            it. Check the endpoint (the errors are in the deliveries below), then switch it on again; the count starts afresh.
           </p>
           <button type="button" className="primary" disabled={save.isPending} onClick={() => save.mutate({ active: true })}>
             Switch on again
@@ -147,7 +147,16 @@ function Settings({ webhook: w }: { webhook: Webhook }) {
           save.mutate({ url: url.trim(), events });
         }}
       >
-        <TextField label="URL" type="url" inputMode="url" autoComplete="off" spellCheck={false} value={url} error={api?.at('url')} onChange={(e) => setUrl(e.target.value)} />
+        <TextField
+          label="URL"
+          type="url"
+          inputMode="url"
+          autoComplete="off"
+          spellCheck={false}
+          value={url}
+          error={api?.at('url')}
+          onChange={(e) => setUrl(e.target.value)}
+        />
         <EventChoices
           value={events}
           onChange={(v) => {
@@ -183,9 +192,7 @@ function Deliveries({ id }: { id: string }) {
   const pages = pageCount(total, PAGE);
   return (
     <section className="panel" aria-labelledby="h-deliveries">
-      <h2 id="h-deliveries">
-        Deliveries {list.data && <span className="count">{total}</span>}
-      </h2>
+      <h2 id="h-deliveries">Deliveries {list.data && <span className="count">{total}</span>}</h2>
       <p className="muted small">Every attempt, newest first. A failed delivery is retried with growing pauses for 24 hours.</p>
       {list.isPending ? (
         <Loading what="deliveries" />
@@ -202,13 +209,27 @@ function Deliveries({ id }: { id: string }) {
             <caption className="sr-only">Delivery attempts</caption>
             <thead role="rowgroup">
               <tr role="row">
-                <th role="columnheader" scope="col">Time</th>
-                <th role="columnheader" scope="col">Event</th>
-                <th role="columnheader" scope="col">Attempt</th>
-                <th role="columnheader" scope="col">Status</th>
-                <th role="columnheader" scope="col">Response</th>
-                <th role="columnheader" scope="col">Duration</th>
-                <th role="columnheader" scope="col">Error</th>
+                <th role="columnheader" scope="col">
+                  Time
+                </th>
+                <th role="columnheader" scope="col">
+                  Event
+                </th>
+                <th role="columnheader" scope="col">
+                  Attempt
+                </th>
+                <th role="columnheader" scope="col">
+                  Status
+                </th>
+                <th role="columnheader" scope="col">
+                  Response
+                </th>
+                <th role="columnheader" scope="col">
+                  Duration
+                </th>
+                <th role="columnheader" scope="col">
+                  Error
+                </th>
               </tr>
             </thead>
             <tbody role="rowgroup">
@@ -230,13 +251,21 @@ function AttemptRow({ attempt: a }: { attempt: Attempt }) {
       <td role="cell" data-label="Time">
         <time dateTime={a.attempted_at}>{absoluteTime(a.attempted_at)}</time>
       </td>
-      <td role="cell" data-label="Event">{eventLabel(a.event_type)}</td>
-      <td role="cell" data-label="Attempt">{a.attempt}</td>
+      <td role="cell" data-label="Event">
+        {eventLabel(a.event_type)}
+      </td>
+      <td role="cell" data-label="Attempt">
+        {a.attempt}
+      </td>
       <td role="cell" data-label="Status">
         <span className={`badge outcome ${a.status}`}>{statusWord(a.status)}</span>
       </td>
-      <td role="cell" data-label="Response">{a.response_status ?? 'none'}</td>
-      <td role="cell" data-label="Duration">{a.duration_ms} ms</td>
+      <td role="cell" data-label="Response">
+        {a.response_status ?? 'none'}
+      </td>
+      <td role="cell" data-label="Duration">
+        {a.duration_ms} ms
+      </td>
       <td role="cell" data-label="Error" className="break">
         {a.error ?? '—'}
       </td>
