@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Row } from './ChildTable';
+import type { Row } from './childSpec';
 import { gristShare, hopOrder } from './recipeSpecs';
 
 const hop = (id: string, use: string, time: number, sort = 0): Row => ({ id, name: id, sort_order: sort, use, time_minutes: time });

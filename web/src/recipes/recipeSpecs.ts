@@ -1,5 +1,5 @@
 import type { Schemas } from '../api/client';
-import type { ChildSpec, Row } from './ChildTable';
+import type { ChildSpec, Row } from './childSpec';
 import { enumOptions } from '../components/Field';
 import { formatNumber, symbolFor, type Kind } from '../units';
 
