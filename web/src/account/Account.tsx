@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, client, unwrap, type Schemas } from '../api/client';
 import type { Preferences } from '../api/extra';
+import { allOf } from '../api/enums';
 import { useSession } from '../auth/session';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { SelectField, TextField } from '../components/Field';
@@ -80,39 +81,39 @@ function Units() {
       void qc.invalidateQueries({ queryKey: keys.recipes.allStats() });
     },
   });
-  const fields: [Exclude<keyof Preferences, 'currency'>, string, [string, string][]][] = [
+  const fields: [Exclude<keyof Preferences, 'currency'>, string, readonly (readonly [string, string])[]][] = [
     [
       'amounts',
       'Amounts',
-      [
+      allOf<Schemas['AmountUnits']>()([
         ['metric', 'Metric (kg, g, L)'],
         ['us', 'US (lb, oz, gal)'],
-      ],
+      ]),
     ],
     [
       'gravity',
       'Gravity',
-      [
+      allOf<Schemas['GravityDisplay']>()([
         ['sg', 'Specific gravity (1.050)'],
         ['plato', '°Plato'],
         ['brix', '°Brix'],
-      ],
+      ]),
     ],
     [
       'color',
       'Colour',
-      [
+      allOf<Schemas['ColorDisplay']>()([
         ['srm', 'SRM'],
         ['ebc', 'EBC'],
-      ],
+      ]),
     ],
     [
       'temperature',
       'Temperature',
-      [
+      allOf<Schemas['TemperatureDisplay']>()([
         ['c', '°C'],
         ['f', '°F'],
-      ],
+      ]),
     ],
   ];
   return (

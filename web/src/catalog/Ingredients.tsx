@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiError, errorText, request, toApiError } from '../api/client';
+import { ApiError, errorText, request, toApiError, type Schemas } from '../api/client';
 import { keys } from '../api/keys';
+import { allOf } from '../api/enums';
 import { AutoField } from '../components/AutoField';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { Empty, ErrorBox, Loading } from '../components/States';
@@ -46,7 +47,7 @@ const fields: Record<CatalogKind, FieldSpec[]> = {
     { key: 'alpha_acid', label: 'Alpha acid', type: 'number', unit: 'percent' },
     { key: 'beta_acid', label: 'Beta acid', type: 'number', unit: 'percent' },
     { key: 'origin', label: 'Origin', type: 'text' },
-    { key: 'purpose', label: 'Purpose', type: 'select', options: enumOptions(['bittering', 'aroma', 'dual']) },
+    { key: 'purpose', label: 'Purpose', type: 'select', options: enumOptions(allOf<Schemas['HopPurpose']>()(['bittering', 'aroma', 'dual'])) },
   ],
   yeasts: [
     { key: 'lab', label: 'Lab', type: 'text' },

@@ -1,18 +1,19 @@
 // Devices: the kinds' names and the copy-paste setup shown with a new token.
 // Pure functions: unit-tested in devices.test.ts.
 import type { Schemas } from '../api/client';
+import { allOf } from '../api/enums';
 
 export type DeviceKind = Schemas['DeviceKind'];
 
 /** Every kind, in the order the select offers them, with the name a brewer knows it by. */
-export const deviceKinds: readonly (readonly [DeviceKind, string])[] = [
+export const deviceKinds: readonly (readonly [DeviceKind, string])[] = allOf<DeviceKind>()([
   ['ispindel', 'iSpindel'],
   ['gravitymon', 'GravityMon'],
   ['tilt', 'Tilt'],
   ['rapt', 'RAPT Pill'],
   ['stream', 'Brewfather/Brewer’s Friend stream'],
   ['generic', 'Other (generic JSON)'],
-];
+]);
 
 export function kindLabel(kind: string): string {
   return deviceKinds.find(([k]) => k === kind)?.[1] ?? kind;

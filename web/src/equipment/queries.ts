@@ -4,15 +4,16 @@ import { client, unwrap, unwrapPage } from '../api/client';
 import type { Kind, RoundDefault } from '../units';
 import type { Schemas } from '../api/client';
 import { keys } from '../api/keys';
+import { allOf } from '../api/enums';
 
 export type Profile = Schemas['Equipment'];
 type ProfileNumber = Exclude<keyof Schemas['UpdateEquipmentRequest'], 'name' | 'notes' | 'mash_method'>;
 
 /** How the water goes into the mash (`mash_method`), in words. */
-export const mashMethods: readonly (readonly [Schemas['MashMethod'], string])[] = [
+export const mashMethods: readonly (readonly [Schemas['MashMethod'], string])[] = allOf<Schemas['MashMethod']>()([
   ['sparge', 'Sparge: strike water, then sparge water'],
   ['full_volume', 'Full volume: all the water in the mash (all-in-one, BIAB)'],
-];
+]);
 
 /** The account's equipment profiles, by name (a person has a handful; the API's largest page). */
 export const equipmentListQuery = queryOptions({

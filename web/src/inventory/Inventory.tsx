@@ -8,18 +8,19 @@ import { Empty, ErrorBox, Loading } from '../components/States';
 import { pageCount, Pager, usePageParam } from '../components/Pager';
 import { formatNumber, parseNumber } from '../units';
 import { keys } from '../api/keys';
+import { allOf } from '../api/enums';
 import { usePrefs } from '../prefs';
 import { entryUnit, itemAmount } from '../stock/amounts';
 import { formatMoney } from '../money';
 
 type Item = Schemas['InventoryItem'];
 type Category = Schemas['InventoryCategory'];
-const categories: [Category, string][] = [
+const categories: readonly (readonly [Category, string])[] = allOf<Category>()([
   ['fermentable', 'Fermentables'],
   ['hop', 'Hops'],
   ['yeast', 'Yeasts'],
   ['misc', 'Other ingredients'],
-];
+]);
 const categoryOptions = categories.map(([v, l]) => [v, l.replace(/s$/, '').replace('Other ingredient', 'Other ingredient')] as const);
 /** The unit a new item proposes, by category, in the person's units. */
 const defaultUnits: Record<'metric' | 'us', Record<Category, string>> = {

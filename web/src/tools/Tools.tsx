@@ -4,6 +4,7 @@ import { useEffect, useId, useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { ApiError, errorText, request, type Schemas } from '../api/client';
 import { keys } from '../api/keys';
+import { allOf } from '../api/enums';
 import { DEFAULT_PREFERENCES, type Preferences } from '../api/extra';
 import { SelectField, TextField } from '../components/Field';
 import { Loading } from '../components/States';
@@ -37,12 +38,12 @@ const priming: Tool<Schemas['Priming']> = {
       key: 'sugar',
       label: 'Sugar',
       start: 'corn',
-      options: [
+      options: allOf<Schemas['Sugar']>()([
         ['corn', 'Corn sugar (dextrose)'],
         ['table', 'Table sugar'],
         ['dme', 'Dry malt extract'],
         ['honey', 'Honey'],
-      ],
+      ]),
     },
   ],
   results: (a, p) => [
@@ -122,10 +123,10 @@ const pitchRate: Tool<Schemas['PitchRate']> = {
       key: 'kind',
       label: 'Beer',
       start: 'ale',
-      options: [
+      options: allOf<Schemas['BeerKind']>()([
         ['ale', 'Ale'],
         ['lager', 'Lager'],
-      ],
+      ]),
     },
     { key: 'cells_per_pack_billion', label: 'Cells per pack', kind: 'plain', start: 100, symbol: 'billion' },
     { key: 'viability_percent', label: 'Viability', kind: 'percent', start: 90 },
