@@ -1,13 +1,12 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiError, client, errorText, unwrap, unwrapPage, type Schemas } from '../api/client';
+import { ApiError, errorText, type Schemas } from '../api/client';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { SelectField, TextField } from '../components/Field';
 import { Empty, ErrorBox, Loading } from '../components/States';
 import { pageCount, Pager, usePageParam } from '../components/Pager';
 import { formatNumber, parseNumber } from '../units';
-import { keys } from '../api/keys';
+import { useAddItem, useInventoryPage, useItemWrites } from './api';
 import { allOf } from '../api/enums';
 import { usePrefs } from '../prefs';
 import { entryUnit, itemAmount } from '../stock/amounts';
@@ -32,11 +31,7 @@ const PAGE = 50;
 
 export default function Inventory() {
   const [page, go] = usePageParam();
-  const list = useQuery({
-    queryKey: keys.inventory.page(page, PAGE),
-    queryFn: () => unwrapPage(client.GET('/v1/inventory', { params: { query: { limit: PAGE, offset: page * PAGE } } })),
-    placeholderData: keepPreviousData,
-  });
+  const list = useInventoryPage(page, PAGE);
   const total = list.data?.total ?? 0;
   const pages = pageCount(total, PAGE);
   // A page past the end (its last item deleted, or an old link): the last page there is.
@@ -152,7 +147,6 @@ function bodyOf(v: Values) {
 }
 
 function AddItem() {
-  const qc = useQueryClient();
   const prefs = usePrefs();
   const defaultUnit = defaultUnits[prefs.amounts];
   const empty = {
@@ -169,13 +163,7 @@ function AddItem() {
   useEffect(() => {
     setValues((v) => (Object.values(defaultUnits).some((d) => d[v.category] === v.amount_unit) ? { ...v, amount_unit: defaultUnit[v.category] } : v));
   }, [defaultUnit]);
-  const add = useMutation({
-    mutationFn: () => unwrap(client.POST('/v1/inventory', { body: bodyOf(values) })),
-    onSuccess: () => {
-      setValues({ ...empty, category: values.category, amount_unit: defaultUnit[values.category] });
-      void qc.invalidateQueries({ queryKey: keys.inventory.lists() });
-    },
-  });
+  const add = useAddItem(() => setValues({ ...empty, category: values.category, amount_unit: defaultUnit[values.category] }));
   const api = add.error instanceof ApiError ? add.error : null;
   return (
     <section className="panel add-item" aria-labelledby="h-add-item">
@@ -184,7 +172,7 @@ function AddItem() {
         noValidate
         onSubmit={(e) => {
           e.preventDefault();
-          add.mutate();
+          add.mutate(bodyOf(values));
         }}
       >
         <ItemFields values={values} set={(v) => setValues({ ...values, ...v })} error={api} prefix="" />
@@ -200,7 +188,6 @@ function AddItem() {
 }
 
 function InventoryRow({ item }: { item: Item }) {
-  const qc = useQueryClient();
   const prefs = usePrefs();
   const [delta, setDelta] = useState('');
   const entry = entryUnit(item, prefs);
@@ -215,32 +202,16 @@ function InventoryRow({ item }: { item: Item }) {
     price_per_unit: item.price_per_unit == null ? '' : formatNumber(item.price_per_unit, 4),
     best_before: item.best_before ?? '',
   });
-  const refresh = () => qc.invalidateQueries({ queryKey: keys.inventory.lists() });
-  const adjust = useMutation({
-    mutationFn: (sign: 1 | -1) => {
-      const n = parseNumber(delta);
-      if (n == null || Number.isNaN(n)) throw new ApiError(0, 'Enter an amount first');
-      // Typed in the shown unit; the API adjusts in the item's own.
-      return unwrap(client.POST('/v1/inventory/{id}/adjust', { params: { path: { id: item.id } }, body: { delta: sign * n * entry.perShown } }));
-    },
-    onSuccess: () => {
-      setDelta('');
-      void refresh();
-    },
-  });
-  const save = useMutation({
-    mutationFn: () => unwrap(client.PATCH('/v1/inventory/{id}', { params: { path: { id: item.id } }, body: bodyOf(values) })),
-    onSuccess: () => {
-      setEditing(false);
-      void refresh();
-    },
-  });
-  const del = useMutation({
-    mutationFn: () => unwrap(client.DELETE('/v1/inventory/{id}', { params: { path: { id: item.id } } })),
-    onSuccess: () => {
-      setConfirm(false);
-      void refresh();
-    },
+  const amount = (sign: 1 | -1) => {
+    const n = parseNumber(delta);
+    if (n == null || Number.isNaN(n)) throw new ApiError(0, 'Enter an amount first');
+    // Typed in the shown unit; the API adjusts in the item's own.
+    return sign * n * entry.perShown;
+  };
+  const { adjust, save, del } = useItemWrites(item.id, amount, {
+    onAdjusted: () => setDelta(''),
+    onSaved: () => setEditing(false),
+    onDeleted: () => setConfirm(false),
   });
   const adjErr = adjust.error instanceof ApiError ? adjust.error : null;
   const adjustMessage = adjErr
@@ -308,7 +279,7 @@ function InventoryRow({ item }: { item: Item }) {
           noValidate
           onSubmit={(e) => {
             e.preventDefault();
-            save.mutate();
+            save.mutate(bodyOf(values));
           }}
         >
           <ItemFields values={values} set={(v) => setValues({ ...values, ...v })} error={save.error instanceof ApiError ? save.error : null} prefix="Item " />
