@@ -1,15 +1,13 @@
 // The brew session page: status, the brew day (stock, checklist, timers), fermentation, and the
 // measured figures beside the recipe as it was planned. Each part is its own file here.
 import { Link, useParams } from 'react-router-dom';
-import { useQuery } from '@tanstack/react-query';
-import { ApiError, client, unwrap, type Schemas } from '../api/client';
+import { ApiError } from '../api/client';
 import { AutoField } from '../components/AutoField';
 import { ErrorBox, Loading } from '../components/States';
 import { StatsList } from '../components/Stats';
 import { formatNumber } from '../units';
 import { NotFound } from '../components/NotFound';
-import { useAutosave } from '../autosave';
-import { keys } from '../api/keys';
+import { useBrewSession, useBrewSessionAutosave } from './api';
 import { Brewhouse } from './Brewhouse';
 import { DeductionPanel } from '../stock/DeductionPanel';
 import { FermentationSchedule } from './FermentationSchedule';
@@ -20,15 +18,8 @@ import { Fermentation } from './Fermentation';
 
 export default function SessionPage() {
   const { id = '' } = useParams();
-  const session = useQuery({
-    queryKey: keys.brewSessions.detail(id),
-    queryFn: () => unwrap(client.GET('/v1/sessions/{id}', { params: { path: { id } } })),
-  });
-  const save = useAutosave({
-    patch: (body: Schemas['UpdateSessionRequest']) => unwrap(client.PATCH('/v1/sessions/{id}', { params: { path: { id } }, body })),
-    detail: keys.brewSessions.detail(id),
-    refresh: [keys.brewSessions.list()],
-  });
+  const session = useBrewSession(id);
+  const save = useBrewSessionAutosave(id);
   if (session.isPending) return <Loading what="the brew session" />;
   if (session.isError)
     return session.error instanceof ApiError && [400, 404].includes(session.error.status) ? (

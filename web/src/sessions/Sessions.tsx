@@ -1,6 +1,5 @@
 import { Link } from 'react-router-dom';
-import { useQuery } from '@tanstack/react-query';
-import { sessionListQuery } from './queries';
+import { useSessionList } from './api';
 import { allOf } from '../api/enums';
 import { Empty, ErrorBox, Loading } from '../components/States';
 import { statusLabel, type Status } from './sessionStatus';
@@ -8,7 +7,7 @@ import { statusLabel, type Status } from './sessionStatus';
 const order: readonly Status[] = allOf<Status>()(['brewing', 'fermenting', 'conditioning', 'planned', 'completed', 'abandoned']);
 
 export default function Sessions() {
-  const list = useQuery(sessionListQuery);
+  const list = useSessionList();
   return (
     <>
       <div className="page-head">
