@@ -1,12 +1,12 @@
 // The add form under a recipe's child table: defaults in the person's units, catalogue choices.
 import { useEffect, useRef, useState } from 'react';
-import { useMutation } from '@tanstack/react-query';
-import { ApiError, errorText, request } from '../api/client';
+import { ApiError, errorText } from '../api/client';
 import { usePrefs } from '../prefs';
 import { fromInput, roundDefault, toInput } from '../units';
 import { CatalogName } from '../catalog/CatalogName';
 import { fillFrom } from '../catalog/fill';
 import type { CatalogItem } from '../catalog/types';
+import { useAddChild } from './api';
 import { colSymbol, MINUTES_PER_DAY, unitOf, type ChildSpec, type Col, type Prefs, type Row } from './childSpec';
 
 /** A number column's add-form text for an API value (days where the column says so). */
@@ -59,26 +59,26 @@ export function AddForm({ recipeId, spec, onAdded }: { recipeId: string; spec: C
   const nameRef = useRef<HTMLInputElement>(null);
   const formRef = useRef<HTMLFormElement>(null);
   const cols = spec.cols.filter((c) => c.add !== false);
-  const add = useMutation({
-    mutationFn: () => {
-      const body: Record<string, unknown> = { ...(chosen?.extra ?? {}) };
-      for (const c of cols) {
-        const t = values[c.key] ?? '';
-        if (c.type === 'number') {
-          const days = c.days?.(values) ?? false;
-          const n = days ? fromInput(t, 'plain', prefs) : fromInput(t, unitOf(c, values) ?? 'plain', prefs);
-          if (n == null) {
-            if (!c.nullable) body[c.key] = undefined;
-            continue;
-          }
-          body[c.key] = Number.isNaN(n) ? t : days ? n * MINUTES_PER_DAY : n;
-        } else if (t !== '') body[c.key] = t;
-      }
-      if (!body.name && cols.some((c) => c.key === 'name')) body.name = `New ${spec.singular}`;
-      // The link to the catalogue item the row was made from.
-      if (chosen) body.catalog_id = chosen.id;
-      return request<Row>('POST', `/v1/recipes/${recipeId}/${spec.path}`, body);
-    },
+  const body = () => {
+    const body: Record<string, unknown> = { ...(chosen?.extra ?? {}) };
+    for (const c of cols) {
+      const t = values[c.key] ?? '';
+      if (c.type === 'number') {
+        const days = c.days?.(values) ?? false;
+        const n = days ? fromInput(t, 'plain', prefs) : fromInput(t, unitOf(c, values) ?? 'plain', prefs);
+        if (n == null) {
+          if (!c.nullable) body[c.key] = undefined;
+          continue;
+        }
+        body[c.key] = Number.isNaN(n) ? t : days ? n * MINUTES_PER_DAY : n;
+      } else if (t !== '') body[c.key] = t;
+    }
+    if (!body.name && cols.some((c) => c.key === 'name')) body.name = `New ${spec.singular}`;
+    // The link to the catalogue item the row was made from.
+    if (chosen) body.catalog_id = chosen.id;
+    return body;
+  };
+  const add = useAddChild(recipeId, spec.path, {
     onSuccess: async (row) => {
       setError(null);
       setValues(initial(spec, prefs));
@@ -126,7 +126,7 @@ export function AddForm({ recipeId, spec, onAdded }: { recipeId: string; spec: C
       aria-label={`Add a ${spec.singular}`}
       onSubmit={(e) => {
         e.preventDefault();
-        add.mutate();
+        add.mutate(body());
       }}
     >
       {cols.map((c) => {

@@ -1,13 +1,10 @@
 import { Fragment, memo, useState } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { errorText, request } from '../api/client';
+import { errorText } from '../api/client';
 import { usePrefs } from '../prefs';
 import { useUndoableDelete } from '../components/Undo';
-import { keys } from '../api/keys';
-import { statsQuery } from './queries';
+import { useChildRows, useRecipeStats } from './api';
 import { CheckText, useRowChecks, withRowIds } from './checks';
-import { itemBodyFrom } from '../catalog/fill';
-import type { CatalogItem } from '../catalog/types';
+import { useSaveToCatalog } from '../catalog/api';
 import { colSymbol, type ChildSpec, type Col, type DerivedCol, type Row } from './childSpec';
 import { Cell } from './ChildCell';
 import { AddForm } from './ChildAddForm';
@@ -16,62 +13,20 @@ import './ChildTable.css';
 /** One kind of a recipe's children: inline edit, delete, reorder (sort_order), and an add form.
  * Memoised: a change to one kind's rows re-renders that table only (the others keep their arrays). */
 export const ChildTable = memo(function ChildTable({ recipeId, spec, rows: apiRows }: { recipeId: string; spec: ChildSpec; rows: Row[] }) {
-  const qc = useQueryClient();
   const prefs = usePrefs();
   const [rowError, setRowError] = useState<string | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
-  const detailKey = keys.recipes.detail(recipeId);
-  const statsKey = keys.recipes.stats(recipeId);
   const listKey = spec.path.replace('-', '_');
-
-  // The recipe in the cache takes the API's answer for one child: no refetch of the whole recipe,
-  // so a change costs one write and one `/stats`.
-  const putRow = (update: (list: Row[]) => Row[]) =>
-    qc.setQueryData<Record<string, unknown>>(detailKey, (r) => (r ? { ...r, [listKey]: update((r[listKey] as Row[] | undefined) ?? []) } : r));
-  const refreshStats = () => qc.invalidateQueries({ queryKey: statsKey });
-  const refreshAll = () => Promise.all([qc.invalidateQueries({ queryKey: detailKey }), refreshStats()]);
-
-  // One row's field: saved and put into the recipe; the statistics follow in the background (a
-  // newer save's refresh supersedes an older one still on its way), so the next keystroke's save
-  // waits only for this write, never for its statistics.
-  const saver = (id: string) => (field: string) => async (value: string | number | null) => {
-    const answer = await request<Row>('PATCH', `/v1/${spec.path}/${id}`, { [field]: value });
-    // The statistics' request leaves before the page re-renders with the answer.
-    void refreshStats();
-    putRow((list) => list.map((r) => (r.id === id ? { ...r, ...answer } : r)));
-  };
-  const del = useMutation({
-    mutationFn: (id: string) => request('DELETE', `/v1/${spec.path}/${id}`),
-    onSuccess: (_v, id) => {
-      putRow((list) => list.filter((r) => r.id !== id));
-      return refreshStats();
-    },
-    onError: (e) => setRowError(errorText(e)),
-  });
+  const { saver, del, move, added } = useChildRows(recipeId, spec.path, (e) => setRowError(errorText(e)));
   // ✕ hides the row at once; the DELETE waits a few seconds for Undo.
   const removal = useUndoableDelete((id) => del.mutate(id));
   const visible = removal.hidden.size ? apiRows.filter((r) => !removal.hidden.has(r.id)) : apiRows;
   const rows = spec.order ? spec.order(visible) : visible;
-  const move = useMutation({
-    mutationFn: async ({ i, dir }: { i: number; dir: -1 | 1 }) => {
-      const a = rows[i]!;
-      const b = rows[i + dir]!;
-      // Swap positions; rows sharing a sort_order get distinct ones from their index first.
-      const oa = a.sort_order === b.sort_order ? i : a.sort_order;
-      const ob = a.sort_order === b.sort_order ? i + dir : b.sort_order;
-      await request('PATCH', `/v1/${spec.path}/${a.id}`, { sort_order: ob });
-      await request('PATCH', `/v1/${spec.path}/${b.id}`, { sort_order: oa });
-    },
-    onSettled: refreshAll,
-    onError: (e) => setRowError(errorText(e)),
-  });
   const kind = spec.catalog;
-  const keep = useMutation({
-    mutationFn: (row: Row) => request<CatalogItem>('POST', `/v1/catalog/${kind}`, itemBodyFrom(kind!, row)),
+  const keep = useSaveToCatalog(kind, {
     onSuccess: (item) => {
       setRowError(null);
       setSaved(`Saved “${item.name}” to my ingredients.`);
-      return qc.invalidateQueries({ queryKey: keys.catalog.kind(kind!) });
     },
     onError: (e) => {
       setSaved(null);
@@ -137,7 +92,7 @@ export const ChildTable = memo(function ChildTable({ recipeId, spec, rows: apiRo
                               className="icon"
                               aria-label={`Move ${spec.singular} ${i + 1} up`}
                               disabled={i === 0 || move.isPending}
-                              onClick={() => move.mutate({ i, dir: -1 })}
+                              onClick={() => move.mutate({ rows, i, dir: -1 })}
                             >
                               ↑
                             </button>
@@ -146,7 +101,7 @@ export const ChildTable = memo(function ChildTable({ recipeId, spec, rows: apiRo
                               className="icon"
                               aria-label={`Move ${spec.singular} ${i + 1} down`}
                               disabled={i === rows.length - 1 || move.isPending}
-                              onClick={() => move.mutate({ i, dir: 1 })}
+                              onClick={() => move.mutate({ rows, i, dir: 1 })}
                             >
                               ↓
                             </button>
@@ -197,14 +152,7 @@ export const ChildTable = memo(function ChildTable({ recipeId, spec, rows: apiRo
           {rowError}
         </p>
       )}
-      <AddForm
-        recipeId={recipeId}
-        spec={spec}
-        onAdded={(row) => {
-          putRow((list) => [...list, row]);
-          return refreshStats();
-        }}
-      />
+      <AddForm recipeId={recipeId} spec={spec} onAdded={added} />
     </section>
   );
 });
@@ -229,7 +177,7 @@ function RowChecks({ recipeId, list, rowId, span }: { recipeId: string; list: st
 /** A cell showing the API's numbers: only it watches `/stats`, so new statistics re-render these
  * cells, not the table around them. */
 function StatsValue({ recipeId, col, row, rows }: { recipeId: string; col: DerivedCol; row: Row; rows: Row[] }) {
-  const stats = useQuery(statsQuery(recipeId));
+  const stats = useRecipeStats(recipeId);
   const prefs = usePrefs();
   return <>{col.value(row, { rows, stats: stats.data, prefs })}</>;
 }

@@ -1,19 +1,14 @@
 import { useEffect, useRef } from 'react';
 import { Link } from 'react-router-dom';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, errorText } from '../api/client';
-import { filePath, importRecipes } from './interchange';
-import { keys } from '../api/keys';
+import { filePath, type importRecipes } from './interchange';
+import { useImportRecipes } from './api';
 import { CheckText } from './checks';
 
 /** "Import" on the recipe list: a BeerXML or BeerJSON file, then what was imported and what was not kept. */
 export function useImport() {
-  const qc = useQueryClient();
   const input = useRef<HTMLInputElement>(null);
-  const mutation = useMutation({
-    mutationFn: (file: File) => importRecipes(file),
-    onSuccess: () => qc.invalidateQueries({ queryKey: keys.recipes.lists() }),
-  });
+  const mutation = useImportRecipes();
   const control = (
     <>
       <input

@@ -1,12 +1,8 @@
-// Equipment profiles: queries and fields shared by the equipment pages and the recipe page.
-import { queryOptions } from '@tanstack/react-query';
-import { client, unwrap, unwrapPage } from '../api/client';
-import type { Kind, RoundDefault } from '../units';
-import type { Schemas } from '../api/client';
-import { keys } from '../api/keys';
+// Equipment profiles' fields, as the equipment pages edit them.
 import { allOf } from '../api/enums';
+import type { Schemas } from '../api/client';
+import type { Kind, RoundDefault } from '../units';
 
-export type Profile = Schemas['Equipment'];
 type ProfileNumber = Exclude<keyof Schemas['UpdateEquipmentRequest'], 'name' | 'notes' | 'mash_method'>;
 
 /** How the water goes into the mash (`mash_method`), in words. */
@@ -14,18 +10,6 @@ export const mashMethods: readonly (readonly [Schemas['MashMethod'], string])[] 
   ['sparge', 'Sparge: strike water, then sparge water'],
   ['full_volume', 'Full volume: all the water in the mash (all-in-one, BIAB)'],
 ]);
-
-/** The account's equipment profiles, by name (a person has a handful; the API's largest page). */
-export const equipmentListQuery = queryOptions({
-  queryKey: keys.equipment.list(),
-  queryFn: () => unwrapPage(client.GET('/v1/equipment', { params: { query: { limit: 200 } } })),
-});
-
-export const equipmentQuery = (id: string) =>
-  queryOptions({
-    queryKey: keys.equipment.detail(id),
-    queryFn: () => unwrap(client.GET('/v1/equipment/{id}', { params: { path: { id } } })),
-  });
 
 /** The numbers of a profile, in the order a brewer walks through the brew day; a new profile's
  * starting values are round in the person's unit (0.5 qt/lb, not 0.48). */
