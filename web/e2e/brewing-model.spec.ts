@@ -201,7 +201,13 @@ test('fermentables: when each goes in, set on its row, moves the OG and keeps th
   await api(page.request, 'PATCH', '/v1/me/preferences', { amounts: 'us', temperature: 'f' });
   const r = await makeRecipe(page, 'Honey Ale');
   // 2 lb of honey: by the API's default for its type, added to the boil.
-  await api(page.request, 'POST', `/v1/recipes/${r.id}/fermentables`, { name: 'Clover honey', type: 'honey', amount_kg: 0.907, color_srm: 2, yield_percent: 75 });
+  await api(page.request, 'POST', `/v1/recipes/${r.id}/fermentables`, {
+    name: 'Clover honey',
+    type: 'honey',
+    amount_kg: 0.907,
+    color_srm: 2,
+    yield_percent: 75,
+  });
   await page.goto(`/recipes/${r.id}`);
   await expect(page.getByRole('heading', { level: 1, name: 'Honey Ale' })).toBeVisible();
   const added = page.getByLabel('Added of fermentable 3', { exact: true });
@@ -217,7 +223,12 @@ test('fermentables: when each goes in, set on its row, moves the OG and keeps th
 
   // In the fermenter: its sugar leaves the OG but still ferments, so the ABV barely moves.
   await added.selectOption({ label: 'Fermenter' });
-  await expect.poll(async () => (await api<{ added: string; name: string }[]>(page.request, 'GET', `/v1/recipes/${r.id}/fermentables`)).find((f) => f.name === 'Clover honey')?.added).toBe('fermenter');
+  await expect
+    .poll(
+      async () =>
+        (await api<{ added: string; name: string }[]>(page.request, 'GET', `/v1/recipes/${r.id}/fermentables`)).find((f) => f.name === 'Clover honey')?.added,
+    )
+    .toBe('fermenter');
   const inFermenter = await api<Stats>(page.request, 'GET', `/v1/recipes/${r.id}/stats`);
   expect(inFermenter.og).toBeLessThan(inBoil.og - 0.01);
   expect(inFermenter.abv).toBeGreaterThan(inBoil.abv - 0.3);
@@ -234,14 +245,23 @@ test('a hop stand takes its temperature on its row, in °F; other hops have no s
   await signUp(page);
   await api(page.request, 'PATCH', '/v1/me/preferences', { amounts: 'us', temperature: 'f' });
   const r = await makeRecipe(page, 'Stand Ale');
-  const stand = await api<{ id: string }>(page.request, 'POST', `/v1/recipes/${r.id}/hops`, { name: 'Citra', alpha_acid: 12.5, amount_grams: 50, time_minutes: 20, use: 'whirlpool' });
+  const stand = await api<{ id: string }>(page.request, 'POST', `/v1/recipes/${r.id}/hops`, {
+    name: 'Citra',
+    alpha_acid: 12.5,
+    amount_grams: 50,
+    time_minutes: 20,
+    use: 'whirlpool',
+  });
   await page.goto(`/recipes/${r.id}`);
   await expect(page.getByRole('heading', { level: 1, name: 'Stand Ale' })).toBeVisible();
   // Hops are listed in the order they go in: Magnum (60), Citra (5), then the whirlpool.
   const temperature = page.getByLabel(/^Stand temperature of hop 3/);
   await expect(temperature).toHaveValue('');
   await expect(page.getByLabel(/^Stand temperature of hop 1/)).toHaveCount(0);
-  const ibu = () => api<{ ibu_by_hop: { hop_id: string; ibu: number }[] }>(page.request, 'GET', `/v1/recipes/${r.id}/stats`).then((s) => s.ibu_by_hop.find((h) => h.hop_id === stand.id)!.ibu);
+  const ibu = () =>
+    api<{ ibu_by_hop: { hop_id: string; ibu: number }[] }>(page.request, 'GET', `/v1/recipes/${r.id}/stats`).then(
+      (s) => s.ibu_by_hop.find((h) => h.hop_id === stand.id)!.ibu,
+    );
   const before = await ibu();
   await temperature.fill('176');
   await temperature.blur();

@@ -140,7 +140,8 @@ test('webhooks: 422s at their fields, the secret once, a failing test in the del
 
   // No event: said at the events group, nothing sent.
   const events = page.getByRole('group', { name: 'Events' });
-  for (const name of ['Session status changed', 'Reading created', 'Fermentation stable']) await events.getByRole('checkbox', { name: new RegExp(name) }).uncheck();
+  for (const name of ['Session status changed', 'Reading created', 'Fermentation stable'])
+    await events.getByRole('checkbox', { name: new RegExp(name) }).uncheck();
   await url.fill('http://127.0.0.1:9/hook');
   await page.getByRole('button', { name: 'Add webhook' }).click();
   await expect(events).toHaveAccessibleDescription('Choose at least one event.');

@@ -206,7 +206,9 @@ test('build an American IPA from the catalogue with few clicks and keys; stats f
     page.off('response', count);
     statsCalls.push(calls);
     patches.push(saves);
-    latencies.push(await page.evaluate(() => (window as unknown as { __shown: number; __lastKey: number }).__shown - (window as unknown as { __lastKey: number }).__lastKey));
+    latencies.push(
+      await page.evaluate(() => (window as unknown as { __shown: number; __lastKey: number }).__shown - (window as unknown as { __lastKey: number }).__lastKey),
+    );
   }
   latencies.sort((a, b) => a - b);
   const median = latencies[Math.floor(latencies.length / 2)]!;
@@ -243,7 +245,11 @@ test('US units: pounds and ounces in, kilograms and grams stored; colour hints i
   await page.keyboard.type('2');
   await page.keyboard.press('Enter');
   await expect(page.getByLabel('Amount of hop 1 (oz)')).toHaveValue('2');
-  const r = await api<{ fermentables: { amount_kg: number; color_srm: number }[]; hops: { amount_grams: number }[] }>(page.request, 'GET', `/v1/recipes/${recipe.id}`);
+  const r = await api<{ fermentables: { amount_kg: number; color_srm: number }[]; hops: { amount_grams: number }[] }>(
+    page.request,
+    'GET',
+    `/v1/recipes/${recipe.id}`,
+  );
   expect(r.fermentables[0]!.amount_kg).toBeCloseTo(12 * 0.45359237, 6);
   expect(r.hops[0]!.amount_grams).toBeCloseTo(2 * 28.349523125, 6);
   await expect(page.getByLabel('Colour of fermentable 1 (EBC)')).not.toHaveValue('');

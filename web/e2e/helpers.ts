@@ -88,7 +88,10 @@ export async function checkTapTargets(page: Page) {
         if (rr && rr.height >= 44) continue;
       }
       if (el.tagName === 'A' && getComputedStyle(el).display === 'inline') continue; // links in running text
-      if (r.height < 43.5 || r.width < 24) out.push(`${el.tagName} "${(el.textContent || el.getAttribute('aria-label') || '').trim().slice(0, 30)}" ${Math.round(r.width)}x${Math.round(r.height)}`);
+      if (r.height < 43.5 || r.width < 24)
+        out.push(
+          `${el.tagName} "${(el.textContent || el.getAttribute('aria-label') || '').trim().slice(0, 30)}" ${Math.round(r.width)}x${Math.round(r.height)}`,
+        );
     }
     return out;
   });

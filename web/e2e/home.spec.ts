@@ -12,7 +12,12 @@ test('home: what is brewing or fermenting, the running timers, then the recent r
   const stout = await makeRecipe(page, 'Night Stout');
 
   // Fermenting: OG 1.050 measured, the latest reading 1.020 (60 % apparent attenuation).
-  const fermenting = await api<{ id: string }>(page.request, 'POST', '/v1/sessions', { recipe_id: pale.id, brew_date: '2026-11-20', status: 'fermenting', name: 'Porch Pale #4' });
+  const fermenting = await api<{ id: string }>(page.request, 'POST', '/v1/sessions', {
+    recipe_id: pale.id,
+    brew_date: '2026-11-20',
+    status: 'fermenting',
+    name: 'Porch Pale #4',
+  });
   await api(page.request, 'PATCH', `/v1/sessions/${fermenting.id}`, { measured_og: 1.05 });
   await api(page.request, 'POST', `/v1/sessions/${fermenting.id}/fermentation-logs`, { gravity: 1.02, temperature_c: 19 });
   // Brewing, with the boil running.

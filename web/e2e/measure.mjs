@@ -91,7 +91,10 @@ for (let i = 0; i < 5; i++) {
   await page.waitForTimeout(300);
   refresh.push(
     await page.evaluate(() => {
-      const e = performance.getEntriesByType('resource').filter((r) => r.name.includes('/stats')).pop();
+      const e = performance
+        .getEntriesByType('resource')
+        .filter((r) => r.name.includes('/stats'))
+        .pop();
       return window.__statsChanged - e.responseEnd;
     }),
   );
@@ -122,7 +125,10 @@ for (let i = 0; i < 3; i++) {
   chart.push(
     await page.evaluate(() => {
       const drawn = performance.getEntriesByName('wort:chart-drawn').pop();
-      const e = performance.getEntriesByType('resource').filter((r) => r.name.includes('fermentation-logs')).pop();
+      const e = performance
+        .getEntriesByType('resource')
+        .filter((r) => r.name.includes('fermentation-logs'))
+        .pop();
       return drawn.startTime - e.responseEnd;
     }),
   );
@@ -134,7 +140,11 @@ const r = (x) => Math.round(x);
 console.log(`initial JavaScript (gzip, ${scripts.join(', ')}): ${(initialGzip / 1024).toFixed(1)} KiB (target ≤ 150 KB)`);
 console.log(`cold load of the recipe page to usable: median ${r(median(loads))} ms of ${loads.map(r).join(', ')} (target ≤ 1000 ms)`);
 const kib = (x) => (x / 1024).toFixed(1);
-console.log(`cold load of the recipe page, bytes transferred (bodies as sent + response headers): median ${kib(median(coldBytes))} KiB of ${coldBytes.map(kib).join(', ')} in ${median(coldRequests)} requests`);
-console.log(`second visit of the recipe page (same browser, warm cache): median ${r(median(revisitLoads))} ms of ${revisitLoads.map(r).join(', ')}, ${kib(median(revisitBytes))} KiB transferred`);
+console.log(
+  `cold load of the recipe page, bytes transferred (bodies as sent + response headers): median ${kib(median(coldBytes))} KiB of ${coldBytes.map(kib).join(', ')} in ${median(coldRequests)} requests`,
+);
+console.log(
+  `second visit of the recipe page (same browser, warm cache): median ${r(median(revisitLoads))} ms of ${revisitLoads.map(r).join(', ')}, ${kib(median(revisitBytes))} KiB transferred`,
+);
 console.log(`stats answer → panel updated: median ${r(median(refresh))} ms of ${refresh.map(r).join(', ')} (target ≤ 100 ms)`);
 console.log(`chart of 10,000 readings, answer → drawn: median ${r(median(chart))} ms of ${chart.map(r).join(', ')}`);

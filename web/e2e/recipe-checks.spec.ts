@@ -65,7 +65,9 @@ test('recipe checks: a full-volume profile whose mash tun is too small, and an i
   await api(page.request, 'PATCH', `/v1/recipes/${r.id}`, { equipment_id: profile!.id });
   await page.goto(`/recipes/${r.id}`);
   const picker = page.getByLabel('Equipment profile');
-  await expect(picker).toHaveAccessibleDescription(/Error: The mash takes 7\.46 gal \(6\.61 gal of strike water and 0\.85 gal of grain\) but the mash tun holds 6\.00 gal/);
+  await expect(picker).toHaveAccessibleDescription(
+    /Error: The mash takes 7\.46 gal \(6\.61 gal of strike water and 0\.85 gal of grain\) but the mash tun holds 6\.00 gal/,
+  );
   await expect(page.getByRole('region', { name: 'Volumes' })).toContainText('Sparge water');
   await expect(page.getByRole('region', { name: 'Volumes' })).toContainText('6.61 gal');
 
@@ -76,7 +78,9 @@ test('recipe checks: a full-volume profile whose mash tun is too small, and an i
     '<BOIL_TIME>60</BOIL_TIME><EFFICIENCY>75</EFFICIENCY><FERMENTABLES><FERMENTABLE><NAME>Pale</NAME><TYPE>Grain</TYPE>' +
     '<AMOUNT>4</AMOUNT><YIELD>80</YIELD><COLOR>3</COLOR></FERMENTABLE></FERMENTABLES><HOPS><HOP><NAME>Magnum</NAME>' +
     '<ALPHA>12</ALPHA><AMOUNT>0.02</AMOUNT><USE>Boil</USE><TIME>90</TIME></HOP></HOPS></RECIPE></RECIPES>';
-  await page.getByLabel('Import recipes (BeerXML or BeerJSON)').setInputFiles({ name: 'long-boil.xml', mimeType: 'application/xml', buffer: Buffer.from(file) });
+  await page
+    .getByLabel('Import recipes (BeerXML or BeerJSON)')
+    .setInputFiles({ name: 'long-boil.xml', mimeType: 'application/xml', buffer: Buffer.from(file) });
   const checks = page.getByRole('list', { name: 'Checks of Long Boil' });
   await expect(checks).toContainText('Warning: Magnum: 90 min is longer than the 60 min boil');
   await expect(checks).toContainText('Warning: No yeast');

@@ -3,7 +3,8 @@ import { api, checkPage, makeRecipe, signUp, navTo } from './helpers';
 
 test('recipe list: search, sort, paging', async ({ page }) => {
   await signUp(page);
-  for (let i = 0; i < 22; i++) await api(page.request, 'POST', '/v1/recipes', { name: `Batch ${String(i).padStart(2, '0')}`, style: i % 2 ? 'Stout' : 'Saison' });
+  for (let i = 0; i < 22; i++)
+    await api(page.request, 'POST', '/v1/recipes', { name: `Batch ${String(i).padStart(2, '0')}`, style: i % 2 ? 'Stout' : 'Saison' });
   await page.goto('/recipes');
   await expect(page.getByText(/Page 1 of 2 · 22 recipes/)).toBeVisible();
   await checkPage(page);

@@ -33,7 +33,14 @@ const kettle = await call('POST', '/v1/equipment', {
   hop_utilization_percent: 100,
   notes: 'Gas burner outdoors, immersion chiller.',
 });
-await call('POST', '/v1/equipment', { name: 'All-in-one 35 L', batch_size_liters: 23, boil_off_liters_per_hour: 2.5, trub_chiller_loss_liters: 2, mash_tun_deadspace_liters: 0, grain_absorption_liters_per_kg: 0.8 });
+await call('POST', '/v1/equipment', {
+  name: 'All-in-one 35 L',
+  batch_size_liters: 23,
+  boil_off_liters_per_hour: 2.5,
+  trub_chiller_loss_liters: 2,
+  mash_tun_deadspace_liters: 0,
+  grain_absorption_liters_per_kg: 0.8,
+});
 const recipe = await call('POST', '/v1/recipes', {
   name: 'Citra Pale Ale',
   style: 'American Pale Ale',
@@ -75,8 +82,17 @@ for (const w of [
   await call('POST', `/v1/recipes/${id}/water-additions`, w);
 await call('POST', `/v1/recipes/${id}/fermentation-steps`, { name: 'Primary', temperature_c: 19, days: 10 });
 await call('POST', `/v1/recipes/${id}/fermentation-steps`, { name: 'Cold crash', temperature_c: 2, days: 2 });
-for (const [name, style] of [['Oatmeal Stout', 'Oatmeal Stout'], ['Saison du Jardin', 'Saison'], ['Munich Helles', 'Munich Helles']])
-  await call('POST', `/v1/recipes/${(await call('POST', '/v1/recipes', { name, style })).id}/fermentables`, { name: 'Pilsner', amount_kg: 4.5, color_srm: 2, yield_percent: 80 });
+for (const [name, style] of [
+  ['Oatmeal Stout', 'Oatmeal Stout'],
+  ['Saison du Jardin', 'Saison'],
+  ['Munich Helles', 'Munich Helles'],
+])
+  await call('POST', `/v1/recipes/${(await call('POST', '/v1/recipes', { name, style })).id}/fermentables`, {
+    name: 'Pilsner',
+    amount_kg: 4.5,
+    color_srm: 2,
+    yield_percent: 80,
+  });
 
 const session = await call('POST', '/v1/sessions', { recipe_id: id, brew_date: '2026-11-12', status: 'fermenting', measured_og: 1.052 });
 await call('PATCH', `/v1/sessions/${session.id}`, { measured_og: 1.052, measured_batch_size_liters: 19.5 });
@@ -125,7 +141,11 @@ if (created.ok()) {
 const usage = await call('GET', '/v1/ai/usage');
 if (usage.configured) {
   // One streamed turn, read to the end, so the assistant page shows a conversation.
-  const res = await page.request.fetch('/v1/chat', { method: 'POST', headers, data: { message: 'Is 34 IBU right for a pale ale this strong?', recipe_id: id } });
+  const res = await page.request.fetch('/v1/chat', {
+    method: 'POST',
+    headers,
+    data: { message: 'Is 34 IBU right for a pale ale this strong?', recipe_id: id },
+  });
   await res.text();
 }
 const chats = await call('GET', '/v1/chats');
@@ -141,7 +161,12 @@ if (mash) {
   await call('POST', `/v1/steps/${mash.id}/timer`, { action: 'pause' });
 }
 await call('POST', `/v1/steps/${brewSteps.find((s) => s.boil).id}/timer`, { action: 'start' });
-await call('POST', `/v1/sessions/${brewDay.id}/fermentation-logs`, { logged_at: new Date(Date.now() - 86_400_000).toISOString(), gravity: 1.05, temperature_c: 65, notes: 'Pre-boil' });
+await call('POST', `/v1/sessions/${brewDay.id}/fermentation-logs`, {
+  logged_at: new Date(Date.now() - 86_400_000).toISOString(),
+  gravity: 1.05,
+  temperature_c: 65,
+  notes: 'Pre-boil',
+});
 // Inventory that follows the brewing: a session on its brew day (the deduction offered) and a
 // planned one for the shopping list.
 const brewing = await call('POST', '/v1/sessions', { recipe_id: id, brew_date: '2026-11-27', status: 'brewing', name: 'Citra Pale Ale #2' });
@@ -227,8 +252,15 @@ if (!process.env.SCREENSHOT_ONLY || process.env.SCREENSHOT_ONLY.split(',').inclu
 if (!process.env.SCREENSHOT_ONLY || process.env.SCREENSHOT_ONLY.split(',').includes('recipe-water-imported')) {
   const corpus = process.env.WORT_INTERCHANGE_CORPUS;
   const philter = corpus && join(corpus, 'bx_brewfather_philter_xpa.xml');
-  const file = philter && existsSync(philter) ? philter : fileURLToPath(new URL('../../crates/interchange/tests/data/files/constructed_water_agents.xml', import.meta.url));
-  const res = await page.request.fetch('/v1/recipes/import', { method: 'POST', headers: { ...headers, 'Content-Type': 'application/xml' }, data: readFileSync(file) });
+  const file =
+    philter && existsSync(philter)
+      ? philter
+      : fileURLToPath(new URL('../../crates/interchange/tests/data/files/constructed_water_agents.xml', import.meta.url));
+  const res = await page.request.fetch('/v1/recipes/import', {
+    method: 'POST',
+    headers: { ...headers, 'Content-Type': 'application/xml' },
+    data: readFileSync(file),
+  });
   if (!res.ok()) throw new Error(`import ${file}: ${res.status()} ${await res.text()}`);
   const imported = (await res.json()).recipes[0].id;
   await page.setViewportSize({ width: 1440, height: 900 });

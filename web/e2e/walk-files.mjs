@@ -33,7 +33,13 @@ const call = async (method, path, data, extra = {}) => {
 await call('POST', '/api/auth/sign-up/email', { name: 'Walker', email: `walk-${Date.now()}@example.test`, password: 'walking the files' });
 await call('PATCH', '/v1/me/preferences', us ? { amounts: 'us', temperature: 'f' } : { amounts: 'metric', temperature: 'c' });
 // The phone shares the desk's session cookie, as one brewer on two devices.
-const phone = await browser.newContext({ baseURL: base, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, storageState: await desk.storageState() });
+const phone = await browser.newContext({
+  baseURL: base,
+  viewport: { width: 390, height: 844 },
+  isMobile: true,
+  hasTouch: true,
+  storageState: await desk.storageState(),
+});
 const phonePage = await phone.newPage();
 
 const fig = (s) => `${s.og.toFixed(4)} ${s.fg.toFixed(4)} ${s.ibu.toFixed(1)} ${s.srm.toFixed(1)}`;
@@ -85,7 +91,11 @@ for (const path of files) {
     ['beerjson', 'application/json'],
   ]) {
     const body = await call('GET', `/v1/recipes/${id}/export?format=${format}`);
-    const res = await page.request.fetch('/v1/recipes/import', { method: 'POST', headers: { ...headers, 'Content-Type': type }, data: typeof body === 'string' ? body : JSON.stringify(body) });
+    const res = await page.request.fetch('/v1/recipes/import', {
+      method: 'POST',
+      headers: { ...headers, 'Content-Type': type },
+      data: typeof body === 'string' ? body : JSON.stringify(body),
+    });
     const report = await res.json();
     const again = report.recipes?.[0]?.id;
     back.push(again ? `${format} ${fig(await call('GET', `/v1/recipes/${again}/stats`))}` : `${format} refused ${res.status()}`);

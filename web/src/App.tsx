@@ -1,6 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router-dom';
-import { useSession } from './auth/session';
+import { useSession } from './auth/api';
 import { Layout } from './components/Layout';
 import { Loading } from './components/States';
 import { SignIn, SignUp } from './auth/Auth';

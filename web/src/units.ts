@@ -62,21 +62,13 @@ export function unitFor(kind: Kind, p: Preferences): Unit {
   const us = p.amounts === 'us';
   switch (kind) {
     case 'mass_kg':
-      return us
-        ? { symbol: 'lb', to: (v) => v / KG_PER_LB, from: (v) => v * KG_PER_LB, decimals: 2 }
-        : { symbol: 'kg', to: id, from: id, decimals: 3 };
+      return us ? { symbol: 'lb', to: (v) => v / KG_PER_LB, from: (v) => v * KG_PER_LB, decimals: 2 } : { symbol: 'kg', to: id, from: id, decimals: 3 };
     case 'mass_g':
-      return us
-        ? { symbol: 'oz', to: (v) => v / G_PER_OZ, from: (v) => v * G_PER_OZ, decimals: 2 }
-        : { symbol: 'g', to: id, from: id, decimals: 1 };
+      return us ? { symbol: 'oz', to: (v) => v / G_PER_OZ, from: (v) => v * G_PER_OZ, decimals: 2 } : { symbol: 'g', to: id, from: id, decimals: 1 };
     case 'volume':
-      return us
-        ? { symbol: 'gal', to: (v) => v / L_PER_GAL, from: (v) => v * L_PER_GAL, decimals: 2 }
-        : { symbol: 'L', to: id, from: id, decimals: 2 };
+      return us ? { symbol: 'gal', to: (v) => v / L_PER_GAL, from: (v) => v * L_PER_GAL, decimals: 2 } : { symbol: 'L', to: id, from: id, decimals: 2 };
     case 'volume_rate':
-      return us
-        ? { symbol: 'gal/h', to: (v) => v / L_PER_GAL, from: (v) => v * L_PER_GAL, decimals: 2 }
-        : { symbol: 'L/h', to: id, from: id, decimals: 2 };
+      return us ? { symbol: 'gal/h', to: (v) => v / L_PER_GAL, from: (v) => v * L_PER_GAL, decimals: 2 } : { symbol: 'L/h', to: id, from: id, decimals: 2 };
     case 'absorption':
       return us
         ? { symbol: 'qt/lb', to: (v) => v * QT_PER_LB_PER_L_PER_KG, from: (v) => v / QT_PER_LB_PER_L_PER_KG, decimals: 2 }

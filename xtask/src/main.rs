@@ -48,8 +48,9 @@ commands:
              PostgreSQL, then this build starts on its database; every resource is read back
              before and after and compared field by field, old API keys, passwords and device
              tokens checked. `-- --time-migrations`: each migration timed on a large data set
-  web-check  the web app: type check, lint, Vitest, Playwright (`-- --url URL` for a running wort
-             serving the app; without it a private PostgreSQL and target/debug/wort)";
+  web-check  the web app: type check, lint, format check, Vitest, Playwright (`-- --url URL`
+             for a running wort serving the app; without it a private PostgreSQL and
+             target/debug/wort)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = env::args().skip(1).collect();

@@ -1,6 +1,6 @@
 //! The web app in `web/`: `build_if_changed` (`npm ci` from the lock file when `node_modules`
 //! is missing or older than `package-lock.json`, then `npm run build` when a source is newer than `web/dist`), and `check`
-//! (type check, lint, Vitest, then the Playwright suite against a running wort).
+//! (type check, lint, format check, Vitest, then the Playwright suite against a running wort).
 //!
 //! `cargo xtask web-check --url URL` checks against a wort that already serves the app at URL;
 //! without `--url` it starts a private PostgreSQL and `target/debug/wort` (or `$WORT_BIN`) that
@@ -134,7 +134,7 @@ pub fn build_if_changed() -> Result<(), String> {
     Ok(())
 }
 
-/// Type check, lint (the app's code and the OpenAPI document), unit tests, then the browser tests against `wort_url` (a wort serving the
+/// Type check, lint (the app's code and the OpenAPI document), format check, unit tests, then the browser tests against `wort_url` (a wort serving the
 /// app and the API on one origin; its sign-up limit must be off: `WORT_SIGNUP_PER_HOUR=0`, which
 /// `wort_command` sets).
 pub fn check(wort_url: &str) -> Result<(), String> {
@@ -143,6 +143,8 @@ pub fn check(wort_url: &str) -> Result<(), String> {
     for (name, args) in [
         ("typecheck", &["run", "typecheck"][..]),
         ("lint", &["run", "lint"][..]),
+        // The layout Prettier gives (web/.prettierrc.json); `npm run format` fixes it.
+        ("format", &["run", "format:check"][..]),
         // The OpenAPI document against Redocly's recommended rules, with no error.
         ("lint-api", &["run", "lint:api"][..]),
         ("vitest", &["test"][..]),

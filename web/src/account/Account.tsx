@@ -1,14 +1,14 @@
 import { useEffect, useState } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiError, client, unwrap, type Schemas } from '../api/client';
+import { ApiError, type Schemas } from '../api/client';
 import type { Preferences } from '../api/extra';
-import { useSession } from '../auth/session';
+import { allOf } from '../api/enums';
+import { useSession } from '../auth/api';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { SelectField, TextField } from '../components/Field';
 import { ErrorBox, Loading } from '../components/States';
 import { usePrefsQuery } from '../prefs';
 import { absoluteTime } from '../time';
-import { keys } from '../api/keys';
+import { useApiKeys, useChangePassword, useCreateApiKey, useDeleteApiKey, useSaveUnits, useUpdateUser } from './api';
 import { Currency } from './Currency';
 
 export default function Account() {
@@ -30,16 +30,12 @@ export default function Account() {
 
 function Profile() {
   const session = useSession();
-  const qc = useQueryClient();
   const user = session.data?.user;
   const [name, setName] = useState(user?.name ?? '');
   useEffect(() => {
     setName(user?.name ?? '');
   }, [user?.name]);
-  const save = useMutation({
-    mutationFn: (body: Schemas['UpdateUserRequest']) => unwrap(client.POST('/api/auth/update-user', { body })),
-    onSuccess: () => qc.invalidateQueries({ queryKey: keys.auth.session() }),
-  });
+  const save = useUpdateUser();
   const api = save.error instanceof ApiError ? save.error : null;
   return (
     <section className="panel" aria-labelledby="h-profile">
@@ -69,22 +65,41 @@ function Profile() {
 
 function Units() {
   const prefs = usePrefsQuery();
-  const qc = useQueryClient();
-  const save = useMutation({
-    mutationFn: (body: Schemas['UpdatePreferencesRequest']) => unwrap(client.PATCH('/v1/me/preferences', { body })),
-    onSuccess: (p) => {
-      qc.setQueryData(keys.me.preferences(), p);
-      // The server writes generated checklist text in these units: read it again.
-      void qc.invalidateQueries({ queryKey: keys.brewSessions.allSteps() });
-      // And the recipes' checks (under their stats), whose messages are in these units too.
-      void qc.invalidateQueries({ queryKey: keys.recipes.allStats() });
-    },
-  });
-  const fields: [Exclude<keyof Preferences, 'currency'>, string, [string, string][]][] = [
-    ['amounts', 'Amounts', [['metric', 'Metric (kg, g, L)'], ['us', 'US (lb, oz, gal)']]],
-    ['gravity', 'Gravity', [['sg', 'Specific gravity (1.050)'], ['plato', '°Plato'], ['brix', '°Brix']]],
-    ['color', 'Colour', [['srm', 'SRM'], ['ebc', 'EBC']]],
-    ['temperature', 'Temperature', [['c', '°C'], ['f', '°F']]],
+  const save = useSaveUnits();
+  const fields: [Exclude<keyof Preferences, 'currency'>, string, readonly (readonly [string, string])[]][] = [
+    [
+      'amounts',
+      'Amounts',
+      allOf<Schemas['AmountUnits']>()([
+        ['metric', 'Metric (kg, g, L)'],
+        ['us', 'US (lb, oz, gal)'],
+      ]),
+    ],
+    [
+      'gravity',
+      'Gravity',
+      allOf<Schemas['GravityDisplay']>()([
+        ['sg', 'Specific gravity (1.050)'],
+        ['plato', '°Plato'],
+        ['brix', '°Brix'],
+      ]),
+    ],
+    [
+      'color',
+      'Colour',
+      allOf<Schemas['ColorDisplay']>()([
+        ['srm', 'SRM'],
+        ['ebc', 'EBC'],
+      ]),
+    ],
+    [
+      'temperature',
+      'Temperature',
+      allOf<Schemas['TemperatureDisplay']>()([
+        ['c', '°C'],
+        ['f', '°F'],
+      ]),
+    ],
   ];
   return (
     <section className="panel" aria-labelledby="h-units">
@@ -120,12 +135,9 @@ function ChangePassword() {
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const [revoke, setRevoke] = useState(true);
-  const change = useMutation({
-    mutationFn: (body: Schemas['ChangePasswordRequest']) => unwrap(client.POST('/api/auth/change-password', { body })),
-    onSuccess: () => {
-      setCurrent('');
-      setNext('');
-    },
+  const change = useChangePassword(() => {
+    setCurrent('');
+    setNext('');
   });
   const api = change.error instanceof ApiError ? change.error : null;
   const currentErr = api?.at('currentPassword') ?? (api?.status === 401 ? api.message : undefined);
@@ -139,7 +151,14 @@ function ChangePassword() {
           change.mutate({ currentPassword: current, newPassword: next, revokeOtherSessions: revoke });
         }}
       >
-        <TextField label="Current password" type="password" autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.target.value)} error={currentErr} />
+        <TextField
+          label="Current password"
+          type="password"
+          autoComplete="current-password"
+          value={current}
+          onChange={(e) => setCurrent(e.target.value)}
+          error={currentErr}
+        />
         <TextField
           label="New password"
           type="password"
@@ -168,28 +187,17 @@ function ChangePassword() {
 }
 
 function ApiKeys() {
-  const qc = useQueryClient();
-  const list = useQuery({ queryKey: keys.auth.apiKeys(), queryFn: () => unwrap(client.GET('/api/auth/api-key/list')) });
+  const list = useApiKeys();
   const [name, setName] = useState('');
   const [created, setCreated] = useState<{ name: string; key: string } | null>(null);
   const [copied, setCopied] = useState(false);
   const [deleting, setDeleting] = useState<{ id: string; name: string } | null>(null);
-  const create = useMutation({
-    mutationFn: () => unwrap(client.POST('/api/auth/api-key/create', { body: { name } })),
-    onSuccess: (k) => {
-      setCreated({ name: k.name, key: k.key });
-      setCopied(false);
-      setName('');
-      void qc.invalidateQueries({ queryKey: keys.auth.apiKeys() });
-    },
+  const create = useCreateApiKey((k) => {
+    setCreated({ name: k.name, key: k.key });
+    setCopied(false);
+    setName('');
   });
-  const del = useMutation({
-    mutationFn: (keyId: string) => unwrap(client.POST('/api/auth/api-key/delete', { body: { keyId } })),
-    onSuccess: () => {
-      setDeleting(null);
-      void qc.invalidateQueries({ queryKey: keys.auth.apiKeys() });
-    },
-  });
+  const del = useDeleteApiKey(() => setDeleting(null));
   const api = create.error instanceof ApiError ? create.error : null;
   const when = (t: string | null | undefined) => (t ? absoluteTime(t) : 'Never');
   return (
@@ -201,7 +209,7 @@ function ApiKeys() {
         noValidate
         onSubmit={(e) => {
           e.preventDefault();
-          create.mutate();
+          create.mutate(name);
         }}
       >
         <TextField label="Key label" value={name} onChange={(e) => setName(e.target.value)} error={api?.at('name')} />
@@ -248,10 +256,18 @@ function ApiKeys() {
           <caption className="sr-only">Your API keys</caption>
           <thead role="rowgroup">
             <tr role="row">
-              <th role="columnheader" scope="col">Name</th>
-              <th role="columnheader" scope="col">Starts with</th>
-              <th role="columnheader" scope="col">Created</th>
-              <th role="columnheader" scope="col">Last used</th>
+              <th role="columnheader" scope="col">
+                Name
+              </th>
+              <th role="columnheader" scope="col">
+                Starts with
+              </th>
+              <th role="columnheader" scope="col">
+                Created
+              </th>
+              <th role="columnheader" scope="col">
+                Last used
+              </th>
               <th role="columnheader" scope="col">
                 <span className="sr-only">Actions</span>
               </th>
@@ -260,14 +276,25 @@ function ApiKeys() {
           <tbody role="rowgroup">
             {list.data.map((k) => (
               <tr role="row" key={k.id}>
-                <td role="cell" data-label="Name">{k.name}</td>
+                <td role="cell" data-label="Name">
+                  {k.name}
+                </td>
                 <td role="cell" data-label="Starts with">
                   <code>{k.start}…</code>
                 </td>
-                <td role="cell" data-label="Created">{when(k.createdAt)}</td>
-                <td role="cell" data-label="Last used">{when(k.lastUsedAt)}</td>
+                <td role="cell" data-label="Created">
+                  {when(k.createdAt)}
+                </td>
+                <td role="cell" data-label="Last used">
+                  {when(k.lastUsedAt)}
+                </td>
                 <td role="cell" className="row-actions">
-                  <button type="button" className="ghost danger-text" aria-label={`Delete key ${k.name}`} onClick={() => setDeleting({ id: k.id, name: k.name })}>
+                  <button
+                    type="button"
+                    className="ghost danger-text"
+                    aria-label={`Delete key ${k.name}`}
+                    onClick={() => setDeleting({ id: k.id, name: k.name })}
+                  >
                     Delete
                   </button>
                 </td>

@@ -1,6 +1,5 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { ApiError, client, unwrap, type Schemas } from '../api/client';
-import { keys } from '../api/keys';
+import { ApiError, type Schemas } from '../api/client';
+import { useSaveCurrency } from './api';
 import { SelectField } from '../components/Field';
 import { ErrorBox, Loading } from '../components/States';
 import { currencyName, formatMoney } from '../money';
@@ -23,15 +22,7 @@ function currencyCodes(): string[] {
  */
 export function Currency() {
   const prefs = usePrefsQuery();
-  const qc = useQueryClient();
-  const save = useMutation({
-    mutationFn: (currency: Code | null) => unwrap(client.PATCH('/v1/me/preferences', { body: { currency } })),
-    onSuccess: (p) => {
-      qc.setQueryData(keys.me.preferences(), p);
-      // Cost answers carry the currency: read them again.
-      void qc.invalidateQueries({ queryKey: keys.stock.all() });
-    },
-  });
+  const save = useSaveCurrency();
   const options: [string, string][] = [['', 'None (plain numbers)'], ...currencyCodes().map((c): [string, string] => [c, `${c} — ${currencyName(c)}`])];
   const current = save.isPending ? (save.variables ?? '') : (prefs.data?.currency ?? '');
   return (

@@ -37,8 +37,7 @@ describe('query keys', () => {
 
   it('never let a key of one group match a key of another', () => {
     const all = everyKey();
-    for (const [ga, na, a] of all)
-      for (const [gb, nb, b] of all) if (ga !== gb) expect(prefixOf(a, b), `${ga}.${na} ⊂ ${gb}.${nb}`).toBe(false);
+    for (const [ga, na, a] of all) for (const [gb, nb, b] of all) if (ga !== gb) expect(prefixOf(a, b), `${ga}.${na} ⊂ ${gb}.${nb}`).toBe(false);
   });
 
   it('keep the signed-in session apart from a brew session', () => {

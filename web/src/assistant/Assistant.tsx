@@ -1,19 +1,19 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiError, client, errorText, retryText, toApiError, unwrap, unwrapPage, type Schemas } from '../api/client';
+import { ApiError, errorText, retryText, type Schemas } from '../api/client';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { SelectField, TextField } from '../components/Field';
 import { ErrorBox, Loading } from '../components/States';
 import { SseParser } from './sse';
 import { absoluteTime } from '../time';
-import { keys } from '../api/keys';
+import { useRecipeNames } from '../recipes/api';
+import { startChatTurn, useAiUsage, useChat, useChatRefresh, useChats, useDeleteChat, useRenameChat } from './api';
 
 type Message = Schemas['ChatMessage'];
 
 export default function Assistant() {
   const { chatId } = useParams();
-  const usage = useQuery({ queryKey: keys.assistant.usage(), queryFn: () => unwrap(client.GET('/v1/ai/usage')) });
+  const usage = useAiUsage();
   return (
     <>
       <div className="page-head">
@@ -29,14 +29,12 @@ export default function Assistant() {
           <>
             {!usage.data.configured && (
               <p className="notice" role="status">
-                AI is not configured on this server: the assistant cannot answer. The operator can enable it by setting WORT_AI_BASE_URL and
-                WORT_AI_MODEL.
+                AI is not configured on this server: the assistant cannot answer. The operator can enable it by setting WORT_AI_BASE_URL and WORT_AI_MODEL.
               </p>
             )}
             <p>
               {usage.data.messages.used} of {usage.data.messages.limit} messages and {usage.data.tokens.used.toLocaleString()} of{' '}
-              {usage.data.tokens.limit.toLocaleString()} tokens used today; the limits reset at{' '}
-              {absoluteTime(usage.data.resets_at)}.
+              {usage.data.tokens.limit.toLocaleString()} tokens used today; the limits reset at {absoluteTime(usage.data.resets_at)}.
             </p>
             <progress max={usage.data.messages.limit} value={usage.data.messages.used} aria-label="Daily AI allowance used" />
           </>
@@ -51,25 +49,14 @@ export default function Assistant() {
 }
 
 function Threads({ current }: { current?: string }) {
-  const qc = useQueryClient();
   const navigate = useNavigate();
-  const threads = useQuery({ queryKey: keys.assistant.chats(), queryFn: () => unwrapPage(client.GET('/v1/chats', { params: { query: { limit: 100 } } })) });
+  const threads = useChats();
   const [renaming, setRenaming] = useState<{ id: string; title: string } | null>(null);
   const [deleting, setDeleting] = useState<{ id: string; title: string } | null>(null);
-  const rename = useMutation({
-    mutationFn: (r: { id: string; title: string }) => unwrap(client.PATCH('/v1/chats/{id}', { params: { path: { id: r.id } }, body: { title: r.title } })),
-    onSuccess: () => {
-      setRenaming(null);
-      void qc.invalidateQueries({ queryKey: keys.assistant.chats() });
-    },
-  });
-  const del = useMutation({
-    mutationFn: (id: string) => unwrap(client.DELETE('/v1/chats/{id}', { params: { path: { id } } })),
-    onSuccess: (_r, id) => {
-      setDeleting(null);
-      void qc.invalidateQueries({ queryKey: keys.assistant.chats() });
-      if (id === current) navigate('/assistant');
-    },
+  const rename = useRenameChat(() => setRenaming(null));
+  const del = useDeleteChat((id) => {
+    setDeleting(null);
+    if (id === current) navigate('/assistant');
   });
   return (
     <section className="panel threads" aria-labelledby="h-threads">
@@ -137,17 +124,10 @@ function Threads({ current }: { current?: string }) {
 
 /** `configured`: whether the server has an AI provider (`/v1/ai/usage`); unknown while it loads. */
 function Conversation({ chatId, configured }: { chatId?: string; configured?: boolean }) {
-  const qc = useQueryClient();
+  const refresh = useChatRefresh();
   const navigate = useNavigate();
-  const thread = useQuery({
-    queryKey: keys.assistant.chat(chatId ?? ''),
-    queryFn: () => unwrap(client.GET('/v1/chats/{id}', { params: { path: { id: chatId! } } })),
-    enabled: !!chatId,
-  });
-  const recipes = useQuery({
-    queryKey: keys.recipes.names(),
-    queryFn: () => unwrapPage(client.GET('/v1/recipes', { params: { query: { limit: 200, sort: 'name' } } })),
-  });
+  const thread = useChat(chatId);
+  const recipes = useRecipeNames();
   const [message, setMessage] = useState('');
   const [recipeId, setRecipeId] = useState('');
   const [pending, setPending] = useState<{ user: string; answer: string } | null>(null);
@@ -174,21 +154,7 @@ function Conversation({ chatId, configured }: { chatId?: string; configured?: bo
       const body: Schemas['ChatTurnRequest'] = { message: text };
       if (chatId) body.chat_id = chatId;
       else if (recipeId) body.recipe_id = recipeId;
-      const res = await fetch('/v1/chat', {
-        method: 'POST',
-        credentials: 'same-origin',
-        headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' },
-        body: JSON.stringify(body),
-      });
-      if (!res.ok) {
-        let parsed: unknown = null;
-        try {
-          parsed = await res.json();
-        } catch {
-          /* no body */
-        }
-        throw toApiError(res, parsed);
-      }
+      const res = await startChatTurn(body);
       setMessage('');
       const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
       const parser = new SseParser();
@@ -206,16 +172,16 @@ function Conversation({ chatId, configured }: { chatId?: string; configured?: bo
         }
       }
       const id = newId ?? chatId;
-      if (id) await qc.invalidateQueries({ queryKey: keys.assistant.chat(id) });
+      if (id) await refresh.chat(id);
       setPending(null);
-      void qc.invalidateQueries({ queryKey: keys.assistant.chats() });
-      void qc.invalidateQueries({ queryKey: keys.assistant.usage() });
+      refresh.chats();
+      refresh.usage();
       if (!chatId && newId) navigate(`/assistant/${newId}`, { replace: true });
     } catch (err) {
       setError(err);
       setPending(null);
       if (!message) setMessage(text);
-      void qc.invalidateQueries({ queryKey: keys.assistant.usage() });
+      refresh.usage();
     } finally {
       setBusy(false);
     }
@@ -304,5 +270,3 @@ function Conversation({ chatId, configured }: { chatId?: string; configured?: bo
     </section>
   );
 }
-
-

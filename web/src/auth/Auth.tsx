@@ -1,16 +1,15 @@
 import { useState } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router-dom';
-import { useQueryClient } from '@tanstack/react-query';
-import { ApiError, client, errorText, unwrap } from '../api/client';
+import { ApiError, errorText } from '../api/client';
 import { TextField } from '../components/Field';
-import { safeNext, useSession } from './session';
-import { keys } from '../api/keys';
+import { safeNext } from './session';
+import { useEnter, useSession } from './api';
 
 function AuthForm({ mode }: { mode: 'signin' | 'signup' }) {
   const [params] = useSearchParams();
   const next = safeNext(params.get('next'));
   const navigate = useNavigate();
-  const qc = useQueryClient();
+  const enter = useEnter();
   const session = useSession();
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
@@ -25,10 +24,7 @@ function AuthForm({ mode }: { mode: 'signin' | 'signup' }) {
     setBusy(true);
     setError(null);
     try {
-      if (mode === 'signup') await unwrap(client.POST('/api/auth/sign-up/email', { body: { name, email, password } }));
-      else await unwrap(client.POST('/api/auth/sign-in/email', { body: { email, password } }));
-      qc.clear();
-      await qc.fetchQuery({ queryKey: keys.auth.session(), queryFn: () => unwrap(client.GET('/api/auth/get-session')) });
+      await enter(mode, { name, email, password });
       navigate(next, { replace: true });
     } catch (err) {
       setError(err);

@@ -1,10 +1,8 @@
 import { useEffect, useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { keys } from '../api/keys';
 import { Combobox, type ComboboxProps } from '../components/Combobox';
 import { usePrefs } from '../prefs';
 import { hintFor } from './fill';
-import { catalogSearchQuery } from './queries';
+import { useCachedCatalogSearch, useCatalogSearch } from './api';
 import type { CatalogItem, CatalogKind } from './types';
 
 /** Waits this long after the last keystroke before asking the catalogue. */
@@ -46,12 +44,12 @@ export function CatalogName({
   inputProps?: ComboboxProps<CatalogItem>['inputProps'];
 }) {
   const prefs = usePrefs();
-  const qc = useQueryClient();
+  const cachedSearch = useCachedCatalogSearch();
   const now = value.trim();
   // Matches already fetched for this very text (the same hop twice) are used at once, undebounced.
-  const cached = now ? qc.getQueryData<CatalogItem[]>(keys.catalog.search(kind, now)) : undefined;
+  const cached = now ? cachedSearch(kind, now) : undefined;
   const q = useDebounced(now, SEARCH_DEBOUNCE_MS);
-  const search = useQuery(catalogSearchQuery(kind, q));
+  const search = useCatalogSearch(kind, q);
   const options: CatalogItem[] = now === '' || (!cached && search.isError) ? [] : (cached ?? search.data ?? []);
   const loading = !cached && (search.isFetching || q !== now);
   return (

@@ -1,8 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiError, errorText, request, toApiError } from '../api/client';
-import { keys } from '../api/keys';
+import { errorText, type Schemas } from '../api/client';
+import { allOf } from '../api/enums';
 import { AutoField } from '../components/AutoField';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { Empty, ErrorBox, Loading } from '../components/States';
@@ -12,6 +11,7 @@ import { usePrefs } from '../prefs';
 import type { Kind } from '../units';
 import { fermentableTypes, miscTypes, miscUses, yeastForms, yeastTypes } from '../recipes/recipeSpecs';
 import { hintFor } from './fill';
+import { useIngredientWrites, useMyIngredients } from './api';
 import { catalogKinds, type CatalogItem, type CatalogKind } from './types';
 import './Ingredients.css';
 
@@ -46,7 +46,7 @@ const fields: Record<CatalogKind, FieldSpec[]> = {
     { key: 'alpha_acid', label: 'Alpha acid', type: 'number', unit: 'percent' },
     { key: 'beta_acid', label: 'Beta acid', type: 'number', unit: 'percent' },
     { key: 'origin', label: 'Origin', type: 'text' },
-    { key: 'purpose', label: 'Purpose', type: 'select', options: enumOptions(['bittering', 'aroma', 'dual']) },
+    { key: 'purpose', label: 'Purpose', type: 'select', options: enumOptions(allOf<Schemas['HopPurpose']>()(['bittering', 'aroma', 'dual'])) },
   ],
   yeasts: [
     { key: 'lab', label: 'Lab', type: 'text' },
@@ -66,23 +66,6 @@ const fields: Record<CatalogKind, FieldSpec[]> = {
 
 function isKind(k: string | null): k is CatalogKind {
   return !!k && (catalogKinds as readonly string[]).includes(k);
-}
-
-/** A page of the account's own catalogue items of one kind (`source=mine`: the server leaves the
- * built-in ones out), with the `X-Total-Count`. The kind is chosen at run time, so the path is not
- * one of the typed client's literal paths. */
-async function minePage(kind: CatalogKind, q: string, page: number): Promise<{ items: CatalogItem[]; total: number }> {
-  const params = new URLSearchParams({ source: 'mine', limit: String(PAGE), offset: String(page * PAGE) });
-  if (q) params.set('q', q);
-  let res: Response;
-  try {
-    res = await fetch(`/v1/catalog/${kind}?${params}`, { credentials: 'same-origin' });
-  } catch {
-    throw new ApiError(0, 'Network error: the server could not be reached');
-  }
-  const body: unknown = await res.json().catch(() => undefined);
-  if (!res.ok) throw toApiError(res, body);
-  return { items: body as CatalogItem[], total: Number(res.headers.get('X-Total-Count') ?? '0') };
 }
 
 /** `/ingredients`: my own ingredients by kind, with search, paging, edit and delete. */
@@ -105,11 +88,7 @@ export default function Ingredients() {
     setParams(p, { replace: next.page !== undefined });
   };
 
-  const list = useQuery({
-    queryKey: keys.catalog.mine(kind, { q, page }),
-    queryFn: () => minePage(kind, q, page),
-    placeholderData: keepPreviousData,
-  });
+  const list = useMyIngredients(kind, q, page, PAGE);
   const total = list.data?.total ?? 0;
   const pages = pageCount(total, PAGE);
   const pastEnd = !list.isPlaceholderData && page > 0 && list.data?.items.length === 0;
@@ -125,8 +104,8 @@ export default function Ingredients() {
         <h1>Ingredients</h1>
       </div>
       <p className="muted">
-        Your own ingredients, offered first in a recipe’s name fields. Save one from a recipe with its ☆ button; the built-in catalogue is there too and
-        cannot be changed.
+        Your own ingredients, offered first in a recipe’s name fields. Save one from a recipe with its ☆ button; the built-in catalogue is there too and cannot
+        be changed.
       </p>
       <nav className="kind-tabs" aria-label="Ingredient kinds">
         {catalogKinds.map((k) => (
@@ -182,23 +161,11 @@ export default function Ingredients() {
 }
 
 function IngredientRow({ kind, singular, item }: { kind: CatalogKind; singular: string; item: CatalogItem }) {
-  const qc = useQueryClient();
   const prefs = usePrefs();
   const [editing, setEditing] = useState(false);
   const [confirm, setConfirm] = useState(false);
   const own = item.source === 'mine';
-  const refresh = () => qc.invalidateQueries({ queryKey: keys.catalog.kind(kind) });
-  const save = (field: string) => async (value: string | number | null) => {
-    await request('PATCH', `/v1/catalog/${kind}/${item.id}`, { [field]: value });
-    await refresh();
-  };
-  const del = useMutation({
-    mutationFn: () => request('DELETE', `/v1/catalog/${kind}/${item.id}`),
-    onSuccess: async () => {
-      setConfirm(false);
-      await refresh();
-    },
-  });
+  const { save, del } = useIngredientWrites(kind, item.id, () => setConfirm(false));
   const values = item as unknown as Record<string, string | number | null | undefined>;
   return (
     <li className="inv-item">

@@ -3,7 +3,16 @@ import { DEFAULT_PREFERENCES } from '../api/extra';
 import { fillFrom, hintFor, itemBodyFrom } from './fill';
 import type { CatalogItems } from './types';
 
-const citra: CatalogItems['hops'] = { id: 'h1', source: 'builtin', name: 'Citra', aliases: [], alpha_acid: 12, beta_acid: 4, origin: 'United States', purpose: 'aroma' };
+const citra: CatalogItems['hops'] = {
+  id: 'h1',
+  source: 'builtin',
+  name: 'Citra',
+  aliases: [],
+  alpha_acid: 12,
+  beta_acid: 4,
+  origin: 'United States',
+  purpose: 'aroma',
+};
 const pale: CatalogItems['fermentables'] = {
   id: 'f1',
   source: 'builtin',
@@ -51,10 +60,25 @@ describe('filling a row from the catalogue', () => {
   it('takes the descriptive numbers, not the name or the amounts', () => {
     expect(fillFrom('fermentables', pale)).toEqual({ type: 'grain', color_srm: 3, yield_percent: 81, origin: 'United Kingdom' });
     expect(fillFrom('hops', citra)).toEqual({ alpha_acid: 12 });
-    expect(fillFrom('yeasts', us05)).toEqual({ lab: 'Fermentis', product_id: 'US-05', type: 'ale', form: 'dry', attenuation: 80, min_temp_c: 18, max_temp_c: 26 });
+    expect(fillFrom('yeasts', us05)).toEqual({
+      lab: 'Fermentis',
+      product_id: 'US-05',
+      type: 'ale',
+      form: 'dry',
+      attenuation: 80,
+      min_temp_c: 18,
+      max_temp_c: 26,
+    });
   });
   it('sends a row\u2019s descriptive fields that are set to the catalogue', () => {
-    expect(itemBodyFrom('hops', { id: 'x', name: 'Citra', alpha_acid: 13, amount_grams: 30, use: 'boil', form: 'pellet' })).toEqual({ name: 'Citra', alpha_acid: 13 });
-    expect(itemBodyFrom('yeasts', { name: 'House ale', lab: null, type: 'ale', form: '', attenuation: 76 })).toEqual({ name: 'House ale', type: 'ale', attenuation: 76 });
+    expect(itemBodyFrom('hops', { id: 'x', name: 'Citra', alpha_acid: 13, amount_grams: 30, use: 'boil', form: 'pellet' })).toEqual({
+      name: 'Citra',
+      alpha_acid: 13,
+    });
+    expect(itemBodyFrom('yeasts', { name: 'House ale', lab: null, type: 'ale', form: '', attenuation: 76 })).toEqual({
+      name: 'House ale',
+      type: 'ale',
+      attenuation: 76,
+    });
   });
 });

@@ -57,8 +57,7 @@ export function AutoField({
 }: Props) {
   const prefs = usePrefs();
   const id = useId();
-  const shown = (v: Props['value']) =>
-    type === 'number' ? toInput(typeof v === 'number' ? v : null, unit ?? 'plain', prefs) : v == null ? '' : String(v);
+  const shown = (v: Props['value']) => (type === 'number' ? toInput(typeof v === 'number' ? v : null, unit ?? 'plain', prefs) : v == null ? '' : String(v));
   const [draft, setDraft] = useState(() => shown(value));
   const [state, setState] = useState<SaveState>({ kind: 'idle' });
   const dirty = useRef(false);
@@ -126,8 +125,7 @@ export function AutoField({
   const fullLabel = sym && sym !== 'SG' ? `${label} (${sym})` : label;
   const statusId = `${id}-st`;
   const checkIds = checks.map((_, i) => `${id}-chk-${i}`);
-  const describedBy =
-    [...(state.kind === 'error' ? [statusId] : []), ...checkIds, ...(describedElsewhere ? [describedElsewhere] : [])].join(' ') || undefined;
+  const describedBy = [...(state.kind === 'error' ? [statusId] : []), ...checkIds, ...(describedElsewhere ? [describedElsewhere] : [])].join(' ') || undefined;
   const common = {
     id,
     'aria-invalid': state.kind === 'error' ? true : undefined,
@@ -161,13 +159,7 @@ export function AutoField({
             ))}
         </select>
       ) : (
-        <input
-          {...common}
-          type="text"
-          inputMode={type === 'number' ? 'decimal' : undefined}
-          value={draft}
-          onChange={(e) => onChange(e.target.value)}
-        />
+        <input {...common} type="text" inputMode={type === 'number' ? 'decimal' : undefined} value={draft} onChange={(e) => onChange(e.target.value)} />
       )}
       <span id={statusId} className={`save-state ${state.kind}`} aria-live="polite">
         {state.kind === 'saving' ? 'Saving…' : state.kind === 'saved' ? 'Saved' : state.kind === 'error' ? state.message : ''}

@@ -45,7 +45,14 @@ export function ConfirmDialog({
     [],
   );
   return (
-    <dialog ref={ref} aria-labelledby={`${id}-t`} onCancel={(e) => { e.preventDefault(); onCancel(); }}>
+    <dialog
+      ref={ref}
+      aria-labelledby={`${id}-t`}
+      onCancel={(e) => {
+        e.preventDefault();
+        onCancel();
+      }}
+    >
       <form
         method="dialog"
         onSubmit={(e) => {

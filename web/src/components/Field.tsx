@@ -7,13 +7,7 @@ interface Common {
   className?: string;
 }
 
-export function TextField({
-  label,
-  error,
-  hint,
-  className,
-  ...input
-}: Common & React.InputHTMLAttributes<HTMLInputElement>) {
+export function TextField({ label, error, hint, className, ...input }: Common & React.InputHTMLAttributes<HTMLInputElement>) {
   const id = useId();
   const described = [error ? `${id}-err` : '', hint ? `${id}-hint` : ''].filter(Boolean).join(' ') || undefined;
   return (

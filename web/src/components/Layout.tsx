@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { NavLink, useLocation } from 'react-router-dom';
-import { useSignOut } from '../auth/session';
+import { useSignOut } from '../auth/api';
 import type { Schemas } from '../api/client';
 import { OfflineStatus } from '../offline/OfflineStatus';
 

@@ -1,20 +1,17 @@
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiError, client, errorText, unwrap, type Schemas } from '../api/client';
+import { ApiError, errorText, type Schemas } from '../api/client';
 import { AutoField } from '../components/AutoField';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { ErrorBox, Loading } from '../components/States';
 import { deviceKinds } from './devices';
 import { useNow } from '../hooks';
-import { sessionListQuery } from '../sessions/queries';
-import { deviceQuery } from './queries';
+import { useSessionList } from '../sessions/api';
+import { useDeleteDevice, useDevice, useDeviceAutosave, useReplaceDeviceToken } from './api';
 import { seenText } from '../time';
 import { DeviceToken } from './DeviceSetup';
 import { isOpen, sessionOptions } from './deviceSessions';
 import { NotFound } from '../components/NotFound';
-import { useAutosave } from '../autosave';
-import { keys } from '../api/keys';
 
 type Device = Schemas['Device'];
 type Created = Schemas['GeneratedDevice'];
@@ -23,13 +20,9 @@ type Created = Schemas['GeneratedDevice'];
 export default function DevicePage() {
   const { id = '' } = useParams();
   // A device posts every minute or so: what it sent last stays current while the page is open.
-  const device = useQuery({ ...deviceQuery(id), refetchInterval: 30_000 });
-  const save = useAutosave({
-    patch: (body: Schemas['UpdateDeviceRequest']) => unwrap(client.PATCH('/v1/devices/{id}', { params: { path: { id } }, body })),
-    detail: keys.devices.detail(id),
-    refresh: [keys.devices.list()],
-  });
-  const sessions = useQuery(sessionListQuery);
+  const device = useDevice(id);
+  const save = useDeviceAutosave(id);
+  const sessions = useSessionList();
   const [token, setToken] = useState<Created | null>(null);
   if (device.isPending) return <Loading what="the device" />;
   if (device.isError)
@@ -97,14 +90,7 @@ function LastPayload({ device: d }: { device: Device }) {
   return (
     <section className="panel" aria-labelledby="h-last">
       <h2 id="h-last">Last post</h2>
-      <p>
-        Last seen:{' '}
-        {d.last_seen_at ? (
-          <time dateTime={d.last_seen_at}>{seenText(d.last_seen_at, now)}</time>
-        ) : (
-          'never'
-        )}
-      </p>
+      <p>Last seen: {d.last_seen_at ? <time dateTime={d.last_seen_at}>{seenText(d.last_seen_at, now)}</time> : 'never'}</p>
       {d.last_payload ? (
         <figure className="payload">
           <figcaption>
@@ -114,7 +100,8 @@ function LastPayload({ device: d }: { device: Device }) {
         </figure>
       ) : (
         <p className="muted">
-          Nothing received yet. Set the device up with its ingest URL, shown when the device was added; if you no longer have it, replace the token to see a new one.
+          Nothing received yet. Set the device up with its ingest URL, shown when the device was added; if you no longer have it, replace the token to see a new
+          one.
         </p>
       )}
     </section>
@@ -123,23 +110,12 @@ function LastPayload({ device: d }: { device: Device }) {
 
 function DeviceActions({ device, onToken }: { device: Device; onToken: (d: Created) => void }) {
   const navigate = useNavigate();
-  const qc = useQueryClient();
   const [ask, setAsk] = useState<'token' | 'delete' | null>(null);
-  const replace = useMutation({
-    mutationFn: () => unwrap(client.POST('/v1/devices/{id}/token', { params: { path: { id: device.id } } })),
-    onSuccess: (d) => {
-      setAsk(null);
-      onToken(d);
-    },
+  const replace = useReplaceDeviceToken(device.id, (d) => {
+    setAsk(null);
+    onToken(d);
   });
-  const del = useMutation({
-    mutationFn: () => unwrap(client.DELETE('/v1/devices/{id}', { params: { path: { id: device.id } } })),
-    onSuccess: () => {
-      qc.removeQueries({ queryKey: keys.devices.detail(device.id) });
-      void qc.invalidateQueries({ queryKey: keys.devices.list() });
-      navigate('/devices');
-    },
-  });
+  const del = useDeleteDevice(device.id, () => navigate('/devices'));
   const close = () => {
     setAsk(null);
     replace.reset();

@@ -24,8 +24,8 @@ export function DeviceToken({ name, kind, token, onDone }: { name: string; kind:
       </ol>
       {setup.snippet && <CopyBlock label={setup.snippet.label} text={setup.snippet.text} copyLabel={setup.snippet.copy} />}
       <p className="small muted">
-        Readings go to the brew session the device is assigned to; without one, or when that session is completed or abandoned, posts are refused
-        (409) and nothing is stored. Every kind and its payloads are described in <code>docs/devices.md</code> of the wort documentation.
+        Readings go to the brew session the device is assigned to; without one, or when that session is completed or abandoned, posts are refused (409) and
+        nothing is stored. Every kind and its payloads are described in <code>docs/devices.md</code> of the wort documentation.
       </p>
     </OnceSecret>
   );

@@ -1,24 +1,23 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { useMutation, useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
-import { ApiError, client, errorText, unwrap, type Schemas } from '../api/client';
+import type { UseQueryResult } from '@tanstack/react-query';
+import { ApiError, errorText, type Schemas } from '../api/client';
 import { SelectField, TextField } from '../components/Field';
 import { Empty, ErrorBox, Loading } from '../components/States';
 import { deviceKinds, kindLabel, type DeviceKind } from './devices';
 import { useNow } from '../hooks';
-import { sessionListQuery } from '../sessions/queries';
-import { deviceListQuery } from './queries';
+import { useSessionList } from '../sessions/api';
+import { useCreateDevice, useDeviceList } from './api';
 import { seenText } from '../time';
 import { DeviceToken } from './DeviceSetup';
 import { sessionOptions, type Session } from './deviceSessions';
-import { keys } from '../api/keys';
 
 type Device = Schemas['Device'];
 type Created = Schemas['GeneratedDevice'];
 
 export default function Devices() {
-  const list = useQuery({ ...deviceListQuery, refetchInterval: 60_000 });
-  const sessions = useQuery(sessionListQuery);
+  const list = useDeviceList();
+  const sessions = useSessionList();
   const [created, setCreated] = useState<Created | null>(null);
   const byId = new Map((sessions.data?.items ?? []).map((s) => [s.id, s]));
   return (
@@ -89,18 +88,12 @@ function DeviceCard({ device: d, session }: { device: Device; session?: Session 
 }
 
 function NewDevice({ sessions, onCreated }: { sessions: UseQueryResult<{ items: Session[]; total: number }>; onCreated: (d: Created) => void }) {
-  const qc = useQueryClient();
   const [name, setName] = useState('');
   const [kind, setKind] = useState<DeviceKind>('ispindel');
   const [sessionId, setSessionId] = useState('');
-  const create = useMutation({
-    mutationFn: () =>
-      unwrap(client.POST('/v1/devices', { body: { name, kind, session_id: sessionId === '' ? null : sessionId } })),
-    onSuccess: (d) => {
-      onCreated(d);
-      setName('');
-      void qc.invalidateQueries({ queryKey: keys.devices.list() });
-    },
+  const create = useCreateDevice((d) => {
+    onCreated(d);
+    setName('');
   });
   const api = create.error instanceof ApiError ? create.error : null;
   const rest = api ? api.rest(['name', 'kind', 'session_id']) : null;
@@ -112,10 +105,17 @@ function NewDevice({ sessions, onCreated }: { sessions: UseQueryResult<{ items: 
         noValidate
         onSubmit={(e) => {
           e.preventDefault();
-          create.mutate();
+          create.mutate({ name, kind, session_id: sessionId === '' ? null : sessionId });
         }}
       >
-        <TextField label="Name" value={name} error={api?.at('name')} onChange={(e) => setName(e.target.value)} placeholder="e.g. iSpindel in the cellar" autoComplete="off" />
+        <TextField
+          label="Name"
+          value={name}
+          error={api?.at('name')}
+          onChange={(e) => setName(e.target.value)}
+          placeholder="e.g. iSpindel in the cellar"
+          autoComplete="off"
+        />
         <SelectField label="Kind" value={kind} options={deviceKinds} error={api?.at('kind')} onChange={(e) => setKind(e.target.value as DeviceKind)} />
         <SelectField
           label="Brew session"

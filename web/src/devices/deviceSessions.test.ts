@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { isOpen, sessionOptions } from './deviceSessions';
 
-const s = (id: string, status: 'planned' | 'brewing' | 'fermenting' | 'completed' | 'abandoned', brew_date: string, name = `Batch ${id}`) => ({ id, name, status, brew_date });
+const s = (id: string, status: 'planned' | 'brewing' | 'fermenting' | 'completed' | 'abandoned', brew_date: string, name = `Batch ${id}`) => ({
+  id,
+  name,
+  status,
+  brew_date,
+});
 
 describe('sessions a device can post to', () => {
   it('open means not completed and not abandoned', () => {
@@ -11,7 +16,10 @@ describe('sessions a device can post to', () => {
     expect(isOpen({ status: 'abandoned' })).toBe(false);
   });
   it('lists the open sessions, newest brew day first', () => {
-    const opts = sessionOptions([s('a', 'fermenting', '2026-10-01'), s('b', 'completed', '2026-11-01'), s('c', 'planned', '2026-11-20'), s('d', 'abandoned', '2026-11-02')], null);
+    const opts = sessionOptions(
+      [s('a', 'fermenting', '2026-10-01'), s('b', 'completed', '2026-11-01'), s('c', 'planned', '2026-11-20'), s('d', 'abandoned', '2026-11-02')],
+      null,
+    );
     expect(opts.map(([id]) => id)).toEqual(['c', 'a']);
     expect(opts[0]![1]).toBe('Batch c (planned, brew day 2026-11-20)');
   });

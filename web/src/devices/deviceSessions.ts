@@ -13,7 +13,10 @@ export function isOpen(s: Pick<Session, 'status'>): boolean {
  * The select's choices: the open sessions, newest brew day first, and the session the device is
  * assigned to now even when it is closed (so the select shows it, marked as taking no readings).
  */
-export function sessionOptions(sessions: readonly Pick<Session, 'id' | 'name' | 'status' | 'brew_date'>[], current: string | null | undefined): [string, string][] {
+export function sessionOptions(
+  sessions: readonly Pick<Session, 'id' | 'name' | 'status' | 'brew_date'>[],
+  current: string | null | undefined,
+): [string, string][] {
   const shown = sessions.filter((s) => isOpen(s) || s.id === current);
   shown.sort((a, b) => (a.brew_date < b.brew_date ? 1 : a.brew_date > b.brew_date ? -1 : a.name.localeCompare(b.name)));
   const out: [string, string][] = shown.map((s) => [

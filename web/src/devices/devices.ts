@@ -1,18 +1,19 @@
 // Devices: the kinds' names and the copy-paste setup shown with a new token.
 // Pure functions: unit-tested in devices.test.ts.
 import type { Schemas } from '../api/client';
+import { allOf } from '../api/enums';
 
 export type DeviceKind = Schemas['DeviceKind'];
 
 /** Every kind, in the order the select offers them, with the name a brewer knows it by. */
-export const deviceKinds: readonly (readonly [DeviceKind, string])[] = [
+export const deviceKinds: readonly (readonly [DeviceKind, string])[] = allOf<DeviceKind>()([
   ['ispindel', 'iSpindel'],
   ['gravitymon', 'GravityMon'],
   ['tilt', 'Tilt'],
   ['rapt', 'RAPT Pill'],
   ['stream', 'Brewfather/Brewer’s Friend stream'],
   ['generic', 'Other (generic JSON)'],
-];
+]);
 
 export function kindLabel(kind: string): string {
   return deviceKinds.find(([k]) => k === kind)?.[1] ?? kind;
@@ -48,7 +49,8 @@ export function urlParts(url: string): { host: string; port: string; path: strin
 
 /** The setup for one kind of device, with the device's full ingest URL filled in. */
 export function setupFor(kind: DeviceKind, url: string): Setup {
-  const interval = 'Set the interval to 60 seconds or more (900, a quarter of an hour, is usual): wort stores one reading a minute per device (a faster post is answered 429).';
+  const interval =
+    'Set the interval to 60 seconds or more (900, a quarter of an hour, is usual): wort stores one reading a minute per device (a faster post is answered 429).';
   switch (kind) {
     case 'ispindel': {
       const { host, port, path } = urlParts(url);

@@ -1,20 +1,19 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiError, client, unwrap, type Schemas } from '../api/client';
+import { ApiError, type Schemas } from '../api/client';
 import { SelectField, TextField } from '../components/Field';
 import { Empty, ErrorBox, Loading } from '../components/States';
 import { usePrefs, usePrefsQuery } from '../prefs';
 import { display, fromInput, roundDefault, symbolFor, toInput } from '../units';
 import { withDisplayUnits } from '../issueUnits';
-import { equipmentListQuery, mashMethods, profileFields, profileKinds, type Profile } from './queries';
-import { keys } from '../api/keys';
+import { useCreateEquipment, useEquipmentList, type Profile } from './api';
+import { mashMethods, profileFields, profileKinds } from './fields';
 
 type Draft = Record<string, string>;
 const fieldKeys = ['name', 'notes', 'mash_method', ...profileFields.map((f) => f.key)];
 
 export default function Equipment() {
-  const list = useQuery(equipmentListQuery);
+  const list = useEquipmentList();
   // Volumes are typed in the account's unit: wait for it, so nothing is read in the wrong one.
   const prefs = usePrefsQuery();
   return (
@@ -31,9 +30,7 @@ export default function Equipment() {
           ) : list.data.items.length === 0 ? (
             <Empty>
               <p>No equipment profiles yet</p>
-              <p className="muted">
-                Describe your kit with the form: its losses and boil-off give a recipe its strike and sparge water and its volumes.
-              </p>
+              <p className="muted">Describe your kit with the form: its losses and boil-off give a recipe its strike and sparge water and its volumes.</p>
             </Empty>
           ) : (
             <ul className="cards" aria-label="Equipment profiles">
@@ -91,22 +88,20 @@ function bodyOf(d: Draft, prefs: ReturnType<typeof usePrefs>): Schemas['CreateEq
 }
 
 function NewProfile() {
-  const qc = useQueryClient();
   const prefs = usePrefs();
   const [draft, setDraft] = useState(() => initial(prefs));
   const [created, setCreated] = useState<Profile | null>(null);
-  const create = useMutation({
-    mutationFn: () => unwrap(client.POST('/v1/equipment', { body: bodyOf(draft, prefs) })),
-    onSuccess: (p) => {
+  const create = useCreateEquipment({
+    onMutate: () => setCreated(null),
+    onCreated: (p) => {
       setCreated(p);
       setDraft(initial(prefs));
-      void qc.invalidateQueries({ queryKey: keys.equipment.list() });
     },
-    onMutate: () => setCreated(null),
   });
   const error = withDisplayUnits(create.error, profileKinds, prefs);
   const api = error instanceof ApiError ? error : null;
-  const set = (key: string) => (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>) => setDraft({ ...draft, [key]: e.target.value });
+  const set = (key: string) => (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>) =>
+    setDraft({ ...draft, [key]: e.target.value });
   const rest = api ? api.rest(fieldKeys) : null;
   return (
     <section className="panel" aria-labelledby="h-new-profile">
@@ -115,17 +110,11 @@ function NewProfile() {
         noValidate
         onSubmit={(e) => {
           e.preventDefault();
-          create.mutate();
+          create.mutate(bodyOf(draft, prefs));
         }}
       >
         <TextField label="Name" value={draft.name} error={api?.at('name')} onChange={set('name')} placeholder="e.g. 30 L all-in-one" />
-        <SelectField
-          label="Mash method"
-          options={mashMethods}
-          value={draft.mash_method}
-          error={api?.at('mash_method')}
-          onChange={set('mash_method')}
-        />
+        <SelectField label="Mash method" options={mashMethods} value={draft.mash_method} error={api?.at('mash_method')} onChange={set('mash_method')} />
         <div className="form-grid">
           {profileFields.map((f) => {
             const sym = symbolFor(f.unit, prefs);

@@ -1,33 +1,21 @@
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiError, client, errorText, unwrap, type Schemas } from '../api/client';
+import { ApiError, errorText } from '../api/client';
 import { AutoField } from '../components/AutoField';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { ErrorBox, Loading } from '../components/States';
 import { usePrefs, usePrefsQuery } from '../prefs';
-import { withDisplayUnits } from '../issueUnits';
-import { equipmentQuery, mashMethods, profileFields, profileKinds, type Profile } from './queries';
+import { useDeleteEquipment, useEquipment, useEquipmentAutosave, type Profile } from './api';
+import { mashMethods, profileFields } from './fields';
 import { NotFound } from '../components/NotFound';
-import { useAutosave } from '../autosave';
-import { keys } from '../api/keys';
 
 /** One equipment profile: every field saves as the person edits, like the recipe page. */
 export default function EquipmentProfile() {
   const { id = '' } = useParams();
-  const profile = useQuery(equipmentQuery(id));
+  const profile = useEquipment(id);
   const prefs = usePrefsQuery();
   const units = usePrefs();
-  const save = useAutosave({
-    // A 422's bounds are in litres: shown in the unit the person typed in.
-    patch: (body: Schemas['UpdateEquipmentRequest']) =>
-      unwrap(client.PATCH('/v1/equipment/{id}', { params: { path: { id } }, body })).catch((e: unknown) => {
-        throw withDisplayUnits(e, profileKinds, units);
-      }),
-    detail: keys.equipment.detail(id),
-    // Recipes using the profile have new volumes (and IBU with a new utilisation).
-    refresh: [keys.equipment.list(), keys.recipes.allStats()],
-  });
+  const save = useEquipmentAutosave(id, units);
   if (profile.isPending || prefs.isPending) return <Loading what="the equipment profile" />;
   if (profile.isError)
     return profile.error instanceof ApiError && [400, 404].includes(profile.error.status) ? (
@@ -52,14 +40,7 @@ export default function EquipmentProfile() {
         <p className="muted small">Saved as you type. Volumes and grain absorption are in the units chosen on the Account page.</p>
         <div className="form-grid">
           <AutoField label="Name" field="name" value={p.name} save={save('name')} />
-          <AutoField
-            label="Mash method"
-            field="mash_method"
-            type="select"
-            options={mashMethods}
-            value={p.mash_method ?? 'sparge'}
-            save={save('mash_method')}
-          />
+          <AutoField label="Mash method" field="mash_method" type="select" options={mashMethods} value={p.mash_method ?? 'sparge'} save={save('mash_method')} />
           {profileFields.map((f) => (
             <AutoField key={f.key} label={f.label} field={f.key} type="number" unit={f.unit} nullable={f.nullable} value={p[f.key]} save={save(f.key)} />
           ))}
@@ -72,18 +53,11 @@ export default function EquipmentProfile() {
 
 function DeleteProfile({ profile }: { profile: Profile }) {
   const navigate = useNavigate();
-  const qc = useQueryClient();
   const [confirm, setConfirm] = useState(false);
-  const del = useMutation({
-    mutationFn: () => unwrap(client.DELETE('/v1/equipment/{id}', { params: { path: { id: profile.id } } })),
-    onSuccess: () => {
-      qc.removeQueries({ queryKey: keys.equipment.detail(profile.id) });
-      void qc.invalidateQueries({ queryKey: keys.equipment.list() });
-      navigate('/equipment');
-    },
-  });
+  const del = useDeleteEquipment(profile.id, () => navigate('/equipment'));
   // A profile a recipe uses is refused (422) with one detail that says so: shown as it is.
-  const refused = del.error instanceof ApiError && del.error.status === 422 && del.error.details.length ? del.error.details.map((d) => d.message).join('; ') : null;
+  const refused =
+    del.error instanceof ApiError && del.error.status === 422 && del.error.details.length ? del.error.details.map((d) => d.message).join('; ') : null;
   return (
     <div className="actions">
       <button type="button" className="danger" onClick={() => setConfirm(true)}>

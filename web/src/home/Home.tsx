@@ -2,9 +2,9 @@
 // timers come from `GET /v1/home` (the day, the attenuation and the next step are the API's),
 // the recent recipes from the recipe list.
 import { Link } from 'react-router-dom';
-import { useQuery } from '@tanstack/react-query';
-import { client, unwrap, unwrapPage, type Schemas } from '../api/client';
-import { keys } from '../api/keys';
+import type { Schemas } from '../api/client';
+import { useRecentRecipes } from '../recipes/api';
+import { useHome } from './api';
 import { ErrorBox, Loading } from '../components/States';
 import { clock, useNow } from '../hooks';
 import { usePrefs } from '../prefs';
@@ -22,12 +22,7 @@ type HomeTimer = Schemas['HomeTimer'];
 const RECENT = 6;
 
 export default function Home() {
-  const home = useQuery({
-    queryKey: keys.home.all(),
-    queryFn: () => unwrap(client.GET('/v1/home')),
-    // The day turns and timers start on other devices: kept fresh while the page is open.
-    refetchInterval: 30_000,
-  });
+  const home = useHome();
   return (
     <>
       <div className="page-head">
@@ -170,10 +165,7 @@ function Timers({ timers, received }: { timers: HomeTimer[]; received: number })
 
 function RecentRecipes() {
   const prefs = usePrefs();
-  const list = useQuery({
-    queryKey: keys.recipes.recent(RECENT),
-    queryFn: () => unwrapPage(client.GET('/v1/recipes', { params: { query: { sort: '-updated_at', limit: RECENT } } })),
-  });
+  const list = useRecentRecipes(RECENT);
   return (
     <section className="panel" aria-labelledby="h-recent">
       <div className="panel-head">

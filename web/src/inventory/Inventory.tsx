@@ -1,25 +1,25 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiError, client, errorText, unwrap, unwrapPage, type Schemas } from '../api/client';
+import { ApiError, errorText, type Schemas } from '../api/client';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { SelectField, TextField } from '../components/Field';
 import { Empty, ErrorBox, Loading } from '../components/States';
 import { pageCount, Pager, usePageParam } from '../components/Pager';
 import { formatNumber, parseNumber } from '../units';
-import { keys } from '../api/keys';
+import { useAddItem, useInventoryPage, useItemWrites } from './api';
+import { allOf } from '../api/enums';
 import { usePrefs } from '../prefs';
 import { entryUnit, itemAmount } from '../stock/amounts';
 import { formatMoney } from '../money';
 
 type Item = Schemas['InventoryItem'];
 type Category = Schemas['InventoryCategory'];
-const categories: [Category, string][] = [
+const categories: readonly (readonly [Category, string])[] = allOf<Category>()([
   ['fermentable', 'Fermentables'],
   ['hop', 'Hops'],
   ['yeast', 'Yeasts'],
   ['misc', 'Other ingredients'],
-];
+]);
 const categoryOptions = categories.map(([v, l]) => [v, l.replace(/s$/, '').replace('Other ingredient', 'Other ingredient')] as const);
 /** The unit a new item proposes, by category, in the person's units. */
 const defaultUnits: Record<'metric' | 'us', Record<Category, string>> = {
@@ -31,11 +31,7 @@ const PAGE = 50;
 
 export default function Inventory() {
   const [page, go] = usePageParam();
-  const list = useQuery({
-    queryKey: keys.inventory.page(page, PAGE),
-    queryFn: () => unwrapPage(client.GET('/v1/inventory', { params: { query: { limit: PAGE, offset: page * PAGE } } })),
-    placeholderData: keepPreviousData,
-  });
+  const list = useInventoryPage(page, PAGE);
   const total = list.data?.total ?? 0;
   const pages = pageCount(total, PAGE);
   // A page past the end (its last item deleted, or an old link): the last page there is.
@@ -90,17 +86,7 @@ export default function Inventory() {
 
 type Values = { category: Category; name: string; amount: string; amount_unit: string; notes: string; price_per_unit: string; best_before: string };
 
-function ItemFields({
-  values,
-  set,
-  error,
-  prefix,
-}: {
-  values: Values;
-  set: (v: Partial<Values>) => void;
-  error: ApiError | null;
-  prefix: string;
-}) {
+function ItemFields({ values, set, error, prefix }: { values: Values; set: (v: Partial<Values>) => void; error: ApiError | null; prefix: string }) {
   const defaultUnit = defaultUnits[usePrefs().amounts];
   return (
     <>
@@ -116,12 +102,30 @@ function ItemFields({
       />
       <TextField label={`${prefix}Name`} value={values.name} error={error?.at('name')} onChange={(e) => set({ name: e.target.value })} />
       <div className="two">
-        <TextField label={`${prefix}Amount`} inputMode="decimal" value={values.amount} error={error?.at('amount')} onChange={(e) => set({ amount: e.target.value })} />
+        <TextField
+          label={`${prefix}Amount`}
+          inputMode="decimal"
+          value={values.amount}
+          error={error?.at('amount')}
+          onChange={(e) => set({ amount: e.target.value })}
+        />
         <TextField label={`${prefix}Unit`} value={values.amount_unit} error={error?.at('amount_unit')} onChange={(e) => set({ amount_unit: e.target.value })} />
       </div>
       <div className="two">
-        <TextField label={`${prefix}Price per unit`} inputMode="decimal" value={values.price_per_unit} error={error?.at('price_per_unit')} onChange={(e) => set({ price_per_unit: e.target.value })} />
-        <TextField label={`${prefix}Best before`} type="date" value={values.best_before} error={error?.at('best_before')} onChange={(e) => set({ best_before: e.target.value })} />
+        <TextField
+          label={`${prefix}Price per unit`}
+          inputMode="decimal"
+          value={values.price_per_unit}
+          error={error?.at('price_per_unit')}
+          onChange={(e) => set({ price_per_unit: e.target.value })}
+        />
+        <TextField
+          label={`${prefix}Best before`}
+          type="date"
+          value={values.best_before}
+          error={error?.at('best_before')}
+          onChange={(e) => set({ best_before: e.target.value })}
+        />
       </div>
       <TextField label={`${prefix}Notes`} value={values.notes} error={error?.at('notes')} onChange={(e) => set({ notes: e.target.value })} />
     </>
@@ -143,22 +147,23 @@ function bodyOf(v: Values) {
 }
 
 function AddItem() {
-  const qc = useQueryClient();
   const prefs = usePrefs();
   const defaultUnit = defaultUnits[prefs.amounts];
-  const empty = { category: 'fermentable' as Category, name: '', amount: '', amount_unit: defaultUnit.fermentable, notes: '', price_per_unit: '', best_before: '' };
+  const empty = {
+    category: 'fermentable' as Category,
+    name: '',
+    amount: '',
+    amount_unit: defaultUnit.fermentable,
+    notes: '',
+    price_per_unit: '',
+    best_before: '',
+  };
   const [values, setValues] = useState(empty);
   // The units may arrive after the form: an untouched unit follows them.
   useEffect(() => {
     setValues((v) => (Object.values(defaultUnits).some((d) => d[v.category] === v.amount_unit) ? { ...v, amount_unit: defaultUnit[v.category] } : v));
   }, [defaultUnit]);
-  const add = useMutation({
-    mutationFn: () => unwrap(client.POST('/v1/inventory', { body: bodyOf(values) })),
-    onSuccess: () => {
-      setValues({ ...empty, category: values.category, amount_unit: defaultUnit[values.category] });
-      void qc.invalidateQueries({ queryKey: keys.inventory.lists() });
-    },
-  });
+  const add = useAddItem(() => setValues({ ...empty, category: values.category, amount_unit: defaultUnit[values.category] }));
   const api = add.error instanceof ApiError ? add.error : null;
   return (
     <section className="panel add-item" aria-labelledby="h-add-item">
@@ -167,11 +172,13 @@ function AddItem() {
         noValidate
         onSubmit={(e) => {
           e.preventDefault();
-          add.mutate();
+          add.mutate(bodyOf(values));
         }}
       >
         <ItemFields values={values} set={(v) => setValues({ ...values, ...v })} error={api} prefix="" />
-        {add.error && !(api && ['category', 'name', 'amount', 'amount_unit', 'notes', 'price_per_unit', 'best_before'].some((k) => api.at(k))) && <ErrorBox error={add.error} />}
+        {add.error && !(api && ['category', 'name', 'amount', 'amount_unit', 'notes', 'price_per_unit', 'best_before'].some((k) => api.at(k))) && (
+          <ErrorBox error={add.error} />
+        )}
         <button type="submit" className="primary" disabled={add.isPending}>
           Add item
         </button>
@@ -181,7 +188,6 @@ function AddItem() {
 }
 
 function InventoryRow({ item }: { item: Item }) {
-  const qc = useQueryClient();
   const prefs = usePrefs();
   const [delta, setDelta] = useState('');
   const entry = entryUnit(item, prefs);
@@ -196,32 +202,16 @@ function InventoryRow({ item }: { item: Item }) {
     price_per_unit: item.price_per_unit == null ? '' : formatNumber(item.price_per_unit, 4),
     best_before: item.best_before ?? '',
   });
-  const refresh = () => qc.invalidateQueries({ queryKey: keys.inventory.lists() });
-  const adjust = useMutation({
-    mutationFn: (sign: 1 | -1) => {
-      const n = parseNumber(delta);
-      if (n == null || Number.isNaN(n)) throw new ApiError(0, 'Enter an amount first');
-      // Typed in the shown unit; the API adjusts in the item's own.
-      return unwrap(client.POST('/v1/inventory/{id}/adjust', { params: { path: { id: item.id } }, body: { delta: sign * n * entry.perShown } }));
-    },
-    onSuccess: () => {
-      setDelta('');
-      void refresh();
-    },
-  });
-  const save = useMutation({
-    mutationFn: () => unwrap(client.PATCH('/v1/inventory/{id}', { params: { path: { id: item.id } }, body: bodyOf(values) })),
-    onSuccess: () => {
-      setEditing(false);
-      void refresh();
-    },
-  });
-  const del = useMutation({
-    mutationFn: () => unwrap(client.DELETE('/v1/inventory/{id}', { params: { path: { id: item.id } } })),
-    onSuccess: () => {
-      setConfirm(false);
-      void refresh();
-    },
+  const amount = (sign: 1 | -1) => {
+    const n = parseNumber(delta);
+    if (n == null || Number.isNaN(n)) throw new ApiError(0, 'Enter an amount first');
+    // Typed in the shown unit; the API adjusts in the item's own.
+    return sign * n * entry.perShown;
+  };
+  const { adjust, save, del } = useItemWrites(item.id, amount, {
+    onAdjusted: () => setDelta(''),
+    onSaved: () => setEditing(false),
+    onDeleted: () => setConfirm(false),
   });
   const adjErr = adjust.error instanceof ApiError ? adjust.error : null;
   const adjustMessage = adjErr
@@ -241,7 +231,12 @@ function InventoryRow({ item }: { item: Item }) {
         <p className="inv-amount" aria-label={`${item.name}: ${shown} in stock`}>
           {shown}
           {item.best_before && <span className="muted small"> best before {item.best_before}</span>}
-          {item.price_per_unit != null && <span className="muted small"> · {formatMoney(item.price_per_unit * entry.perShown, prefs.currency, 4)} per {entry.symbol}</span>}
+          {item.price_per_unit != null && (
+            <span className="muted small">
+              {' '}
+              · {formatMoney(item.price_per_unit * entry.perShown, prefs.currency, 4)} per {entry.symbol}
+            </span>
+          )}
         </p>
       </div>
       <div className="inv-actions">
@@ -284,7 +279,7 @@ function InventoryRow({ item }: { item: Item }) {
           noValidate
           onSubmit={(e) => {
             e.preventDefault();
-            save.mutate();
+            save.mutate(bodyOf(values));
           }}
         >
           <ItemFields values={values} set={(v) => setValues({ ...values, ...v })} error={save.error instanceof ApiError ? save.error : null} prefix="Item " />

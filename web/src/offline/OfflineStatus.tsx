@@ -51,9 +51,7 @@ export function OfflineStatus({ user }: { user: string }) {
       {!online && <p className="offline-line">Offline: what you do is kept on this device and sent when the network returns.</p>}
       {pending && (
         <details>
-          <summary>
-            {waiting.length === 1 ? '1 change waits' : `${waiting.length} changes wait`} to be sent
-          </summary>
+          <summary>{waiting.length === 1 ? '1 change waits' : `${waiting.length} changes wait`} to be sent</summary>
           <ul>
             {waiting.map((w) => (
               <li key={w.key}>{w.label}</li>

@@ -68,9 +68,7 @@ self.addEventListener('fetch', (event) => {
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
   if (request.mode === 'navigate') {
-    event.respondWith(
-      fetch(request).catch(async () => (await caches.match('/', { cacheName: SHELL })) ?? offlineJson()),
-    );
+    event.respondWith(fetch(request).catch(async () => (await caches.match('/', { cacheName: SHELL })) ?? offlineJson()));
     return;
   }
   if (url.pathname.startsWith('/assets/')) {

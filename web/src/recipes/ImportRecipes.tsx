@@ -1,19 +1,14 @@
 import { useEffect, useRef } from 'react';
 import { Link } from 'react-router-dom';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, errorText } from '../api/client';
-import { filePath, importRecipes } from './interchange';
-import { keys } from '../api/keys';
+import { filePath, type importRecipes } from './interchange';
+import { useImportRecipes } from './api';
 import { CheckText } from './checks';
 
 /** "Import" on the recipe list: a BeerXML or BeerJSON file, then what was imported and what was not kept. */
 export function useImport() {
-  const qc = useQueryClient();
   const input = useRef<HTMLInputElement>(null);
-  const mutation = useMutation({
-    mutationFn: (file: File) => importRecipes(file),
-    onSuccess: () => qc.invalidateQueries({ queryKey: keys.recipes.lists() }),
-  });
+  const mutation = useImportRecipes();
   const control = (
     <>
       <input
@@ -30,12 +25,7 @@ export function useImport() {
           if (file) mutation.mutate(file);
         }}
       />
-      <button
-        type="button"
-        onClick={() => input.current?.click()}
-        disabled={mutation.isPending}
-        aria-describedby="import-hint"
-      >
+      <button type="button" onClick={() => input.current?.click()} disabled={mutation.isPending} aria-describedby="import-hint">
         {mutation.isPending ? 'Importing…' : 'Import'}
       </button>
       <span id="import-hint" hidden>
@@ -136,8 +126,8 @@ function ImportDone({ result, file }: { result: NonNullable<Awaited<ReturnType<t
         // A long list (a file of many recipes) starts folded.
         <details className="import-warnings" open={result.warnings.length <= 8}>
           <summary>
-            {result.warnings.length} {result.warnings.length === 1 ? 'note' : 'notes'} on the file: what was not kept as written, and where its
-            program's numbers differ from wort's
+            {result.warnings.length} {result.warnings.length === 1 ? 'note' : 'notes'} on the file: what was not kept as written, and where its program's
+            numbers differ from wort's
           </summary>
           <ul className="import-issues" aria-label="Import warnings">
             {result.warnings.map((w, i) => (

@@ -1,9 +1,8 @@
 // Beside the statistics: the brew-day volumes of the recipe's equipment profile and how the
 // recipe sits in its BJCP style's ranges. Every number is the API's (`/stats`).
-import { useQuery } from '@tanstack/react-query';
 import type { Schemas } from '../api/client';
 import { usePrefs } from '../prefs';
-import { statsQuery, stylesQuery } from './queries';
+import { useRecipeStats, useStyles } from './api';
 import { barGeometry, fitStatus, type FitEntry } from './styleFit';
 import { display, formatNumber, type Kind } from '../units';
 
@@ -22,7 +21,7 @@ const volumeRows: [keyof Volumes, string, Kind][] = [
 
 /** Shown when the recipe has an equipment profile (the stats then carry `volumes`). */
 export function VolumesPanel({ id }: { id: string }) {
-  const stats = useQuery(statsQuery(id));
+  const stats = useRecipeStats(id);
   const prefs = usePrefs();
   const v = stats.data?.volumes;
   if (!v) return null;
@@ -51,8 +50,8 @@ const fitRows: [keyof StyleFit, string, Kind | 'abv' | 'ibu'][] = [
 
 /** Shown when the recipe names a BJCP style (the stats then carry `style_fit`). */
 export function StyleFitPanel({ id, styleId }: { id: string; styleId: string | null }) {
-  const stats = useQuery(statsQuery(id));
-  const styles = useQuery(stylesQuery);
+  const stats = useRecipeStats(id);
+  const styles = useStyles();
   const fit = stats.data?.style_fit;
   if (!fit) return null;
   const style = styles.data?.find((s) => s.id === styleId);

@@ -1,25 +1,25 @@
 import { useMemo, useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiError, client, errorText, unwrap, type Schemas } from '../api/client';
+import { ApiError, errorText, type Schemas } from '../api/client';
 import { exportHref } from './interchange';
 import { AutoField } from '../components/AutoField';
-import { ChildTable, NUMBER_DELAY, type Row } from './ChildTable';
+import { ChildTable } from './ChildTable';
+import { NUMBER_DELAY, type Row } from './childSpec';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { TextField } from '../components/Field';
 import { ErrorBox, Loading } from '../components/States';
 import { StatsList } from '../components/Stats';
 import { usePrefs, usePrefsQuery } from '../prefs';
-import { recipeQuery, statsQuery, stylesQuery } from './queries';
+import { useAnalyseRecipe, useCopyRecipe, useDeleteRecipe, useRecipe, useRecipeAutosave, useRecipeStats, useScaleRecipe, useStyles } from './api';
 import { withDisplayUnits } from '../issueUnits';
 import { fromInput, symbolFor, toInput } from '../units';
-import { equipmentListQuery } from '../equipment/queries';
+import { useEquipmentList } from '../equipment/api';
+import { useStartSession } from '../sessions/api';
 import { NotFound } from '../components/NotFound';
 import { StyleFitPanel, VolumesPanel } from './RecipeBrewing';
 import { WaterPanel } from './WaterPanel';
 import { recipeTypes, specs } from './recipeSpecs';
-import { useAutosave, type FieldValue } from '../autosave';
-import { keys } from '../api/keys';
+import type { FieldValue } from '../autosave';
 import { RecipeStockPanel } from '../stock/RecipeStockPanel';
 import { RecipeChecksPanel, useFieldChecks } from './checks';
 
@@ -36,15 +36,8 @@ function isMissing(e: unknown) {
 
 export default function RecipeEditor() {
   const { id = '' } = useParams();
-  const recipe = useQuery(recipeQuery(id));
-  const save = useAutosave({
-    patch: (body: Schemas['UpdateRecipeRequest']) => unwrap(client.PATCH('/v1/recipes/{id}', { params: { path: { id } }, body })),
-    detail: keys.recipes.detail(id),
-    // The answer is the recipe without its ingredients and steps.
-    merge: (cached: Recipe, answer) => ({ ...cached, ...answer }),
-    awaited: [keys.recipes.stats(id)],
-    refresh: [keys.recipes.lists()],
-  });
+  const recipe = useRecipe(id);
+  const save = useRecipeAutosave(id);
   // Inputs show values in the account's units: wait for them, so nothing is shown in the wrong one.
   const prefs = usePrefsQuery();
   if (recipe.isPending || prefs.isPending) return <Loading what="the recipe" />;
@@ -66,8 +59,24 @@ export default function RecipeEditor() {
               <AutoField label="Name" field="name" value={r.name} save={save('name')} />
               <AutoField label="Style" field="style" value={r.style} save={save('style')} />
               <AutoField label="Type" field="type" type="select" options={recipeTypes} value={r.type} save={save('type')} />
-              <AutoField label="Batch size" field="batch_size_liters" type="number" unit="volume" value={r.batch_size_liters} save={save('batch_size_liters')} delay={NUMBER_DELAY} />
-              <AutoField label="Boil time" field="boil_time_minutes" type="number" unit="minutes" value={r.boil_time_minutes} save={save('boil_time_minutes')} delay={NUMBER_DELAY} />
+              <AutoField
+                label="Batch size"
+                field="batch_size_liters"
+                type="number"
+                unit="volume"
+                value={r.batch_size_liters}
+                save={save('batch_size_liters')}
+                delay={NUMBER_DELAY}
+              />
+              <AutoField
+                label="Boil time"
+                field="boil_time_minutes"
+                type="number"
+                unit="minutes"
+                value={r.boil_time_minutes}
+                save={save('boil_time_minutes')}
+                delay={NUMBER_DELAY}
+              />
               <EfficiencyField recipe={r} save={save} />
               <BrewingPickers recipe={r} save={save} />
               <AutoField label="Notes" field="notes" type="textarea" nullable value={r.notes ?? null} save={save('notes')} className="span-all" />
@@ -113,10 +122,10 @@ function EfficiencyField({ recipe, save }: { recipe: Recipe; save: Save }) {
 
 /** The recipe's equipment profile and BJCP style: selects saved like the other details. */
 function BrewingPickers({ recipe, save }: { recipe: Recipe; save: Save }) {
-  const profiles = useQuery(equipmentListQuery);
+  const profiles = useEquipmentList();
   // A mash larger than the profile's mash tun is said beside the profile.
   const equipmentChecks = useFieldChecks(recipe.id, ['equipment_id']);
-  const styles = useQuery(stylesQuery);
+  const styles = useStyles();
   const profileOptions = useMemo(() => (profiles.data?.items ?? []).map((p) => [p.id, p.name] as const), [profiles.data]);
   const styleOptions = useMemo(() => (styles.data ?? []).map((s) => [s.id, `${s.id} ${s.name}`] as const), [styles.data]);
   return (
@@ -154,19 +163,23 @@ function withCurrent(options: readonly (readonly [string, string])[], current: s
 }
 
 function StatsPanel({ id }: { id: string }) {
-  const stats = useQuery(statsQuery(id));
+  const stats = useRecipeStats(id);
   return (
     <section className="panel stats-panel" aria-label="Statistics" aria-busy={stats.isFetching}>
       <h2>Statistics</h2>
-      {stats.isPending ? <Loading what="statistics" /> : stats.isError ? <ErrorBox error={stats.error} retry={() => stats.refetch()} /> : <StatsList stats={stats.data} />}
+      {stats.isPending ? (
+        <Loading what="statistics" />
+      ) : stats.isError ? (
+        <ErrorBox error={stats.error} retry={() => stats.refetch()} />
+      ) : (
+        <StatsList stats={stats.data} />
+      )}
     </section>
   );
 }
 
 function Analysis({ id }: { id: string }) {
-  const analyse = useMutation({
-    mutationFn: () => unwrap(client.POST('/v1/recipes/{id}/analysis', { params: { path: { id } } })),
-  });
+  const analyse = useAnalyseRecipe(id);
   const err = analyse.error;
   return (
     <section className="panel" aria-labelledby="h-analysis">
@@ -180,8 +193,8 @@ function Analysis({ id }: { id: string }) {
           <div className="error-box" role="alert">
             {err instanceof ApiError && err.status === 503 ? (
               <p>
-                AI is not configured on this server, so analysis is unavailable. ({errorText(err)}.) The operator can enable it by setting
-                WORT_AI_BASE_URL and WORT_AI_MODEL.
+                AI is not configured on this server, so analysis is unavailable. ({errorText(err)}.) The operator can enable it by setting WORT_AI_BASE_URL and
+                WORT_AI_MODEL.
               </p>
             ) : (
               <p>Analysis failed: {errorText(err)}</p>
@@ -202,34 +215,14 @@ function Analysis({ id }: { id: string }) {
 
 function RecipeActions({ recipe }: { recipe: Recipe }) {
   const navigate = useNavigate();
-  const qc = useQueryClient();
   const [confirm, setConfirm] = useState(false);
   const [brewing, setBrewing] = useState(false);
   const [scaling, setScaling] = useState(false);
   const [date, setDate] = useState(today);
   const id = recipe.id;
-  const copy = useMutation({
-    mutationFn: () => unwrap(client.POST('/v1/recipes/{id}/copy', { params: { path: { id } } })),
-    onSuccess: (c) => {
-      void qc.invalidateQueries({ queryKey: keys.recipes.lists() });
-      navigate(`/recipes/${c.id}`);
-    },
-  });
-  const del = useMutation({
-    mutationFn: () => unwrap(client.DELETE('/v1/recipes/{id}', { params: { path: { id } } })),
-    onSuccess: () => {
-      qc.removeQueries({ queryKey: keys.recipes.detail(id) });
-      void qc.invalidateQueries({ queryKey: keys.recipes.lists() });
-      navigate('/recipes');
-    },
-  });
-  const brew = useMutation({
-    mutationFn: () => unwrap(client.POST('/v1/sessions', { body: { recipe_id: id, brew_date: date } })),
-    onSuccess: (s) => {
-      void qc.invalidateQueries({ queryKey: keys.brewSessions.list() });
-      navigate(`/sessions/${s.id}`);
-    },
-  });
+  const copy = useCopyRecipe(id, (c) => navigate(`/recipes/${c.id}`));
+  const del = useDeleteRecipe(id, () => navigate('/recipes'));
+  const brew = useStartSession((s) => navigate(`/sessions/${s.id}`));
   const brewErr = brew.error instanceof ApiError ? brew.error : null;
   const anyErr = copy.error ?? del.error;
   return (
@@ -271,7 +264,7 @@ function RecipeActions({ recipe }: { recipe: Recipe }) {
         confirmLabel="Create brew session"
         busy={brew.isPending}
         onCancel={() => setBrewing(false)}
-        onConfirm={() => brew.mutate()}
+        onConfirm={() => brew.mutate({ recipe_id: id, brew_date: date })}
       >
         <TextField label="Brew date" type="date" value={date} onChange={(e) => setDate(e.target.value)} error={brewErr?.at('brew_date')} required />
         {brew.error && !brewErr?.at('brew_date') ? <ErrorBox error={brew.error} /> : null}
@@ -284,34 +277,37 @@ function RecipeActions({ recipe }: { recipe: Recipe }) {
  * Mounted while open, so every opening starts from the recipe's numbers. */
 function ScaleDialog({ recipe, onClose }: { recipe: Recipe; onClose: () => void }) {
   const navigate = useNavigate();
-  const qc = useQueryClient();
   const prefs = usePrefs();
   const [size, setSize] = useState(() => toInput(recipe.batch_size_liters, 'volume', prefs));
   const [efficiency, setEfficiency] = useState('');
   const [name, setName] = useState('');
-  const scale = useMutation({
-    mutationFn: () => {
-      const body: Record<string, unknown> = {};
-      // What is not a number is sent as typed, so the API's 422 names the field.
-      const litres = fromInput(size, 'volume', prefs, recipe.batch_size_liters);
-      if (litres != null) body.batch_size_liters = Number.isNaN(litres) ? size : litres;
-      const fraction = fromInput(efficiency, 'fraction', prefs);
-      if (fraction != null) body.efficiency = Number.isNaN(fraction) ? efficiency : fraction;
-      if (name.trim() !== '') body.name = name.trim();
-      return unwrap(client.POST('/v1/recipes/{id}/scale', { params: { path: { id: recipe.id } }, body: body as Schemas['ScaleRecipeRequest'] }));
-    },
-    onSuccess: (c) => {
-      void qc.invalidateQueries({ queryKey: keys.recipes.lists() });
-      onClose();
-      navigate(`/recipes/${c.id}`);
-    },
+  const scale = useScaleRecipe(recipe.id, (c) => {
+    onClose();
+    navigate(`/recipes/${c.id}`);
   });
+  const body = () => {
+    const body: Record<string, unknown> = {};
+    // What is not a number is sent as typed, so the API's 422 names the field.
+    const litres = fromInput(size, 'volume', prefs, recipe.batch_size_liters);
+    if (litres != null) body.batch_size_liters = Number.isNaN(litres) ? size : litres;
+    const fraction = fromInput(efficiency, 'fraction', prefs);
+    if (fraction != null) body.efficiency = Number.isNaN(fraction) ? efficiency : fraction;
+    if (name.trim() !== '') body.name = name.trim();
+    return body as Schemas['ScaleRecipeRequest'];
+  };
   const error = withDisplayUnits(scale.error, { batch_size_liters: 'volume', efficiency: 'fraction' }, prefs);
   const api = error instanceof ApiError ? error : null;
   const fields = ['batch_size_liters', 'efficiency', 'name'];
   const rest = api?.rest(fields);
   return (
-    <ConfirmDialog open title={`Scale “${recipe.name}”`} confirmLabel="Create scaled recipe" busy={scale.isPending} onCancel={onClose} onConfirm={() => scale.mutate()}>
+    <ConfirmDialog
+      open
+      title={`Scale “${recipe.name}”`}
+      confirmLabel="Create scaled recipe"
+      busy={scale.isPending}
+      onCancel={onClose}
+      onConfirm={() => scale.mutate(body())}
+    >
       <p className="muted small">A new recipe: fermentables are solved to keep the OG, hops to keep the IBU; this one stays as it is.</p>
       <TextField
         label={`New batch size (${symbolFor('volume', prefs)})`}
@@ -328,7 +324,13 @@ function ScaleDialog({ recipe, onClose }: { recipe: Recipe; onClose: () => void 
         error={api?.at('efficiency')}
         hint={`Optional: empty keeps ${toInput(recipe.efficiency, 'fraction', prefs)} %`}
       />
-      <TextField label="New name" value={name} onChange={(e) => setName(e.target.value)} error={api?.at('name')} hint="Optional: empty adds the new size to the name" />
+      <TextField
+        label="New name"
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        error={api?.at('name')}
+        hint="Optional: empty adds the new size to the name"
+      />
       {error && (!api || rest !== 'Please correct the marked fields.') ? (
         <ErrorBox error={api ? new ApiError(api.status, rest ?? api.message) : error} />
       ) : null}

@@ -1,18 +1,15 @@
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { client, unwrap, unwrapPage, type Schemas } from '../api/client';
+import type { Schemas } from '../api/client';
 import { Empty, ErrorBox, Loading } from '../components/States';
 import { pageCount, Pager, usePageParam } from '../components/Pager';
 import { SelectField, TextField, words } from '../components/Field';
-import { prefsQuery, usePrefs } from '../prefs';
+import { usePrefs } from '../prefs';
 import { useImport } from './ImportRecipes';
-import { display, roundDefault, srmToRgb } from '../units';
-import { keys } from '../api/keys';
+import { display, srmToRgb } from '../units';
+import { useCreateRecipe, useRecipeList } from './api';
 
 const PAGE = 20;
-/** A new recipe's batch size, by the unit the person reads. */
-const NEW_BATCH = { L: 20, gal: 5 };
 type Sort = Schemas['RecipeSortParam'];
 const sorts: [Sort, string][] = [
   ['-updated_at', 'Recently edited'],
@@ -29,24 +26,11 @@ export default function Recipes() {
   const [page, go] = usePageParam();
   const [search, setSearch] = useState(q);
   const prefs = usePrefs();
-  const qc = useQueryClient();
   const navigate = useNavigate();
   const imports = useImport();
 
-  const list = useQuery({
-    queryKey: keys.recipes.list({ q, sort, page }),
-    queryFn: () =>
-      unwrapPage(client.GET('/v1/recipes', { params: { query: { q: q || undefined, sort, limit: PAGE, offset: page * PAGE } } })),
-    placeholderData: keepPreviousData,
-  });
-  const create = useMutation({
-    // The batch starts round in the person's unit (5 gal, not the API's 20 L read as 5.28 gal).
-    mutationFn: async () => {
-      const units = await qc.ensureQueryData(prefsQuery);
-      return unwrap(client.POST('/v1/recipes', { body: { name: 'New recipe', batch_size_liters: roundDefault('volume', NEW_BATCH, units) } }));
-    },
-    onSuccess: (r) => navigate(`/recipes/${r.id}`),
-  });
+  const list = useRecipeList({ q, sort, page }, PAGE);
+  const create = useCreateRecipe((r) => navigate(`/recipes/${r.id}`));
 
   const set = (changes: Record<string, string | null>) => {
     const next = new URLSearchParams(params);
@@ -123,7 +107,9 @@ export default function Recipes() {
                     <Link to={`/recipes/${r.id}`}>{r.name}</Link>
                   </h2>
                   <p className="muted">
-                    {[r.style || 'No style', words(r.type), display(r.batch_size_liters, 'volume', prefs), display(r.est_color_srm, 'color', prefs)].join(' · ')}
+                    {[r.style || 'No style', words(r.type), display(r.batch_size_liters, 'volume', prefs), display(r.est_color_srm, 'color', prefs)].join(
+                      ' · ',
+                    )}
                   </p>
                 </div>
               </li>

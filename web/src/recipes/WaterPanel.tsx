@@ -2,30 +2,17 @@
 // against the target, residual alkalinity, SO4:Cl, and the predicted mash pH with the account's
 // calibration and the acid for 5.4. Every number is the API's (`/v1/recipes/{id}/water`).
 import { useMemo, useState } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiError, client, unwrap, type Schemas } from '../api/client';
+import { ApiError, type Schemas } from '../api/client';
 import { TextField } from '../components/Field';
-import { keys } from '../api/keys';
 import { AutoField } from '../components/AutoField';
 import { ErrorBox, Loading } from '../components/States';
 import type { FieldValue } from '../autosave';
 import { usePrefs } from '../prefs';
 import { display, formatNumber } from '../units';
+import { useCreateWaterProfile, useWaterProfiles, useWaterReport } from './api';
 
 type Ions = Schemas['Ions'];
 type Report = Schemas['WaterReport'];
-
-export const waterQuery = (id: string) => ({
-  queryKey: keys.recipes.water(id),
-  queryFn: () => unwrap(client.GET('/v1/recipes/{recipe_id}/water', { params: { path: { recipe_id: id } } })),
-  staleTime: 0,
-});
-
-export const waterProfilesQuery = {
-  queryKey: keys.water.profiles(),
-  queryFn: () => unwrap(client.GET('/v1/water-profiles', { params: { query: { limit: 200 } } })),
-  staleTime: 60_000,
-};
 
 const ionRows: [keyof Ions, string][] = [
   ['calcium', 'Calcium'],
@@ -40,8 +27,8 @@ type Save = (field: keyof Schemas['UpdateRecipeRequest']) => (v: FieldValue) => 
 
 export function WaterPanel({ recipe, save }: { recipe: Schemas['RecipeDetail']; save: Save }) {
   const id = recipe.id;
-  const report = useQuery(waterQuery(id));
-  const profiles = useQuery(waterProfilesQuery);
+  const report = useWaterReport(id);
+  const profiles = useWaterProfiles();
   // Grouped as the API marks them: built-in targets by beer, built-in waters (cities, RO), and
   // the account's own. A target is what to build towards, so the target choice offers the
   // targets first; the source choice offers your own water first.
@@ -101,8 +88,7 @@ function WaterReport({ report }: { report: Report }) {
     <>
       <p className="muted small">
         Mash water {display(report.mash.liters, 'volume', prefs)}, sparge {display(report.sparge_liters, 'volume', prefs)}
-        {report.volumes_from === 'batch_size' ? ' (no equipment profile: the batch size is taken as mash water)' : ''}.
-        Ions in mg/L (ppm).
+        {report.volumes_from === 'batch_size' ? ' (no equipment profile: the batch size is taken as mash water)' : ''}. Ions in mg/L (ppm).
       </p>
       <div className="water-table">
         <table className="water-ions">
@@ -182,26 +168,19 @@ const profileFields: [keyof Schemas['CreateWaterProfileRequest'], string][] = [
 /** Your own water (a water report from the tap, say): saved to the account and picked as the
  * recipe's source water. The API checks every figure; its 422 shows at the field. */
 function NewWaterProfile({ onCreated }: { onCreated: (id: string) => Promise<void> }) {
-  const qc = useQueryClient();
   const blank = () => ({ name: '', calcium: '', magnesium: '', sodium: '', sulfate: '', chloride: '', bicarbonate: '', ph: '' });
   const [form, setForm] = useState<Record<string, string>>(blank);
-  const create = useMutation({
-    mutationFn: () => {
-      const body: Record<string, unknown> = { name: form.name };
-      for (const [key] of profileFields) {
-        const text = (form[key] ?? '').trim();
-        // What was typed goes as typed (a number where it is one): the API says what is wrong.
-        if (text) body[key] = Number.isFinite(Number(text.replace(',', '.'))) ? Number(text.replace(',', '.')) : text;
-        else if (key !== 'ph') body[key] = 0;
-      }
-      return unwrap(client.POST('/v1/water-profiles', { body: body as Schemas['CreateWaterProfileRequest'] }));
-    },
-    onSuccess: async (profile) => {
-      setForm(blank());
-      await qc.invalidateQueries({ queryKey: keys.water.profiles() });
-      await onCreated(profile.id);
-    },
-  });
+  const body = () => {
+    const body: Record<string, unknown> = { name: form.name };
+    for (const [key] of profileFields) {
+      const text = (form[key] ?? '').trim();
+      // What was typed goes as typed (a number where it is one): the API says what is wrong.
+      if (text) body[key] = Number.isFinite(Number(text.replace(',', '.'))) ? Number(text.replace(',', '.')) : text;
+      else if (key !== 'ph') body[key] = 0;
+    }
+    return body as Schemas['CreateWaterProfileRequest'];
+  };
+  const create = useCreateWaterProfile(() => setForm(blank()), onCreated);
   const api = create.error instanceof ApiError ? create.error : null;
   return (
     <details className="new-water">
@@ -211,10 +190,17 @@ function NewWaterProfile({ onCreated }: { onCreated: (id: string) => Promise<voi
         aria-label="New water profile"
         onSubmit={(e) => {
           e.preventDefault();
-          create.mutate();
+          create.mutate(body());
         }}
       >
-        <TextField label="Water profile" hint="Its name, e.g. Our tap" value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} error={api?.at('name')} required />
+        <TextField
+          label="Water profile"
+          hint="Its name, e.g. Our tap"
+          value={form.name}
+          onChange={(e) => setForm({ ...form, name: e.target.value })}
+          error={api?.at('name')}
+          required
+        />
         {profileFields.map(([key, label]) => (
           <TextField
             key={key}

@@ -1,9 +1,8 @@
 // Recipe checks (`GET /v1/recipes/{id}/checks`): each shown beside the field its path names, the
 // recipe-wide ones in a list at the top of the editor. The words are the API's, in the account's
 // units; this file only decides where each one goes.
-import { useQuery } from '@tanstack/react-query';
 import type { Schemas } from '../api/client';
-import { checksQuery } from './queries';
+import { useRecipeChecks, useSelectedChecks } from './api';
 
 export type Check = Schemas['Check'];
 
@@ -24,20 +23,13 @@ function samePath(a: readonly string[], b: readonly string[]): boolean {
 
 /** The checks at exactly this path (only this field re-renders when they change). */
 export function useFieldChecks(recipeId: string | undefined, path: readonly string[]): Check[] {
-  const checks = useQuery({
-    ...checksQuery(recipeId ?? ''),
-    enabled: recipeId != null,
-    select: (d) => d.checks.filter((c) => samePath(c.path, path)),
-  });
+  const checks = useSelectedChecks(recipeId, (c) => samePath(c.path, path));
   return checks.data ?? [];
 }
 
 /** The checks of one child row (`[list, rowId, field]`), in the API's order. */
 export function useRowChecks(recipeId: string, list: string, rowId: string): Check[] {
-  const checks = useQuery({
-    ...checksQuery(recipeId),
-    select: (d) => d.checks.filter((c) => c.path.length === 3 && c.path[0] === list && c.path[1] === rowId),
-  });
+  const checks = useSelectedChecks(recipeId, (c) => c.path.length === 3 && c.path[0] === list && c.path[1] === rowId);
   return checks.data ?? [];
 }
 
@@ -84,7 +76,7 @@ export function FieldChecks({ checks, idPrefix }: { checks: Check[]; idPrefix: s
 /** At the top of the editor: the checks that name no single field (a whole list, the water), and
  * how many more sit beside their fields. */
 export function RecipeChecksPanel({ id }: { id: string }) {
-  const checks = useQuery(checksQuery(id));
+  const checks = useRecipeChecks(id);
   if (checks.isPending || checks.isError) return null;
   const all = checks.data.checks;
   const here = all.filter((c) => !hasField(c.path));

@@ -1,8 +1,10 @@
+// The recipe page's first two queries, shared by its hooks (api.ts) and the start-up prefetch
+// (main.tsx): same keys, same functions. Kept apart from api.ts so that the first script holds
+// these two and not every recipe hook.
 import { queryOptions } from '@tanstack/react-query';
 import { client, unwrap } from '../api/client';
 import { keys } from '../api/keys';
 
-/** Query options shared by the pages and the start-up prefetch (same keys, same functions). */
 export const recipeQuery = (id: string) =>
   queryOptions({
     queryKey: keys.recipes.detail(id),
@@ -15,18 +17,3 @@ export const statsQuery = (id: string) =>
     queryFn: () => unwrap(client.GET('/v1/recipes/{id}/stats', { params: { path: { id } } })),
     staleTime: 0,
   });
-
-/** What a careful brewer would point out about the recipe, each check naming its field. */
-export const checksQuery = (id: string) =>
-  queryOptions({
-    queryKey: keys.recipes.checks(id),
-    queryFn: () => unwrap(client.GET('/v1/recipes/{id}/checks', { params: { path: { id } } })),
-    staleTime: 0,
-  });
-
-/** The BJCP 2021 styles: fixed data, loaded once. */
-export const stylesQuery = queryOptions({
-  queryKey: keys.styles.all(),
-  queryFn: () => unwrap(client.GET('/v1/styles')),
-  staleTime: Infinity,
-});

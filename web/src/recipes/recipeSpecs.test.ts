@@ -1,12 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import type { Row } from './ChildTable';
+import type { Row } from './childSpec';
 import { gristShare, hopOrder } from './recipeSpecs';
 
 const hop = (id: string, use: string, time: number, sort = 0): Row => ({ id, name: id, sort_order: sort, use, time_minutes: time });
 
 describe('hop order', () => {
   it('is brew-day order: first wort, boil by time, whirlpool, dry hop', () => {
-    const rows = [hop('dry', 'dry_hop', 4320), hop('b10', 'boil', 10), hop('wp', 'whirlpool', 20), hop('b60', 'boil', 60), hop('fw', 'first_wort', 60), hop('flame', 'aroma', 0)];
+    const rows = [
+      hop('dry', 'dry_hop', 4320),
+      hop('b10', 'boil', 10),
+      hop('wp', 'whirlpool', 20),
+      hop('b60', 'boil', 60),
+      hop('fw', 'first_wort', 60),
+      hop('flame', 'aroma', 0),
+    ];
     expect(hopOrder(rows).map((r) => r.id)).toEqual(['fw', 'b60', 'b10', 'flame', 'wp', 'dry']);
   });
   it('keeps the API order for equal additions and leaves the rows as they are', () => {

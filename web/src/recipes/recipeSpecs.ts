@@ -1,18 +1,29 @@
 import type { Schemas } from '../api/client';
-import type { ChildSpec, Row } from './ChildTable';
+import { allOf } from '../api/enums';
+import type { ChildSpec, Row } from './childSpec';
 import { enumOptions } from '../components/Field';
 import { formatNumber, symbolFor, type Kind } from '../units';
 
-export const fermentableTypes = ['grain', 'adjunct', 'sugar', 'extract', 'dry_extract', 'fruit', 'juice', 'honey', 'other'] as const;
-export const fermentableAdditions = ['mash', 'boil', 'late_boil', 'fermenter'] as const satisfies readonly Schemas['FermentableAddition'][];
-export const hopUses = ['boil', 'dry_hop', 'mash', 'first_wort', 'whirlpool', 'aroma'] as const;
-export const hopForms = ['pellet', 'plug', 'leaf', 'extract'] as const satisfies readonly Schemas['HopForm'][];
-export const yeastTypes = ['ale', 'lager', 'hybrid', 'wheat', 'wine', 'champagne', 'kveik', 'brett', 'lacto', 'other'] as const;
-export const yeastForms = ['liquid', 'dry', 'slant', 'culture'] as const;
-export const miscTypes = ['spice', 'fining', 'water_agent', 'herb', 'flavor', 'wood', 'other'] as const;
-export const miscUses = ['mash', 'sparge', 'boil', 'whirlpool', 'primary', 'secondary', 'bottling'] as const;
-export const mashTypes = ['infusion', 'temperature', 'decoction'] as const;
-export const waterAgents = [
+export const fermentableTypes = allOf<Schemas['FermentableType']>()([
+  'grain',
+  'adjunct',
+  'sugar',
+  'extract',
+  'dry_extract',
+  'fruit',
+  'juice',
+  'honey',
+  'other',
+]);
+export const fermentableAdditions = allOf<Schemas['FermentableAddition']>()(['mash', 'boil', 'late_boil', 'fermenter']);
+export const hopUses = allOf<Schemas['HopUse']>()(['boil', 'dry_hop', 'mash', 'first_wort', 'whirlpool', 'aroma']);
+export const hopForms = allOf<Schemas['HopForm']>()(['pellet', 'plug', 'leaf', 'extract']);
+export const yeastTypes = allOf<Schemas['YeastType']>()(['ale', 'lager', 'hybrid', 'wheat', 'wine', 'champagne', 'kveik', 'brett', 'lacto', 'other']);
+export const yeastForms = allOf<Schemas['YeastForm']>()(['liquid', 'dry', 'slant', 'culture']);
+export const miscTypes = allOf<Schemas['MiscType']>()(['spice', 'fining', 'water_agent', 'herb', 'flavor', 'wood', 'other']);
+export const miscUses = allOf<Schemas['MiscUse']>()(['mash', 'sparge', 'boil', 'whirlpool', 'primary', 'secondary', 'bottling']);
+export const mashTypes = allOf<Schemas['MashStepType']>()(['infusion', 'temperature', 'decoction']);
+export const waterAgents = allOf<Schemas['WaterAgent']>()([
   'gypsum',
   'calcium_chloride',
   'epsom_salt',
@@ -23,13 +34,13 @@ export const waterAgents = [
   'lactic_acid',
   'phosphoric_acid',
   'acidulated_malt',
-] as const satisfies readonly Schemas['WaterAgent'][];
-export const waterSteps = ['mash', 'sparge'] as const satisfies readonly Schemas['WaterStep'][];
-export const recipeTypes = [
+]);
+export const waterSteps = allOf<Schemas['WaterStep']>()(['mash', 'sparge']);
+export const recipeTypes = allOf<Schemas['RecipeType']>()([
   ['all_grain', 'All grain'],
   ['extract', 'Extract'],
   ['partial_mash', 'Partial mash'],
-] as const;
+]);
 
 export const specs: { key: 'fermentables' | 'hops' | 'yeasts' | 'miscs' | 'mash_steps' | 'water_additions' | 'fermentation_steps'; spec: ChildSpec }[] = [
   {

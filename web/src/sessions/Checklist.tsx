@@ -1,15 +1,14 @@
 // The brew-day checklist: steps ticked on any device, each step's shared server timer.
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { client, errorText, unwrap, type Schemas } from '../api/client';
+import { errorText, type Schemas } from '../api/client';
 import { ErrorBox, Loading } from '../components/States';
 import { clock, useNow } from '../hooks';
 import { alarm, askNotifications, primeAudio, useWakeLock } from './alarm';
 import { expectedTimer, shouldAlarm, skewOf, timerActions, timerView } from './timer';
-import { snapshot, subscribe, waitingWrites, writeOrQueue } from '../offline/queue';
-import { useSession } from '../auth/session';
+import { snapshot, subscribe, waitingWrites } from '../offline/queue';
+import { useSession } from '../auth/api';
 import type { Status } from './sessionStatus';
-import { keys } from '../api/keys';
+import { useSessionSteps, useStepTimer, useTickStep } from './api';
 
 type Step = Schemas['BrewStep'];
 
@@ -29,38 +28,16 @@ function boilAdditions(steps: Step[]): Addition[] {
 }
 
 export function Checklist({ sessionId, status }: { sessionId: string; status: Status }) {
-  const qc = useQueryClient();
-  const steps = useQuery({
-    queryKey: keys.brewSessions.steps(sessionId),
-    queryFn: () => unwrap(client.GET('/v1/sessions/{id}/steps', { params: { path: { id: sessionId } } })),
-    // The timers are the server's: another device may start or pause one. Refetched on focus
-    // (the default) and every 15 s.
-    refetchInterval: 15_000,
-  });
+  const steps = useSessionSteps(sessionId);
   const [error, setError] = useState<string | null>(null);
   // A tick shows in the same event: the query cache notifies a tick later, and a controlled
   // checkbox would flip back for that moment.
   const [ticking, setTicking] = useState<Record<string, boolean>>({});
   const user = useSession().data?.user.id ?? '';
-  const toggle = useMutation({
-    // Sent even offline: without network the tick waits on this device (offline/queue.ts).
-    networkMode: 'always',
-    mutationFn: ({ id, completed, title }: { id: string; completed: boolean; title: string }) =>
-      writeOrQueue<Step>({ user, method: 'PATCH', path: `/v1/steps/${id}`, body: { completed }, label: `${completed ? 'Tick' : 'Untick'} “${title}”` }),
-    onMutate: ({ id, completed }) => {
-      setError(null);
-      qc.setQueryData<Step[]>(keys.brewSessions.steps(sessionId), (old) => old?.map((s) => (s.id === id ? { ...s, completed } : s)));
-    },
-    onSuccess: (out) => {
-      if (out.queued) return;
-      const step = out.data;
-      qc.setQueryData<Step[]>(keys.brewSessions.steps(sessionId), (old) => old?.map((s) => (s.id === step.id ? step : s)));
-    },
-    onError: (e, { id, completed }) => {
-      qc.setQueryData<Step[]>(keys.brewSessions.steps(sessionId), (old) => old?.map((s) => (s.id === id ? { ...s, completed: !completed } : s)));
-      setError(`Not saved: ${errorText(e)}`);
-    },
-    onSettled: (_data, _error, { id }) =>
+  const toggle = useTickStep(sessionId, user, {
+    onStart: () => setError(null),
+    onFailed: (e) => setError(`Not saved: ${errorText(e)}`),
+    onDone: (id) =>
       setTicking((t) => {
         const rest = { ...t };
         delete rest[id];
@@ -83,7 +60,10 @@ export function Checklist({ sessionId, status }: { sessionId: string; status: St
     [steps.data, waitingTicks],
   );
   const additions = boilAdditions(list);
-  const now = useNow(1000, list.some((s) => s.timer?.state === 'running'));
+  const now = useNow(
+    1000,
+    list.some((s) => s.timer?.state === 'running'),
+  );
   // How far the server's clock is ahead of this device's, from the last answer with a running
   // timer (a phone whose clock is a minute off still shows the laptop's countdown).
   const [skew, setSkew] = useState(0);
@@ -100,7 +80,12 @@ export function Checklist({ sessionId, status }: { sessionId: string; status: St
   return (
     <section className="panel" aria-labelledby="h-checklist">
       <h2 id="h-checklist">
-        Brew-day checklist {list.length > 0 && <span className="count">{done} of {list.length} done</span>}
+        Brew-day checklist{' '}
+        {list.length > 0 && (
+          <span className="count">
+            {done} of {list.length} done
+          </span>
+        )}
       </h2>
       {status === 'planned' && <p className="muted">Tick the steps as you go. Timers run on the server: every device shows the same countdown.</p>}
       {steps.isPending ? (
@@ -128,7 +113,9 @@ export function Checklist({ sessionId, status }: { sessionId: string; status: St
                 {waitingTicks.has(s.id) && <span className="badge waiting">Waiting to send</span>}
               </div>
               {s.description && <p className="muted small step-desc">{s.description}</p>}
-              {s.timer && <StepTimer step={s} timer={s.timer} now={now} skew={skew} learn={setSkew} sessionId={sessionId} additions={s.boil ? additions : []} />}
+              {s.timer && (
+                <StepTimer step={s} timer={s.timer} now={now} skew={skew} learn={setSkew} sessionId={sessionId} additions={s.boil ? additions : []} />
+              )}
             </li>
           ))}
         </ol>
@@ -161,26 +148,14 @@ function StepTimer({
   sessionId: string;
   additions: Addition[];
 }) {
-  const qc = useQueryClient();
   const user = useSession().data?.user.id ?? '';
-  const act = useMutation({
-    networkMode: 'always',
-    mutationFn: (action: Schemas['StepTimerRequest']['action']) =>
-      writeOrQueue<Step>({ user, method: 'POST', path: `/v1/steps/${step.id}/timer`, body: { action }, label: `${actionLabel[action]}: “${step.title}”` }),
-    onSuccess: (out, action) => {
-      if (out.queued) {
-        // Offline: the countdown the server will hold once it gets the action.
-        const guess = expectedTimer(timer, action, Date.now() + skew, (step.duration_minutes ?? 0) * 60);
-        qc.setQueryData<Step[]>(keys.brewSessions.steps(sessionId), (old) => old?.map((s) => (s.id === step.id ? { ...s, timer: guess } : s)));
-        return;
-      }
-      const saved = out.data;
+  const act = useStepTimer(sessionId, step, user, (action) => `${actionLabel[action]}: “${step.title}”`, {
+    // Offline: the countdown the server will hold once it gets the action.
+    guess: (action) => expectedTimer(timer, action, Date.now() + skew, (step.duration_minutes ?? 0) * 60),
+    onSaved: (saved) => {
       const learnt = skewOf(saved.timer, Date.now());
       if (learnt != null) learn(learnt);
-      qc.setQueryData<Step[]>(keys.brewSessions.steps(sessionId), (old) => old?.map((s) => (s.id === saved.id ? saved : s)));
     },
-    // Another device got there first (422): show what the server holds now.
-    onError: () => void qc.invalidateQueries({ queryKey: keys.brewSessions.steps(sessionId) }),
   });
   const { state, left } = timerView(timer, now, skew);
   const finished = state === 'done';
@@ -249,14 +224,9 @@ function StepTimer({
           <div aria-live="assertive" role="status" className="announce" aria-label="Boil additions">
             {announced}
           </div>
-          {upcoming.length > 0 && (
-            <p className="muted small">
-              Next: {upcoming.map((a) => a.text).join('; ')}
-            </p>
-          )}
+          {upcoming.length > 0 && <p className="muted small">Next: {upcoming.map((a) => a.text).join('; ')}</p>}
         </div>
       )}
     </div>
   );
 }
-

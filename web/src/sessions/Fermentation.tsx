@@ -1,16 +1,15 @@
 // Fermentation readings: the chart, the table, adding (offline too), editing and removing.
 import { lazy, Suspense, useMemo, useState, useSyncExternalStore } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiError, client, errorText, unwrap, type Schemas } from '../api/client';
+import { ApiError, errorText, type Schemas } from '../api/client';
 import { ErrorBox, Loading } from '../components/States';
 import { useRestorableDelete } from '../components/Undo';
 import { fromLocalInput, toLocalInput } from './timer';
-import { snapshot, subscribe, waitingWrites, writeOrQueue, type QueuedWrite } from '../offline/queue';
-import { useSession } from '../auth/session';
+import { snapshot, subscribe, waitingWrites, type QueuedWrite } from '../offline/queue';
+import { useSession } from '../auth/api';
 import { usePrefs } from '../prefs';
 import { display, formatNumber, fromInput, symbolFor, toInput } from '../units';
 import { absoluteTime } from '../time';
-import { keys } from '../api/keys';
+import { useAddReading, useDeleteReading, useFermentationLogs, useRestoreReading, useSaveReading } from './api';
 
 type Session = Schemas['BrewSession'];
 type Log = Schemas['FermentationLog'];
@@ -19,79 +18,47 @@ const FermentationChart = lazy(() => import('./FermentationChart'));
 
 export function Fermentation({ session }: { session: Session }) {
   const prefs = usePrefs();
-  const qc = useQueryClient();
   const id = session.id;
-  const logs = useQuery({
-    queryKey: keys.brewSessions.logs(id),
-    queryFn: () => unwrap(client.GET('/v1/sessions/{id}/fermentation-logs', { params: { path: { id }, query: { limit: 5000 } } })),
-  });
+  const logs = useFermentationLogs(id);
   const blank = () => ({ gravity: '', temperature: '', ph: '', notes: '', at: toLocalInput(Date.now()) });
   const [form, setForm] = useState(blank);
   const [error, setError] = useState<unknown>(null);
   const user = useSession().data?.user.id ?? '';
-  const add = useMutation({
-    networkMode: 'always',
-    mutationFn: () => {
-      const body: Record<string, unknown> = {};
-      const g = fromInput(form.gravity, 'gravity', prefs);
-      const t = fromInput(form.temperature, 'temperature', prefs);
-      const ph = fromInput(form.ph, 'plain', prefs);
-      if (g != null) body.gravity = Number.isNaN(g) ? form.gravity : g;
-      if (g != null) body.gravity_unit = prefs.gravity;
-      if (t != null) body.temperature_c = Number.isNaN(t) ? form.temperature : t;
-      if (ph != null) body.ph = Number.isNaN(ph) ? form.ph : ph;
-      if (form.notes.trim()) body.notes = form.notes;
-      // Yesterday's reading entered today: the time it was taken (default now).
-      const at = fromLocalInput(form.at);
-      if (at) body.logged_at = at;
-      const what = g != null && !Number.isNaN(g) ? display(g, 'gravity', prefs) : t != null && !Number.isNaN(t) ? display(t, 'temperature', prefs) : 'reading';
-      return writeOrQueue<Log>({ user, method: 'POST', path: `/v1/sessions/${id}/fermentation-logs`, body, label: `Reading ${what} at ${form.at.replace('T', ' ')}` });
-    },
-    onSuccess: (out) => {
+  const reading = () => {
+    const body: Record<string, unknown> = {};
+    const g = fromInput(form.gravity, 'gravity', prefs);
+    const t = fromInput(form.temperature, 'temperature', prefs);
+    const ph = fromInput(form.ph, 'plain', prefs);
+    if (g != null) body.gravity = Number.isNaN(g) ? form.gravity : g;
+    if (g != null) body.gravity_unit = prefs.gravity;
+    if (t != null) body.temperature_c = Number.isNaN(t) ? form.temperature : t;
+    if (ph != null) body.ph = Number.isNaN(ph) ? form.ph : ph;
+    if (form.notes.trim()) body.notes = form.notes;
+    // Yesterday's reading entered today: the time it was taken (default now).
+    const at = fromLocalInput(form.at);
+    if (at) body.logged_at = at;
+    const what = g != null && !Number.isNaN(g) ? display(g, 'gravity', prefs) : t != null && !Number.isNaN(t) ? display(t, 'temperature', prefs) : 'reading';
+    return { body, label: `Reading ${what} at ${form.at.replace('T', ' ')}` };
+  };
+  const add = useAddReading(id, user, {
+    onSent: () => {
       setError(null);
       setForm(blank());
-      // Offline, the reading waits on this device; it shows here once the server has it.
-      if (out.queued) return;
-      const log = out.data;
-      qc.setQueryData<Log[]>(keys.brewSessions.logs(id), (old) => [...(old ?? []), log].sort((a, b) => a.logged_at.localeCompare(b.logged_at)));
-      // The figures so far are the session's, computed by the API from its latest reading.
-      void qc.invalidateQueries({ queryKey: keys.brewSessions.detail(id) });
     },
     onError: setError,
   });
   // A removed reading is deleted at once, so the figures so far (the API's, from the latest
   // reading) follow at once; Undo puts it back with its time and measurements.
-  const restore = useMutation({
-    mutationFn: (l: Log) =>
-      unwrap(
-        client.POST('/v1/sessions/{id}/fermentation-logs', {
-          params: { path: { id } },
-          body: { logged_at: l.logged_at, gravity: l.gravity, gravity_unit: l.gravity_unit, temperature_c: l.temperature_c, ph: l.ph, notes: l.notes } as Schemas['CreateLogRequest'],
-        }),
-      ),
-    onSuccess: (log) => {
-      qc.setQueryData<Log[]>(keys.brewSessions.logs(id), (old) => [...(old ?? []), log].sort((a, b) => a.logged_at.localeCompare(b.logged_at)));
-      void qc.invalidateQueries({ queryKey: keys.brewSessions.detail(id) });
-    },
-  });
+  const restore = useRestoreReading(id);
   const removal = useRestorableDelete<Log>((l) => restore.mutate(l));
-  const del = useMutation({
-    mutationFn: (l: Log) => unwrap(client.DELETE('/v1/fermentation-logs/{id}', { params: { path: { id: l.id } } })),
-    onMutate: (l) => qc.setQueryData<Log[]>(keys.brewSessions.logs(id), (old) => old?.filter((x) => x.id !== l.id)),
-    onSuccess: (_r, l) => removal.removed(l.id, l, `Reading of ${absoluteTime(l.logged_at)} removed.`),
-    onError: () => void qc.invalidateQueries({ queryKey: keys.brewSessions.logs(id) }),
-    onSettled: () => qc.invalidateQueries({ queryKey: keys.brewSessions.detail(id) }),
-  });
+  const del = useDeleteReading(id, (l) => removal.removed(l.id, l, `Reading of ${absoluteTime(l.logged_at)} removed.`));
   const [editing, setEditing] = useState<string | null>(null);
   const api = error instanceof ApiError ? error : null;
   // Readings made offline show in place at once, marked as waiting, until they are sent.
   const queue = useSyncExternalStore(subscribe, snapshot);
   const waiting = useMemo(() => waitingReadings(waitingWrites(queue, user, 'POST', `/v1/sessions/${id}/fermentation-logs`), id), [queue, user, id]);
   const waitingIds = useMemo(() => new Set(waiting.map((l) => l.id)), [waiting]);
-  const list = useMemo(
-    () => [...(logs.data ?? []), ...waiting].sort((a, b) => a.logged_at.localeCompare(b.logged_at)),
-    [logs.data, waiting],
-  );
+  const list = useMemo(() => [...(logs.data ?? []), ...waiting].sort((a, b) => a.logged_at.localeCompare(b.logged_at)), [logs.data, waiting]);
   // Original gravity (measured, else planned), the latest gravity and the figures between them
   // are the API's.
   const { original_gravity: og, latest_gravity: latest, apparent_attenuation_percent: attenuation, abv_percent: abv } = session.fermentation;
@@ -127,7 +94,7 @@ export function Fermentation({ session }: { session: Session }) {
         noValidate
         onSubmit={(e) => {
           e.preventDefault();
-          add.mutate();
+          add.mutate(reading());
         }}
       >
         {(
@@ -197,11 +164,21 @@ export function Fermentation({ session }: { session: Session }) {
             <caption className="sr-only">Readings, newest first</caption>
             <thead role="rowgroup">
               <tr role="row">
-                <th role="columnheader" scope="col">Time</th>
-                <th role="columnheader" scope="col">Gravity</th>
-                <th role="columnheader" scope="col">Temperature</th>
-                <th role="columnheader" scope="col">pH</th>
-                <th role="columnheader" scope="col">Notes</th>
+                <th role="columnheader" scope="col">
+                  Time
+                </th>
+                <th role="columnheader" scope="col">
+                  Gravity
+                </th>
+                <th role="columnheader" scope="col">
+                  Temperature
+                </th>
+                <th role="columnheader" scope="col">
+                  pH
+                </th>
+                <th role="columnheader" scope="col">
+                  Notes
+                </th>
                 <th role="columnheader" scope="col">
                   <span className="sr-only">Actions</span>
                 </th>
@@ -217,14 +194,27 @@ export function Fermentation({ session }: { session: Session }) {
                       {absoluteTime(l.logged_at)}
                       {waitingIds.has(l.id) && <span className="badge waiting">Waiting to send</span>}
                     </td>
-                    <td role="cell" data-label="Gravity">{display(l.gravity, 'gravity', prefs)}</td>
-                    <td role="cell" data-label="Temperature">{display(l.temperature_c, 'temperature', prefs)}</td>
-                    <td role="cell" data-label="pH">{l.ph == null ? '—' : formatNumber(l.ph, 2)}</td>
-                    <td role="cell" data-label="Notes">{l.notes ?? ''}</td>
+                    <td role="cell" data-label="Gravity">
+                      {display(l.gravity, 'gravity', prefs)}
+                    </td>
+                    <td role="cell" data-label="Temperature">
+                      {display(l.temperature_c, 'temperature', prefs)}
+                    </td>
+                    <td role="cell" data-label="pH">
+                      {l.ph == null ? '—' : formatNumber(l.ph, 2)}
+                    </td>
+                    <td role="cell" data-label="Notes">
+                      {l.notes ?? ''}
+                    </td>
                     <td role="cell" className="row-actions">
                       {!waitingIds.has(l.id) && (
                         <>
-                          <button type="button" className="ghost" aria-label={`Edit the reading of ${new Date(l.logged_at).toLocaleString()}`} onClick={() => setEditing(l.id)}>
+                          <button
+                            type="button"
+                            className="ghost"
+                            aria-label={`Edit the reading of ${new Date(l.logged_at).toLocaleString()}`}
+                            onClick={() => setEditing(l.id)}
+                          >
                             Edit
                           </button>
                           <button
@@ -289,7 +279,6 @@ function waitingReadings(writes: QueuedWrite[], sessionId: string): Log[] {
 /** A reading corrected in place: its time and measurements, saved together. */
 function ReadingEditor({ log, sessionId, done }: { log: Log; sessionId: string; done: () => void }) {
   const prefs = usePrefs();
-  const qc = useQueryClient();
   const shown = (v: number | null | undefined, unit: 'gravity' | 'temperature') => (v == null ? '' : toInput(v, unit, prefs));
   const [f, setF] = useState({
     at: toLocalInput(log.logged_at),
@@ -298,32 +287,24 @@ function ReadingEditor({ log, sessionId, done }: { log: Log; sessionId: string; 
     ph: log.ph == null ? '' : toInput(log.ph, 'plain', prefs),
     notes: log.notes ?? '',
   });
-  const save = useMutation({
-    mutationFn: () => {
-      // An untouched field keeps the stored number exactly (no round trip through the display).
-      const num = (text: string, unit: 'gravity' | 'temperature' | 'plain', current?: number | null) => {
-        const v = fromInput(text, unit, prefs, current);
-        return v == null ? null : Number.isNaN(v) ? text : v;
-      };
-      const body: Record<string, unknown> = {
-        gravity: num(f.gravity, 'gravity', log.gravity),
-        temperature_c: num(f.temperature, 'temperature', log.temperature_c),
-        ph: num(f.ph, 'plain', log.ph),
-        notes: f.notes.trim() ? f.notes : null,
-      };
-      if (f.gravity.trim()) body.gravity_unit = prefs.gravity;
-      const at = fromLocalInput(f.at);
-      if (at && f.at !== toLocalInput(log.logged_at)) body.logged_at = at;
-      return unwrap(client.PATCH('/v1/fermentation-logs/{id}', { params: { path: { id: log.id } }, body: body as Schemas['UpdateLogRequest'] }));
-    },
-    onSuccess: (saved) => {
-      qc.setQueryData<Log[]>(keys.brewSessions.logs(sessionId), (old) =>
-        old?.map((l) => (l.id === saved.id ? saved : l)).sort((a, b) => a.logged_at.localeCompare(b.logged_at)),
-      );
-      void qc.invalidateQueries({ queryKey: keys.brewSessions.detail(sessionId) });
-      done();
-    },
-  });
+  const body = () => {
+    // An untouched field keeps the stored number exactly (no round trip through the display).
+    const num = (text: string, unit: 'gravity' | 'temperature' | 'plain', current?: number | null) => {
+      const v = fromInput(text, unit, prefs, current);
+      return v == null ? null : Number.isNaN(v) ? text : v;
+    };
+    const body: Record<string, unknown> = {
+      gravity: num(f.gravity, 'gravity', log.gravity),
+      temperature_c: num(f.temperature, 'temperature', log.temperature_c),
+      ph: num(f.ph, 'plain', log.ph),
+      notes: f.notes.trim() ? f.notes : null,
+    };
+    if (f.gravity.trim()) body.gravity_unit = prefs.gravity;
+    const at = fromLocalInput(f.at);
+    if (at && f.at !== toLocalInput(log.logged_at)) body.logged_at = at;
+    return body as Schemas['UpdateLogRequest'];
+  };
+  const save = useSaveReading(log.id, sessionId, done);
   const api = save.error instanceof ApiError ? save.error : null;
   const when = new Date(log.logged_at).toLocaleString();
   const input = (k: keyof typeof f, label: string, type = 'text', apiKey: string = k) => (
@@ -336,7 +317,7 @@ function ReadingEditor({ log, sessionId, done }: { log: Log; sessionId: string; 
         aria-invalid={api?.at(apiKey) ? true : undefined}
         onChange={(e) => setF({ ...f, [k]: e.target.value })}
         onKeyDown={(e) => {
-          if (e.key === 'Enter') save.mutate();
+          if (e.key === 'Enter') save.mutate(body());
           if (e.key === 'Escape') done();
         }}
       />
@@ -350,7 +331,7 @@ function ReadingEditor({ log, sessionId, done }: { log: Log; sessionId: string; 
       {input('ph', 'pH')}
       {input('notes', 'Notes')}
       <td role="cell" className="row-actions">
-        <button type="button" className="primary" disabled={save.isPending} onClick={() => save.mutate()}>
+        <button type="button" className="primary" disabled={save.isPending} onClick={() => save.mutate(body())}>
           Save
         </button>
         <button type="button" className="ghost" onClick={done}>
@@ -365,4 +346,3 @@ function ReadingEditor({ log, sessionId, done }: { log: Log; sessionId: string; 
     </tr>
   );
 }
-

@@ -27,9 +27,7 @@ describe('dueText', () => {
   });
   it('says the gravity or attenuation condition', () => {
     expect(dueText(step({ due_at_gravity: 1.015 }), g, t)).toBe('When gravity 1.015 or below');
-    expect(dueText(step({ due_at_gravity: 1.015, due_at_attenuation_percent: 70 }), g, t)).toBe(
-      'When gravity 1.015 or below or attenuation 70 % or more',
-    );
+    expect(dueText(step({ due_at_gravity: 1.015, due_at_attenuation_percent: 70 }), g, t)).toBe('When gravity 1.015 or below or attenuation 70 % or more');
   });
   it('says the days after the step before, else by hand', () => {
     expect(dueText(step({ days_after_previous: 3 }), g, t)).toBe('3 days after the step before');

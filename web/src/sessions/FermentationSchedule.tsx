@@ -1,6 +1,5 @@
-import { useQuery } from '@tanstack/react-query';
-import { client, unwrap, type Schemas } from '../api/client';
-import { keys } from '../api/keys';
+import type { Schemas } from '../api/client';
+import { useFermentationSchedule } from './api';
 import { usePrefs } from '../prefs';
 import { display } from '../units';
 import { absoluteTime } from '../time';
@@ -22,10 +21,7 @@ export function dueText(s: Step, gravity: (sg: number) => string, time: (iso: st
 /** The session's fermentation schedule (the API plans it when the session starts fermenting). */
 export function FermentationSchedule({ sessionId }: { sessionId: string }) {
   const prefs = usePrefs();
-  const schedule = useQuery({
-    queryKey: keys.brewSessions.schedule(sessionId),
-    queryFn: () => unwrap(client.GET('/v1/sessions/{id}/fermentation-schedule', { params: { path: { id: sessionId } } })),
-  });
+  const schedule = useFermentationSchedule(sessionId);
   if (schedule.isError) return <ErrorBox error={schedule.error} retry={() => schedule.refetch()} />;
   const steps = schedule.data ?? [];
   if (steps.length === 0) return null;
@@ -41,11 +37,13 @@ export function FermentationSchedule({ sessionId }: { sessionId: string }) {
               {s.kind === 'dry_hop' && s.amount_grams != null ? ` · ${display(s.amount_grams, 'mass_g', prefs)}` : null}
             </div>
             <div className="muted">
-              {dueText(s, (g) => display(g, 'gravity', prefs), (iso) => absoluteTime(iso))}
+              {dueText(
+                s,
+                (g) => display(g, 'gravity', prefs),
+                (iso) => absoluteTime(iso),
+              )}
               {' · '}
-              <span className={s.due ? 'badge completed' : 'badge'}>
-                {s.due && s.became_due_at ? `Due since ${absoluteTime(s.became_due_at)}` : 'Waiting'}
-              </span>
+              <span className={s.due ? 'badge completed' : 'badge'}>{s.due && s.became_due_at ? `Due since ${absoluteTime(s.became_due_at)}` : 'Waiting'}</span>
             </div>
           </li>
         ))}

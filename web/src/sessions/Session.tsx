@@ -1,15 +1,13 @@
 // The brew session page: status, the brew day (stock, checklist, timers), fermentation, and the
 // measured figures beside the recipe as it was planned. Each part is its own file here.
 import { Link, useParams } from 'react-router-dom';
-import { useQuery } from '@tanstack/react-query';
-import { ApiError, client, unwrap, type Schemas } from '../api/client';
+import { ApiError } from '../api/client';
 import { AutoField } from '../components/AutoField';
 import { ErrorBox, Loading } from '../components/States';
 import { StatsList } from '../components/Stats';
 import { formatNumber } from '../units';
 import { NotFound } from '../components/NotFound';
-import { useAutosave } from '../autosave';
-import { keys } from '../api/keys';
+import { useBrewSession, useBrewSessionAutosave } from './api';
 import { Brewhouse } from './Brewhouse';
 import { DeductionPanel } from '../stock/DeductionPanel';
 import { FermentationSchedule } from './FermentationSchedule';
@@ -20,15 +18,8 @@ import { Fermentation } from './Fermentation';
 
 export default function SessionPage() {
   const { id = '' } = useParams();
-  const session = useQuery({
-    queryKey: keys.brewSessions.detail(id),
-    queryFn: () => unwrap(client.GET('/v1/sessions/{id}', { params: { path: { id } } })),
-  });
-  const save = useAutosave({
-    patch: (body: Schemas['UpdateSessionRequest']) => unwrap(client.PATCH('/v1/sessions/{id}', { params: { path: { id } }, body })),
-    detail: keys.brewSessions.detail(id),
-    refresh: [keys.brewSessions.list()],
-  });
+  const session = useBrewSession(id);
+  const save = useBrewSessionAutosave(id);
   if (session.isPending) return <Loading what="the brew session" />;
   if (session.isError)
     return session.error instanceof ApiError && [400, 404].includes(session.error.status) ? (
@@ -66,8 +57,24 @@ export default function SessionPage() {
           <section className="panel" aria-labelledby="h-measured">
             <h2 id="h-measured">Measured</h2>
             <div className="form-grid one">
-              <AutoField label="Measured OG" field="measured_og" type="number" unit="gravity" nullable value={s.measured_og ?? null} save={save('measured_og')} />
-              <AutoField label="Measured FG" field="measured_fg" type="number" unit="gravity" nullable value={s.measured_fg ?? null} save={save('measured_fg')} />
+              <AutoField
+                label="Measured OG"
+                field="measured_og"
+                type="number"
+                unit="gravity"
+                nullable
+                value={s.measured_og ?? null}
+                save={save('measured_og')}
+              />
+              <AutoField
+                label="Measured FG"
+                field="measured_fg"
+                type="number"
+                unit="gravity"
+                nullable
+                value={s.measured_fg ?? null}
+                save={save('measured_fg')}
+              />
               <AutoField
                 label="Measured batch size"
                 field="measured_batch_size_liters"
@@ -88,7 +95,9 @@ export default function SessionPage() {
                 save={save('measured_mash_ph')}
               />
               {s.predicted_mash_ph != null && (
-                <p className="muted small">Predicted for the recipe: {formatNumber(s.predicted_mash_ph, 2, true)} (this pair calibrates the recipe page’s Water panel)</p>
+                <p className="muted small">
+                  Predicted for the recipe: {formatNumber(s.predicted_mash_ph, 2, true)} (this pair calibrates the recipe page’s Water panel)
+                </p>
               )}
               <AutoField label="Brew log" field="notes" type="textarea" nullable value={s.notes ?? null} save={save('notes')} />
             </div>
@@ -104,4 +113,3 @@ export default function SessionPage() {
     </div>
   );
 }
-

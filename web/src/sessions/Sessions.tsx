@@ -1,13 +1,13 @@
 import { Link } from 'react-router-dom';
-import { useQuery } from '@tanstack/react-query';
-import { sessionListQuery } from './queries';
+import { useSessionList } from './api';
+import { allOf } from '../api/enums';
 import { Empty, ErrorBox, Loading } from '../components/States';
 import { statusLabel, type Status } from './sessionStatus';
 
-const order: Status[] = ['brewing', 'fermenting', 'conditioning', 'planned', 'completed', 'abandoned'];
+const order: readonly Status[] = allOf<Status>()(['brewing', 'fermenting', 'conditioning', 'planned', 'completed', 'abandoned']);
 
 export default function Sessions() {
-  const list = useQuery(sessionListQuery);
+  const list = useSessionList();
   return (
     <>
       <div className="page-head">

@@ -28,4 +28,3 @@ export function SnapshotLists({ snap }: { snap: Snapshot }) {
     </ul>
   );
 }
-

@@ -1,11 +1,10 @@
 // The session's status and the moves it can make next (final moves ask first).
 import { useEffect, useRef, useState } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { client, unwrap, type Schemas } from '../api/client';
+import type { Schemas } from '../api/client';
 import { ErrorBox } from '../components/States';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { statusLabel, type Status } from './sessionStatus';
-import { keys } from '../api/keys';
+import { useMoveStatus } from './api';
 
 type Session = Schemas['BrewSession'];
 
@@ -24,16 +23,7 @@ const confirmText: Partial<Record<Status, { title: string; body: string; label: 
 };
 
 export function StatusBar({ session }: { session: Session }) {
-  const qc = useQueryClient();
-  const move = useMutation({
-    mutationFn: (status: Status) => unwrap(client.PATCH('/v1/sessions/{id}', { params: { path: { id: session.id } }, body: { status } })),
-    onSuccess: (s) => {
-      qc.setQueryData(keys.brewSessions.detail(session.id), s);
-      void qc.invalidateQueries({ queryKey: keys.brewSessions.list() });
-      void qc.invalidateQueries({ queryKey: keys.home.all() });
-      setMenuOpen(false);
-    },
-  });
+  const move = useMoveStatus(session.id, () => setMenuOpen(false));
   // On a phone the moves sit behind "Change status" (one line instead of half a screen).
   const [menuOpen, setMenuOpen] = useState(false);
   const [asking, setAsking] = useState<Status | null>(null);
@@ -118,4 +108,3 @@ export function StatusBar({ session }: { session: Session }) {
     </section>
   );
 }
-

@@ -1,12 +1,9 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
-import { ApiError, client, unwrap, type Schemas } from '../api/client';
-import { keys } from '../api/keys';
+import { ApiError } from '../api/client';
 import { ErrorBox, Loading } from '../components/States';
 import { absoluteTime } from '../time';
 import { StockTable } from './StockLines';
-
-type Deduction = Schemas['InventoryDeduction'];
+import { useDeduction } from './api';
 
 /**
  * Taking a brew session's ingredients from the inventory: offered once the session is brewing.
@@ -16,29 +13,8 @@ type Deduction = Schemas['InventoryDeduction'];
  * either, putting back exactly what was taken.
  */
 export function DeductionPanel({ sessionId, status }: { sessionId: string; status: string }) {
-  const qc = useQueryClient();
   const offered = status !== 'planned';
-  const key = keys.stock.deduction(sessionId);
-  const preview = useQuery({
-    queryKey: key,
-    queryFn: () =>
-      unwrap(client.POST('/v1/sessions/{id}/inventory-deduction', { params: { path: { id: sessionId } }, body: { preview: true } })),
-    enabled: offered,
-  });
-  // Every answer that shows the stock: the inventory pages, costs, shopping lists, deductions.
-  const refresh = () => Promise.all([qc.invalidateQueries({ queryKey: keys.stock.all() }), qc.invalidateQueries({ queryKey: keys.inventory.lists() })]);
-  const apply = useMutation({
-    mutationFn: (partial: boolean) =>
-      unwrap(client.POST('/v1/sessions/{id}/inventory-deduction', { params: { path: { id: sessionId } }, body: { preview: false, partial } })),
-    // The answer is the deduction as taken, with what each item holds now: shown at once,
-    // before the refetches land.
-    onSuccess: (taken: Deduction) => qc.setQueryData(key, taken),
-    onSettled: refresh,
-  });
-  const undo = useMutation({
-    mutationFn: () => unwrap(client.DELETE('/v1/sessions/{id}/inventory-deduction', { params: { path: { id: sessionId } } })),
-    onSettled: refresh,
-  });
+  const { preview, apply, undo } = useDeduction(sessionId, offered);
   if (!offered) return null;
   const d = preview.data;
   const shortError = apply.error instanceof ApiError && apply.error.status === 422;
@@ -84,8 +60,8 @@ export function DeductionPanel({ sessionId, status }: { sessionId: string; statu
           />
           {!d.applied && short > 0 && (
             <p>
-              {short === 1 ? 'One ingredient is short.' : `${short} ingredients are short.`} Take what is on hand (the rest goes on the shopping
-              list), or top up the stock first.
+              {short === 1 ? 'One ingredient is short.' : `${short} ingredients are short.`} Take what is on hand (the rest goes on the shopping list), or top
+              up the stock first.
             </p>
           )}
           {shortError && (

@@ -1,20 +1,15 @@
-import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
-import { client, unwrap } from '../api/client';
-import { keys } from '../api/keys';
 import { ErrorBox, Loading } from '../components/States';
 import { usePrefs } from '../prefs';
 import { formatMoney } from '../money';
 import { L_PER_GAL } from '../units';
 import { StockTable } from './StockLines';
+import { useRecipeCost } from './api';
 
 /** A recipe's cost (from the prices of the stock it matches) and whether the stock covers each ingredient. */
 export function RecipeStockPanel({ id }: { id: string }) {
   const p = usePrefs();
-  const cost = useQuery({
-    queryKey: keys.stock.cost(id),
-    queryFn: () => unwrap(client.GET('/v1/recipes/{id}/cost', { params: { path: { id } } })),
-  });
+  const cost = useRecipeCost(id);
   // The answer carries the account's currency (null: plain numbers).
   const money = (v: number) => formatMoney(v, cost.data?.currency);
   return (

@@ -1,8 +1,6 @@
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { useQuery } from '@tanstack/react-query';
-import { client, unwrap, unwrapPage, type Schemas } from '../api/client';
-import { keys } from '../api/keys';
+import { useShoppingList, useShoppingRecipes, useShoppingSessions } from './api';
 import { Empty, ErrorBox, Loading } from '../components/States';
 import { usePrefs } from '../prefs';
 import { amountIn } from './amounts';
@@ -17,27 +15,9 @@ export default function ShoppingList() {
   const sessionIds = params.getAll('session_id');
   const [copied, setCopied] = useState('');
   // Every recipe and planned session, page by page (never cut at one page).
-  const recipes = useQuery({
-    queryKey: [...keys.recipes.lists(), 'shopping'],
-    queryFn: () => allPages((offset) => unwrapPage(client.GET('/v1/recipes', { params: { query: { limit: 200, offset, sort: 'name' } } }))),
-  });
-  // Planned sessions, and those brewing now (one whose ingredients were taken short still
-  // needs what was missing).
-  const sessions = useQuery({
-    queryKey: [...keys.brewSessions.list(), 'planned-or-brewing'],
-    queryFn: async () => {
-      const of = (status: 'planned' | 'brewing') =>
-        allPages((offset) => unwrapPage(client.GET('/v1/sessions', { params: { query: { limit: 200, offset, status } } })));
-      const [planned, brewing] = await Promise.all([of('planned'), of('brewing')]);
-      return [...planned, ...brewing];
-    },
-  });
-  const query = useMemo(() => ({ recipe_id: recipeIds, session_id: sessionIds }), [recipeIds, sessionIds]);
-  const list = useQuery({
-    queryKey: keys.stock.shopping(recipeIds, sessionIds),
-    queryFn: async () => (await unwrap(client.GET('/v1/shopping-list', { params: { query } }))) as Schemas['ShoppingLine'][],
-    enabled: recipeIds.length + sessionIds.length > 0,
-  });
+  const recipes = useShoppingRecipes();
+  const sessions = useShoppingSessions();
+  const list = useShoppingList(recipeIds, sessionIds);
   const toggle = (key: 'recipe_id' | 'session_id', id: string, on: boolean) => {
     const next = new URLSearchParams(params);
     const ids = next.getAll(key).filter((x) => x !== id);
@@ -139,14 +119,4 @@ export default function ShoppingList() {
       </div>
     </>
   );
-}
-
-/** Every item of a paged list: pages of 200 until `X-Total-Count` is reached. */
-async function allPages<T>(page: (offset: number) => Promise<{ items: T[]; total: number }>): Promise<T[]> {
-  const out: T[] = [];
-  for (;;) {
-    const p = await page(out.length);
-    out.push(...p.items);
-    if (p.items.length === 0 || out.length >= p.total) return out;
-  }
 }

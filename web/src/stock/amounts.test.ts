@@ -35,7 +35,10 @@ describe('the unit quantities are typed in', () => {
   });
   it('an item already in the person’s units keeps its own', () => {
     expect(entryUnit(kg, metric)).toEqual({ symbol: 'kg', perShown: 1 });
-    expect(entryUnit({ amount: 4, amount_unit: 'Ounces', amount_base: 4 * 28.349523125, unit_dimension: 'mass' }, us)).toEqual({ symbol: 'Ounces', perShown: 1 });
+    expect(entryUnit({ amount: 4, amount_unit: 'Ounces', amount_base: 4 * 28.349523125, unit_dimension: 'mass' }, us)).toEqual({
+      symbol: 'Ounces',
+      perShown: 1,
+    });
   });
   it('grams take oz; an unrecognised, counted or empty item keeps its own unit', () => {
     expect(entryUnit({ amount: 100, amount_unit: 'g', amount_base: 100, unit_dimension: 'mass' }, us).symbol).toBe('oz');

@@ -1,9 +1,8 @@
 // The brewer's tools: six calculators, each a form in the person's units whose answer (the
 // API's: the formulas live on the server) follows as they type.
 import { useEffect, useId, useState } from 'react';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { ApiError, errorText, request, type Schemas } from '../api/client';
-import { keys } from '../api/keys';
+import { ApiError, errorText, type Schemas } from '../api/client';
+import { allOf } from '../api/enums';
 import { DEFAULT_PREFERENCES, type Preferences } from '../api/extra';
 import { SelectField, TextField } from '../components/Field';
 import { Loading } from '../components/States';
@@ -11,6 +10,7 @@ import { usePrefsQuery } from '../prefs';
 import { issueInUnits } from '../issueUnits';
 import { display, formatNumber, symbolFor } from '../units';
 import { isChoice, startTexts, toolQuery, type ToolInput } from './query';
+import { useToolAnswer } from './api';
 import './Tools.css';
 
 type Row = [label: string, value: string];
@@ -37,12 +37,12 @@ const priming: Tool<Schemas['Priming']> = {
       key: 'sugar',
       label: 'Sugar',
       start: 'corn',
-      options: [
+      options: allOf<Schemas['Sugar']>()([
         ['corn', 'Corn sugar (dextrose)'],
         ['table', 'Table sugar'],
         ['dme', 'Dry malt extract'],
         ['honey', 'Honey'],
-      ],
+      ]),
     },
   ],
   results: (a, p) => [
@@ -122,10 +122,10 @@ const pitchRate: Tool<Schemas['PitchRate']> = {
       key: 'kind',
       label: 'Beer',
       start: 'ale',
-      options: [
+      options: allOf<Schemas['BeerKind']>()([
         ['ale', 'Ale'],
         ['lager', 'Lager'],
-      ],
+      ]),
     },
     { key: 'cells_per_pack_billion', label: 'Cells per pack', kind: 'plain', start: 100, symbol: 'billion' },
     { key: 'viability_percent', label: 'Viability', kind: 'percent', start: 90 },
@@ -158,17 +158,7 @@ function ToolForm<T>({ tool, prefs }: { tool: Tool<T>; prefs: Preferences }) {
   const [texts, setTexts] = useState(() => startTexts(tool.inputs, prefs));
   const built = toolQuery(tool.inputs, texts, prefs);
   const query = useSettled('query' in built ? built.query : null, 250);
-  const answer = useQuery({
-    queryKey: keys.tools.answer(tool.name, query ?? {}),
-    queryFn: () => {
-      const search = new URLSearchParams(Object.entries(query ?? {}).map(([k, v]) => [k, String(v)]));
-      return request<T>('GET', `/v1/tools/${tool.name}?${search.toString()}`);
-    },
-    enabled: query != null,
-    placeholderData: keepPreviousData,
-    staleTime: Infinity,
-    retry: false,
-  });
+  const answer = useToolAnswer<T>(tool.name, query);
   const api = answer.error instanceof ApiError ? answer.error : null;
   const fieldError = (input: ToolInput): string | undefined => {
     if ('missing' in built && built.missing.includes(input.key)) return 'Enter a number';

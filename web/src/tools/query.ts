@@ -27,7 +27,9 @@ export const isChoice = (i: ToolInput): i is ChoiceInput => 'options' in i;
 
 /** The form's first texts: each start value in the person's units. */
 export function startTexts(inputs: readonly ToolInput[], p: Preferences): Record<string, string> {
-  return Object.fromEntries(inputs.map((i) => [i.key, isChoice(i) ? i.start : toInput(typeof i.start === 'number' ? i.start : roundDefault(i.kind, i.start, p), i.kind, p)]));
+  return Object.fromEntries(
+    inputs.map((i) => [i.key, isChoice(i) ? i.start : toInput(typeof i.start === 'number' ? i.start : roundDefault(i.kind, i.start, p), i.kind, p)]),
+  );
 }
 
 /**

@@ -1,24 +1,22 @@
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiError, client, errorText, unwrap } from '../api/client';
+import { ApiError, errorText } from '../api/client';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { TextField } from '../components/Field';
 import { Empty, ErrorBox, Loading } from '../components/States';
 import { pageCount, Pager, usePageParam } from '../components/Pager';
-import { deliveriesQuery, webhookQuery } from './queries';
+import { useDeleteWebhook, useDeliveries, useSaveWebhook, useTestWebhook, useWebhook } from './api';
 import { absoluteTime } from '../time';
 import { attemptSummary, DEACTIVATE_AFTER, eventLabel, statusWord, webhookState, type Attempt, type SubscribableEvent, type Webhook } from './webhooks';
 import { NotFound } from '../components/NotFound';
 import { EventChoices, eventsMissing } from './WebhookFields';
-import { keys } from '../api/keys';
 
 const PAGE = 20;
 
 /** One webhook: its state and a test, its settings, and the log of delivery attempts. */
 export default function WebhookPage() {
   const { id = '' } = useParams();
-  const hook = useQuery(webhookQuery(id));
+  const hook = useWebhook(id);
   if (hook.isPending) return <Loading what="the webhook" />;
   if (hook.isError)
     return hook.error instanceof ApiError && [400, 404].includes(hook.error.status) ? (
@@ -47,31 +45,12 @@ export default function WebhookPage() {
   );
 }
 
-function useSaveWebhook(id: string) {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: (body: { url?: string; events?: SubscribableEvent[]; active?: boolean }) =>
-      unwrap(client.PATCH('/v1/webhooks/{id}', { params: { path: { id } }, body })),
-    onSuccess: (updated) => {
-      qc.setQueryData(keys.webhooks.detail(id), updated);
-      void qc.invalidateQueries({ queryKey: keys.webhooks.list() });
-    },
-  });
-}
-
 /** Whether events are sent, switching it on or off, and a test ping. */
 function Delivery({ webhook: w }: { webhook: Webhook }) {
-  const qc = useQueryClient();
   const save = useSaveWebhook(w.id);
   const [asked, setAsked] = useState<boolean | null>(null);
   const state = webhookState(w);
-  const test = useMutation({
-    mutationFn: () => unwrap(client.POST('/v1/webhooks/{id}/test', { params: { path: { id: w.id } } })),
-    onSettled: () => {
-      void qc.invalidateQueries({ queryKey: keys.webhooks.deliveries(w.id) });
-      void qc.invalidateQueries({ queryKey: keys.webhooks.detail(w.id) });
-    },
-  });
+  const test = useTestWebhook(w.id);
   return (
     <section className="panel" aria-labelledby="h-delivery">
       <h2 id="h-delivery">Delivery</h2>
@@ -79,8 +58,8 @@ function Delivery({ webhook: w }: { webhook: Webhook }) {
       {state.switchedOff ? (
         <div className="notice switched-off">
           <p>
-            wort switched this webhook off after {w.consecutive_failures} failed deliveries in a row ({DEACTIVATE_AFTER} is the limit): no events are sent
-            to it. Check the endpoint (the errors are in the deliveries below), then switch it on again; the count starts afresh.
+            wort switched this webhook off after {w.consecutive_failures} failed deliveries in a row ({DEACTIVATE_AFTER} is the limit): no events are sent to
+            it. Check the endpoint (the errors are in the deliveries below), then switch it on again; the count starts afresh.
           </p>
           <button type="button" className="primary" disabled={save.isPending} onClick={() => save.mutate({ active: true })}>
             Switch on again
@@ -147,7 +126,16 @@ function Settings({ webhook: w }: { webhook: Webhook }) {
           save.mutate({ url: url.trim(), events });
         }}
       >
-        <TextField label="URL" type="url" inputMode="url" autoComplete="off" spellCheck={false} value={url} error={api?.at('url')} onChange={(e) => setUrl(e.target.value)} />
+        <TextField
+          label="URL"
+          type="url"
+          inputMode="url"
+          autoComplete="off"
+          spellCheck={false}
+          value={url}
+          error={api?.at('url')}
+          onChange={(e) => setUrl(e.target.value)}
+        />
         <EventChoices
           value={events}
           onChange={(v) => {
@@ -178,14 +166,12 @@ function Settings({ webhook: w }: { webhook: Webhook }) {
 
 function Deliveries({ id }: { id: string }) {
   const [page, go] = usePageParam();
-  const list = useQuery({ ...deliveriesQuery(id, page, PAGE), placeholderData: keepPreviousData, refetchInterval: page === 0 ? 30_000 : false });
+  const list = useDeliveries(id, page, PAGE);
   const total = list.data?.total ?? 0;
   const pages = pageCount(total, PAGE);
   return (
     <section className="panel" aria-labelledby="h-deliveries">
-      <h2 id="h-deliveries">
-        Deliveries {list.data && <span className="count">{total}</span>}
-      </h2>
+      <h2 id="h-deliveries">Deliveries {list.data && <span className="count">{total}</span>}</h2>
       <p className="muted small">Every attempt, newest first. A failed delivery is retried with growing pauses for 24 hours.</p>
       {list.isPending ? (
         <Loading what="deliveries" />
@@ -202,13 +188,27 @@ function Deliveries({ id }: { id: string }) {
             <caption className="sr-only">Delivery attempts</caption>
             <thead role="rowgroup">
               <tr role="row">
-                <th role="columnheader" scope="col">Time</th>
-                <th role="columnheader" scope="col">Event</th>
-                <th role="columnheader" scope="col">Attempt</th>
-                <th role="columnheader" scope="col">Status</th>
-                <th role="columnheader" scope="col">Response</th>
-                <th role="columnheader" scope="col">Duration</th>
-                <th role="columnheader" scope="col">Error</th>
+                <th role="columnheader" scope="col">
+                  Time
+                </th>
+                <th role="columnheader" scope="col">
+                  Event
+                </th>
+                <th role="columnheader" scope="col">
+                  Attempt
+                </th>
+                <th role="columnheader" scope="col">
+                  Status
+                </th>
+                <th role="columnheader" scope="col">
+                  Response
+                </th>
+                <th role="columnheader" scope="col">
+                  Duration
+                </th>
+                <th role="columnheader" scope="col">
+                  Error
+                </th>
               </tr>
             </thead>
             <tbody role="rowgroup">
@@ -230,13 +230,21 @@ function AttemptRow({ attempt: a }: { attempt: Attempt }) {
       <td role="cell" data-label="Time">
         <time dateTime={a.attempted_at}>{absoluteTime(a.attempted_at)}</time>
       </td>
-      <td role="cell" data-label="Event">{eventLabel(a.event_type)}</td>
-      <td role="cell" data-label="Attempt">{a.attempt}</td>
+      <td role="cell" data-label="Event">
+        {eventLabel(a.event_type)}
+      </td>
+      <td role="cell" data-label="Attempt">
+        {a.attempt}
+      </td>
       <td role="cell" data-label="Status">
         <span className={`badge outcome ${a.status}`}>{statusWord(a.status)}</span>
       </td>
-      <td role="cell" data-label="Response">{a.response_status ?? 'none'}</td>
-      <td role="cell" data-label="Duration">{a.duration_ms} ms</td>
+      <td role="cell" data-label="Response">
+        {a.response_status ?? 'none'}
+      </td>
+      <td role="cell" data-label="Duration">
+        {a.duration_ms} ms
+      </td>
       <td role="cell" data-label="Error" className="break">
         {a.error ?? '—'}
       </td>
@@ -246,17 +254,8 @@ function AttemptRow({ attempt: a }: { attempt: Attempt }) {
 
 function DeleteWebhook({ webhook }: { webhook: Webhook }) {
   const navigate = useNavigate();
-  const qc = useQueryClient();
   const [ask, setAsk] = useState(false);
-  const del = useMutation({
-    mutationFn: () => unwrap(client.DELETE('/v1/webhooks/{id}', { params: { path: { id: webhook.id } } })),
-    onSuccess: () => {
-      qc.removeQueries({ queryKey: keys.webhooks.detail(webhook.id) });
-      qc.removeQueries({ queryKey: keys.webhooks.deliveries(webhook.id) });
-      void qc.invalidateQueries({ queryKey: keys.webhooks.list() });
-      navigate('/webhooks');
-    },
-  });
+  const del = useDeleteWebhook(webhook.id, () => navigate('/webhooks'));
   return (
     <div className="actions">
       <button type="button" className="danger" onClick={() => setAsk(true)}>

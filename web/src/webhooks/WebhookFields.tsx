@@ -21,7 +21,11 @@ export function EventChoices({ value, onChange, error }: { value: SubscribableEv
             id={`${id}-${e.type}`}
             aria-describedby={`${id}-${e.type}-d`}
             checked={value.includes(e.type)}
-            onChange={(ev) => onChange(ev.target.checked ? webhookEvents.map((w) => w.type).filter((t) => t === e.type || value.includes(t)) : value.filter((t) => t !== e.type))}
+            onChange={(ev) =>
+              onChange(
+                ev.target.checked ? webhookEvents.map((w) => w.type).filter((t) => t === e.type || value.includes(t)) : value.filter((t) => t !== e.type),
+              )
+            }
           />
           <div>
             <label htmlFor={`${id}-${e.type}`}>{e.label}</label>
@@ -54,14 +58,14 @@ export function WebhookSecret({ url, secret, onDone }: { url: string; secret: st
         <a href="https://www.standardwebhooks.com/" rel="noreferrer" target="_blank">
           Standard Webhooks
         </a>
-        : a <code>POST</code> with JSON <code>{'{"type","timestamp","data"}'}</code> and the headers <code>webhook-id</code>,{' '}
-        <code>webhook-timestamp</code> and <code>webhook-signature</code>.
+        : a <code>POST</code> with JSON <code>{'{"type","timestamp","data"}'}</code> and the headers <code>webhook-id</code>, <code>webhook-timestamp</code> and{' '}
+        <code>webhook-signature</code>.
       </p>
       <p className="small">
-        To verify one, compute HMAC-SHA256 over <code>webhook-id.webhook-timestamp.body</code> (the raw body, joined by dots) with the bytes of the
-        secret after <code>whsec_</code>, base64-decoded, and compare <code>v1,</code> + its base64 with the signatures in{' '}
-        <code>webhook-signature</code>. Refuse a timestamp more than 5 minutes from now (a replay). The Standard Webhooks libraries do all of this from the secret as it
-        is; <code>docs/webhooks.md</code> of the wort documentation has small receivers in Python and Node.
+        To verify one, compute HMAC-SHA256 over <code>webhook-id.webhook-timestamp.body</code> (the raw body, joined by dots) with the bytes of the secret after{' '}
+        <code>whsec_</code>, base64-decoded, and compare <code>v1,</code> + its base64 with the signatures in <code>webhook-signature</code>. Refuse a timestamp
+        more than 5 minutes from now (a replay). The Standard Webhooks libraries do all of this from the secret as it is; <code>docs/webhooks.md</code> of the
+        wort documentation has small receivers in Python and Node.
       </p>
     </OnceSecret>
   );

@@ -1,18 +1,16 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiError, client, unwrap, type Schemas } from '../api/client';
+import { ApiError, type Schemas } from '../api/client';
 import { TextField } from '../components/Field';
 import { Empty, ErrorBox, Loading } from '../components/States';
-import { webhookListQuery } from './queries';
+import { useCreateWebhook, useWebhookList } from './api';
 import { eventLabel, webhookState, type SubscribableEvent, type Webhook } from './webhooks';
 import { EventChoices, eventsMissing, WebhookSecret } from './WebhookFields';
-import { keys } from '../api/keys';
 
 type Created = Schemas['CreatedWebhook'];
 
 export default function Webhooks() {
-  const list = useQuery(webhookListQuery);
+  const list = useWebhookList();
   const [created, setCreated] = useState<Created | null>(null);
   return (
     <>
@@ -66,17 +64,12 @@ function WebhookCard({ webhook: w }: { webhook: Webhook }) {
 }
 
 function NewWebhook({ onCreated }: { onCreated: (w: Created) => void }) {
-  const qc = useQueryClient();
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<SubscribableEvent[]>(['session.status_changed', 'reading.created', 'fermentation.stable']);
   const [missing, setMissing] = useState<string | undefined>();
-  const create = useMutation({
-    mutationFn: () => unwrap(client.POST('/v1/webhooks', { body: { url: url.trim(), events } })),
-    onSuccess: (w) => {
-      onCreated(w);
-      setUrl('');
-      void qc.invalidateQueries({ queryKey: keys.webhooks.list() });
-    },
+  const create = useCreateWebhook((w) => {
+    onCreated(w);
+    setUrl('');
   });
   const api = create.error instanceof ApiError ? create.error : null;
   const rest = api ? api.rest(['url', 'events']) : null;
@@ -93,7 +86,7 @@ function NewWebhook({ onCreated }: { onCreated: (w: Created) => void }) {
             create.reset();
             return;
           }
-          create.mutate();
+          create.mutate({ url: url.trim(), events });
         }}
       >
         <TextField

@@ -1,6 +1,7 @@
 // Webhooks: the events in words, an endpoint's state, a delivery attempt's outcome.
 // Pure functions: unit-tested in webhooks.test.ts.
 import type { Schemas } from '../api/client';
+import { allOf } from '../api/enums';
 
 export type Webhook = Schemas['Webhook'];
 export type Attempt = Schemas['DeliveryAttempt'];
@@ -10,8 +11,12 @@ export type SubscribableEvent = Exclude<EventType, 'ping'>;
 /** Consecutive failed attempts after which the API switches an endpoint off. */
 export const DEACTIVATE_AFTER = 50;
 
+/** Subscribable events the app does not offer yet; the check of `webhookEvents` leaves them out,
+ * and any other event the API adds fails the build until it is listed. */
+type NotOffered = 'fermentation.step_due';
+
 /** The events a webhook can subscribe to, with what each means for a brewer. */
-export const webhookEvents: readonly { type: SubscribableEvent; label: string; description: string }[] = [
+export const webhookEvents: readonly { type: SubscribableEvent; label: string; description: string }[] = allOf<Exclude<SubscribableEvent, NotOffered>>()([
   {
     type: 'session.status_changed',
     label: 'Session status changed',
@@ -27,7 +32,7 @@ export const webhookEvents: readonly { type: SubscribableEvent; label: string; d
     label: 'Fermentation stable',
     description: 'Gravity has moved by 0.001 at most over 48 hours (3 readings or more): time to think about packaging.',
   },
-];
+]);
 
 export function eventLabel(type: string): string {
   if (type === 'ping') return 'Test (ping)';

@@ -1,10 +1,11 @@
 //! The OpenAPI document is part of the API clients build on: a snapshot catches unintended
-//! changes.
+//! changes. The snapshot is `api/openapi.json` at the repository's root, which the web app's
+//! typed client is generated from too (api/README.md).
 //! After an intended change: `UPDATE_SNAPSHOTS=1 cargo xtask test -- openapi` and review the diff.
 
 use serde_json::Value;
 
-const SNAPSHOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/openapi.json");
+const SNAPSHOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../api/openapi.json");
 
 #[test]
 fn the_openapi_document_matches_its_snapshot() {

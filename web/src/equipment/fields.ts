@@ -1,30 +1,15 @@
-// Equipment profiles: queries and fields shared by the equipment pages and the recipe page.
-import { queryOptions } from '@tanstack/react-query';
-import { client, unwrap, unwrapPage } from '../api/client';
-import type { Kind, RoundDefault } from '../units';
+// Equipment profiles' fields, as the equipment pages edit them.
+import { allOf } from '../api/enums';
 import type { Schemas } from '../api/client';
-import { keys } from '../api/keys';
+import type { Kind, RoundDefault } from '../units';
 
-export type Profile = Schemas['Equipment'];
 type ProfileNumber = Exclude<keyof Schemas['UpdateEquipmentRequest'], 'name' | 'notes' | 'mash_method'>;
 
 /** How the water goes into the mash (`mash_method`), in words. */
-export const mashMethods: readonly (readonly [Schemas['MashMethod'], string])[] = [
+export const mashMethods: readonly (readonly [Schemas['MashMethod'], string])[] = allOf<Schemas['MashMethod']>()([
   ['sparge', 'Sparge: strike water, then sparge water'],
   ['full_volume', 'Full volume: all the water in the mash (all-in-one, BIAB)'],
-];
-
-/** The account's equipment profiles, by name (a person has a handful; the API's largest page). */
-export const equipmentListQuery = queryOptions({
-  queryKey: keys.equipment.list(),
-  queryFn: () => unwrapPage(client.GET('/v1/equipment', { params: { query: { limit: 200 } } })),
-});
-
-export const equipmentQuery = (id: string) =>
-  queryOptions({
-    queryKey: keys.equipment.detail(id),
-    queryFn: () => unwrap(client.GET('/v1/equipment/{id}', { params: { path: { id } } })),
-  });
+]);
 
 /** The numbers of a profile, in the order a brewer walks through the brew day; a new profile's
  * starting values are round in the person's unit (0.5 qt/lb, not 0.48). */

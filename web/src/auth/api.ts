@@ -1,3 +1,4 @@
+// The signed-in session's queries and writes: who is signed in, signing in or up, signing out.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
 import { ApiError, client, unwrap, type Schemas } from '../api/client';
@@ -21,13 +22,6 @@ export function useSession() {
   });
 }
 
-/** Only same-site paths: never an open redirect. */
-export function safeNext(next: string | null): string {
-  if (!next || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/signin') || next.startsWith('/signup'))
-    return '/';
-  return next;
-}
-
 export function useSignOut() {
   const qc = useQueryClient();
   const navigate = useNavigate();
@@ -41,4 +35,16 @@ export function useSignOut() {
       navigate('/signin');
     },
   });
+}
+
+/** Signs in (or up, then in) and reads the new session before anything else is asked; every
+ * answer cached for the previous account goes first. Throws the API's refusal. */
+export function useEnter() {
+  const qc = useQueryClient();
+  return async (mode: 'signin' | 'signup', { name, email, password }: { name: string; email: string; password: string }) => {
+    if (mode === 'signup') await unwrap(client.POST('/api/auth/sign-up/email', { body: { name, email, password } }));
+    else await unwrap(client.POST('/api/auth/sign-in/email', { body: { email, password } }));
+    qc.clear();
+    await qc.fetchQuery({ queryKey: keys.auth.session(), queryFn: () => unwrap(client.GET('/api/auth/get-session')) });
+  };
 }
