@@ -103,3 +103,33 @@ where
 {
     type IsAggregate = <R::SelectExpression as ValidGrouping<G>>::IsAggregate;
 }
+
+#[cfg(test)]
+mod tests {
+    use diesel::debug_query;
+    use diesel::pg::Pg;
+    use diesel::prelude::*;
+
+    use super::Columns;
+    use crate::schema::devices;
+
+    #[derive(Queryable, Selectable)]
+    #[diesel(table_name = devices)]
+    #[allow(dead_code)]
+    struct DeviceName {
+        id: uuid::Uuid,
+        name: String,
+    }
+
+    /// The kept column list is the text diesel writes for the row's own selection, the first
+    /// time (built) and every time after (kept).
+    #[test]
+    fn kept_columns_are_the_columns_diesel_selects() {
+        let plain =
+            debug_query::<Pg, _>(&devices::table.select(DeviceName::as_select())).to_string();
+        for _ in 0..2 {
+            let kept = devices::table.select(Columns::<DeviceName>::new());
+            assert_eq!(debug_query::<Pg, _>(&kept).to_string(), plain);
+        }
+    }
+}

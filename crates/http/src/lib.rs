@@ -2,8 +2,9 @@
 //!
 //! * [`routes`]: handlers per resource and the route table.
 //! * [`credentials`]: API key and session-cookie authentication, with the CSRF rule.
-//! * [`body`], [`params`], [`validation`]: reading requests, in the API's order of checks
-//!   (docs/api-rules.md).
+//! * [`caller`]: who asks (the credential, checked first) and the path's ids.
+//! * [`params`], [`body`]: the query and the body (its bytes, its table of fields, each field's
+//!   type checks), read in the API's order of checks (docs/api-rules.md).
 //! * [`error`]: every failure mapped to its status and JSON body, in one place.
 //! * [`idempotency`]: `Idempotency-Key` on writes under `/v1`: retried, applied once.
 //! * [`request_deadline`]: one database deadline per request, pool wait and connect included.
@@ -18,7 +19,6 @@
 //! * [`web_app`]: the embedded web app, its SPA fallback, and the security headers.
 
 pub mod body;
-pub mod body_spec;
 pub mod caching;
 pub mod caller;
 pub mod client_address;
@@ -37,7 +37,6 @@ pub mod request_deadline;
 pub mod routes;
 pub mod sse;
 pub mod state;
-pub mod validation;
 pub mod web_app;
 
 use actix_web::body::MessageBody;

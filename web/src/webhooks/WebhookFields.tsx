@@ -3,7 +3,7 @@ import { OnceSecret } from '../components/Secret';
 import { webhookEvents, type SubscribableEvent } from './webhooks';
 
 /**
- * The three events as checkboxes in a group named "Events". At least one is needed: the API
+ * The events as checkboxes in a group named "Events". At least one is needed: the API
  * refuses an empty list (422 at `events`), and that message, or `error`, shows at the group.
  */
 export function EventChoices({ value, onChange, error }: { value: SubscribableEvent[]; onChange: (v: SubscribableEvent[]) => void; error?: string }) {

@@ -3,7 +3,7 @@ import { attemptSummary, DEACTIVATE_AFTER, eventLabel, statusWord, webhookEvents
 
 describe('webhook events', () => {
   it('are exactly the three the API accepts, each with a plain description', () => {
-    expect(webhookEvents.map((e) => e.type)).toEqual(['session.status_changed', 'reading.created', 'fermentation.stable']);
+    expect(webhookEvents.map((e) => e.type)).toEqual(['session.status_changed', 'reading.created', 'fermentation.stable', 'fermentation.step_due']);
     for (const e of webhookEvents) expect(e.description.length).toBeGreaterThan(20);
   });
   it('names the test ping and unknown types as they are', () => {

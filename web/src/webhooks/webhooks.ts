@@ -11,12 +11,10 @@ export type SubscribableEvent = Exclude<EventType, 'ping'>;
 /** Consecutive failed attempts after which the API switches an endpoint off. */
 export const DEACTIVATE_AFTER = 50;
 
-/** Subscribable events the app does not offer yet; the check of `webhookEvents` leaves them out,
- * and any other event the API adds fails the build until it is listed. */
-type NotOffered = 'fermentation.step_due';
-
-/** The events a webhook can subscribe to, with what each means for a brewer. */
-export const webhookEvents: readonly { type: SubscribableEvent; label: string; description: string }[] = allOf<Exclude<SubscribableEvent, NotOffered>>()([
+/** The events a webhook can subscribe to, with what each means for a brewer. Checked against the
+ * API's list: an event the API adds fails the build until it is here, so a form never drops an
+ * event it does not show. */
+export const webhookEvents: readonly { type: SubscribableEvent; label: string; description: string }[] = allOf<SubscribableEvent>()([
   {
     type: 'session.status_changed',
     label: 'Session status changed',
@@ -31,6 +29,11 @@ export const webhookEvents: readonly { type: SubscribableEvent; label: string; d
     type: 'fermentation.stable',
     label: 'Fermentation stable',
     description: 'Gravity has moved by 0.001 at most over 48 hours (3 readings or more): time to think about packaging.',
+  },
+  {
+    type: 'fermentation.step_due',
+    label: 'Fermentation step due',
+    description: "A step of the session's fermentation schedule is due: its days are up, or its gravity is reached.",
   },
 ]);
 

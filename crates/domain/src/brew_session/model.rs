@@ -533,8 +533,9 @@ impl GravityUnit {
     }
 }
 
-/// A fermentation reading. The API names its resource `/fermentation-logs` and its schema
-/// `FermentationLog` (public names kept from the first version); everything else says reading.
+// A fermentation reading. The API names its resource `/fermentation-logs` and its schema
+// `FermentationLog` (public names kept from the first version); everything else says reading.
+// (A plain comment: a doc comment would become the schema's description.)
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[cfg_attr(feature = "openapi", schema(as = FermentationLog))]

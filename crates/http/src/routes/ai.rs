@@ -13,11 +13,11 @@ use wort_domain::ai::{MAX_CHAT_MESSAGE_CHARS, UsageReport};
 
 use super::resource;
 use crate::body::JsonBody;
-use crate::body_spec::{BodySpec, FieldSpec, Kind, Missing, Mode, Reader, request_body_schema};
+use crate::body::fields::Fields;
+use crate::body::spec::{BodySpec, FieldSpec, Kind, Missing, Mode, Reader, request_body_schema};
 use crate::caller::{Caller, CallerAndId};
 use crate::error::{ApiError, ApiResult};
 use crate::state::AppState;
-use crate::validation::Fields;
 
 /// The raw body cap of `POST /v1/chat`: room for an 8,000-character message even if every
 /// character is sent as a JSON surrogate-pair escape (12 bytes), plus the other fields. A larger
@@ -153,7 +153,7 @@ pub async fn chat_turn(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::body_spec::assert_whole;
+    use crate::body::spec::assert_whole;
 
     #[test]
     fn every_field_of_the_table_is_read() {

@@ -14,7 +14,7 @@ use wort_domain::timestamp;
 
 use super::resource;
 use crate::body::JsonBody;
-use crate::body_spec::{
+use crate::body::spec::{
     BodySpec, FieldSpec, Kind, Missing, Mode, OnCreate, Reader, request_body_schema,
 };
 use crate::caching::secret;
@@ -534,7 +534,7 @@ pub async fn update_user(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::body_spec::assert_whole;
+    use crate::body::spec::assert_whole;
 
     #[test]
     fn every_field_of_the_tables_is_read() {

@@ -11,7 +11,7 @@ use wort_domain::brew_session::{
 
 use super::{created, page_response, resource, written_page_response};
 use crate::body::JsonBody;
-use crate::body_spec::{
+use crate::body::spec::{
     BodySpec, Choice, DefaultValue, FieldSpec, Kind, Missing, Mode, OnCreate, Reader,
     request_body_schema,
 };
@@ -680,7 +680,7 @@ pub async fn delete_reading(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::body_spec::assert_whole;
+    use crate::body::spec::assert_whole;
 
     #[test]
     fn every_body_table_matches_its_reader() {

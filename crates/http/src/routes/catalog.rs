@@ -17,7 +17,7 @@ use wort_domain::{DomainError, UserId};
 
 use super::{created, page_response, resource};
 use crate::body::JsonBody;
-use crate::body_spec::{BodySpec, Choice, FieldSpec, Kind, Missing, Mode, Reader};
+use crate::body::spec::{BodySpec, Choice, FieldSpec, Kind, Missing, Mode, Reader};
 use crate::caller::{Caller, CallerAndId};
 use crate::error::ApiResult;
 use crate::params::Query;
@@ -36,7 +36,7 @@ const NAME: FieldSpec = FieldSpec::required("name", Kind::Text);
 const ALIASES: FieldSpec = FieldSpec::new(
     "aliases",
     Kind::TextArray(MAX_ALIASES),
-    crate::body_spec::OnCreate::Optional,
+    crate::body::spec::OnCreate::Optional,
 )
 .described("Other names it goes by; a search finds the item by any of them. `[]` unless given.");
 const NOTES: FieldSpec = FieldSpec::clearable("notes", Kind::Text);
@@ -400,7 +400,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
 /// Request bodies of the OpenAPI document, built from the tables above.
 pub mod schema {
     use super::{FERMENTABLE, HOP, MISC, YEAST};
-    use crate::body_spec::{Mode, request_body_schema};
+    use crate::body::spec::{Mode, request_body_schema};
 
     request_body_schema!(
         CreateCatalogFermentable,
@@ -455,7 +455,7 @@ pub mod schema {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::body_spec::assert_whole;
+    use crate::body::spec::assert_whole;
 
     #[test]
     fn every_field_of_the_tables_is_read() {

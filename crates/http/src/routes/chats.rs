@@ -8,7 +8,7 @@ use wort_domain::ai::rules;
 
 use super::{created, page_response, resource};
 use crate::body::JsonBody;
-use crate::body_spec::{BodySpec, FieldSpec, Kind, Missing, Mode, Reader, request_body_schema};
+use crate::body::spec::{BodySpec, FieldSpec, Kind, Missing, Mode, Reader, request_body_schema};
 use crate::caller::{Caller, CallerAndId};
 use crate::error::ApiResult;
 use crate::params::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Query};
@@ -154,7 +154,7 @@ pub async fn delete_chat(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::body_spec::assert_whole;
+    use crate::body::spec::assert_whole;
 
     #[test]
     fn every_field_of_the_tables_is_read() {

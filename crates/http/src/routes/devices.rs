@@ -10,7 +10,7 @@ use wort_hydrometers::{IngestBody, read_payload};
 
 use super::{created, page_response, resource};
 use crate::body::JsonBody;
-use crate::body_spec::{
+use crate::body::spec::{
     BodySpec, Choice, Descriptions, FieldSpec, Kind, Missing, Mode, Reader, request_body_schema,
 };
 use crate::caching::secret;
@@ -293,7 +293,7 @@ fn is_form(req: &HttpRequest) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::body_spec::assert_whole;
+    use crate::body::spec::assert_whole;
 
     #[test]
     fn every_field_of_the_tables_is_read() {

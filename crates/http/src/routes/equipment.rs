@@ -9,7 +9,7 @@ use wort_domain::equipment::{Equipment, EquipmentPatch, EquipmentProfile, MashMe
 
 use super::{created, page_response, resource};
 use crate::body::JsonBody;
-use crate::body_spec::{
+use crate::body::spec::{
     BodySpec, Choice, DefaultValue, FieldSpec, Kind, Missing, Mode, OnCreate, Reader,
     request_body_schema,
 };
@@ -270,8 +270,8 @@ mod tests {
 
     #[test]
     fn every_field_of_the_table_is_read() {
-        crate::body_spec::assert_whole(&EQUIPMENT, |body| read_new_profile(body).map(|_| ()));
-        crate::body_spec::assert_whole(&EQUIPMENT, |body| {
+        crate::body::spec::assert_whole(&EQUIPMENT, |body| read_new_profile(body).map(|_| ()));
+        crate::body::spec::assert_whole(&EQUIPMENT, |body| {
             let mut f = Reader::new(body, &EQUIPMENT, Mode::Update)?;
             let patch = read_patch(&mut f);
             f.finish(patch).map(|_| ())

@@ -13,7 +13,7 @@ use wort_domain::catalog::{CatalogItem, CatalogKind};
 use wort_domain::error::Violation;
 
 use crate::body::JsonBody;
-use crate::body_spec::{
+use crate::body::spec::{
     BodySpec, DefaultValue, FieldSpec, Kind, Missing, Mode, OnCreate, Reader, request_body_schema,
 };
 use crate::caller::{Caller, CallerAndId};
@@ -288,7 +288,7 @@ pub async fn adjust_item(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::body_spec::assert_whole;
+    use crate::body::spec::assert_whole;
 
     #[test]
     fn every_field_of_the_tables_is_read() {

@@ -11,7 +11,7 @@ use wort_domain::account::{
 
 use super::resource;
 use crate::body::JsonBody;
-use crate::body_spec::{
+use crate::body::spec::{
     BodySpec, Choice, FieldSpec, Kind, Missing, Mode, OnCreate, Reader, request_body_schema,
 };
 use crate::caller::Caller;
@@ -118,7 +118,7 @@ pub async fn update_preferences(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::body_spec::assert_whole;
+    use crate::body::spec::assert_whole;
 
     #[test]
     fn every_field_of_the_table_is_read() {

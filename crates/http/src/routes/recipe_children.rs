@@ -22,7 +22,7 @@ use wort_domain::recipe_children::{
 use super::catalog::{check_link, fill_from_catalog};
 use super::{created, resource};
 use crate::body::JsonBody;
-use crate::body_spec::{
+use crate::body::spec::{
     BodySpec, Choice, DefaultValue, FieldSpec, Kind, Missing, Mode, OnCreate, Reader,
 };
 use crate::caller::{CallerAndId, CallerAndRecipeId};
@@ -700,7 +700,7 @@ pub fn configure_items(cfg: &mut web::ServiceConfig) {
 /// Request bodies of the OpenAPI document, built from the tables above.
 pub mod schema {
     use super::{FERMENTABLE, FERMENTATION_STEP, HOP, MASH_STEP, MISC, WATER_ADDITION, YEAST};
-    use crate::body_spec::{Mode, request_body_schema};
+    use crate::body::spec::{Mode, request_body_schema};
 
     request_body_schema!(
         CreateFermentable,
@@ -761,7 +761,7 @@ pub mod schema {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::body_spec::assert_whole;
+    use crate::body::spec::assert_whole;
 
     #[test]
     fn every_field_of_the_tables_is_read() {

@@ -13,7 +13,7 @@ use wort_domain::recipe::{
 
 use super::{created, resource, written_ok, written_page_response};
 use crate::body::JsonBody;
-use crate::body_spec::{
+use crate::body::spec::{
     BodySpec, Choice, DefaultValue, Descriptions, FieldSpec, Kind, Missing, Mode, OnCreate, Reader,
     request_body_schema,
 };
@@ -403,7 +403,7 @@ pub async fn recipe_checks(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::body_spec::assert_whole;
+    use crate::body::spec::assert_whole;
 
     #[test]
     fn every_field_of_the_tables_is_read() {

@@ -11,7 +11,7 @@ use wort_domain::inventory::stock::{InventoryDeduction, RecipeCost, ShoppingLine
 
 use super::resource;
 use crate::body::JsonBody;
-use crate::body_spec::{
+use crate::body::spec::{
     BodySpec, DefaultValue, FieldSpec, Kind, Missing, Mode, OnCreate, Reader, request_body_schema,
 };
 use crate::caller::{Caller, CallerAndId};
@@ -243,7 +243,7 @@ pub async fn recipe_cost(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::body_spec::assert_whole;
+    use crate::body::spec::assert_whole;
 
     #[test]
     fn every_field_of_the_table_is_read() {

@@ -12,7 +12,7 @@ use wort_domain::water::{
 
 use super::{created, page_response, resource};
 use crate::body::JsonBody;
-use crate::body_spec::{
+use crate::body::spec::{
     BodySpec, Choice, DefaultValue, FieldSpec, Kind, Missing, Mode, OnCreate, Reader,
     request_body_schema,
 };
@@ -259,6 +259,6 @@ mod tests {
 
     #[test]
     fn every_field_of_the_table_is_read() {
-        crate::body_spec::assert_whole(&WATER_PROFILE, |body| read_new_profile(body).map(|_| ()));
+        crate::body::spec::assert_whole(&WATER_PROFILE, |body| read_new_profile(body).map(|_| ()));
     }
 }

@@ -8,7 +8,7 @@ use wort_domain::webhook::{EventType, NewWebhook, Webhook, WebhookPatch};
 
 use super::{created, page_response, resource};
 use crate::body::JsonBody;
-use crate::body_spec::{
+use crate::body::spec::{
     BodySpec, DefaultValue, EnumArray, FieldSpec, Kind, Missing, Mode, OnCreate, Reader,
     request_body_schema,
 };
@@ -221,7 +221,7 @@ pub async fn test_webhook(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::body_spec::assert_whole;
+    use crate::body::spec::assert_whole;
 
     #[test]
     fn every_field_of_the_tables_is_read() {

@@ -78,3 +78,55 @@ fn every_operation_documents_its_errors_and_security() {
     }
     assert!(operations >= 60, "{operations} operations documented");
 }
+
+/// A recipe child's fields are described once, by its entity in the domain (the schema the API
+/// answers with, derived from the struct). Every other place is held to it: the create and update
+/// bodies (the HTTP adapter's tables) must name exactly the entity's writable fields, so a field
+/// added to the entity and forgotten by a body, or a body field the entity never answers, fails
+/// here. (The hand-written JSON destructures the entity and the database rows build it field by
+/// field, so those two fail to compile instead; docs/architecture.md, "A field's places".)
+#[test]
+fn each_recipe_child_body_names_the_fields_its_entity_answers() {
+    let doc: Value = serde_json::to_value(wort_http::openapi::document()).unwrap();
+    let schemas = &doc["components"]["schemas"];
+    let properties = |name: &str| -> std::collections::BTreeSet<String> {
+        schemas[name]["properties"]
+            .as_object()
+            .unwrap_or_else(|| panic!("schema {name}"))
+            .keys()
+            .cloned()
+            .collect()
+    };
+    let read_only = ["id", "recipe_id", "created_at", "updated_at"];
+    for entity in [
+        "Fermentable",
+        "Hop",
+        "Yeast",
+        "Misc",
+        "MashStep",
+        "WaterAddition",
+        "FermentationStep",
+    ] {
+        // A water addition's unit follows from its agent (grams of a salt, millilitres of an
+        // acid): answered, never sent.
+        let derived: &[&str] = if entity == "WaterAddition" {
+            &["unit"]
+        } else {
+            &[]
+        };
+        let writable: std::collections::BTreeSet<String> = properties(entity)
+            .into_iter()
+            .filter(|p| !read_only.contains(&p.as_str()) && !derived.contains(&p.as_str()))
+            .collect();
+        assert_eq!(
+            properties(&format!("Create{entity}")),
+            writable,
+            "Create{entity}"
+        );
+        assert_eq!(
+            properties(&format!("Update{entity}")),
+            writable,
+            "Update{entity}"
+        );
+    }
+}

@@ -1,4 +1,12 @@
-//! Request bodies: read up to the size cap, checked for content type and JSON syntax.
+//! Reading a request body, all of it in this module:
+//!
+//! 1. this file: the bytes, read up to the size cap, checked for content type and JSON syntax
+//!    ([`JsonBody`]);
+//! 2. [`spec`]: the body's table of fields (name, JSON type, required on create, nullable,
+//!    default), which the handler's [`spec::Reader`] walks and the OpenAPI document describes;
+//! 3. [`fields`]: each field's type checks, every failure collected into one `422` with the
+//!    domain's bounds.
+//!
 //!
 //! The extractor never fails by itself: it only records what it found, and the handler asks for
 //! the body after the credential and the path have been checked, so errors come in the
@@ -11,6 +19,9 @@
 //! A JSON body has one meaning: an object that names a member twice (`{"name":"a","name":"b"}`,
 //! at any depth) is `400` naming the member ([`parse_json`]), where a plain parse would keep the
 //! last one and a proxy or another parser in front of wort might have acted on the first.
+
+pub mod fields;
+pub mod spec;
 
 use std::cell::RefCell;
 use std::fmt;

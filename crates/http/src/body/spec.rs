@@ -11,8 +11,8 @@ use utoipa::openapi::schema::{
 use utoipa::openapi::{RefOr, schema};
 use wort_domain::rules::{FieldRules, NumberRule, Rule, TextRule};
 
+use crate::body::fields::{Fields, invalid_type};
 use crate::error::ApiResult;
-use crate::validation::{Fields, invalid_type};
 
 /// A request body: its fields and the domain's bounds on them.
 pub struct BodySpec {
@@ -675,13 +675,13 @@ fn default_json(value: DefaultValue) -> Value {
 /// annotation names it (`request_body = CreateEquipmentRequest`), the table describes it.
 macro_rules! request_body_schema {
     ($(#[$meta:meta])* $name:ident, $spec:expr, $mode:expr, $description:expr, field_descriptions = $docs:expr) => {
-        $crate::body_spec::request_body_schema!(
+        $crate::body::spec::request_body_schema!(
             @with $(#[$meta])* $name, $spec, $mode, Some($description), $docs
         );
     };
     // A body whose schema has no description of its own.
     ($(#[$meta:meta])* $name:ident, $spec:expr, $mode:expr, field_descriptions = $docs:expr) => {
-        $crate::body_spec::request_body_schema!(@with $(#[$meta])* $name, $spec, $mode, None, $docs);
+        $crate::body::spec::request_body_schema!(@with $(#[$meta])* $name, $spec, $mode, None, $docs);
     };
     (@with $(#[$meta:meta])* $name:ident, $spec:expr, $mode:expr, $description:expr, $docs:expr) => {
         $(#[$meta])*
@@ -689,7 +689,7 @@ macro_rules! request_body_schema {
 
         impl utoipa::PartialSchema for $name {
             fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-                $crate::body_spec::schema(&$spec, $mode, $description, $docs)
+                $crate::body::spec::schema(&$spec, $mode, $description, $docs)
             }
         }
 
