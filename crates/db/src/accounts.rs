@@ -15,7 +15,7 @@ use wort_domain::account::{
 use wort_domain::ports::AccountRepository;
 use wort_domain::{DomainError, DomainResult, UserId, new_id};
 
-use crate::error::{TxError, db_error, is_unique_violation};
+use crate::error::{TxError, db_error, found, is_unique_violation};
 use crate::pool::{DbPool, checkout};
 use crate::prepared::Prepared;
 use crate::schema::{api_keys, auth_sessions, sign_in_failures, users};
@@ -349,11 +349,7 @@ impl AccountRepository for PgAccounts {
         .execute(&mut conn)
         .await
         .map_err(db_error)?;
-        if deleted == 0 {
-            Err(DomainError::NotFound)
-        } else {
-            Ok(())
-        }
+        found(deleted)
     }
 
     async fn authenticate_api_key(

@@ -14,7 +14,7 @@ use wort_domain::page::{Page, PageRequest};
 use wort_domain::ports::ChatRepository;
 use wort_domain::{DomainError, DomainResult, UserId};
 
-use crate::error::{TxError, db_error};
+use crate::error::{TxError, db_error, found};
 use crate::pool::{DbPool, checkout};
 use crate::schema::{chat_messages as messages, chat_threads as threads, recipes};
 
@@ -320,11 +320,7 @@ impl ChatRepository for PgChats {
         .execute(&mut conn)
         .await
         .map_err(db_error)?;
-        if deleted == 0 {
-            Err(DomainError::NotFound)
-        } else {
-            Ok(())
-        }
+        found(deleted)
     }
 
     async fn record_turn(&self, user: UserId, turn: TurnRecord) -> DomainResult<()> {

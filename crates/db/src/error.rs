@@ -31,9 +31,19 @@
 
 use diesel::result::{DatabaseErrorInformation, DatabaseErrorKind, Error as DieselError};
 use diesel_async::pooled_connection::deadpool::PoolError;
-use wort_domain::DomainError;
+use wort_domain::{DomainError, DomainResult};
 
 /// Any diesel error the caller has not handled itself.
+/// A write of the caller's row that touched `rows` rows: none means the row is not theirs (or is
+/// gone), which the API answers as "not found".
+pub(crate) fn found(rows: usize) -> DomainResult<()> {
+    if rows == 0 {
+        Err(DomainError::NotFound)
+    } else {
+        Ok(())
+    }
+}
+
 pub(crate) fn db_error(e: DieselError) -> DomainError {
     match e {
         DieselError::NotFound => DomainError::NotFound,

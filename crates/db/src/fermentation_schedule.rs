@@ -182,22 +182,19 @@ pub(crate) async fn plan(
     Ok(())
 }
 
-/// A reading of `gravity` was stored (inside its transaction when there is one) in a session
-/// where a step waits on a gravity or attenuation condition (the reading's insert tells): the
-/// steps whose condition it meets become due.
+/// A reading of `gravity` was stored (inside its transaction when there is one) in a fermenting
+/// session whose original gravity is `og`, where a step waits on a gravity or attenuation
+/// condition (the reading's insert tells): the steps whose condition it meets become due.
 pub(crate) async fn reading_stored(
     conn: &mut AsyncPgConnection,
     user: UserId,
     session_id: Uuid,
     gravity: f64,
+    og: Option<f64>,
     now: OffsetDateTime,
 ) -> Result<(), TxError> {
-    let session = crate::brew_sessions::session_for_schedule(conn, user, session_id).await?;
-    if !session.0 {
-        return Ok(());
-    }
     let steps = load(conn, user, session_id).await?;
-    for i in due_by_reading(&steps, gravity, session.1) {
+    for i in due_by_reading(&steps, gravity, og) {
         if let Some(step) = steps.get(i) {
             mark_due(conn, user, step, next_rest(&steps, i), now).await?;
         }

@@ -20,7 +20,7 @@ use wort_domain::page::{Page, PageRequest};
 use wort_domain::ports::InventoryRepository;
 use wort_domain::{DomainError, DomainResult, UserId, new_id};
 
-use crate::error::{TxError, db_error};
+use crate::error::{TxError, db_error, found};
 use crate::pool::{DbPool, checkout};
 use crate::prepared::Prepared;
 use crate::recipes::contains_pattern;
@@ -281,11 +281,7 @@ impl InventoryRepository for PgInventory {
         .execute(&mut conn)
         .await
         .map_err(db_error)?;
-        if deleted == 0 {
-            Err(DomainError::NotFound)
-        } else {
-            Ok(())
-        }
+        found(deleted)
     }
 
     async fn adjust(

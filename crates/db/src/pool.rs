@@ -329,10 +329,30 @@ async fn check_session_attrs(
     }
 }
 
+tokio::task_local! {
+    /// The connection of the keyed write the current task is running, if any
+    /// (`crate::request_transaction` lends it for the request's run).
+    pub(crate) static LENT: std::sync::Arc<tokio::sync::Mutex<PooledConn>>;
+}
+
+/// Inside a keyed write: its connection, for one repository call. A repository that asked for
+/// a second connection while holding the first would wait on itself; that is a bug, reported
+/// as one instead of a hang.
+fn lend() -> wort_domain::DomainResult<Option<tokio::sync::OwnedMutexGuard<PooledConn>>> {
+    match LENT.try_with(std::sync::Arc::clone) {
+        Err(_) => Ok(None),
+        Ok(shared) => shared.try_lock_owned().map(Some).map_err(|_| {
+            wort_domain::DomainError::Internal(
+                "a second connection was asked for inside a keyed write's transaction".into(),
+            )
+        }),
+    }
+}
+
 /// A connection for one repository call: the request's own inside a keyed write
 /// (`crate::request_transaction`), else one from `pool`.
 pub(crate) async fn checkout(pool: &DbPool) -> Result<PooledConn, wort_domain::DomainError> {
-    if let Some(lent) = crate::request_transaction::lend()? {
+    if let Some(lent) = lend()? {
         return Ok(PooledConn::Lent(lent));
     }
     let conn = pool.get().await.map_err(crate::error::pool_error)?;

@@ -17,7 +17,7 @@ use wort_domain::recipe::{
 };
 use wort_domain::{DomainError, DomainResult, UserId, new_id};
 
-use crate::error::{TxError, db_error, is_foreign_key_violation};
+use crate::error::{TxError, db_error, found, is_foreign_key_violation};
 use crate::kept_sql::Columns;
 use crate::pool::{DbPool, checkout};
 use crate::prepared::Prepared;
@@ -413,11 +413,7 @@ impl RecipeRepository for PgRecipes {
         .execute(&mut conn)
         .await
         .map_err(db_error)?;
-        if deleted == 0 {
-            Err(DomainError::NotFound)
-        } else {
-            Ok(())
-        }
+        found(deleted)
     }
 
     async fn copy(

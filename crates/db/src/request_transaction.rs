@@ -22,38 +22,20 @@ use diesel::sql_types::{BigInt, Bool};
 use diesel::upsert::on_constraint;
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl, TransactionManager};
 use sha2::{Digest, Sha256};
-use tokio::sync::{Mutex, OwnedMutexGuard};
+use tokio::sync::Mutex;
 use wort_domain::idempotency::{
     Answer, IdempotencyKey, KeyRecord, KeyTransaction, StoredKey, Work,
 };
 use wort_domain::{DomainError, DomainResult, UserId};
 
 use crate::error::{db_error, pool_error};
-use crate::idempotency::{KEY_COLUMNS, KeyRow};
+use crate::idempotency::rows::{KEY_COLUMNS, KeyRow};
+use crate::pool::LENT;
 use crate::pool::{DbPool, PooledConn};
 use crate::prepared::Prepared;
 use crate::schema::idempotency_keys as keys;
 
 type Manager = <AsyncPgConnection as AsyncConnection>::TransactionManager;
-
-tokio::task_local! {
-    /// The connection of the keyed write the current task is running, if any.
-    static LENT: Arc<Mutex<PooledConn>>;
-}
-
-/// Inside a keyed write: its connection, for one repository call. A repository that asked for
-/// a second connection while holding the first would wait on itself; that is a bug, reported
-/// as one instead of a hang.
-pub(crate) fn lend() -> DomainResult<Option<OwnedMutexGuard<PooledConn>>> {
-    match LENT.try_with(Arc::clone) {
-        Err(_) => Ok(None),
-        Ok(shared) => shared.try_lock_owned().map(Some).map_err(|_| {
-            DomainError::Internal(
-                "a second connection was asked for inside a keyed write's transaction".into(),
-            )
-        }),
-    }
-}
 
 /// The advisory lock's 64-bit number for an account's key: the first 8 bytes of SHA-256 over
 /// both. Two different keys that share a number only make one wait for the other.

@@ -16,7 +16,7 @@ use wort_domain::water::{
 };
 use wort_domain::{DomainError, DomainResult, UserId, new_id};
 
-use crate::error::{TxError, db_error};
+use crate::error::{TxError, db_error, found};
 use crate::pool::{DbPool, checkout};
 use crate::prepared::Prepared;
 use crate::schema::{brew_sessions, users, water_profiles as profiles};
@@ -270,11 +270,7 @@ impl WaterRepository for PgWater {
         .execute(&mut conn)
         .await
         .map_err(db_error)?;
-        if deleted == 0 {
-            Err(DomainError::NotFound)
-        } else {
-            Ok(())
-        }
+        found(deleted)
     }
 
     async fn calibration_pairs(&self, user: UserId) -> DomainResult<Vec<CalibrationPair>> {

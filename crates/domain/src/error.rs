@@ -88,6 +88,19 @@ impl Violation {
     }
 }
 
+/// The JSON type name a `422`'s `received` reports (as Zod names them).
+pub fn json_type_name(v: &serde_json::Value) -> &'static str {
+    use serde_json::Value;
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
 /// The Zod issues of a `422`'s `details` (docs/api-rules.md), worded as Zod words them. Every 422
 /// detail in wort is made here, so the shapes cannot drift between aggregates or layers.
 impl Violation {

@@ -41,13 +41,8 @@ impl FromRequest for CallerAndId {
     type Future = Pin<Box<dyn Future<Output = Result<Self, Self::Error>>>>;
 
     fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
-        let auth = Authenticated::from_request(req, payload);
-        let req = req.clone();
-        Box::pin(async move {
-            let user = auth.await?.0.user.id;
-            let id = path_id(&req, "id")?;
-            Ok(CallerAndId { user, id })
-        })
+        let read = caller_and_path_id(req, payload, "id");
+        Box::pin(async move { read.await.map(|(user, id)| CallerAndId { user, id }) })
     }
 }
 
@@ -63,12 +58,24 @@ impl FromRequest for CallerAndRecipeId {
     type Future = Pin<Box<dyn Future<Output = Result<Self, Self::Error>>>>;
 
     fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
-        let auth = Authenticated::from_request(req, payload);
-        let req = req.clone();
+        let read = caller_and_path_id(req, payload, "recipe_id");
         Box::pin(async move {
-            let user = auth.await?.0.user.id;
-            let recipe_id = path_id(&req, "recipe_id")?;
-            Ok(CallerAndRecipeId { user, recipe_id })
+            read.await
+                .map(|(user, recipe_id)| CallerAndRecipeId { user, recipe_id })
         })
+    }
+}
+
+/// The credential first, then the UUID in path segment `segment`.
+fn caller_and_path_id(
+    req: &HttpRequest,
+    payload: &mut Payload,
+    segment: &'static str,
+) -> impl Future<Output = Result<(UserId, Uuid), ApiError>> + use<> {
+    let auth = Authenticated::from_request(req, payload);
+    let req = req.clone();
+    async move {
+        let user = auth.await?.0.user.id;
+        Ok((user, path_id(&req, segment)?))
     }
 }

@@ -9,7 +9,7 @@ use utoipa::openapi::security::{ApiKey, ApiKeyValue, SecurityScheme};
 use utoipa::openapi::{RefOr, Required};
 use utoipa::{Modify, OpenApi};
 
-use wort_domain::rules::{NumberRule, Rule};
+use crate::body::spec::json_bound;
 use wort_domain::{brew_session, recipe};
 
 use crate::routes;
@@ -171,39 +171,6 @@ impl Modify for PageBounds {
                 }
             }
         }
-    }
-}
-
-pub(crate) fn apply_rule(property: &mut utoipa::openapi::schema::Object, rule: &Rule) {
-    match rule {
-        Rule::Text(text) => {
-            property.min_length = (text.min > 0).then_some(text.min);
-            property.max_length = Some(text.max);
-        }
-        Rule::Number(number) => apply_number(property, number),
-    }
-}
-
-fn apply_number(property: &mut utoipa::openapi::schema::Object, rule: &NumberRule) {
-    // An unbounded number (an adjust's delta) shows no bounds at all.
-    if rule.min == -f64::MAX && rule.max == f64::MAX {
-        return;
-    }
-    if rule.exclusive_min {
-        property.exclusive_minimum = Some(json_bound(rule.min));
-    } else {
-        property.minimum = Some(json_bound(rule.min));
-    }
-    property.maximum = Some(json_bound(rule.max));
-}
-
-/// Whole bounds as integers (`100000`, not `100000.0`), as the 422 details print them.
-fn json_bound(n: f64) -> utoipa::Number {
-    if n.fract() == 0.0 && n.abs() < 9.0e15 {
-        #[allow(clippy::cast_possible_truncation)]
-        utoipa::Number::Int(n as isize)
-    } else {
-        utoipa::Number::Float(n)
     }
 }
 

@@ -18,7 +18,7 @@ use serde_json::{Map, Value};
 use wort_domain::brew_session::model::{GravityUnit, NewReading};
 use wort_domain::brew_session::rules::{NOTES, READING_GRAVITY, READING_PH, READING_TEMPERATURE_C};
 use wort_domain::brewing::gravity::sg_from_plato;
-use wort_domain::error::Violation;
+use wort_domain::error::{Violation, json_type_name as json_type};
 use wort_domain::rules::NumberRule;
 use wort_domain::{DomainError, DomainResult};
 
@@ -375,18 +375,6 @@ fn celsius(value: f64, scale: TemperatureScale) -> f64 {
         TemperatureScale::Celsius => value,
         TemperatureScale::Fahrenheit => (value - 32.0) * 5.0 / 9.0,
         TemperatureScale::Kelvin => value - 273.15,
-    }
-}
-
-/// JSON type names as Zod reports them in `received`.
-fn json_type(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "boolean",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
     }
 }
 

@@ -171,10 +171,10 @@ fn the_webhook_sender_knows_only_the_domain() {
     }
 }
 
-#[test]
-fn interchange_is_pure_and_knows_only_the_domain() {
-    let interchange = reachable_from("wort-interchange");
-    let forbidden: Vec<_> = interchange
+/// A pure adapter: no I/O, no other adapter, and the domain it translates into.
+fn assert_pure_and_knows_only_the_domain(name: &str) {
+    let deps = reachable_from(name);
+    let forbidden: Vec<_> = deps
         .iter()
         .filter(|d| {
             ["diesel", "actix", "tokio", "reqwest", "hyper", "mio"]
@@ -185,26 +185,18 @@ fn interchange_is_pure_and_knows_only_the_domain() {
         .collect();
     assert!(
         forbidden.is_empty(),
-        "wort-interchange must not depend on {forbidden:?}"
+        "{name} must not depend on {forbidden:?}"
     );
-    assert!(interchange.contains("wort-domain"));
+    assert!(deps.contains("wort-domain"), "{name}");
 }
 
 #[test]
+fn interchange_is_pure_and_knows_only_the_domain() {
+    assert_pure_and_knows_only_the_domain("wort-interchange");
+}
+
+/// What devices post is read by a crate of its own, as pure as interchange.
+#[test]
 fn device_payloads_are_pure_and_know_only_the_domain() {
-    let hydrometers = reachable_from("wort-hydrometers");
-    let forbidden: Vec<_> = hydrometers
-        .iter()
-        .filter(|d| {
-            ["diesel", "actix", "tokio", "reqwest", "hyper", "mio"]
-                .iter()
-                .any(|io| d.starts_with(io))
-                || ["wort-db", "wort-http", "wort-ai", "wort-server"].contains(&d.as_str())
-        })
-        .collect();
-    assert!(
-        forbidden.is_empty(),
-        "wort-hydrometers must not depend on {forbidden:?}"
-    );
-    assert!(hydrometers.contains("wort-domain"));
+    assert_pure_and_knows_only_the_domain("wort-hydrometers");
 }

@@ -6,9 +6,11 @@ use diesel_async::AsyncPgConnection;
 use serde_json::Value;
 use time::OffsetDateTime;
 use uuid::Uuid;
+use wort_domain::brew_session::SessionStatus;
 use wort_domain::brew_session::effects::SessionEffect;
 use wort_domain::{DomainError, UserId};
 
+use super::queries::find_session;
 use crate::error::TxError;
 
 /// The session the effects are about: its id, and its recipe snapshot when a schedule may be
@@ -46,10 +48,29 @@ pub(crate) async fn carry_out(
                 crate::outbox::check_stability(conn, user, session_id, now).await?;
             }
             SessionEffect::AdvanceSchedule { gravity } => {
-                crate::fermentation_schedule::reading_stored(conn, user, session_id, gravity, now)
+                let (fermenting, og) = session_for_schedule(conn, user, session_id).await?;
+                if fermenting {
+                    crate::fermentation_schedule::reading_stored(
+                        conn, user, session_id, gravity, og, now,
+                    )
                     .await?;
+                }
             }
         }
     }
     Ok(())
+}
+
+/// Whether the session is fermenting, and its OG (measured, else planned): what a reading's
+/// check of the fermentation schedule needs.
+async fn session_for_schedule(
+    conn: &mut AsyncPgConnection,
+    user: UserId,
+    id: Uuid,
+) -> Result<(bool, Option<f64>), TxError> {
+    let session = find_session(conn, user, id, false).await?;
+    Ok((
+        session.status == SessionStatus::Fermenting,
+        session.original_gravity(),
+    ))
 }

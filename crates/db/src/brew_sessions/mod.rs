@@ -14,9 +14,7 @@ mod readings;
 mod rows;
 mod transactions;
 
-pub(crate) use readings::{
-    add_reading_statement, after_reading_stored, run_add_reading, session_for_schedule,
-};
+pub(crate) use readings::{add_reading_statement, after_reading_stored, run_add_reading};
 
 use async_trait::async_trait;
 use diesel::prelude::*;
@@ -41,7 +39,7 @@ use self::transactions::{
     add_step_in_tx, create_in_tx, delete_reading_in_tx, delete_step_in_tx, step_timer_in_tx,
     update_in_tx, update_reading_in_tx, update_step_in_tx,
 };
-use crate::error::db_error;
+use crate::error::{db_error, found};
 use crate::kept_sql::Columns;
 use crate::pool::{DbPool, checkout};
 use crate::schema::{brew_sessions as sessions, brew_steps as steps, fermentation_logs as logs};
@@ -210,11 +208,7 @@ impl BrewSessionRepository for PgBrewSessions {
         .execute(&mut conn)
         .await
         .map_err(db_error)?;
-        if deleted == 0 {
-            Err(DomainError::NotFound)
-        } else {
-            Ok(())
-        }
+        found(deleted)
     }
 
     async fn list_steps(

@@ -7,11 +7,10 @@ use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use time::OffsetDateTime;
 use uuid::Uuid;
 use wort_domain::brew_session::effects;
-use wort_domain::brew_session::{NewReading, Reading, SessionStatus};
+use wort_domain::brew_session::{NewReading, Reading};
 use wort_domain::{UserId, new_id};
 
 use super::effects::{Subject, carry_out};
-use super::queries::find_session;
 use super::rows::ReadingRow;
 use crate::error::TxError;
 
@@ -188,19 +187,5 @@ pub(super) async fn insert_reading(
     };
     Ok(Some(
         after_reading_stored(conn, user, inserted, subscribed, now).await?,
-    ))
-}
-
-/// Whether the session is fermenting, and its OG (measured, else planned): what a reading's
-/// check of the fermentation schedule needs.
-pub(crate) async fn session_for_schedule(
-    conn: &mut AsyncPgConnection,
-    user: UserId,
-    id: Uuid,
-) -> Result<(bool, Option<f64>), TxError> {
-    let session = find_session(conn, user, id, false).await?;
-    Ok((
-        session.status == SessionStatus::Fermenting,
-        session.original_gravity(),
     ))
 }

@@ -30,17 +30,7 @@ impl<T> Sent<T> {
     }
 }
 
-/// The JSON type name Zod reports in `received`.
-pub fn type_name(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "boolean",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
-    }
-}
+pub use wort_domain::error::json_type_name as type_name;
 
 pub fn invalid_type(path: &[&str], expected: &str, received: &str) -> Violation {
     Violation::invalid_type(path, expected, received)

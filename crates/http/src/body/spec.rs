@@ -581,7 +581,7 @@ fn property(
     }
     .build();
     if let Some(rule) = spec.rule(field.name) {
-        crate::openapi::apply_rule(&mut property, &rule);
+        apply_rule(&mut property, &rule);
     }
     property.description = description.map(str::to_owned);
     property.default = default;
@@ -622,7 +622,7 @@ fn text_array_property(
 ) -> RefOr<Schema> {
     let mut item = ObjectBuilder::new().schema_type(Type::String).build();
     if let Some(rule) = spec.rule(field.name) {
-        crate::openapi::apply_rule(&mut item, &rule);
+        apply_rule(&mut item, &rule);
     }
     schema::ArrayBuilder::new()
         .schema_type(if field.nullable {
@@ -705,6 +705,40 @@ pub(crate) use request_body_schema;
 /// Checks a body's table against its reader: sending every field as the wrong type (an array)
 /// must report every field of the table, and nothing else, so no field is forgotten by the
 /// reader or missing from the table; and every bounded field has the domain rule of its kind.
+/// Writes a domain bound into a property's schema (the document's `minLength`, `maximum`…).
+pub(crate) fn apply_rule(property: &mut utoipa::openapi::schema::Object, rule: &Rule) {
+    match rule {
+        Rule::Text(text) => {
+            property.min_length = (text.min > 0).then_some(text.min);
+            property.max_length = Some(text.max);
+        }
+        Rule::Number(number) => apply_number(property, number),
+    }
+}
+
+fn apply_number(property: &mut utoipa::openapi::schema::Object, rule: &NumberRule) {
+    // An unbounded number (an adjust's delta) shows no bounds at all.
+    if rule.min == -f64::MAX && rule.max == f64::MAX {
+        return;
+    }
+    if rule.exclusive_min {
+        property.exclusive_minimum = Some(json_bound(rule.min));
+    } else {
+        property.minimum = Some(json_bound(rule.min));
+    }
+    property.maximum = Some(json_bound(rule.max));
+}
+
+/// Whole bounds as integers (`100000`, not `100000.0`), as the 422 details print them.
+pub(crate) fn json_bound(n: f64) -> utoipa::Number {
+    if n.fract() == 0.0 && n.abs() < 9.0e15 {
+        #[allow(clippy::cast_possible_truncation)]
+        utoipa::Number::Int(n as isize)
+    } else {
+        utoipa::Number::Float(n)
+    }
+}
+
 #[cfg(test)]
 pub fn assert_whole(spec: &BodySpec, read: impl Fn(&Value) -> ApiResult<()>) {
     let body = Value::Object(

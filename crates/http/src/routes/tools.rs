@@ -257,7 +257,7 @@ impl Modify for ToolBounds {
                     continue;
                 };
                 if let Some(RefOr::T(Schema::Object(schema))) = parameter.schema.as_mut() {
-                    crate::openapi::apply_rule(schema, rule);
+                    crate::body::spec::apply_rule(schema, rule);
                 }
             }
         }

@@ -3,6 +3,7 @@
 //! Every quantity is a `{unit, value}` pair, converted with [`crate::units`].
 
 use serde_json::Value;
+use wort_domain::error::json_type_name as type_name;
 
 use crate::domain::{
     DEFAULT_BOIL_TIME_MINUTES, DEFAULT_MISC_TIME_MINUTES, EquipmentProfile, FermentableAddition,
@@ -189,17 +190,6 @@ fn days(value: f64, unit: &str) -> Option<f64> {
 
 fn percent(value: f64, unit: &str) -> Option<f64> {
     (unit == "%").then_some(value)
-}
-
-fn type_name(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "boolean",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
-    }
 }
 
 impl<'a> Obj<'a> {

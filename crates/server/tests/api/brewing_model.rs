@@ -1,22 +1,10 @@
 //! The brewing model end to end: equipment profiles, hop form, styles, `/stats` volumes and style
 //! fit, scaling, and the brew-day checklist with a profile.
 
-use reqwest::{Method, StatusCode};
+use reqwest::Method;
 use serde_json::{Value, json};
 
-use crate::support::{Account, TestApp, call, issue_codes, random_id};
-
-async fn post(app: &TestApp, acct: &Account, path: &str, body: Value) -> Value {
-    let (status, v) = call(app.with_key(Method::POST, path, &acct.key).json(&body)).await;
-    assert_eq!(status, StatusCode::CREATED, "{path}: {v}");
-    v
-}
-
-async fn get(app: &TestApp, acct: &Account, path: &str) -> Value {
-    let (status, v) = call(app.with_key(Method::GET, path, &acct.key)).await;
-    assert_eq!(status, StatusCode::OK, "{path}: {v}");
-    v
-}
+use crate::support::{Account, TestApp, call, get, issue_codes, post, random_id};
 
 /// The worked example of docs/calculations.md: 3 L/h boil-off, 1.5 L trub loss, 1 L deadspace.
 fn kit() -> Value {

@@ -4,22 +4,10 @@
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
-use crate::support::{Account, TestApp, call, issue_codes, random_id};
-
-async fn post(app: &TestApp, acct: &Account, path: &str, body: Value) -> Value {
-    let (status, v) = call(app.with_key(Method::POST, path, &acct.key).json(&body)).await;
-    assert_eq!(status, StatusCode::CREATED, "{path}: {v}");
-    v
-}
+use crate::support::{Account, TestApp, call, get, issue_codes, post, random_id};
 
 async fn patch(app: &TestApp, acct: &Account, path: &str, body: Value) -> Value {
     let (status, v) = call(app.with_key(Method::PATCH, path, &acct.key).json(&body)).await;
-    assert_eq!(status, StatusCode::OK, "{path}: {v}");
-    v
-}
-
-async fn get(app: &TestApp, acct: &Account, path: &str) -> Value {
-    let (status, v) = call(app.with_key(Method::GET, path, &acct.key)).await;
     assert_eq!(status, StatusCode::OK, "{path}: {v}");
     v
 }

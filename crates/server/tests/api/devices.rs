@@ -4,13 +4,7 @@
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
-use crate::support::{Account, Options, TestApp, call, issue_codes, random_id};
-
-async fn post(app: &TestApp, acct: &Account, path: &str, body: Value) -> Value {
-    let (status, v) = call(app.with_key(Method::POST, path, &acct.key).json(&body)).await;
-    assert_eq!(status, StatusCode::CREATED, "{path}: {v}");
-    v
-}
+use crate::support::{Account, Options, TestApp, call, issue_codes, post, random_id};
 
 /// A session (fermenting) to post readings into.
 pub async fn fermenting_session(app: &TestApp, acct: &Account) -> String {

@@ -7,22 +7,9 @@
 //! `Serialize`. Both pairs must agree field for field, on awkward values too: text that needs
 //! escaping, numbers at their bounds' edges, fractions, nulls and several items in order.
 
-use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
-use crate::support::{Account, TestApp, call};
-
-async fn post(app: &TestApp, acct: &Account, path: &str, body: Value) -> Value {
-    let (status, v) = call(app.with_key(Method::POST, path, &acct.key).json(&body)).await;
-    assert_eq!(status, StatusCode::CREATED, "{path}: {v}");
-    v
-}
-
-async fn get(app: &TestApp, acct: &Account, path: &str) -> Value {
-    let (status, v) = call(app.with_key(Method::GET, path, &acct.key)).await;
-    assert_eq!(status, StatusCode::OK, "{path}: {v}");
-    v
-}
+use crate::support::{TestApp, get, post};
 
 const AWKWARD: &str = "Ünïcode \"quoted\" \\ back\u{1F37A}\ttab";
 

@@ -4,7 +4,7 @@
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
-use crate::support::{Account, TestApp, call};
+use crate::support::{Account, TestApp, call, get, post};
 
 async fn send(
     app: &TestApp,
@@ -19,18 +19,6 @@ async fn send(
         None => req,
     })
     .await
-}
-
-async fn post(app: &TestApp, acct: &Account, path: &str, body: Value) -> Value {
-    let (status, v) = send(app, acct, Method::POST, path, Some(body)).await;
-    assert_eq!(status, StatusCode::CREATED, "{path}: {v}");
-    v
-}
-
-async fn get(app: &TestApp, acct: &Account, path: &str) -> Value {
-    let (status, v) = send(app, acct, Method::GET, path, None).await;
-    assert_eq!(status, StatusCode::OK, "{path}: {v}");
-    v
 }
 
 /// A recipe with a two-rest plan (primary until 1.015, then 3 days warm) and a 3-day dry hop.

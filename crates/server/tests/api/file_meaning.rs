@@ -4,7 +4,7 @@
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
-use crate::support::{Account, TestApp, call, issue_codes};
+use crate::support::{Account, TestApp, call, get, issue_codes};
 
 const WATER_AGENTS: &[u8] =
     include_bytes!("../../../interchange/tests/data/files/constructed_water_agents.xml");
@@ -26,12 +26,6 @@ async fn send(
         None => req,
     })
     .await
-}
-
-async fn get(app: &TestApp, acct: &Account, path: &str) -> Value {
-    let (status, v) = send(app, acct, Method::GET, path, None).await;
-    assert_eq!(status, StatusCode::OK, "{path}: {v}");
-    v
 }
 
 async fn import(app: &TestApp, acct: &Account, query: &str, ct: &str, body: &[u8]) -> Value {

@@ -3,13 +3,7 @@
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
-use crate::support::{Account, TestApp, call, issue_codes, random_id};
-
-async fn post(app: &TestApp, acct: &Account, path: &str, body: Value) -> Value {
-    let (status, v) = call(app.with_key(Method::POST, path, &acct.key).json(&body)).await;
-    assert_eq!(status, StatusCode::CREATED, "{path}: {v}");
-    v
-}
+use crate::support::{Account, TestApp, call, issue_codes, post, random_id};
 
 /// A bare recipe named `name` and a session made from it with the extra `fields`.
 async fn recipe_and_session(

@@ -314,6 +314,20 @@ pub async fn call(req: RequestBuilder) -> (StatusCode, Value) {
     (status, body)
 }
 
+/// POSTs `body` with the account's API key and expects `201 Created`: the created item.
+pub async fn post(app: &TestApp, acct: &Account, path: &str, body: Value) -> Value {
+    let (status, v) = call(app.with_key(Method::POST, path, &acct.key).json(&body)).await;
+    assert_eq!(status, StatusCode::CREATED, "{path}: {v}");
+    v
+}
+
+/// GETs with the account's API key and expects `200`: the answer.
+pub async fn get(app: &TestApp, acct: &Account, path: &str) -> Value {
+    let (status, v) = call(app.with_key(Method::GET, path, &acct.key)).await;
+    assert_eq!(status, StatusCode::OK, "{path}: {v}");
+    v
+}
+
 /// The body of a `422`, as `(code, path joined by '.')` pairs.
 pub fn issue_codes(body: &Value) -> Vec<(String, String)> {
     assert_eq!(body["error"], "Validation failed", "{body}");
