@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Row } from './childSpec';
-import { gristShare, hopOrder } from './recipeSpecs';
+import { readFileSync } from 'node:fs';
+import { gristShare, hopOrder, specs } from './recipeSpecs';
 
 const hop = (id: string, use: string, time: number, sort = 0): Row => ({ id, name: id, sort_order: sort, use, time_minutes: time });
 
@@ -34,5 +35,29 @@ describe('grist share', () => {
   });
   it('is a dash with no mass at all', () => {
     expect(gristShare({ ...rows[0]!, amount_kg: 0 }, [{ ...rows[0]!, amount_kg: 0 }])).toBe('—');
+  });
+});
+
+// The API's entity of each table (its schema in the OpenAPI snapshot the typed client is generated from).
+const entities = {
+  fermentables: 'Fermentable',
+  hops: 'Hop',
+  yeasts: 'Yeast',
+  miscs: 'Misc',
+  mash_steps: 'MashStep',
+  water_additions: 'WaterAddition',
+  fermentation_steps: 'FermentationStep',
+} as const;
+
+describe('child tables', () => {
+  it('edit only fields the API answers for their kind, by the same names', () => {
+    const doc = JSON.parse(readFileSync(new URL('../../../api/openapi.json', import.meta.url), 'utf8')) as {
+      components: { schemas: Record<string, { properties?: Record<string, unknown> }> };
+    };
+    for (const { key, spec } of specs) {
+      const properties = Object.keys(doc.components.schemas[entities[key]]?.properties ?? {});
+      expect(properties.length, key).toBeGreaterThan(0);
+      for (const col of spec.cols) expect(properties, `${key}.${col.key}`).toContain(col.key);
+    }
   });
 });
