@@ -2,7 +2,8 @@
 //!
 //! Each checks the credential before anything else, so `401` always wins over a malformed path
 //! (`400`): actix polls a handler's extractors together, and a path extractor of its own would
-//! answer `400` while the credential is still being looked up.
+//! answer `400` while the credential is still being looked up. Each is one boxed future, as
+//! `credentials::Authenticated` is (the credential check is awaited inside it, not boxed again).
 
 use std::future::Future;
 use std::pin::Pin;
@@ -12,7 +13,7 @@ use actix_web::{FromRequest, HttpRequest};
 use uuid::Uuid;
 use wort_domain::UserId;
 
-use crate::credentials::Authenticated;
+use crate::credentials::authenticate;
 use crate::error::ApiError;
 use crate::params::path_id;
 
@@ -24,9 +25,9 @@ impl FromRequest for Caller {
     type Error = ApiError;
     type Future = Pin<Box<dyn Future<Output = Result<Self, Self::Error>>>>;
 
-    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
-        let auth = Authenticated::from_request(req, payload);
-        Box::pin(async move { Ok(Caller(auth.await?.0.user.id)) })
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let req = req.clone();
+        Box::pin(async move { Ok(Caller(authenticate(&req).await?.user.id)) })
     }
 }
 
@@ -40,9 +41,12 @@ impl FromRequest for CallerAndId {
     type Error = ApiError;
     type Future = Pin<Box<dyn Future<Output = Result<Self, Self::Error>>>>;
 
-    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
-        let read = caller_and_path_id(req, payload, "id");
-        Box::pin(async move { read.await.map(|(user, id)| CallerAndId { user, id }) })
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let req = req.clone();
+        Box::pin(async move {
+            let (user, id) = caller_and_path_id(&req, "id").await?;
+            Ok(CallerAndId { user, id })
+        })
     }
 }
 
@@ -57,25 +61,17 @@ impl FromRequest for CallerAndRecipeId {
     type Error = ApiError;
     type Future = Pin<Box<dyn Future<Output = Result<Self, Self::Error>>>>;
 
-    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
-        let read = caller_and_path_id(req, payload, "recipe_id");
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let req = req.clone();
         Box::pin(async move {
-            read.await
-                .map(|(user, recipe_id)| CallerAndRecipeId { user, recipe_id })
+            let (user, recipe_id) = caller_and_path_id(&req, "recipe_id").await?;
+            Ok(CallerAndRecipeId { user, recipe_id })
         })
     }
 }
 
 /// The credential first, then the UUID in path segment `segment`.
-fn caller_and_path_id(
-    req: &HttpRequest,
-    payload: &mut Payload,
-    segment: &'static str,
-) -> impl Future<Output = Result<(UserId, Uuid), ApiError>> + use<> {
-    let auth = Authenticated::from_request(req, payload);
-    let req = req.clone();
-    async move {
-        let user = auth.await?.0.user.id;
-        Ok((user, path_id(&req, segment)?))
-    }
+async fn caller_and_path_id(req: &HttpRequest, segment: &str) -> Result<(UserId, Uuid), ApiError> {
+    let user = authenticate(req).await?.user.id;
+    Ok((user, path_id(req, segment)?))
 }

@@ -90,21 +90,25 @@ impl FromRequest for Authenticated {
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
         let req = req.clone();
-        Box::pin(async move {
-            let state = state(&req)?;
-            let api_key = req
-                .headers()
-                .get(API_KEY_HEADER)
-                .map(|v| v.to_str().unwrap_or(""));
-            if let Some(key) = api_key {
-                return api_key_identity(&state, key).await.map(Authenticated);
-            }
-            let token = session_token(&req, &state.origins).ok_or(ApiError::Unauthorized)?;
-            match session_identity(&state, &token).await? {
-                Some((_, identity)) => Ok(Authenticated(identity)),
-                None => Err(ApiError::Unauthorized),
-            }
-        })
+        Box::pin(async move { authenticate(&req).await.map(Authenticated) })
+    }
+}
+
+/// The identity behind any valid credential (an API key, else a usable session cookie), or
+/// `401`. The extractors built on it (`crate::caller`) await it inside their own one future.
+pub(crate) async fn authenticate(req: &HttpRequest) -> ApiResult<Identity> {
+    let state = state(req)?;
+    let api_key = req
+        .headers()
+        .get(API_KEY_HEADER)
+        .map(|v| v.to_str().unwrap_or(""));
+    if let Some(key) = api_key {
+        return api_key_identity(&state, key).await;
+    }
+    let token = session_token(req, &state.origins).ok_or(ApiError::Unauthorized)?;
+    match session_identity(&state, &token).await? {
+        Some((_, identity)) => Ok(identity),
+        None => Err(ApiError::Unauthorized),
     }
 }
 
