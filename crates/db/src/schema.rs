@@ -190,6 +190,7 @@ diesel::table! {
         ramp_minutes -> Nullable<Double>,
         sort_order -> Integer,
         created_at -> Timestamptz,
+        infuse_temperature_c -> Nullable<Double>,
     }
 }
 

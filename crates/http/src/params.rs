@@ -113,6 +113,15 @@ impl Query {
         })
     }
 
+    /// `true` or `false`; anything else is `400`.
+    pub fn boolean(&self, key: &str) -> ApiResult<Option<bool>> {
+        self.one_of(key, &["true", "false"], |s| match s {
+            "true" => Some(true),
+            "false" => Some(false),
+            _ => None,
+        })
+    }
+
     pub fn uuid(&self, key: &str) -> ApiResult<Option<Uuid>> {
         self.one_of(key, &["a UUID"], |s| Uuid::try_parse(s).ok())
     }

@@ -45,6 +45,7 @@ pub const COLOR_SRM: Bound = rules::COLOR_SRM;
 pub const TIME_MINUTES: Bound = rules::TIME_MINUTES;
 pub const TEMPERATURE_C: Bound = rules::TEMPERATURE_C;
 pub const HOP_STAND_TEMPERATURE_C: Bound = rules::HOP_STAND_TEMPERATURE_C;
+pub const INFUSE_TEMPERATURE_C: Bound = rules::INFUSE_TEMPERATURE_C;
 pub const MASH_MINUTES: Bound = rules::MASH_MINUTES;
 pub const FERMENTATION_DAYS: Bound = rules::FERMENTATION_DAYS;
 pub const UNTIL_GRAVITY: Bound = rules::UNTIL_GRAVITY;

@@ -126,6 +126,7 @@ pub fn preview(r: &ImportedRecipe) -> RecipeDetail {
                 temperature_c: s.temperature_c,
                 duration_minutes: s.duration_minutes,
                 infuse_amount_liters: s.infuse_amount_liters,
+                infuse_temperature_c: s.infuse_temperature_c,
                 ramp_minutes: s.ramp_minutes,
                 sort_order: order(s.sort_order),
                 created_at: at,

@@ -76,6 +76,7 @@ fn comparable(r: &ImportedRecipe) -> ImportedRecipe {
     for s in &mut r.mash_steps {
         (s.temperature_c, s.duration_minutes) = (sig(s.temperature_c), sig(s.duration_minutes));
         (s.infuse_amount_liters, s.ramp_minutes) = (o(s.infuse_amount_liters), o(s.ramp_minutes));
+        s.infuse_temperature_c = o(s.infuse_temperature_c);
     }
     r
 }
@@ -335,6 +336,7 @@ fn everything() -> ImportedRecipe {
                 temperature_c: 50.0 + i as f64 * 8.25,
                 duration_minutes: 15.0 + i as f64 * 20.0,
                 infuse_amount_liters: (i == 0).then_some(14.2),
+                infuse_temperature_c: (i == 1).then_some(85.5),
                 ramp_minutes: (i > 0).then_some(10.0),
                 sort_order: Some(i as i32),
             })

@@ -235,6 +235,9 @@ pub fn describe_recipe(detail: &RecipeDetail, stats: &RecipeStats) -> String {
         if let Some(l) = s.infuse_amount_liters {
             let _ = write!(line, ", infuse {} L", num(l));
         }
+        if let Some(t) = s.infuse_temperature_c {
+            let _ = write!(line, ", infusion water at {} °C", num(t));
+        }
         if let Some(r) = s.ramp_minutes {
             let _ = write!(line, ", ramp {} min", num(r));
         }
@@ -360,6 +363,7 @@ mod tests {
                 temperature_c: 66.0,
                 duration_minutes: 60.0,
                 infuse_amount_liters: Some(15.0),
+                infuse_temperature_c: None,
                 ramp_minutes: None,
                 sort_order: 0,
                 created_at: at,

@@ -2,6 +2,7 @@
 
 use super::model::NewStep;
 use crate::brewing::Volumes;
+use crate::brewing::mash::{BOILING_C, MashStepWater};
 use crate::brewing::volumes::{
     ASSUMED_GRAIN_TEMPERATURE_C, DEFAULT_MASH_THICKNESS_LITERS_PER_KG, strike_temperature_c,
 };
@@ -49,6 +50,43 @@ struct BoilAddition {
     title: String,
 }
 
+/// What a later rest of a step mash adds, in words with the reader's units.
+fn step_water_text(t: &mut StepText, w: &MashStepWater, rest_c: f64) -> Option<String> {
+    if w.impossible {
+        return Some(match w.infusion_temperature_c {
+            Some(water) if water > BOILING_C => format!(
+                "Infusion impossible: the volume set would need water at {}; heat the mash directly or add more water.",
+                t.celsius(water)
+            ),
+            Some(water) => format!(
+                "Infusion impossible: water at {} cannot bring the mash to {}; heat the mash directly.",
+                t.celsius(water),
+                t.celsius(rest_c)
+            ),
+            None => "Infusion impossible: heat the mash directly.".to_owned(),
+        });
+    }
+    if let (Some(liters), Some(water)) = (w.infusion_volume_liters, w.infusion_temperature_c) {
+        let water_text = if water >= BOILING_C {
+            "boiling water".to_owned()
+        } else {
+            format!("water at {}", t.celsius(water))
+        };
+        return Some(format!(
+            "Add {} of {water_text} to bring the mash to {}.",
+            t.liters(liters),
+            t.celsius(rest_c)
+        ));
+    }
+    w.decoction_volume_liters.map(|liters| {
+        format!(
+            "Pull {} of thick mash, bring it to a boil and stir it back in to reach {}.",
+            t.liters(liters),
+            t.celsius(rest_c)
+        )
+    })
+}
+
 /// The brew-day checklist, in brewing order: strike water, mash steps, sparge, boil, boil
 /// additions (first wort first, then by time left), flame-out and whirlpool additions, chill,
 /// transfer, pitch. Mash and sparge water agents join their stage; fermenter-side miscs
@@ -57,7 +95,14 @@ struct BoilAddition {
 /// With an equipment profile's `volumes` (as `/stats` gives them) the steps say how much: the
 /// strike water and its temperature, the sparge water, the pre-boil volume and gravity to check
 /// before the boil, and the volume into the fermenter. Without, the steps are as they always were.
-pub fn checklist(recipe: &RecipeDetail, volumes: Option<&Volumes>) -> Vec<NewStep> {
+///
+/// A step mash's later rests say what to add: the infusion's water and its temperature, or the
+/// thick mash a decoction pulls (`mash_water`, as `/stats` gives it as `mash_steps`).
+pub fn checklist(
+    recipe: &RecipeDetail,
+    volumes: Option<&Volumes>,
+    mash_water: &[MashStepWater],
+) -> Vec<NewStep> {
     let boil_time = recipe.recipe.boil_time_minutes;
     let mut steps = Vec::new();
 
@@ -116,7 +161,9 @@ pub fn checklist(recipe: &RecipeDetail, volumes: Option<&Volumes>) -> Vec<NewSte
             t.celsius(mash.temperature_c),
             t.minutes(mash.duration_minutes)
         );
-        steps.push(step(t, title, None, Some(mash.duration_minutes)));
+        let water = mash_water.iter().find(|w| w.mash_step_id == mash.id);
+        let description = water.and_then(|w| step_water_text(&mut t, w, mash.temperature_c));
+        steps.push(step(t, title, description, Some(mash.duration_minutes)));
     }
     for misc in recipe
         .miscs

@@ -208,8 +208,14 @@ pub fn plan_brew_session(
         .style_id
         .as_deref()
         .and_then(crate::brewing::style);
-    let stats = crate::brewing::stats_report(&recipe.stats_input(), &context, style);
-    let steps = checklist(recipe, stats.volumes.as_ref());
+    let stats = crate::brewing::stats_report(
+        &recipe.stats_input(),
+        &context,
+        style,
+        &recipe.mash_steps,
+        crate::brewing::ReportOptions::default(),
+    );
+    let steps = checklist(recipe, stats.volumes.as_ref(), &stats.mash_steps);
     let snapshot = serde_json::to_value(RecipeSnapshot { recipe, stats })
         .map_err(|e| DomainError::Internal(format!("snapshot: {e}")))?;
     let status = request.status.unwrap_or_default();

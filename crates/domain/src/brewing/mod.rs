@@ -15,11 +15,13 @@ pub mod brewhouse;
 pub mod calories;
 pub mod carbonation;
 pub mod colour;
+pub mod explain;
 pub mod fermentation;
 pub mod gravity;
 pub mod hop_form;
 pub mod hop_stand;
 pub mod hydrometer;
+pub mod mash;
 pub mod pitching;
 pub mod refractometer;
 pub mod report;
@@ -36,7 +38,7 @@ mod properties;
 
 pub use colour::{MaltColour, est_color_srm, est_color_srm_of_malts, srm_of};
 pub use hop_form::HopForm;
-pub use report::{StatsReport, stats_report};
+pub use report::{ReportOptions, StatsReport, stats_report};
 pub use stats::{
     BrewingContext, HopIbu, RecipeStats, StatsInput, compute_stats, compute_stats_with,
 };

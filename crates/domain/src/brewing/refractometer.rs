@@ -27,9 +27,43 @@ pub fn current_gravity(original_brix: f64, current_brix: f64, wort_correction_fa
         + 0.000_063_293 * rf * rf * rf
 }
 
+/// The gravity now by Petr Novotný's quadratic ("Počítáme: Nová korekce refraktometru",
+/// diversity.beer, 2017), fitted to newer hydrometer/refractometer pairs than Terrill's and
+/// closer for strong and highly attenuated beers, with both readings divided by the wort
+/// correction factor (as the Refracto app and aschet/refractometer apply it):
+///
+/// `FG = 1 + 0.00001335 Ri² − 0.00003239 Ri Rf + 0.00002916 Rf² − 0.002421 Ri + 0.006219 Rf`
+///
+/// Worked example: 12.5 °Bx down to 6.5 °Bx with a factor of 1.04 → 1.0104 (Terrill: 1.0125).
+pub fn current_gravity_novotny(
+    original_brix: f64,
+    current_brix: f64,
+    wort_correction_factor: f64,
+) -> f64 {
+    let ri = original_brix / wort_correction_factor;
+    let rf = current_brix / wort_correction_factor;
+    1.0 + 0.000_013_35 * ri * ri - 0.000_032_39 * ri * rf + 0.000_029_16 * rf * rf - 0.002_421 * ri
+        + 0.006_219 * rf
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn novotnys_quadratic() {
+        // Ri = 12.0192, Rf = 6.25: 1 + 0.0019286 − 0.0024333 + 0.0011391 − 0.0290986 + 0.0388688
+        //   = 1.0104.
+        let fg = current_gravity_novotny(12.5, 6.5, 1.04);
+        assert!((fg - 1.0104).abs() < 0.0001, "{fg}");
+        // Unfermented wort reads back close to its own gravity (1.0485 by the ASBC curve).
+        let unfermented = current_gravity_novotny(12.5, 12.5, 1.04);
+        assert!((unfermented - 1.0485).abs() < 0.002, "{unfermented}");
+        // Falling readings, falling gravity.
+        assert!(
+            current_gravity_novotny(14.0, 6.0, 1.04) < current_gravity_novotny(14.0, 8.0, 1.04)
+        );
+    }
 
     #[test]
     fn terrills_cubic_worked_examples() {

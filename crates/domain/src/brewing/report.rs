@@ -3,9 +3,12 @@
 
 use serde::Serialize;
 
+use super::explain::{StatsExplanation, explain};
+use super::mash::{MashStepWater, infused_liters, recipe_mash_water};
 use super::stats::{BrewingContext, RecipeStats, StatsInput, compute_stats_with};
 use super::styles::{Style, StyleFit, style_fit};
 use super::volumes::{Volumes, volumes};
+use crate::recipe_children::MashStep;
 
 /// `GET /v1/recipes/{id}/stats` with volumes and style fit. The statistics stay at the top level.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -17,22 +20,44 @@ pub struct StatsReport {
     pub volumes: Option<Volumes>,
     /// Null without a style.
     pub style_fit: Option<StyleFit>,
+    /// One entry per mash step, in the mash's order: the water each infusion adds and the thick
+    /// mash each decoction pulls.
+    pub mash_steps: Vec<MashStepWater>,
+    /// How each figure is computed; only with `?explain=true`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub explain: Option<StatsExplanation>,
+}
+
+/// What `/stats` is asked for besides the statistics.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ReportOptions {
+    /// Add `explain`.
+    pub explain: bool,
 }
 
 /// Everything `/stats` returns for a recipe with its profile (if any), hop forms and style (if
 /// any). Without profile, forms and style, `stats` is exactly [`super::compute_stats`]'s and both
 /// additions are null.
+/// The sparge water is what the mash needs less the strike and the infusions after it.
 pub fn stats_report(
     input: &StatsInput<'_>,
     context: &BrewingContext<'_>,
     style: Option<&Style>,
+    mash_steps: &[MashStep],
+    options: ReportOptions,
 ) -> StatsReport {
     let stats = compute_stats_with(input, context);
+    let mash_water = recipe_mash_water(input, context.equipment, mash_steps);
+    let infused = infused_liters(&mash_water);
     StatsReport {
-        volumes: context
-            .equipment
-            .map(|profile| volumes(profile, input).rounded()),
+        volumes: context.equipment.map(|profile| {
+            let mut v = volumes(profile, input);
+            v.sparge_water_liters = (v.sparge_water_liters - infused).max(0.0);
+            v.rounded()
+        }),
         style_fit: style.map(|s| style_fit(&stats, s)),
+        explain: options.explain.then(|| explain(input, context, &stats)),
+        mash_steps: mash_water,
         stats,
     }
 }
@@ -60,7 +85,13 @@ mod tests {
             hops: &hops,
             yeasts: &yeasts,
         };
-        let r = stats_report(&input, &BrewingContext::default(), None);
+        let r = stats_report(
+            &input,
+            &BrewingContext::default(),
+            None,
+            &[],
+            ReportOptions::default(),
+        );
         assert_eq!(r.stats, compute_stats(&input));
         let v = serde_json::to_value(&r).unwrap();
         assert_eq!(v["volumes"], serde_json::Value::Null);
@@ -92,7 +123,7 @@ mod tests {
             equipment: Some(&kit),
             hop_forms: &[],
         };
-        let r = stats_report(&input, &context, style("5D"));
+        let r = stats_report(&input, &context, style("5D"), &[], ReportOptions::default());
         let v = r.volumes.clone().unwrap();
         assert_eq!((v.post_boil_liters, v.pre_boil_liters), (21.5, 24.5));
         let fit = r.style_fit.unwrap();

@@ -72,9 +72,10 @@ impl Volumes {
 
 /// The grain temperature the strike temperature assumes: malt stored at room temperature.
 pub const ASSUMED_GRAIN_TEMPERATURE_C: f64 = 20.0;
-/// The heat capacity of grain relative to water's, per the water-to-grain ratio in L/kg: Palmer's
-/// constant for the metric form of his strike-water formula (0.2 in US quarts per pound).
-const GRAIN_HEAT_RATIO_LITERS_PER_KG: f64 = 0.41;
+/// The heat capacity of grain relative to water's, as litres of water per kg of grain: Palmer's
+/// constant for the metric form of his strike-water and infusion formulas (0.2 in US quarts per
+/// pound).
+pub const GRAIN_HEAT_LITERS_PER_KG: f64 = 0.41;
 
 /// The temperature to heat strike water to so that grain at `grain_c` and the water settle at
 /// `rest_c`, with `liters_per_kg` of water per kg of grain (John Palmer, *How to Brew*,
@@ -83,7 +84,7 @@ const GRAIN_HEAT_RATIO_LITERS_PER_KG: f64 = 0.41;
 /// 2.7 L/kg → 0.41 / 2.7 × 46 + 66 = 72.99 °C.
 pub fn strike_temperature_c(rest_c: f64, grain_c: f64, liters_per_kg: f64) -> f64 {
     if liters_per_kg > 0.0 {
-        GRAIN_HEAT_RATIO_LITERS_PER_KG / liters_per_kg * (rest_c - grain_c) + rest_c
+        GRAIN_HEAT_LITERS_PER_KG / liters_per_kg * (rest_c - grain_c) + rest_c
     } else {
         rest_c
     }

@@ -18,10 +18,10 @@ use super::rules::{
 };
 use crate::account::{AmountUnits, Preferences};
 use crate::brewing::water::Ions;
-use crate::brewing::{amount_text, round_to, volumes};
+use crate::brewing::{amount_text, mash, round_to, volumes};
 use crate::equipment::EquipmentProfile;
 use crate::quantities::{GRAMS_PER_OUNCE, LITERS_PER_GALLON, Quantity, QuantityKind};
-use crate::recipe_children::{HopUse, text_enum};
+use crate::recipe_children::{HopUse, MashStep, text_enum};
 
 text_enum! {
     /// How much a check matters: `error` (the recipe cannot be brewed as written), `warning`
@@ -44,13 +44,16 @@ text_enum! {
         EfficiencyUnusual => "efficiency_unusual",
         MashExceedsCapacity => "mash_exceeds_capacity",
         WaterIonHigh => "water_ion_high",
+        InfusionImpossible => "infusion_impossible",
     }
 }
 
 impl CheckCode {
     pub fn severity(self) -> Severity {
         match self {
-            Self::NoFermentables | Self::MashExceedsCapacity => Severity::Error,
+            Self::NoFermentables | Self::MashExceedsCapacity | Self::InfusionImpossible => {
+                Severity::Error
+            }
             Self::HopTimeExceedsBoil
             | Self::HopRateHigh
             | Self::NoYeast
@@ -164,6 +167,7 @@ pub fn check_recipe(
     if let Some(profile) = context.equipment {
         mash_capacity(recipe, profile, prefs, &mut out);
     }
+    infusions(recipe, context.equipment, prefs, &mut out);
     if let Some(ions) = context.mash_water {
         water_ions(ions, &mut out);
     }
@@ -278,6 +282,59 @@ fn mash_capacity(
     }
 }
 
+/// Each step-mash infusion no water can do (`brewing::mash`): water not hotter than the rest, a
+/// rest below the one before, or a set volume that would need water above boiling.
+fn infusions(
+    recipe: &RecipeDetail,
+    profile: Option<&EquipmentProfile>,
+    prefs: &Preferences,
+    out: &mut Vec<Check>,
+) {
+    let water = mash::recipe_mash_water(&recipe.stats_input(), profile, &recipe.mash_steps);
+    let celsius = |c: f64| Quantity::new(QuantityKind::Temperature, c).display(prefs);
+    let mut previous: Option<&MashStep> = None;
+    for (step, w) in recipe.mash_steps.iter().zip(&water) {
+        if w.impossible {
+            let id = step.id.to_string();
+            let from = previous.map_or(step.temperature_c, |p| p.temperature_c);
+            let why = match w.infusion_temperature_c {
+                _ if step.temperature_c < from => format!(
+                    "the rest is cooler than the {} before it, and hot water cannot cool a mash",
+                    celsius(from)
+                ),
+                Some(t) if t > mash::BOILING_C => format!(
+                    "its {} of water would have to be at {}, above boiling",
+                    Quantity::new(
+                        QuantityKind::Volume,
+                        step.infuse_amount_liters.unwrap_or(0.0)
+                    )
+                    .display(prefs),
+                    celsius(t)
+                ),
+                Some(t) => format!("water at {} is not hotter than the rest", celsius(t)),
+                None => "no water can reach it".to_owned(),
+            };
+            let field = if step.infuse_temperature_c.is_some() {
+                "infuse_temperature_c"
+            } else if step.infuse_amount_liters.is_some() && step.temperature_c >= from {
+                "infuse_amount_liters"
+            } else {
+                "temperature_c"
+            };
+            out.push(Check::new(
+                CheckCode::InfusionImpossible,
+                &["mash_steps", &id, field],
+                format!(
+                    "{}: an infusion cannot bring the mash to {}: {why}. Heat the mash directly (a temperature step) or change the water.",
+                    short_name(&step.name),
+                    celsius(step.temperature_c),
+                ),
+            ));
+        }
+        previous = Some(step);
+    }
+}
+
 /// Each ion of the mash water above its limit.
 fn water_ions(ions: Ions, out: &mut Vec<Check>) {
     let limits = [
@@ -326,6 +383,7 @@ mod tests {
             temperature_c: 66.0,
             duration_minutes: 60.0,
             infuse_amount_liters: None,
+            infuse_temperature_c: None,
             ramp_minutes: None,
             sort_order: 0,
             created_at: datetime!(2026-11-22 09:30:00 UTC),

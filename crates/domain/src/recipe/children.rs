@@ -540,6 +540,9 @@ pub struct MashStep {
     pub temperature_c: f64,
     pub duration_minutes: f64,
     pub infuse_amount_liters: Option<f64>,
+    /// The infusion water's temperature when the brewer chooses it; null means boiling water
+    /// (or, with `infuse_amount_liters` set, the temperature that volume needs).
+    pub infuse_temperature_c: Option<f64>,
     pub ramp_minutes: Option<f64>,
     pub sort_order: i32,
     #[serde(serialize_with = "crate::timestamp::serialize")]
@@ -555,6 +558,7 @@ pub struct NewMashStep {
     pub temperature_c: f64,
     pub duration_minutes: f64,
     pub infuse_amount_liters: Option<f64>,
+    pub infuse_temperature_c: Option<f64>,
     pub ramp_minutes: Option<f64>,
     pub sort_order: Option<i32>,
 }
@@ -567,6 +571,7 @@ pub struct MashStepPatch {
     pub temperature_c: Option<f64>,
     pub duration_minutes: Option<f64>,
     pub infuse_amount_liters: Option<Option<f64>>,
+    pub infuse_temperature_c: Option<Option<f64>>,
     pub ramp_minutes: Option<Option<f64>>,
     pub sort_order: Option<i32>,
 }
@@ -582,6 +587,7 @@ impl MashStepPatch {
         set(&mut to.temperature_c, &self.temperature_c);
         set(&mut to.duration_minutes, &self.duration_minutes);
         set(&mut to.infuse_amount_liters, &self.infuse_amount_liters);
+        set(&mut to.infuse_temperature_c, &self.infuse_temperature_c);
         set(&mut to.ramp_minutes, &self.ramp_minutes);
         set(&mut to.sort_order, &self.sort_order);
     }
@@ -742,6 +748,7 @@ impl MashStep {
             temperature_c: self.temperature_c,
             duration_minutes: self.duration_minutes,
             infuse_amount_liters: self.infuse_amount_liters,
+            infuse_temperature_c: self.infuse_temperature_c,
             ramp_minutes: self.ramp_minutes,
             sort_order: Some(self.sort_order),
         }
@@ -1179,6 +1186,7 @@ mod tests {
             temperature_c: 66.0,
             duration_minutes: 60.0,
             infuse_amount_liters: Some(15.0),
+            infuse_temperature_c: None,
             ramp_minutes: None,
             sort_order: 0,
             created_at: datetime!(2026-11-22 09:30:00 UTC),

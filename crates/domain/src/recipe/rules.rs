@@ -40,6 +40,8 @@ pub const HOP_STAND_TEMPERATURE_C: NumberRule = NumberRule::range(0.0, 100.0);
 /// Mash step `duration_minutes` and `ramp_minutes`: at most a day.
 pub const MASH_MINUTES: NumberRule = NumberRule::range(0.0, 1_440.0);
 pub const INFUSE_AMOUNT_LITERS: NumberRule = NumberRule::range(0.0, 100_000.0);
+/// An infusion's water: liquid water, not above boiling.
+pub const INFUSE_TEMPERATURE_C: NumberRule = NumberRule::range(0.0, 100.0);
 /// A fermentation step's `days`: at most a year (a long lager or a sour can take months).
 pub const FERMENTATION_DAYS: NumberRule = NumberRule::range(0.0, 365.0);
 /// A fermentation step's `until_gravity`, as specific gravity.
@@ -168,6 +170,7 @@ pub const MASH_STEP_FIELDS: FieldRules = &[
     ("temperature_c", Rule::Number(TEMPERATURE_C)),
     ("duration_minutes", Rule::Number(MASH_MINUTES)),
     ("infuse_amount_liters", Rule::Number(INFUSE_AMOUNT_LITERS)),
+    ("infuse_temperature_c", Rule::Number(INFUSE_TEMPERATURE_C)),
     ("ramp_minutes", Rule::Number(MASH_MINUTES)),
     ("sort_order", Rule::Number(SORT_ORDER)),
 ];

@@ -12,7 +12,7 @@ use super::ports::{CpuWork, RecipeChildRepository, RecipeRepository, run_cpu};
 use super::rules::{MAX_INGREDIENTS_PER_KIND, NAME, check_style_id, too_many_children};
 use crate::brewing::round_to;
 use crate::brewing::scaling::{ScaleTarget, Scaled, scale};
-use crate::brewing::{BrewingContext, HopForm, StatsReport, stats_report, style};
+use crate::brewing::{BrewingContext, HopForm, ReportOptions, StatsReport, stats_report, style};
 use crate::equipment::{Equipment, EquipmentRepository};
 use crate::error::{DomainError, Violation};
 use crate::page::{Page, PageRequest};
@@ -243,15 +243,27 @@ impl RecipeService {
     }
 
     /// The statistics of the recipe as it is now (docs/calculations.md), with its equipment
-    /// profile's volumes and its style's fit: computed, never stored.
-    pub async fn stats(&self, user: UserId, id: Uuid) -> DomainResult<StatsReport> {
+    /// profile's volumes, its style's fit and its step mash's water: computed, never stored.
+    /// With `options.explain`, the working of every figure.
+    pub async fn stats(
+        &self,
+        user: UserId,
+        id: Uuid,
+        options: ReportOptions,
+    ) -> DomainResult<StatsReport> {
         let (recipe, equipment, forms) = self.brewing_inputs(user, id).await?;
         let context = BrewingContext {
             equipment: equipment.as_ref().map(|e| &e.profile),
             hop_forms: &forms,
         };
         let style = recipe.recipe.style_id.as_deref().and_then(style);
-        Ok(stats_report(&recipe.stats_input(), &context, style))
+        Ok(stats_report(
+            &recipe.stats_input(),
+            &context,
+            style,
+            &recipe.mash_steps,
+            options,
+        ))
     }
 
     /// A new recipe for another batch size (and efficiency) whose OG and IBU are the original's

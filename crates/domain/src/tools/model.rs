@@ -1,6 +1,7 @@
 //! The tools' inputs (metric, SG) and answers. Every answer repeats its inputs under `inputs`.
 
 use serde::Serialize;
+use time::Date;
 
 /// A priming sugar, by how much of its weight ferments.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -113,6 +114,34 @@ pub struct KegPressure {
     pub pressure_psi: f64,
 }
 
+/// How a fermenting beer's refractometer reading becomes a gravity.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum RefractometerMethod {
+    /// Sean Terrill's cubic (2011).
+    #[default]
+    Terrill,
+    /// Petr Novotný's quadratic (2017).
+    Novotny,
+}
+
+impl RefractometerMethod {
+    pub const ALL: [RefractometerMethod; 2] =
+        [RefractometerMethod::Terrill, RefractometerMethod::Novotny];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RefractometerMethod::Terrill => "terrill",
+            RefractometerMethod::Novotny => "novotny",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|v| v.as_str() == s)
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct RefractometerInputs {
@@ -123,6 +152,8 @@ pub struct RefractometerInputs {
     /// Wort reads this many times its true Brix on a sucrose-calibrated refractometer
     /// (typically 1.02–1.06; 1.04 is common).
     pub wort_correction_factor: f64,
+    /// The correction for alcohol: `terrill` (default) or `novotny`.
+    pub method: RefractometerMethod,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -131,7 +162,7 @@ pub struct Refractometer {
     pub inputs: RefractometerInputs,
     /// SG (4 decimals).
     pub original_gravity: f64,
-    /// SG now, by Sean Terrill's cubic (4 decimals).
+    /// SG now, by the method's correction for alcohol (4 decimals).
     pub current_gravity: f64,
     /// (OG − SG) × 131.25, never below 0 (2 decimals).
     pub abv_percent: f64,
@@ -183,11 +214,35 @@ pub struct PitchRateInputs {
     pub kind: BeerKind,
     /// Cells in a fresh pack or vial, in billions (100 for most liquid yeast).
     pub cells_per_pack_billion: f64,
-    /// Share of those cells alive now (falls with the pack's age).
-    pub viability_percent: f64,
+    /// Share of those cells alive now, as given; null when it follows from `production_date`.
+    pub viability_percent: Option<f64>,
+    /// When the pack was made; its viability then follows from its age at `as_of`.
+    #[serde(serialize_with = "crate::timestamp::serialize_opt_date")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>, format = Date))]
+    pub production_date: Option<Date>,
+    /// The day the yeast is pitched (today unless given).
+    #[serde(serialize_with = "crate::timestamp::serialize_date")]
+    #[cfg_attr(feature = "openapi", schema(value_type = String, format = Date))]
+    pub as_of: Date,
 }
 
+/// One step of a stir-plate starter, decanted before the next.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct StarterStepAnswer {
+    /// Litres of starter wort (2 decimals).
+    pub liters: f64,
+    /// Its gravity: 1.036.
+    pub gravity: f64,
+    /// Grams of extract in it (°P × SG × 10 per litre; dry malt extract weighs about 5 % more).
+    pub extract_grams: f64,
+    /// Billion cells pitched into it (1 decimal).
+    pub cells_before_billion: f64,
+    /// Billion cells it grows to (1 decimal).
+    pub cells_after_billion: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct PitchRate {
     pub inputs: PitchRateInputs,
@@ -197,13 +252,21 @@ pub struct PitchRate {
     pub plato: f64,
     /// Billion cells to pitch (1 decimal).
     pub cells_needed_billion: f64,
+    /// The pack's viability used (%, 1 decimal): as given, or from its age (Brewer's Friend's
+    /// linear model: 100 − 0.7 × days since production, never below 0).
+    pub viability_percent: f64,
+    /// Days from `production_date` to `as_of`; null when the viability was given.
+    pub age_days: Option<i64>,
     /// Billion living cells in one pack (1 decimal).
     pub viable_cells_per_pack_billion: f64,
     /// Packs to pitch without a starter (whole packs, rounded up).
     pub packs: u32,
-    /// Litres of 1.036 starter wort that grow one pack to the count on a stir plate (2
-    /// decimals); `null` when one pack is enough.
+    /// Litres of 1.036 starter wort, all steps together, that grow one pack to the count on a
+    /// stir plate (2 decimals); `null` when one pack is enough.
     pub starter_liters: Option<f64>,
     /// The starter wort's gravity the litres assume: 1.036.
     pub starter_gravity: f64,
+    /// The starter's steps: one when it fits a 4 L step, else 4 L steps, at most three (the
+    /// last holds the rest). Empty when one pack is enough.
+    pub starter_steps: Vec<StarterStepAnswer>,
 }

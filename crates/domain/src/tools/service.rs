@@ -9,7 +9,8 @@ use crate::brewing::carbonation::{
 };
 use crate::brewing::hydrometer::{corrected_gravity, diluted_volume};
 use crate::brewing::pitching::{
-    ALE_RATE, LAGER_RATE, STARTER_GRAVITY, cells_needed_billion, starter_extract_grams,
+    ALE_RATE, LAGER_RATE, STARTER_GRAVITY, cells_needed_billion, extract_grams_per_liter,
+    starter_plan, viability_percent,
 };
 use crate::brewing::{refractometer, round_to};
 use crate::error::Violation;
@@ -100,7 +101,11 @@ pub fn refractometer(inputs: RefractometerInputs) -> DomainResult<Refractometer>
     }
     ok_or_invalid(violations)?;
     let og = refractometer::original_gravity(inputs.original_brix, inputs.wort_correction_factor);
-    let sg = refractometer::current_gravity(
+    let current = match inputs.method {
+        RefractometerMethod::Terrill => refractometer::current_gravity,
+        RefractometerMethod::Novotny => refractometer::current_gravity_novotny,
+    };
+    let sg = current(
         inputs.original_brix,
         inputs.current_brix,
         inputs.wort_correction_factor,
@@ -165,40 +170,80 @@ pub fn dilution(inputs: DilutionInputs) -> DomainResult<Dilution> {
 }
 
 /// Cells to pitch, packs without a starter, and the starter that grows one pack to the count.
+/// The pack's viability is given, or follows from its production date (exactly one of the two;
+/// the HTTP reader refuses both or neither with a `400`).
 pub fn pitch_rate(inputs: PitchRateInputs) -> DomainResult<PitchRate> {
-    ok_or_invalid(check(
-        rules::PITCH_RATE,
-        &[
-            ("volume_liters", inputs.volume_liters),
-            ("og", inputs.og),
-            ("cells_per_pack_billion", inputs.cells_per_pack_billion),
-            ("viability_percent", inputs.viability_percent),
-        ],
-    ))?;
+    let mut values = vec![
+        ("volume_liters", inputs.volume_liters),
+        ("og", inputs.og),
+        ("cells_per_pack_billion", inputs.cells_per_pack_billion),
+    ];
+    if let Some(v) = inputs.viability_percent {
+        values.push(("viability_percent", v));
+    }
+    let mut violations = check(rules::PITCH_RATE, &values);
+    let age_days = inputs
+        .production_date
+        .map(|made| (inputs.as_of - made).whole_days());
+    let viability = match (inputs.viability_percent, age_days) {
+        (Some(v), _) => v,
+        (None, Some(days)) => {
+            let v = viability_percent(days as f64);
+            if days < 0 {
+                violations.push(Violation::new(
+                    "custom",
+                    &["production_date"],
+                    "Must not be after as_of: the pack is not made yet".to_owned(),
+                ));
+            } else if v <= 0.0 {
+                violations.push(Violation::new(
+                    "custom",
+                    &["production_date"],
+                    format!(
+                        "A pack made {days} days before as_of has no living cells by the model \
+                         (0.7 % a day): use a fresher pack, or give viability_percent"
+                    ),
+                ));
+            }
+            v
+        }
+        (None, None) => 100.0,
+    };
+    ok_or_invalid(violations)?;
     let rate = match inputs.kind {
         BeerKind::Ale => ALE_RATE,
         BeerKind::Lager => LAGER_RATE,
     };
     let degrees = plato(inputs.og).max(0.0);
     let needed = cells_needed_billion(rate, inputs.volume_liters, degrees);
-    let per_pack = inputs.cells_per_pack_billion * inputs.viability_percent / 100.0;
+    let per_pack = inputs.cells_per_pack_billion * viability / 100.0;
     let packs = (needed / per_pack).ceil().max(1.0);
-    let starter_liters = (needed > per_pack).then(|| {
-        let extract = starter_extract_grams(per_pack, needed - per_pack);
-        // Grams of extract in a litre of starter wort: °P × SG × 10.
-        extract / (plato(STARTER_GRAVITY) * STARTER_GRAVITY * 10.0)
-    });
+    let steps = starter_plan(per_pack, needed);
+    let per_liter = extract_grams_per_liter(STARTER_GRAVITY);
+    let starter_liters = (!steps.is_empty()).then(|| steps.iter().map(|s| s.liters).sum::<f64>());
     Ok(PitchRate {
         inputs,
         rate_million_per_ml_per_plato: rate,
         plato: round_to(degrees, 1),
         cells_needed_billion: round_to(needed, 1),
+        viability_percent: round_to(viability, 1),
+        age_days,
         viable_cells_per_pack_billion: round_to(per_pack, 1),
         // At most 100,000 L × 1.2 SG / a tiny pack: a count, capped where u32 ends.
         #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
         packs: packs.min(f64::from(u32::MAX)) as u32,
         starter_liters: starter_liters.map(|l| round_to(l, 2)),
         starter_gravity: STARTER_GRAVITY,
+        starter_steps: steps
+            .iter()
+            .map(|s| StarterStepAnswer {
+                liters: round_to(s.liters, 2),
+                gravity: STARTER_GRAVITY,
+                extract_grams: round_to(s.liters * per_liter, 1),
+                cells_before_billion: round_to(s.cells_before_billion, 1),
+                cells_after_billion: round_to(s.cells_after_billion, 1),
+            })
+            .collect(),
     })
 }
 
@@ -292,15 +337,25 @@ mod tests {
             original_brix: 12.5,
             current_brix: 6.5,
             wort_correction_factor: 1.04,
+            method: RefractometerMethod::Terrill,
         })
         .unwrap();
         assert_eq!(answer.original_gravity, 1.0485);
         assert_eq!(answer.current_gravity, 1.0125);
         assert_eq!(answer.abv_percent, 4.72);
+        let novotny = refractometer(RefractometerInputs {
+            method: RefractometerMethod::Novotny,
+            ..answer.inputs
+        })
+        .unwrap();
+        assert_eq!(novotny.original_gravity, 1.0485);
+        assert_eq!(novotny.current_gravity, 1.0104);
+        assert_eq!(novotny.abv_percent, 4.99);
         let error = refractometer(RefractometerInputs {
             original_brix: 12.5,
             current_brix: 13.0,
             wort_correction_factor: 1.04,
+            method: RefractometerMethod::Terrill,
         })
         .unwrap_err();
         assert_eq!(
@@ -348,7 +403,9 @@ mod tests {
             og: 1.050,
             kind: BeerKind::Ale,
             cells_per_pack_billion: 100.0,
-            viability_percent: 90.0,
+            viability_percent: Some(90.0),
+            production_date: None,
+            as_of: time::macros::date!(2026 - 12 - 07),
         })
         .unwrap();
         // 1.050 is 12.39 °P: 0.75 × 20,000 mL × 12.39 / 1000 = 185.8 billion.
@@ -372,5 +429,40 @@ mod tests {
         .unwrap();
         assert_eq!(small.packs, 1);
         assert_eq!(small.starter_liters, None);
+        assert!(small.starter_steps.is_empty());
+    }
+
+    #[test]
+    fn pitch_rate_from_a_production_date() {
+        let at = |made| PitchRateInputs {
+            volume_liters: 20.0,
+            og: 1.050,
+            kind: BeerKind::Ale,
+            cells_per_pack_billion: 100.0,
+            viability_percent: None,
+            production_date: Some(made),
+            as_of: time::macros::date!(2026 - 12 - 07),
+        };
+        // 30 days old: 100 − 0.7 × 30 = 79 % → 79 B viable; 185.8 B needed: 3 packs, or
+        // 106.8 B grown from 79 B (lean: 76.3 g, 0.82 L of 1.036) in one step.
+        let a = pitch_rate(at(time::macros::date!(2026 - 11 - 07))).unwrap();
+        assert_eq!(a.age_days, Some(30));
+        assert_eq!(a.viability_percent, 79.0);
+        assert_eq!(a.viable_cells_per_pack_billion, 79.0);
+        assert_eq!(a.packs, 3);
+        assert_eq!(a.starter_steps.len(), 1);
+        assert_eq!(a.starter_liters, Some(0.82));
+        assert_eq!(a.starter_steps[0].cells_after_billion, 185.8);
+        // Made after the pitching day, or dead by the model: 422 at production_date.
+        for made in [
+            time::macros::date!(2026 - 12 - 08),
+            time::macros::date!(2026 - 06 - 01),
+        ] {
+            let error = pitch_rate(at(made)).unwrap_err();
+            assert_eq!(
+                details(error)[0]["path"],
+                serde_json::json!(["production_date"])
+            );
+        }
     }
 }

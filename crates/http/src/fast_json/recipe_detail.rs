@@ -186,6 +186,7 @@ fn mash_step(item: &MashStep, out: &mut Object<'_>) -> serde_json::Result<()> {
         temperature_c,
         duration_minutes,
         infuse_amount_liters,
+        infuse_temperature_c,
         ramp_minutes,
         sort_order,
         created_at,
@@ -197,6 +198,7 @@ fn mash_step(item: &MashStep, out: &mut Object<'_>) -> serde_json::Result<()> {
     out.serde(key!("temperature_c"), temperature_c)?;
     out.serde(key!("duration_minutes"), duration_minutes)?;
     out.serde(key!("infuse_amount_liters"), infuse_amount_liters)?;
+    out.serde(key!("infuse_temperature_c"), infuse_temperature_c)?;
     out.serde(key!("ramp_minutes"), ramp_minutes)?;
     out.serde(key!("sort_order"), sort_order)?;
     out.instant(key!("created_at"), *created_at);
@@ -359,6 +361,7 @@ mod tests {
             temperature_c: number(random),
             duration_minutes: number(random),
             infuse_amount_liters: sometimes(random, number),
+            infuse_temperature_c: sometimes(random, number),
             ramp_minutes: sometimes(random, number),
             sort_order: random.pick(SORT_ORDERS),
             created_at: random.pick(INSTANTS),

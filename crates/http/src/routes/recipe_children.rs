@@ -158,6 +158,7 @@ static MASH_STEP: BodySpec = BodySpec {
         FieldSpec::required("temperature_c", Kind::Number),
         FieldSpec::required("duration_minutes", Kind::Number),
         FieldSpec::clearable("infuse_amount_liters", Kind::Number),
+        FieldSpec::clearable("infuse_temperature_c", Kind::Number),
         FieldSpec::clearable("ramp_minutes", Kind::Number),
         SORT_ORDER,
     ],
@@ -282,6 +283,7 @@ fn read_mash_step(r: &mut Reader) -> MashStepPatch {
         temperature_c: r.number("temperature_c"),
         duration_minutes: r.number("duration_minutes"),
         infuse_amount_liters: r.nullable_number("infuse_amount_liters"),
+        infuse_temperature_c: r.nullable_number("infuse_temperature_c"),
         ramp_minutes: r.nullable_number("ramp_minutes"),
         sort_order: sort_order(r),
     }
@@ -396,6 +398,7 @@ pub fn read_new_child(
                 temperature_c: p.temperature_c.unwrap_or_default(),
                 duration_minutes: p.duration_minutes.unwrap_or_default(),
                 infuse_amount_liters: p.infuse_amount_liters.flatten(),
+                infuse_temperature_c: p.infuse_temperature_c.flatten(),
                 ramp_minutes: p.ramp_minutes.flatten(),
                 sort_order: p.sort_order,
             })

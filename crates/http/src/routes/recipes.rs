@@ -3,8 +3,8 @@
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde_json::Value;
 use utoipa::ToSchema;
-use wort_domain::brewing::StatsReport;
 use wort_domain::brewing::scaling::ScaleTarget;
+use wort_domain::brewing::{ReportOptions, StatsReport};
 use wort_domain::recipe::{
     DEFAULT_BATCH_SIZE_LITERS, DEFAULT_BOIL_TIME_MINUTES, DEFAULT_EFFICIENCY, DEFAULT_STYLE,
     DEFAULT_TYPE, NewRecipe, Recipe, RecipeDetail, RecipeFilter, RecipePatch, RecipeSort,
@@ -371,15 +371,23 @@ pub async fn scale_recipe(
 
 /// OG, FG, ABV, IBU, colour, attenuation, calories and BU:GU, computed from the current
 /// ingredients (never stored or cached); with an equipment profile the brew day's `volumes`, with
-/// a style the `style_fit` (each `null` without).
+/// a style the `style_fit` (each `null` without); each mash step's infusion water or decoction
+/// (`mash_steps`). With `explain=true`, `explain` gives each figure's formula, inputs, steps and
+/// result, per fermentable and per hop.
 #[utoipa::path(get, path = "/v1/recipes/{id}/stats", tag = "recipes",
-    params(("id" = uuid::Uuid, Path, description = "Recipe id")),
-    responses((status = 200, body = StatsReport)))]
+    params(("id" = uuid::Uuid, Path, description = "Recipe id"),
+        ("explain" = Option<bool>, Query, description = "Add `explain`: how each figure is computed (default false)")),
+    responses((status = 200, body = StatsReport),
+        (status = 400, body = crate::error::ErrorBody, description = "`explain` not `true` or `false`")))]
 pub async fn recipe_stats(
     CallerAndId { user, id }: CallerAndId,
     state: web::Data<AppState>,
+    req: HttpRequest,
 ) -> ApiResult<HttpResponse> {
-    let stats = state.recipes.stats(user, id).await?;
+    let options = ReportOptions {
+        explain: Query::of(&req)?.boolean("explain")?.unwrap_or(false),
+    };
+    let stats = state.recipes.stats(user, id, options).await?;
     Ok(HttpResponse::Ok().json(stats))
 }
 

@@ -13,7 +13,7 @@ use utoipa::openapi::schema::Schema;
 use wort_domain::tools::{
     self, BeerKind, Dilution, DilutionInputs, HydrometerCorrection, HydrometerInputs, KegPressure,
     KegPressureInputs, PitchRate, PitchRateInputs, Priming, PrimingInputs, Refractometer,
-    RefractometerInputs, Sugar, rules::TOOL_PARAMETERS,
+    RefractometerInputs, RefractometerMethod, Sugar, rules::TOOL_PARAMETERS,
 };
 
 use super::resource;
@@ -63,6 +63,15 @@ impl ToolQuery {
             .ok_or_else(|| {
                 ApiError::bad_request(format!("Invalid query parameter {key}: expected a number"))
             })
+    }
+
+    /// A calendar date, `YYYY-MM-DD`.
+    fn date(&self, key: &str) -> ApiResult<time::Date> {
+        crate::params::parse_date(self.required(key)?).ok_or_else(|| {
+            ApiError::bad_request(format!(
+                "Invalid query parameter {key}: expected a date (YYYY-MM-DD)"
+            ))
+        })
     }
 
     fn choice<T>(
@@ -131,25 +140,40 @@ pub async fn keg_pressure(_auth: Authenticated, req: HttpRequest) -> ApiResult<H
     Ok(HttpResponse::Ok().json(tools::keg_pressure(inputs)?))
 }
 
-/// OG, gravity now and ABV from refractometer readings (Sean Terrill's cubic corrects for the
-/// alcohol once fermentation has begun).
+/// OG, gravity now and ABV from refractometer readings. Once fermentation has begun the alcohol
+/// bends light too: Sean Terrill's cubic (`method=terrill`, the default) or Petr Novotný's
+/// quadratic (`method=novotny`) corrects for it.
 #[utoipa::path(get, path = "/v1/tools/refractometer", tag = "tools", operation_id = "tool_refractometer",
     params(
         ("original_brix" = f64, Query, description = "The wort's reading before fermentation, °Brix"),
         ("current_brix" = f64, Query, description = "The reading now, °Brix; not above the original (422)"),
         ("wort_correction_factor" = f64, Query, description = "The refractometer's wort correction factor (1.04 is common)"),
+        ("method" = Option<RefractometerMethod>, Query, description = "The correction for alcohol: terrill (default) or novotny"),
     ),
     responses((status = 200, body = Refractometer),
         (status = 422, body = crate::error::ValidationErrorBody, description = "A parameter outside its bounds, or a current reading above the original")))]
 pub async fn refractometer(_auth: Authenticated, req: HttpRequest) -> ApiResult<HttpResponse> {
     let q = ToolQuery::of(
         &req,
-        &["original_brix", "current_brix", "wort_correction_factor"],
+        &[
+            "original_brix",
+            "current_brix",
+            "wort_correction_factor",
+            "method",
+        ],
     )?;
+    let methods: Vec<&str> = RefractometerMethod::ALL
+        .iter()
+        .map(|m| m.as_str())
+        .collect();
     let inputs = RefractometerInputs {
         original_brix: q.number("original_brix")?,
         current_brix: q.number("current_brix")?,
         wort_correction_factor: q.number("wort_correction_factor")?,
+        method: q
+            .0
+            .one_of("method", &methods, RefractometerMethod::parse)?
+            .unwrap_or_default(),
     };
     Ok(HttpResponse::Ok().json(tools::refractometer(inputs)?))
 }
@@ -204,17 +228,23 @@ pub async fn dilution(_auth: Authenticated, req: HttpRequest) -> ApiResult<HttpR
 }
 
 /// Yeast to pitch (Fix / Mr Malty rates: 0.75 million cells per mL per °P for an ale, 1.5 for a
-/// lager), the packs that hold it, and the stir-plate starter that grows one pack to it.
+/// lager), the packs that hold it, and the stir-plate starter that grows one pack to it, in
+/// steps of at most 4 L. The pack's viability is given (`viability_percent`) or follows from
+/// its `production_date` (liquid yeast loses 0.7 % a day, Brewer's Friend's linear model) at
+/// `as_of` (today unless given); exactly one of the two, else `400`.
 #[utoipa::path(get, path = "/v1/tools/pitch-rate", tag = "tools", operation_id = "tool_pitch_rate",
     params(
         ("volume_liters" = f64, Query, description = "Litres of wort"),
         ("og" = f64, Query, description = "Its original gravity, SG"),
         ("kind" = inline(BeerKind), Query, description = "Ale or lager"),
         ("cells_per_pack_billion" = f64, Query, description = "Cells in a fresh pack, billions (100 for most liquid yeast)"),
-        ("viability_percent" = f64, Query, description = "Share of them alive now, %"),
+        ("viability_percent" = Option<f64>, Query, description = "Share of them alive now, %; or give production_date"),
+        ("production_date" = Option<String>, Query, format = Date, description = "When the pack was made (YYYY-MM-DD); or give viability_percent"),
+        ("as_of" = Option<String>, Query, format = Date, description = "The pitching day (YYYY-MM-DD), today (UTC) unless given"),
     ),
     responses((status = 200, body = PitchRate),
-        (status = 422, body = crate::error::ValidationErrorBody, description = "A parameter outside its bounds")))]
+        (status = 400, body = crate::error::ErrorBody, description = "A parameter missing, malformed or unknown; both or neither of viability_percent and production_date"),
+        (status = 422, body = crate::error::ValidationErrorBody, description = "A parameter outside its bounds; a production date after as_of, or so old no cell is alive")))]
 pub async fn pitch_rate(_auth: Authenticated, req: HttpRequest) -> ApiResult<HttpResponse> {
     let q = ToolQuery::of(
         &req,
@@ -224,14 +254,37 @@ pub async fn pitch_rate(_auth: Authenticated, req: HttpRequest) -> ApiResult<Htt
             "kind",
             "cells_per_pack_billion",
             "viability_percent",
+            "production_date",
+            "as_of",
         ],
     )?;
+    let (viability_percent, production_date) =
+        match (q.0.get("viability_percent"), q.0.get("production_date")) {
+            (Some(_), Some(_)) => {
+                return Err(ApiError::bad_request(
+                    "Give viability_percent or production_date, not both".to_owned(),
+                ));
+            }
+            (None, None) => {
+                return Err(ApiError::bad_request(
+                    "Missing query parameter viability_percent (or production_date)".to_owned(),
+                ));
+            }
+            (Some(_), None) => (Some(q.number("viability_percent")?), None),
+            (None, Some(_)) => (None, Some(q.date("production_date")?)),
+        };
+    let as_of = match q.0.get("as_of") {
+        Some(_) => q.date("as_of")?,
+        None => time::OffsetDateTime::now_utc().date(),
+    };
     let inputs = PitchRateInputs {
         volume_liters: q.number("volume_liters")?,
         og: q.number("og")?,
         kind: q.choice("kind", &kinds(), BeerKind::parse)?,
         cells_per_pack_billion: q.number("cells_per_pack_billion")?,
-        viability_percent: q.number("viability_percent")?,
+        viability_percent,
+        production_date,
+        as_of,
     };
     Ok(HttpResponse::Ok().json(tools::pitch_rate(inputs)?))
 }

@@ -386,6 +386,11 @@ fn mash_step(s: &MashStep) -> Value {
         "amount",
         s.infuse_amount_liters.map(|l| measure("l", l)),
     );
+    put(
+        &mut o,
+        "infuse_temperature",
+        s.infuse_temperature_c.map(|t| measure("C", t)),
+    );
     o.insert("step_temperature".into(), measure("C", s.temperature_c));
     o.insert("step_time".into(), measure("min", s.duration_minutes));
     put(

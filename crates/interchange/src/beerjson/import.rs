@@ -688,6 +688,12 @@ fn mash_step(s: &Obj<'_>, r: &mut Report, sort_order: Option<i32>) -> NewMashSte
         temperature_c: s.bounded(r, "step_temperature", TEMPERATURE_C, limits::TEMPERATURE_C),
         duration_minutes: s.bounded(r, "step_time", TIME_MIN, limits::MASH_MINUTES),
         infuse_amount_liters: s.optional_bounded(r, "amount", VOLUME_L, limits::LITERS),
+        infuse_temperature_c: s.optional_bounded(
+            r,
+            "infuse_temperature",
+            TEMPERATURE_C,
+            limits::INFUSE_TEMPERATURE_C,
+        ),
         ramp_minutes: s.optional_bounded(r, "ramp_time", TIME_MIN, limits::MASH_MINUTES),
         sort_order,
     }

@@ -409,6 +409,10 @@ fn mash_step(w: &mut Writer, s: &MashStep) {
     w.field("VERSION", 1);
     w.text("TYPE", &enums::title(s.kind.as_str()));
     w.optional_number("INFUSE_AMOUNT", s.infuse_amount_liters);
+    // A display field in BeerXML; written as a number with its unit, as BeerSmith writes it.
+    if let Some(t) = s.infuse_temperature_c {
+        w.text("INFUSE_TEMP", &format!("{t} C"));
+    }
     w.field("STEP_TEMP", s.temperature_c);
     w.field("STEP_TIME", s.duration_minutes);
     w.optional_number("RAMP_TIME", s.ramp_minutes);

@@ -147,6 +147,38 @@ impl Record<'_> {
             .map(|x| r.clamp(&self.path(field), x * scale, bound))
     }
 
+    /// One of BeerXML's display temperatures (`INFUSE_TEMP`): programs write a bare number of
+    /// °C (`81.7`), or a number with its unit (`98.5 C`, `210 F`); °F is converted.
+    fn display_temperature(
+        &self,
+        r: &mut Report,
+        field: &str,
+        bound: limits::Bound,
+    ) -> Option<f64> {
+        let t = self.node.text_of(field)?.trim();
+        let (number, fahrenheit) = match t.strip_suffix(['F', 'f']) {
+            Some(n) => (n.trim_end().trim_end_matches('°').trim_end(), true),
+            None => (
+                t.strip_suffix(['C', 'c'])
+                    .map_or(t, |n| n.trim_end().trim_end_matches('°').trim_end()),
+                false,
+            ),
+        };
+        match number.parse::<f64>() {
+            Ok(x) if x.is_finite() => {
+                let c = if fahrenheit { (x - 32.0) / 1.8 } else { x };
+                Some(r.clamp(&self.path(field), c, bound))
+            }
+            _ => {
+                r.warn(
+                    &self.path(field),
+                    format!("{} is not a temperature: ignored", quoted(t)),
+                );
+                None
+            }
+        }
+    }
+
     /// BeerXML booleans are `TRUE`/`FALSE`; exporters write any case.
     fn flag(&self, r: &mut Report, field: &str) -> Option<bool> {
         let t = self.node.text_of(field)?;
@@ -555,6 +587,11 @@ fn mash_step(rec: &Record<'_>, r: &mut Report, order: i32) -> NewMashStep {
         temperature_c: rec.bounded(r, "STEP_TEMP", 1.0, limits::TEMPERATURE_C),
         duration_minutes: rec.bounded(r, "STEP_TIME", 1.0, limits::MASH_MINUTES),
         infuse_amount_liters: rec.optional_bounded(r, "INFUSE_AMOUNT", 1.0, limits::LITERS),
+        infuse_temperature_c: rec.display_temperature(
+            r,
+            "INFUSE_TEMP",
+            limits::INFUSE_TEMPERATURE_C,
+        ),
         ramp_minutes: rec.optional_bounded(r, "RAMP_TIME", 1.0, limits::MASH_MINUTES),
         sort_order: Some(order),
     }

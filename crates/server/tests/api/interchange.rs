@@ -74,9 +74,13 @@ fn carried(recipe: &Value) -> Value {
 }
 
 /// Statistics with each hop's IBU but not its id (a re-imported hop has a new one).
+/// The statistics without the ids of the children they name (a copy's children are new rows).
 fn without_hop_ids(mut stats: Value) -> Value {
     for hop in stats["ibu_by_hop"].as_array_mut().unwrap() {
         hop.as_object_mut().unwrap().remove("hop_id");
+    }
+    for step in stats["mash_steps"].as_array_mut().unwrap() {
+        step.as_object_mut().unwrap().remove("mash_step_id");
     }
     stats
 }

@@ -23,6 +23,7 @@ mod database;
 mod devices;
 mod embedded;
 mod errors;
+mod explained;
 mod fast_paths;
 mod fermentation;
 mod file_meaning;

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use uuid::Uuid;
 
 use super::RecipeService;
-use crate::brewing::{BrewingContext, StatsReport, stats_report, style};
+use crate::brewing::{BrewingContext, ReportOptions, StatsReport, stats_report, style};
 use crate::equipment::Equipment;
 use crate::page::{Page, PageRequest};
 use crate::recipe::RecipeDetail;
@@ -32,7 +32,13 @@ impl RecipeForExport {
             hop_forms: &forms,
         };
         let style = detail.recipe.style_id.as_deref().and_then(style);
-        let stats = stats_report(&detail.stats_input(), &context, style);
+        let stats = stats_report(
+            &detail.stats_input(),
+            &context,
+            style,
+            &detail.mash_steps,
+            ReportOptions::default(),
+        );
         RecipeForExport {
             detail,
             equipment,

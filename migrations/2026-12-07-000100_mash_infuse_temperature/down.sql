@@ -1,0 +1,1 @@
+ALTER TABLE mash_steps DROP COLUMN infuse_temperature_c;
