@@ -1009,7 +1009,9 @@ export interface paths {
         /**
          * OG, FG, ABV, IBU, colour, attenuation, calories and BU:GU, computed from the current
          *     ingredients (never stored or cached); with an equipment profile the brew day's `volumes`, with
-         *     a style the `style_fit` (each `null` without).
+         *     a style the `style_fit` (each `null` without); each mash step's infusion water or decoction
+         *     (`mash_steps`). With `explain=true`, `explain` gives each figure's formula, inputs, steps and
+         *     result, per fermentable and per hop.
          */
         get: operations["recipe_stats"];
         put?: never;
@@ -1478,7 +1480,10 @@ export interface paths {
         };
         /**
          * Yeast to pitch (Fix / Mr Malty rates: 0.75 million cells per mL per °P for an ale, 1.5 for a
-         *     lager), the packs that hold it, and the stir-plate starter that grows one pack to it.
+         *     lager), the packs that hold it, and the stir-plate starter that grows one pack to it, in
+         *     steps of at most 4 L. The pack's viability is given (`viability_percent`) or follows from
+         *     its `production_date` (liquid yeast loses 0.7 % a day, Brewer's Friend's linear model) at
+         *     `as_of` (today unless given); exactly one of the two, else `400`.
          */
         get: operations["tool_pitch_rate"];
         put?: never;
@@ -1519,8 +1524,9 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * OG, gravity now and ABV from refractometer readings (Sean Terrill's cubic corrects for the
-         *     alcohol once fermentation has begun).
+         * OG, gravity now and ABV from refractometer readings. Once fermentation has begun the alcohol
+         *     bends light too: Sean Terrill's cubic (`method=terrill`, the default) or Petr Novotný's
+         *     quadratic (`method=novotny`) corrects for it.
          */
         get: operations["tool_refractometer"];
         put?: never;
@@ -2060,7 +2066,7 @@ export interface components {
          * @description What a check is about; stable codes a client can act on.
          * @enum {string}
          */
-        CheckCode: "hop_time_exceeds_boil" | "hop_rate_high" | "no_fermentables" | "no_yeast" | "no_mash_steps" | "efficiency_unusual" | "mash_exceeds_capacity" | "water_ion_high";
+        CheckCode: "hop_time_exceeds_boil" | "hop_rate_high" | "no_fermentables" | "no_yeast" | "no_mash_steps" | "efficiency_unusual" | "mash_exceeds_capacity" | "water_ion_high" | "infusion_impossible";
         /** @description A recipe as `GET /v1/recipes/{id}` gives it, with its checks: each recipe of an import report. */
         CheckedRecipe: components["schemas"]["RecipeDetail"] & {
             /** @description As `GET /v1/recipes/{id}/checks` gives them. */
@@ -2365,6 +2371,8 @@ export interface components {
             duration_minutes: number;
             /** Format: double */
             infuse_amount_liters?: number | null;
+            /** Format: double */
+            infuse_temperature_c?: number | null;
             name: string;
             /** Format: double */
             ramp_minutes?: number | null;
@@ -2740,6 +2748,49 @@ export interface components {
          * @enum {string}
          */
         EventType: "session.status_changed" | "reading.created" | "fermentation.stable" | "fermentation.step_due" | "ping";
+        /** @description One named value a formula reads. */
+        ExplainedInput: {
+            name: string;
+            /** @description `L`, `kg`, `g`, `gal`, `lb`, `%`, `SG`, `min`, `SRM`, `points`, … (empty for a ratio). */
+            unit: string;
+            /** Format: double */
+            value: number;
+        };
+        /** @description One ingredient's share of a figure: a fermentable's gravity points or colour units, a hop's IBU. */
+        ExplainedPart: {
+            /**
+             * Format: uuid
+             * @description The fermentable's or hop's id.
+             */
+            id: string;
+            inputs: components["schemas"]["ExplainedInput"][];
+            name: string;
+            /**
+             * Format: double
+             * @description Unrounded to 4 decimals: the parts add up to the figure before it is rounded.
+             */
+            result: number;
+            steps: components["schemas"]["ExplainedStep"][];
+        };
+        /** @description One intermediate value, labelled with how it is computed. */
+        ExplainedStep: {
+            label: string;
+            /** Format: double */
+            value: number;
+        };
+        /** @description How one figure is computed. */
+        Explanation: {
+            formula: components["schemas"]["Formula"];
+            inputs: components["schemas"]["ExplainedInput"][];
+            /** @description Per fermentable (OG, colour) or per hop (IBU); empty for the other figures. */
+            parts: components["schemas"]["ExplainedPart"][];
+            /**
+             * Format: double
+             * @description The figure exactly as `/stats` returns it; null only for BU:GU without gravity points.
+             */
+            result?: number | null;
+            steps: components["schemas"]["ExplainedStep"][];
+        };
         /**
          * @description The document format of an export (`format` in the query).
          * @enum {string}
@@ -2923,6 +2974,13 @@ export interface components {
          * @enum {string}
          */
         Flocculation: "low" | "medium_low" | "medium" | "medium_high" | "high" | "very_high";
+        /** @description A formula's name and where it is published. */
+        Formula: {
+            /** @description The formula as a brewer writes it, e.g. `IBU = bigness × boil time factor × mg/L`. */
+            name: string;
+            /** @description Where it is published (author, title). */
+            source: string;
+        };
         /**
          * @description A device with its ingest token: the answer to create and to a token replacement, the only
          *     times the token is shown.
@@ -3244,6 +3302,12 @@ export interface components {
             id: string;
             /** Format: double */
             infuse_amount_liters?: number | null;
+            /**
+             * Format: double
+             * @description The infusion water's temperature when the brewer chooses it; null means boiling water
+             *     (or, with `infuse_amount_liters` set, the temperature that volume needs).
+             */
+            infuse_temperature_c?: number | null;
             name: string;
             /** Format: double */
             ramp_minutes?: number | null;
@@ -3257,6 +3321,36 @@ export interface components {
         };
         /** @enum {string} */
         MashStepType: "infusion" | "temperature" | "decoction";
+        /** @description What one mash step adds to the mash (`mash_steps` in `/stats`). */
+        MashStepWater: {
+            /**
+             * Format: double
+             * @description Litres of thick mash to pull, boil and return to reach this rest (2 decimals); null unless
+             *     a `decoction` step after the first.
+             */
+            decoction_volume_liters?: number | null;
+            /**
+             * @description True when no water can do it: water not hotter than the rest, a rest below the one before,
+             *     or a set volume that would need water hotter than boiling. `/checks` names it
+             *     (`infusion_impossible`).
+             */
+            impossible: boolean;
+            /**
+             * Format: double
+             * @description The temperature of that water (1 decimal): the step's own `infuse_temperature_c`, boiling
+             *     water (100 °C) when it sets neither, or the temperature its set volume needs.
+             */
+            infusion_temperature_c?: number | null;
+            /**
+             * Format: double
+             * @description Litres of water to add to reach this rest from the one before (2 decimals): the step's own
+             *     `infuse_amount_liters` when it sets one, else computed. Null for the first step (its water
+             *     is the strike water), for a step that is not an infusion, and for an impossible infusion.
+             */
+            infusion_volume_liters?: number | null;
+            /** Format: uuid */
+            mash_step_id: string;
+        };
         /** @description `GET /v1/me`. */
         Me: {
             email: string;
@@ -3307,6 +3401,11 @@ export interface components {
         MiscUse: "mash" | "sparge" | "boil" | "whirlpool" | "primary" | "secondary" | "bottling";
         PitchRate: {
             /**
+             * Format: int64
+             * @description Days from `production_date` to `as_of`; null when the viability was given.
+             */
+            age_days?: number | null;
+            /**
              * Format: double
              * @description Billion cells to pitch (1 decimal).
              */
@@ -3334,10 +3433,21 @@ export interface components {
             starter_gravity: number;
             /**
              * Format: double
-             * @description Litres of 1.036 starter wort that grow one pack to the count on a stir plate (2
-             *     decimals); `null` when one pack is enough.
+             * @description Litres of 1.036 starter wort, all steps together, that grow one pack to the count on a
+             *     stir plate (2 decimals); `null` when one pack is enough.
              */
             starter_liters?: number | null;
+            /**
+             * @description The starter's steps: one when it fits a 4 L step, else 4 L steps, at most three (the
+             *     last holds the rest). Empty when one pack is enough.
+             */
+            starter_steps: components["schemas"]["StarterStepAnswer"][];
+            /**
+             * Format: double
+             * @description The pack's viability used (%, 1 decimal): as given, or from its age (Brewer's Friend's
+             *     linear model: 100 − 0.7 × days since production, never below 0).
+             */
+            viability_percent: number;
             /**
              * Format: double
              * @description Billion living cells in one pack (1 decimal).
@@ -3345,6 +3455,11 @@ export interface components {
             viable_cells_per_pack_billion: number;
         };
         PitchRateInputs: {
+            /**
+             * Format: date
+             * @description The day the yeast is pitched (today unless given).
+             */
+            as_of: string;
             /**
              * Format: double
              * @description Cells in a fresh pack or vial, in billions (100 for most liquid yeast).
@@ -3354,10 +3469,15 @@ export interface components {
             /** Format: double */
             og: number;
             /**
-             * Format: double
-             * @description Share of those cells alive now (falls with the pack's age).
+             * Format: date
+             * @description When the pack was made; its viability then follows from its age at `as_of`.
              */
-            viability_percent: number;
+            production_date?: string | null;
+            /**
+             * Format: double
+             * @description Share of those cells alive now, as given; null when it follows from `production_date`.
+             */
+            viability_percent?: number | null;
             /** Format: double */
             volume_liters: number;
         };
@@ -3631,7 +3751,7 @@ export interface components {
             abv_percent: number;
             /**
              * Format: double
-             * @description SG now, by Sean Terrill's cubic (4 decimals).
+             * @description SG now, by the method's correction for alcohol (4 decimals).
              */
             current_gravity: number;
             inputs: components["schemas"]["RefractometerInputs"];
@@ -3647,6 +3767,8 @@ export interface components {
              * @description The reading now, °Brix (alcohol makes it read high; the cubic accounts for it).
              */
             current_brix: number;
+            /** @description The correction for alcohol: `terrill` (default) or `novotny`. */
+            method: components["schemas"]["RefractometerMethod"];
             /**
              * Format: double
              * @description The wort's reading before fermentation, °Brix.
@@ -3659,6 +3781,11 @@ export interface components {
              */
             wort_correction_factor: number;
         };
+        /**
+         * @description How a fermenting beer's refractometer reading becomes a gravity.
+         * @enum {string}
+         */
+        RefractometerMethod: "terrill" | "novotny";
         /** @description Request body of `POST /v1/recipes/{id}/scale`. */
         ScaleRecipeRequest: {
             /**
@@ -3785,8 +3912,55 @@ export interface components {
             name: string;
             password: string;
         };
+        /** @description One step of a stir-plate starter, decanted before the next. */
+        StarterStepAnswer: {
+            /**
+             * Format: double
+             * @description Billion cells it grows to (1 decimal).
+             */
+            cells_after_billion: number;
+            /**
+             * Format: double
+             * @description Billion cells pitched into it (1 decimal).
+             */
+            cells_before_billion: number;
+            /**
+             * Format: double
+             * @description Grams of extract in it (°P × SG × 10 per litre; dry malt extract weighs about 5 % more).
+             */
+            extract_grams: number;
+            /**
+             * Format: double
+             * @description Its gravity: 1.036.
+             */
+            gravity: number;
+            /**
+             * Format: double
+             * @description Litres of starter wort (2 decimals).
+             */
+            liters: number;
+        };
+        /** @description `explain` in `/stats`: one explanation per figure. */
+        StatsExplanation: {
+            abv: components["schemas"]["Explanation"];
+            attenuation: components["schemas"]["Explanation"];
+            bu_gu: components["schemas"]["Explanation"];
+            calories: components["schemas"]["Explanation"];
+            calories_per_liter: components["schemas"]["Explanation"];
+            ebc: components["schemas"]["Explanation"];
+            fg: components["schemas"]["Explanation"];
+            ibu: components["schemas"]["Explanation"];
+            og: components["schemas"]["Explanation"];
+            srm: components["schemas"]["Explanation"];
+        };
         /** @description `GET /v1/recipes/{id}/stats` with volumes and style fit. The statistics stay at the top level. */
         StatsReport: components["schemas"]["RecipeStats"] & {
+            explain?: null | components["schemas"]["StatsExplanation"];
+            /**
+             * @description One entry per mash step, in the mash's order: the water each infusion adds and the thick
+             *     mash each decoction pulls.
+             */
+            mash_steps: components["schemas"]["MashStepWater"][];
             style_fit?: null | components["schemas"]["StyleFit"];
             volumes?: null | components["schemas"]["Volumes"];
         };
@@ -4141,6 +4315,8 @@ export interface components {
             duration_minutes?: number;
             /** Format: double */
             infuse_amount_liters?: number | null;
+            /** Format: double */
+            infuse_temperature_c?: number | null;
             name?: string;
             /** Format: double */
             ramp_minutes?: number | null;
@@ -12463,7 +12639,10 @@ export interface operations {
     };
     recipe_stats: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Add `explain`: how each figure is computed (default false) */
+                explain?: boolean;
+            };
             header?: {
                 /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
                 "If-None-Match"?: string;
@@ -12495,6 +12674,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description `explain` not `true` or `false` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15923,8 +16103,12 @@ export interface operations {
                 kind: "ale" | "lager";
                 /** @description Cells in a fresh pack, billions (100 for most liquid yeast) */
                 cells_per_pack_billion: number;
-                /** @description Share of them alive now, % */
-                viability_percent: number;
+                /** @description Share of them alive now, %; or give production_date */
+                viability_percent?: number;
+                /** @description When the pack was made (YYYY-MM-DD); or give viability_percent */
+                production_date?: string;
+                /** @description The pitching day (YYYY-MM-DD), today (UTC) unless given */
+                as_of?: string;
             };
             header?: {
                 /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
@@ -15954,6 +16138,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description A parameter missing, malformed or unknown; both or neither of viability_percent and production_date */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15970,7 +16155,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A parameter outside its bounds */
+            /** @description A parameter outside its bounds; a production date after as_of, or so old no cell is alive */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -16095,6 +16280,8 @@ export interface operations {
                 current_brix: number;
                 /** @description The refractometer's wort correction factor (1.04 is common) */
                 wort_correction_factor: number;
+                /** @description The correction for alcohol: terrill (default) or novotny */
+                method?: components["schemas"]["RefractometerMethod"];
             };
             header?: {
                 /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
