@@ -35,6 +35,8 @@ pub mod water;
 pub(crate) mod fixtures;
 #[cfg(test)]
 mod properties;
+#[cfg(test)]
+mod published;
 
 pub use colour::{MaltColour, est_color_srm, est_color_srm_of_malts, srm_of};
 pub use hop_form::HopForm;
