@@ -303,8 +303,9 @@ fn explain_ibu(
     let parts = input
         .hops
         .iter()
+        .zip(&u.hop_ibus)
         .enumerate()
-        .map(|(i, hop)| {
+        .map(|(i, (hop, &ibu))| {
             let (minutes, multiplier) = bitterness::boil_equivalent_at(
                 hop.hop_use,
                 hop.time_minutes,
@@ -349,10 +350,10 @@ fn explain_ibu(
                     step("kettle utilisation × hop form factor", factor),
                     step(
                         "IBU = multiplier × bigness × time factor × mg/L × utilisation factor",
-                        u.hop_ibus[i],
+                        ibu,
                     ),
                 ],
-                result: round_to(u.hop_ibus[i], 4),
+                result: round_to(ibu, 4),
             }
         })
         .collect();
