@@ -789,6 +789,74 @@ mod tests {
         assert!(!has(&run(&sound(), &context), CheckCode::WaterIonHigh));
     }
 
+    fn rest(name: &str, temperature_c: f64) -> MashStep {
+        MashStep {
+            name: name.into(),
+            temperature_c,
+            ..mash_step()
+        }
+    }
+
+    #[test]
+    fn infusion_impossible_appears_for_water_no_hotter_than_the_rest() {
+        // 5 kg struck with 13.5 L at 40 °C, then 63 °C with water at 60 °C.
+        let mut r = sound();
+        let mut step = rest("Saccharification", 63.0);
+        step.infuse_temperature_c = Some(60.0);
+        r.mash_steps = vec![rest("Ferulic", 40.0), step];
+        let checks = check_recipe(&r, &CheckContext::default(), &us());
+        let c = only(&checks, CheckCode::InfusionImpossible);
+        assert_eq!(c.severity, Severity::Error);
+        let id = r.mash_steps[1].id.to_string();
+        assert_eq!(c.path, ["mash_steps", id.as_str(), "infuse_temperature_c"]);
+        assert_eq!(
+            c.message,
+            "Saccharification: an infusion cannot bring the mash to 145 °F: water at 140 °F is not \
+             hotter than the rest. Heat the mash directly (a temperature step) or change the water."
+        );
+        // A rest cooler than the one before, and a set volume too small for boiling water.
+        r.mash_steps[1].infuse_temperature_c = None;
+        r.mash_steps[1].temperature_c = 35.0;
+        let c = only(
+            &run(&r, &CheckContext::default()),
+            CheckCode::InfusionImpossible,
+        )
+        .clone();
+        assert_eq!(c.path[2], "temperature_c");
+        assert!(c.message.contains("cooler than the 40 °C"), "{}", c.message);
+        r.mash_steps[1].temperature_c = 63.0;
+        r.mash_steps[1].infuse_amount_liters = Some(2.0);
+        let c = only(
+            &run(&r, &CheckContext::default()),
+            CheckCode::InfusionImpossible,
+        )
+        .clone();
+        assert_eq!(c.path[2], "infuse_amount_liters");
+        assert!(c.message.contains("above boiling"), "{}", c.message);
+    }
+
+    #[test]
+    fn infusion_impossible_stays_away_for_boiling_water_decoctions_and_direct_heat() {
+        let mut r = sound();
+        let mut decoction = rest("Decoction", 72.0);
+        decoction.kind = MashStepType::Decoction;
+        let mut heated = rest("Mash out", 78.0);
+        heated.kind = MashStepType::Temperature;
+        let mut hot = rest("Hot liquor", 67.0);
+        hot.infuse_temperature_c = Some(85.0);
+        r.mash_steps = vec![
+            rest("Protein", 52.0),
+            rest("Beta", 63.0),
+            hot,
+            decoction,
+            heated,
+        ];
+        assert!(!has(
+            &run(&r, &CheckContext::default()),
+            CheckCode::InfusionImpossible
+        ));
+    }
+
     #[test]
     fn codes_and_severities_serialize_as_the_api_says() {
         let mut r = sound();
