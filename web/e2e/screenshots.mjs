@@ -167,6 +167,27 @@ await call('POST', `/v1/sessions/${brewDay.id}/fermentation-logs`, {
   temperature_c: 65,
   notes: 'Pre-boil',
 });
+// A step mash for the brew day's water: a protein rest struck with water, an infusion of
+// boiling water, a decoction and a mash-out. Its session is planned: the checklist (the shot) is
+// the brew day's, and the strike water is ticked.
+const festbier = await call('POST', '/v1/recipes', { name: 'Festbier', style: 'Festbier', batch_size_liters: 20, boil_time_minutes: 90, style_id: '4B' });
+for (const f of [
+  { name: 'Pilsner', amount_kg: 4.6, color_srm: 2, yield_percent: 80 },
+  { name: 'Vienna', amount_kg: 0.8, color_srm: 4, yield_percent: 78 },
+])
+  await call('POST', `/v1/recipes/${festbier.id}/fermentables`, f);
+await call('POST', `/v1/recipes/${festbier.id}/hops`, { name: 'Hallertauer Mittelfrüh', alpha_acid: 4, amount_grams: 45, time_minutes: 60 });
+await call('POST', `/v1/recipes/${festbier.id}/yeasts`, { name: 'SafLager W-34/70', lab: 'Fermentis', form: 'dry', attenuation: 80 });
+for (const m of [
+  { name: 'Protein rest', temperature_c: 52, duration_minutes: 15 },
+  { name: 'Beta rest', temperature_c: 63, duration_minutes: 40 },
+  { name: 'Alpha rest', type: 'decoction', temperature_c: 72, duration_minutes: 20 },
+  { name: 'Mash out', temperature_c: 78, duration_minutes: 10 },
+])
+  await call('POST', `/v1/recipes/${festbier.id}/mash-steps`, m);
+const stepMashDay = await call('POST', '/v1/sessions', { recipe_id: festbier.id, brew_date: '2026-11-26', name: 'Festbier, batch 1' });
+const stepMashSteps = await call('GET', `/v1/sessions/${stepMashDay.id}/steps`);
+await call('PATCH', `/v1/steps/${stepMashSteps[0].id}`, { completed: true });
 // Inventory that follows the brewing: a session on its brew day (the deduction offered) and a
 // planned one for the shopping list.
 const brewing = await call('POST', '/v1/sessions', { recipe_id: id, brew_date: '2026-11-27', status: 'brewing', name: 'Citra Pale Ale #2' });
@@ -269,5 +290,28 @@ if (!process.env.SCREENSHOT_ONLY || process.env.SCREENSHOT_ONLY.split(',').inclu
   await page.waitForLoadState('networkidle');
   await page.locator('section.water-panel').screenshot({ path: `${out}recipe-water-imported.png` });
   console.log(`${out}recipe-water-imported.png (from ${file})`);
+}
+// A recipe's statistics with the IBU's working open, hop by hop (desk size; tall enough for the
+// whole explanation).
+if (!process.env.SCREENSHOT_ONLY || process.env.SCREENSHOT_ONLY.split(',').includes('recipe-explained')) {
+  await call('PATCH', '/v1/me/preferences', { amounts: 'metric', temperature: 'c' });
+  await page.setViewportSize({ width: 1440, height: 1700 });
+  await page.goto(`/recipes/${id}`);
+  await page.getByRole('button', { name: 'How is IBU computed?' }).click();
+  await page.getByRole('heading', { name: 'Per hop' }).waitFor();
+  await page.waitForLoadState('networkidle');
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: `${out}recipe-explained-desktop.png` });
+  console.log(`${out}recipe-explained-desktop.png`);
+}
+// A step mash's brew-day checklist on a phone: the infusions' water and the decoction, said by the API.
+if (!process.env.SCREENSHOT_ONLY || process.env.SCREENSHOT_ONLY.split(',').includes('brew-day-step-mash')) {
+  await call('PATCH', '/v1/me/preferences', { amounts: 'metric', temperature: 'c' });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`/sessions/${stepMashDay.id}`);
+  await page.getByText('of thick mash').first().waitFor();
+  await page.waitForLoadState('networkidle');
+  await page.locator('section[aria-labelledby="h-checklist"]').screenshot({ path: `${out}brew-day-step-mash-phone.png` });
+  console.log(`${out}brew-day-step-mash-phone.png`);
 }
 await browser.close();

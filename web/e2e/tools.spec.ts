@@ -48,3 +48,50 @@ test('tools: calculators in US units, answers as the brewer types, a 422 at its 
 
   await checkPage(page);
 });
+
+test('tools: a pitch rate from the pack’s production date, with a starter in steps; a refractometer by Novotný', async ({ page }) => {
+  await signUp(page);
+  await page.goto('/tools');
+  await expect(page.getByRole('heading', { level: 1, name: 'Tools' })).toBeVisible();
+
+  // 40 L of 1.070 lager from a pack made 92 days before pitching: the API's viability from its
+  // age (100 − 0.7 × 92 = 35.6 %) and a starter in two steps of at most 4 L.
+  const pitch = page.getByRole('form', { name: 'Pitch rate' });
+  await pitch.getByLabel('Wort volume (L)').fill('40');
+  await pitch.getByLabel('Original gravity (SG)').fill('1.070');
+  await pitch.getByLabel('Beer').selectOption('lager');
+  await expect(pitch.getByLabel('Production date')).toHaveCount(0);
+  await pitch.getByLabel('Viability from').selectOption('date');
+  await expect(pitch.getByLabel('Viability (%)')).toHaveCount(0);
+  await pitch.getByLabel('Production date').fill('2026-08-01');
+  await pitch.getByLabel('Pitching day').fill('2026-11-01');
+  const result = page.getByLabel('Pitch rate result');
+  await expect(result).toContainText('Cells to pitch1023 billion');
+  await expect(result).toContainText('Viability used35.6 %');
+  await expect(result).toContainText('Age of the pack92 days');
+  await expect(result).toContainText('Or one pack and a starter7.85 L at 1.036');
+  const steps = page.getByRole('table', { name: 'Starter steps' });
+  await expect(steps.getByRole('row')).toHaveCount(3);
+  await expect(steps.getByRole('row').nth(1).getByRole('cell')).toHaveText(['4 L', '1.036', '373.9 g', '35.6 → 559.1']);
+  await expect(steps.getByRole('row').nth(2).getByRole('cell')).toHaveText(['3.85 L', '1.036', '360 g', '559.1 → 1023.3']);
+  await checkPage(page);
+
+  // A pack made after the pitching day is the API's 422, at the production date.
+  await pitch.getByLabel('Pitching day').fill('2026-07-01');
+  await expect(pitch.getByLabel('Production date')).toHaveAccessibleDescription(/Must not be after/);
+
+  // Back to a viability in per cent: the dates go, the viability comes back as it was.
+  await pitch.getByLabel('Viability from').selectOption('percent');
+  await expect(pitch.getByLabel('Production date')).toHaveCount(0);
+  await expect(pitch.getByLabel('Viability (%)')).toHaveValue('90');
+  await expect(result).not.toContainText('Age of the pack');
+
+  // The refractometer: Terrill's cubic by default, Novotný's on request (12.5 → 6.5 °Bx).
+  const refractometer = page.getByRole('form', { name: 'Refractometer' });
+  const refractometerResult = page.getByLabel('Refractometer result');
+  await expect(refractometer.getByLabel('Correction', { exact: true })).toHaveValue('terrill');
+  await expect(refractometerResult).toContainText('ABV4.72 %');
+  await refractometer.getByLabel('Correction', { exact: true }).selectOption('novotny');
+  await expect(refractometerResult).toContainText('Gravity now1.010');
+  await expect(refractometerResult).toContainText('ABV4.99 %');
+});

@@ -51,6 +51,7 @@ describe('query keys', () => {
     expect(prefixOf(keys.recipes.lists(), keys.recipes.detail('r1'))).toBe(false);
     expect(prefixOf(keys.recipes.lists(), keys.recipes.stats('r1'))).toBe(false);
     expect(prefixOf(keys.recipes.allStats(), keys.recipes.stats('r1'))).toBe(true);
+    expect(prefixOf(keys.recipes.stats('r1'), keys.recipes.explain('r1'))).toBe(true);
     expect(prefixOf(keys.inventory.lists(), keys.inventory.page(3, 50))).toBe(true);
     expect(prefixOf(keys.webhooks.deliveries('w1'), keys.webhooks.deliveryPage('w1', 2))).toBe(true);
     expect(prefixOf(keys.webhooks.list(), keys.webhooks.detail('w1'))).toBe(false);

@@ -35,6 +35,8 @@ export const keys = {
     water: (id: string) => ['recipes', 'stats', id, 'water'] as const,
     /** The recipe's checks: under its stats too, and their messages are in the account's units. */
     checks: (id: string) => ['recipes', 'stats', id, 'checks'] as const,
+    /** How each figure is computed (`/stats?explain=true`): under the stats, refreshed with them. */
+    explain: (id: string) => ['recipes', 'stats', id, 'explain'] as const,
   },
   water: {
     profiles: () => ['water', 'profiles'] as const,

@@ -12,6 +12,7 @@ export function Cell({
   i,
   save,
   label,
+  applies = true,
 }: {
   recipeId: string;
   c: Col;
@@ -20,6 +21,8 @@ export function Cell({
   i: number;
   save: (v: string | number | null) => Promise<void>;
   label: string;
+  /** Whether the field means something on this row (`Col.only`); else an empty cell. */
+  applies?: boolean;
 }) {
   const days = c.days?.(row) ?? false;
   // A check naming this row's field by the row's id ("hops", id, "time_minutes"): its text is in
@@ -28,7 +31,7 @@ export function Cell({
   const describedBy = checks.map((_, n) => rowCheckId(row.id, c.key, n)).join(' ') || undefined;
   const value = row[c.key] as string | number | null;
   const shownLabel = days ? `${c.label} (days)` : label;
-  if (c.only && !c.only(row))
+  if (!applies)
     return (
       <td role="cell" data-label={shownLabel} className="not-applicable">
         <span aria-hidden="true">—</span>

@@ -36,10 +36,12 @@ export const ChildTable = memo(function ChildTable({ recipeId, spec, rows: apiRo
 
   const headingId = `h-${spec.path}`;
   const columns: (Col | DerivedCol)[] = [];
+  // Whether a column means something on a row (`only`), judged among the rows in the API's order.
+  const applies = (c: Col | DerivedCol, r: Row) => !c.only || c.only(r, visible);
   for (const c of spec.cols) {
     // A column that applies to none of the rows (no hop stand among the hops) is left out.
-    if (!c.only || rows.some((r) => c.only!(r))) columns.push(c);
-    for (const d of spec.derived ?? []) if (d.after === c.key) columns.push(d);
+    if (rows.some((r) => applies(c, r))) columns.push(c);
+    for (const d of spec.derived ?? []) if (d.after === c.key && rows.some((r) => applies(d, r))) columns.push(d);
   }
   const isDerived = (c: Col | DerivedCol): c is DerivedCol => 'value' in c;
   const header = (c: Col | DerivedCol) => {
@@ -76,12 +78,26 @@ export const ChildTable = memo(function ChildTable({ recipeId, spec, rows: apiRo
                   <Fragment key={r.id}>
                     <tr role="row">
                       {columns.map((c) =>
-                        isDerived(c) ? (
-                          <td role="cell" key={c.key} data-label={c.label} className="derived">
+                        isDerived(c) && !applies(c, r) ? (
+                          <td role="cell" key={c.key} data-label={c.label} className="not-applicable">
+                            <span aria-hidden="true">—</span>
+                          </td>
+                        ) : isDerived(c) ? (
+                          <td role="cell" key={c.key} data-label={c.label} className={c.wrap ? 'derived wrap' : 'derived'}>
                             {c.stats ? <StatsValue recipeId={recipeId} col={c} row={r} rows={rows} /> : c.value(r, { rows, stats: undefined, prefs })}
                           </td>
                         ) : (
-                          <Cell key={c.key} recipeId={recipeId} c={c} spec={spec} row={r} i={i} save={saver(r.id)(c.key)} label={header(c)} />
+                          <Cell
+                            key={c.key}
+                            recipeId={recipeId}
+                            c={c}
+                            spec={spec}
+                            row={r}
+                            i={i}
+                            save={saver(r.id)(c.key)}
+                            label={header(c)}
+                            applies={applies(c, r)}
+                          />
                         ),
                       )}
                       <td role="cell" className="row-actions">

@@ -8,7 +8,6 @@ import { NUMBER_DELAY, type Row } from './childSpec';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { TextField } from '../components/Field';
 import { ErrorBox, Loading } from '../components/States';
-import { StatsList } from '../components/Stats';
 import { usePrefs, usePrefsQuery } from '../prefs';
 import { useAnalyseRecipe, useCopyRecipe, useDeleteRecipe, useRecipe, useRecipeAutosave, useRecipeStats, useScaleRecipe, useStyles } from './api';
 import { withDisplayUnits } from '../issueUnits';
@@ -22,6 +21,7 @@ import { recipeTypes, specs } from './recipeSpecs';
 import type { FieldValue } from '../autosave';
 import { RecipeStockPanel } from '../stock/RecipeStockPanel';
 import { RecipeChecksPanel, useFieldChecks } from './checks';
+import { ExplainedStats } from './Explain';
 
 type Recipe = Schemas['RecipeDetail'];
 
@@ -172,7 +172,7 @@ function StatsPanel({ id }: { id: string }) {
       ) : stats.isError ? (
         <ErrorBox error={stats.error} retry={() => stats.refetch()} />
       ) : (
-        <StatsList stats={stats.data} />
+        <ExplainedStats recipeId={id} stats={stats.data} />
       )}
     </section>
   );

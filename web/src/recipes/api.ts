@@ -25,6 +25,15 @@ export const checksQuery = (id: string) =>
     staleTime: 0,
   });
 
+/** How each figure of the statistics is computed (`/stats?explain=true`): its own key, under the
+ * statistics' one, so every change that refreshes them refreshes it. */
+export const explainQuery = (id: string) =>
+  queryOptions({
+    queryKey: keys.recipes.explain(id),
+    queryFn: () => unwrap(client.GET('/v1/recipes/{id}/stats', { params: { path: { id }, query: { explain: true } } })),
+    staleTime: 0,
+  });
+
 /** The BJCP 2021 styles: fixed data, loaded once. */
 export const stylesQuery = queryOptions({
   queryKey: keys.styles.all(),
@@ -64,6 +73,11 @@ export function useSelectedChecks(recipeId: string | undefined, pick: (c: Schema
     enabled: recipeId != null,
     select: (d) => d.checks.filter(pick),
   });
+}
+
+/** The explanations, asked only while one is open (`enabled`): the page's statistics never wait for them. */
+export function useRecipeExplain(id: string, enabled: boolean) {
+  return useQuery({ ...explainQuery(id), enabled, select: (d) => d.explain ?? null });
 }
 
 export function useStyles() {

@@ -28,8 +28,9 @@ export interface Col {
   /** Shown in the add form. */
   add?: boolean;
   /** The field means something only on rows where this says so (a hop stand's temperature, on
-   * whirlpool and aroma hops); other rows show an empty cell. The API refuses it elsewhere. */
-  only?: (row: Record<string, unknown>) => boolean;
+   * whirlpool and aroma hops; an infusion's water, on infusions after the first step); other rows
+   * show an empty cell. `rows` are the table's rows in the API's order. */
+  only?: (row: Record<string, unknown>, rows: readonly Row[]) => boolean;
 }
 
 /** A read-only column computed for display: the API's numbers (IBU per hop) or presentation arithmetic (grist %). */
@@ -38,9 +39,13 @@ export interface DerivedCol {
   label: string;
   /** Shown right after this column. */
   after: string;
-  value: (row: Row, ctx: { rows: Row[]; stats: Schemas['RecipeStats'] | undefined; prefs: Prefs }) => string;
+  value: (row: Row, ctx: { rows: Row[]; stats: Schemas['StatsReport'] | undefined; prefs: Prefs }) => string;
   /** Reads the recipe's `/stats`. */
   stats?: boolean;
+  /** Words rather than a number: they wrap in their cell instead of widening the table. */
+  wrap?: boolean;
+  /** Shown only on rows where this says so, as `Col.only`; the column only when some row has it. */
+  only?: (row: Record<string, unknown>, rows: readonly Row[]) => boolean;
 }
 
 export interface ChildSpec {

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Row } from './childSpec';
 import { readFileSync } from 'node:fs';
-import { gristShare, hopOrder, specs } from './recipeSpecs';
+import { gristShare, hopOrder, mashWater, specs } from './recipeSpecs';
+import { DEFAULT_PREFERENCES } from '../api/extra';
+import type { Schemas } from '../api/client';
 
 const hop = (id: string, use: string, time: number, sort = 0): Row => ({ id, name: id, sort_order: sort, use, time_minutes: time });
 
@@ -35,6 +37,41 @@ describe('grist share', () => {
   });
   it('is a dash with no mass at all', () => {
     expect(gristShare({ ...rows[0]!, amount_kg: 0 }, [{ ...rows[0]!, amount_kg: 0 }])).toBe('—');
+  });
+});
+
+describe('mash water', () => {
+  const step = (id: string, type: string): Row => ({ id, name: id, sort_order: 0, type });
+  const water = (id: string, w: Partial<Schemas['MashStepWater']>): Schemas['MashStepWater'] => ({
+    mash_step_id: id,
+    impossible: false,
+    infusion_volume_liters: null,
+    infusion_temperature_c: null,
+    decoction_volume_liters: null,
+    ...w,
+  });
+  const stats = {
+    mash_steps: [
+      water('a', {}),
+      water('b', { infusion_volume_liters: 4.62, infusion_temperature_c: 100 }),
+      water('c', { infusion_volume_liters: 3.5, infusion_temperature_c: 80 }),
+      water('d', { decoction_volume_liters: 5.22 }),
+      water('e', { impossible: true, infusion_temperature_c: 70 }),
+    ],
+  } as Schemas['StatsReport'];
+  const us = { ...DEFAULT_PREFERENCES, amounts: 'us', temperature: 'f' } as const;
+  it('says what the API says each step adds, in the person’s units', () => {
+    expect(mashWater(step('b', 'infusion'), stats, DEFAULT_PREFERENCES)).toBe('Add 4.62 L of boiling water');
+    expect(mashWater(step('c', 'infusion'), stats, DEFAULT_PREFERENCES)).toBe('Add 3.5 L of water at 80 °C');
+    expect(mashWater(step('c', 'infusion'), stats, us)).toBe('Add 0.92 gal of water at 176 °F');
+    expect(mashWater(step('b', 'infusion'), stats, us)).toBe('Add 1.22 gal of boiling water');
+    expect(mashWater(step('d', 'decoction'), stats, us)).toBe('Pull 1.38 gal of thick mash');
+    expect(mashWater(step('e', 'infusion'), stats, DEFAULT_PREFERENCES)).toBe('No infusion can reach this rest');
+  });
+  it('is a dash for the strike, and before the statistics know the step', () => {
+    expect(mashWater(step('a', 'infusion'), stats, DEFAULT_PREFERENCES)).toBe('—');
+    expect(mashWater(step('new', 'infusion'), stats, DEFAULT_PREFERENCES)).toBe('—');
+    expect(mashWater(step('b', 'infusion'), undefined, DEFAULT_PREFERENCES)).toBe('—');
   });
 });
 

@@ -1,8 +1,8 @@
 import type { Schemas } from '../api/client';
 import { allOf } from '../api/enums';
-import type { ChildSpec, Row } from './childSpec';
+import type { ChildSpec, Prefs, Row } from './childSpec';
 import { enumOptions } from '../components/Field';
-import { formatNumber, symbolFor, type Kind } from '../units';
+import { display, formatNumber, symbolFor, type Kind } from '../units';
 
 export const fermentableTypes = allOf<Schemas['FermentableType']>()([
   'grain',
@@ -161,11 +161,37 @@ export const specs: { key: 'fermentables' | 'hops' | 'yeasts' | 'miscs' | 'mash_
       path: 'mash-steps',
       singular: 'mash step',
       title: 'Mash steps',
+      // How a step after the first reaches its rest: the water an infusion adds, the thick mash a
+      // decoction pulls (the API's `mash_steps` in `/stats`, never computed here).
+      derived: [
+        {
+          key: 'water',
+          label: 'To reach it',
+          after: 'infuse_temperature_c',
+          stats: true,
+          wrap: true,
+          only: reachedBy,
+          value: (r, { stats, prefs }) => mashWater(r, stats, prefs),
+        },
+      ],
       cols: [
         { key: 'name', label: 'Name', type: 'text', def: '' },
         { key: 'type', label: 'Kind', type: 'select', options: enumOptions(mashTypes), def: 'infusion' },
         { key: 'temperature_c', label: 'Temperature', type: 'number', unit: 'temperature', def: { '°C': 66, '°F': 152 } },
         { key: 'duration_minutes', label: 'Duration', type: 'number', unit: 'minutes', def: 60 },
+        // The infusion water's temperature when the brewer chooses it; empty is boiling water (or
+        // what a set volume needs). The first step's water is the strike water: not here.
+        {
+          key: 'infuse_temperature_c',
+          label: 'Infusion temp',
+          aria: 'Infusion temperature',
+          type: 'number',
+          unit: 'temperature',
+          nullable: true,
+          def: '',
+          add: false,
+          only: (r, rows) => r.type === 'infusion' && afterFirst(r, rows),
+        },
       ],
     },
   },
@@ -207,6 +233,31 @@ export const specs: { key: 'fermentables' | 'hops' | 'yeasts' | 'miscs' | 'mash_
  * add form has no row yet, so its agent says it. */
 function waterUnit(r: Record<string, unknown>): Kind | undefined {
   return (r.unit ?? (r.agent === 'acidulated_malt' ? 'kg' : null)) === 'kg' ? 'mass_kg' : undefined;
+}
+
+/** Whether a row is not the first of its table (the API's order). */
+function afterFirst(r: Record<string, unknown>, rows: readonly Row[]): boolean {
+  return rows.findIndex((x) => x.id === r.id) > 0;
+}
+
+/** A mash step reached by adding something to the mash: an infusion or a decoction after the first step. */
+function reachedBy(r: Record<string, unknown>, rows: readonly Row[]): boolean {
+  return (r.type === 'infusion' || r.type === 'decoction') && afterFirst(r, rows);
+}
+
+/** What the API says a mash step adds to reach its rest, in the person's units: "Add 4.62 L of
+ * boiling water", "Add 1.2 gal of water at 176 °F", "Pull 5.22 L of thick mash". */
+export function mashWater(row: Row, stats: Schemas['StatsReport'] | undefined, prefs: Prefs): string {
+  const w = stats?.mash_steps.find((m) => m.mash_step_id === row.id);
+  if (!w) return '—';
+  if (w.impossible) return 'No infusion can reach this rest';
+  if (w.infusion_volume_liters != null) {
+    const t = w.infusion_temperature_c;
+    const water = t == null || t >= 100 ? 'of boiling water' : `of water at ${display(t, 'temperature', prefs)}`;
+    return `Add ${display(w.infusion_volume_liters, 'volume', prefs)} ${water}`;
+  }
+  if (w.decoction_volume_liters != null) return `Pull ${display(w.decoction_volume_liters, 'volume', prefs)} of thick mash`;
+  return '—';
 }
 
 /** A new hop's time by its use (minutes): a dry hop sits 3 days, a whirlpool 20 minutes. */

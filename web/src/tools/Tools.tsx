@@ -9,7 +9,7 @@ import { Loading } from '../components/States';
 import { usePrefsQuery } from '../prefs';
 import { issueInUnits } from '../issueUnits';
 import { display, formatNumber, symbolFor } from '../units';
-import { isChoice, startTexts, toolQuery, type ToolInput } from './query';
+import { isChoice, isDate, isoDay, shownInputs, startTexts, toolQuery, type ToolInput } from './query';
 import { useToolAnswer } from './api';
 import './Tools.css';
 
@@ -21,6 +21,8 @@ interface Tool<T> {
   intro: string;
   inputs: ToolInput[];
   results: (answer: T, p: Preferences) => Row[];
+  /** More of the answer than label and value (a starter's steps as a table). */
+  more?: (answer: T, p: Preferences) => React.ReactNode;
 }
 
 const co2: ToolInput = { key: 'co2_volumes', label: 'Carbonation', kind: 'plain', start: 2.4, symbol: 'vol CO₂' };
@@ -71,11 +73,20 @@ const kegPressure: Tool<Schemas['KegPressure']> = {
 const refractometer: Tool<Schemas['Refractometer']> = {
   name: 'refractometer',
   title: 'Refractometer',
-  intro: 'Gravity and ABV from Brix readings; the alcohol is corrected for (Sean Terrill’s cubic).',
+  intro: 'Gravity and ABV from Brix readings; the alcohol is corrected for (Sean Terrill’s cubic, or Petr Novotný’s).',
   inputs: [
     { key: 'original_brix', label: 'Original reading', kind: 'plain', start: 12.5, symbol: '°Bx' },
     { key: 'current_brix', label: 'Reading now', kind: 'plain', start: 6.5, symbol: '°Bx' },
     { key: 'wort_correction_factor', label: 'Wort correction factor', kind: 'plain', start: 1.04, hint: '1.04 is common' },
+    {
+      key: 'method',
+      label: 'Correction',
+      start: 'terrill',
+      options: allOf<Schemas['RefractometerMethod']>()([
+        ['terrill', 'Terrill'],
+        ['novotny', 'Novotný'],
+      ]),
+    },
   ],
   results: (a, p) => [
     ['Original gravity', display(a.original_gravity, 'gravity', p)],
@@ -128,7 +139,20 @@ const pitchRate: Tool<Schemas['PitchRate']> = {
       ]),
     },
     { key: 'cells_per_pack_billion', label: 'Cells per pack', kind: 'plain', start: 100, symbol: 'billion' },
-    { key: 'viability_percent', label: 'Viability', kind: 'percent', start: 90 },
+    // The pack's viability as the brewer knows it, or from the day it was made (the API's model).
+    {
+      key: 'viability_from',
+      label: 'Viability from',
+      formOnly: true,
+      start: 'percent',
+      options: [
+        ['percent', 'Viability %'],
+        ['date', 'Production date'],
+      ],
+    },
+    { key: 'viability_percent', label: 'Viability', kind: 'percent', start: 90, when: (t) => t.viability_from === 'percent' },
+    { key: 'production_date', label: 'Production date', date: true, start: isoDay(new Date(), 30), when: (t) => t.viability_from === 'date' },
+    { key: 'as_of', label: 'Pitching day', date: true, start: '', optional: true, hint: 'Optional: today if empty', when: (t) => t.viability_from === 'date' },
   ],
   results: (a, p) => [
     ['Cells to pitch', `${formatNumber(a.cells_needed_billion, 0)} billion`],
@@ -137,8 +161,46 @@ const pitchRate: Tool<Schemas['PitchRate']> = {
       'Or one pack and a starter',
       a.starter_liters == null ? 'One pack is enough' : `${display(a.starter_liters, 'volume', p)} at ${display(a.starter_gravity, 'gravity', p)}`,
     ],
+    ...(a.age_days == null
+      ? []
+      : ([
+          ['Viability used', `${formatNumber(a.viability_percent, 1)} %`],
+          ['Age of the pack', a.age_days === 1 ? '1 day' : `${a.age_days} days`],
+        ] as Row[])),
   ],
+  more: (a, p) => (a.starter_steps.length > 0 ? <StarterSteps steps={a.starter_steps} p={p} /> : null),
 };
+
+/** A starter's steps, each decanted before the next: the API's litres, gravity, extract and cells. */
+function StarterSteps({ steps, p }: { steps: Schemas['StarterStepAnswer'][]; p: Preferences }) {
+  return (
+    <table className="starter-steps">
+      <caption>Starter steps</caption>
+      <thead>
+        <tr>
+          <th scope="col">Step</th>
+          <th scope="col">Wort ({symbolFor('volume', p)})</th>
+          <th scope="col">Gravity</th>
+          <th scope="col">Extract</th>
+          <th scope="col">Cells (billion)</th>
+        </tr>
+      </thead>
+      <tbody>
+        {steps.map((s, i) => (
+          <tr key={i}>
+            <th scope="row">{i + 1}</th>
+            <td>{display(s.liters, 'volume', p)}</td>
+            <td>{display(s.gravity, 'gravity', p)}</td>
+            <td>{display(s.extract_grams, 'mass_g', p)}</td>
+            <td>
+              {formatNumber(s.cells_before_billion, 1)} → {formatNumber(s.cells_after_billion, 1)}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
 
 /** "Wort volume (gal)"; a unitless number (a correction factor) only its name. */
 const unitLabel = (label: string, symbol: string) => (symbol ? `${label} (${symbol})` : label);
@@ -161,20 +223,34 @@ function ToolForm<T>({ tool, prefs }: { tool: Tool<T>; prefs: Preferences }) {
   const answer = useToolAnswer<T>(tool.name, query);
   const api = answer.error instanceof ApiError ? answer.error : null;
   const fieldError = (input: ToolInput): string | undefined => {
-    if ('missing' in built && built.missing.includes(input.key)) return 'Enter a number';
+    if ('missing' in built && built.missing.includes(input.key)) return isDate(input) ? 'Enter a date' : 'Enter a number';
     if (!api || isChoice(input)) return undefined;
     const issues = api.details.filter((d) => String(d.path[0] ?? '') === input.key);
-    return issues.length ? issues.map((d) => issueInUnits(d, input.kind, prefs).message).join('; ') : undefined;
+    if (!issues.length) return undefined;
+    return issues.map((d) => (isDate(input) ? d.message : issueInUnits(d, input.kind, prefs).message)).join('; ');
   };
+  // A 400 names no field (the API's words for the whole query).
   const failed = answer.isError && !api?.details.length;
-  const rows = answer.data && !answer.isError && 'query' in built ? tool.results(answer.data, prefs) : null;
+  const ready = answer.data && !answer.isError && 'query' in built;
+  const rows = ready ? tool.results(answer.data as T, prefs) : null;
+  const more = ready ? tool.more?.(answer.data as T, prefs) : null;
   return (
     <section className="panel tool" aria-labelledby={headingId}>
       <h2 id={headingId}>{tool.title}</h2>
       <p className="muted">{tool.intro}</p>
       <form className="form-grid" aria-label={tool.title} noValidate onSubmit={(e) => e.preventDefault()}>
-        {tool.inputs.map((input) =>
-          isChoice(input) ? (
+        {shownInputs(tool.inputs, texts).map((input) =>
+          isDate(input) ? (
+            <TextField
+              key={input.key}
+              label={input.label}
+              type="date"
+              value={texts[input.key]}
+              hint={input.hint}
+              error={fieldError(input)}
+              onChange={(e) => setTexts({ ...texts, [input.key]: e.target.value })}
+            />
+          ) : isChoice(input) ? (
             <SelectField
               key={input.key}
               label={input.label}
@@ -208,6 +284,7 @@ function ToolForm<T>({ tool, prefs }: { tool: Tool<T>; prefs: Preferences }) {
             ))}
           </dl>
         )}
+        {more}
       </div>
     </section>
   );
