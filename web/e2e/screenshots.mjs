@@ -169,8 +169,16 @@ await call('POST', `/v1/sessions/${brewDay.id}/fermentation-logs`, {
 });
 // A step mash for the brew day's water: a protein rest struck with water, an infusion of
 // boiling water, a decoction and a mash-out. Its session is planned: the checklist (the shot) is
-// the brew day's, and the strike water is ticked.
-const festbier = await call('POST', '/v1/recipes', { name: 'Festbier', style: 'Festbier', batch_size_liters: 20, boil_time_minutes: 90, style_id: '4B' });
+// the brew day's, and the strike water is ticked. On the kettle profile, so the strike and the
+// sparge say their volumes (the sparge less the infusions).
+const festbier = await call('POST', '/v1/recipes', {
+  name: 'Festbier',
+  style: 'Festbier',
+  batch_size_liters: 20,
+  boil_time_minutes: 90,
+  style_id: '4B',
+  equipment_id: kettle.id,
+});
 for (const f of [
   { name: 'Pilsner', amount_kg: 4.6, color_srm: 2, yield_percent: 80 },
   { name: 'Vienna', amount_kg: 0.8, color_srm: 4, yield_percent: 78 },
