@@ -479,25 +479,10 @@ fn explain_calories(
 mod tests {
     use super::*;
     use crate::brewing::compute_stats_with;
-    use crate::brewing::fixtures::{fermentable, hop, yeast};
+    use crate::brewing::fixtures::{fermentable, hop, twenty_liters, yeast};
     use crate::equipment::EquipmentProfile;
     use crate::recipe_children::FermentableType::{Grain, Sugar};
     use crate::recipe_children::HopUse::{Boil, DryHop, Whirlpool};
-
-    fn recipe<'a>(
-        fermentables: &'a [crate::recipe_children::Fermentable],
-        hops: &'a [crate::recipe_children::Hop],
-        yeasts: &'a [crate::recipe_children::Yeast],
-    ) -> StatsInput<'a> {
-        StatsInput {
-            batch_size_liters: 20.0,
-            boil_time_minutes: 60.0,
-            efficiency: 0.72,
-            fermentables,
-            hops,
-            yeasts,
-        }
-    }
 
     #[test]
     fn every_result_is_the_figure_and_the_parts_add_up() {
@@ -525,7 +510,7 @@ mod tests {
                 hop_forms: &[],
             },
         ] {
-            let input = recipe(&bill, &hops, &yeasts);
+            let input = twenty_liters(&bill, &hops, &yeasts);
             let stats = compute_stats_with(&input, &context);
             let e = explain(&input, &context, &stats);
             assert_eq!(e.og.result, Some(stats.og));
@@ -565,7 +550,7 @@ mod tests {
         ];
         let hops = [hop(Boil, 5.0, 28.0, 60.0)];
         let yeasts = [yeast(Some(70.0))];
-        let input = recipe(&bill, &hops, &yeasts);
+        let input = twenty_liters(&bill, &hops, &yeasts);
         let context = BrewingContext::default();
         let e = explain(&input, &context, &compute_stats_with(&input, &context));
         assert_eq!(e.og.parts[0].result, 55.5323);
@@ -595,7 +580,7 @@ mod tests {
 
     #[test]
     fn no_gravity_points_means_no_bu_gu() {
-        let input = recipe(&[], &[], &[]);
+        let input = twenty_liters(&[], &[], &[]);
         let context = BrewingContext::default();
         let e = explain(&input, &context, &compute_stats_with(&input, &context));
         assert_eq!(e.bu_gu.result, None);

@@ -67,3 +67,19 @@ pub fn yeast(attenuation: Option<f64>) -> Yeast {
         created_at: datetime!(2026-11-22 09:30:00 UTC),
     }
 }
+
+/// A 20 L, 60-minute, 72 % recipe of these ingredients: the stats tests' usual batch.
+pub fn twenty_liters<'a>(
+    fermentables: &'a [Fermentable],
+    hops: &'a [Hop],
+    yeasts: &'a [Yeast],
+) -> super::StatsInput<'a> {
+    super::StatsInput {
+        batch_size_liters: 20.0,
+        boil_time_minutes: 60.0,
+        efficiency: 0.72,
+        fermentables,
+        hops,
+        yeasts,
+    }
+}

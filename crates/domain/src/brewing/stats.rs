@@ -206,25 +206,10 @@ fn whole_number<S: serde::Serializer>(x: &f64, s: S) -> Result<S::Ok, S::Error> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::brewing::fixtures::{fermentable, hop, yeast};
+    use crate::brewing::fixtures::{fermentable, hop, twenty_liters, yeast};
     use crate::brewing::hop_form::HopForm;
     use crate::recipe_children::FermentableType::{Grain, Sugar};
     use crate::recipe_children::HopUse::{Boil, DryHop, FirstWort, Whirlpool};
-
-    fn input<'a>(
-        fermentables: &'a [Fermentable],
-        hops: &'a [Hop],
-        yeasts: &'a [Yeast],
-    ) -> StatsInput<'a> {
-        StatsInput {
-            batch_size_liters: 20.0,
-            boil_time_minutes: 60.0,
-            efficiency: 0.72,
-            fermentables,
-            hops,
-            yeasts,
-        }
-    }
 
     #[test]
     fn a_whole_recipe() {
@@ -246,7 +231,7 @@ mod tests {
         ];
         let hops = [hop(Boil, 5.0, 28.0, 60.0), hop(DryHop, 12.0, 50.0, 4320.0)];
         let yeasts = [yeast(Some(70.0)), yeast(None)];
-        let s = compute_stats(&input(&bill, &hops, &yeasts));
+        let s = compute_stats(&twenty_liters(&bill, &hops, &yeasts));
         assert_eq!(s.og, 1.0748);
         assert_eq!(s.fg, 1.0187);
         assert_eq!(s.abv, 7.36);
@@ -298,10 +283,10 @@ mod tests {
             equipment: Some(&kit),
             hop_forms: &forms,
         };
-        let u = unrounded(&input(&bill, &hops, &yeasts), &context);
+        let u = unrounded(&twenty_liters(&bill, &hops, &yeasts), &context);
         assert!((u.points - 69.5947).abs() < 1e-4, "{}", u.points);
         assert!((u.hop_ibus[0] - 12.4688).abs() < 1e-3, "{:?}", u.hop_ibus);
-        let s = compute_stats_with(&input(&bill, &hops, &yeasts), &context);
+        let s = compute_stats_with(&twenty_liters(&bill, &hops, &yeasts), &context);
         assert_eq!(s.og, 1.0696);
         assert_eq!(s.ibu, 12.5);
         // Colour stays over the batch.
@@ -317,7 +302,7 @@ mod tests {
         let yeasts = [yeast(None)];
         let kit = EquipmentProfile::lossless("Pot", 20.0);
         let forms = [Some(HopForm::Leaf), Some(HopForm::Extract)];
-        let i = input(&bill, &hops, &yeasts);
+        let i = twenty_liters(&bill, &hops, &yeasts);
         let with = compute_stats_with(
             &i,
             &BrewingContext {
@@ -343,7 +328,7 @@ mod tests {
         ];
         let hops = [hop(Boil, 5.0, 28.0, 60.0)];
         let yeasts = [yeast(Some(70.0)), yeast(None)];
-        let s = compute_stats(&input(&late, &hops, &yeasts));
+        let s = compute_stats(&twenty_liters(&late, &hops, &yeasts));
         assert_eq!((s.og, s.fg, s.abv), (1.0748, 1.0187, 7.36));
         // The sugar in the fermenter instead: OG from the grain's 55.5323 points = 1.0555;
         // FG = 1 + 55.5323 × 0.25/1000 = 1.0139; the sugar's 19.2820 points ferment fully:
@@ -357,7 +342,7 @@ mod tests {
                 ..fermentable(Sugar, 1.0, 0.0, 100.0)
             },
         ];
-        let f = compute_stats(&input(&fermenter, &hops, &yeasts));
+        let f = compute_stats(&twenty_liters(&fermenter, &hops, &yeasts));
         assert_eq!(f.og, 1.0555);
         assert_eq!(f.fg, 1.0139);
         assert_eq!(f.abv, 8.0);
@@ -365,7 +350,7 @@ mod tests {
         // Colour counts every fermentable wherever it goes in.
         assert_eq!(f.srm, s.srm);
         let u = unrounded(
-            &input(&fermenter, &hops, &yeasts),
+            &twenty_liters(&fermenter, &hops, &yeasts),
             &BrewingContext::default(),
         );
         assert!((u.points - 55.5323).abs() < 1e-4, "{}", u.points);
@@ -378,7 +363,7 @@ mod tests {
 
     #[test]
     fn empty_recipe_is_all_zero_and_bu_gu_null() {
-        let s = compute_stats(&input(&[], &[], &[]));
+        let s = compute_stats(&twenty_liters(&[], &[], &[]));
         assert_eq!(
             s,
             RecipeStats {
@@ -401,7 +386,7 @@ mod tests {
     fn hops_without_fermentables_still_bitter_but_bu_gu_null() {
         // OG 1 → bigness 1.65; 10 % × 20 g in 20 L = 100 mg/L; T(60) = 36.1522 → 36.2
         let hops = [hop(Boil, 10.0, 20.0, 60.0)];
-        let s = compute_stats(&input(&[], &hops, &[]));
+        let s = compute_stats(&twenty_liters(&[], &hops, &[]));
         assert_eq!(s.ibu, 36.2);
         assert_eq!(s.bu_gu, None);
     }
@@ -409,7 +394,7 @@ mod tests {
     #[test]
     fn no_yeast_means_nothing_ferments() {
         let bill = [fermentable(Grain, 5.0, 3.0, 80.0)];
-        let s = compute_stats(&input(&bill, &[], &[]));
+        let s = compute_stats(&twenty_liters(&bill, &[], &[]));
         assert_eq!(s.fg, s.og);
         assert_eq!(s.attenuation, 0.0);
         assert_eq!(s.abv, 0.0);
@@ -426,7 +411,7 @@ mod tests {
             hop(Boil, 10.0, grams, 60.0),
             hop(Boil, 10.0, grams, 60.0),
         ];
-        let s = compute_stats(&input(&[], &hops, &[]));
+        let s = compute_stats(&twenty_liters(&[], &hops, &[]));
         assert!(s.ibu_by_hop.iter().all(|h| h.ibu == 0.0));
         assert_eq!(s.ibu, 0.1);
     }
@@ -438,7 +423,7 @@ mod tests {
             hop(FirstWort, 4.0, 15.0, 0.0),
             hop(Boil, 8.0, 10.0, 10.0),
         ];
-        let s = compute_stats(&input(&[], &hops, &[]));
+        let s = compute_stats(&twenty_liters(&[], &hops, &[]));
         let ids: Vec<_> = s.ibu_by_hop.iter().map(|h| h.hop_id).collect();
         assert_eq!(ids, hops.iter().map(|h| h.id).collect::<Vec<_>>());
     }
@@ -451,7 +436,7 @@ mod tests {
         for v in [0.0, -1.0, f64::NAN, f64::INFINITY] {
             let s = compute_stats(&StatsInput {
                 batch_size_liters: v,
-                ..input(&bill, &hops, &yeasts)
+                ..twenty_liters(&bill, &hops, &yeasts)
             });
             for x in [
                 s.og,
@@ -471,7 +456,7 @@ mod tests {
     #[test]
     fn serializes_as_the_contract_shows() {
         let hops = [hop(Boil, 10.0, 20.0, 60.0)];
-        let s = compute_stats(&input(
+        let s = compute_stats(&twenty_liters(
             &[fermentable(Grain, 5.0, 3.0, 80.0)],
             &hops,
             &[yeast(None)],
