@@ -152,4 +152,12 @@ test('step mash: an infusion no water can do is a check beside its temperature',
   await expect(mash.getByText(/^Add [\d.]+ L of boiling water$/)).toHaveCount(2);
   const recipe = await api<{ mash_steps: { infuse_temperature_c: number | null }[] }>(page.request, 'GET', `/v1/recipes/${r.id}`);
   expect(recipe.mash_steps[3]!.infuse_temperature_c).toBeNull();
+
+  // A volume chosen instead: the API answers the temperature that volume needs.
+  const volume = page.getByLabel('Infusion volume of mash step 2');
+  await volume.fill('8');
+  await volume.blur();
+  await expect(mash).toContainText(/Add 8 L of water at [\d.]+ °C/);
+  const after = await api<{ mash_steps: { infuse_amount_liters: number | null }[] }>(page.request, 'GET', `/v1/recipes/${r.id}`);
+  expect(after.mash_steps[1]!.infuse_amount_liters).toBe(8);
 });

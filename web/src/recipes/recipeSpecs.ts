@@ -179,6 +179,20 @@ export const specs: { key: 'fermentables' | 'hops' | 'yeasts' | 'miscs' | 'mash_
         { key: 'type', label: 'Kind', type: 'select', options: enumOptions(mashTypes), def: 'infusion' },
         { key: 'temperature_c', label: 'Temperature', type: 'number', unit: 'temperature', def: { '°C': 66, '°F': 152 } },
         { key: 'duration_minutes', label: 'Duration', type: 'number', unit: 'minutes', def: 60 },
+        // The infusion's water when the brewer chooses its volume: the API then answers the
+        // temperature it needs. On the first step it is the strike water (without an equipment
+        // profile, whose volumes decide the strike otherwise).
+        {
+          key: 'infuse_amount_liters',
+          label: 'Infusion volume',
+          aria: 'Infusion volume',
+          type: 'number',
+          unit: 'volume',
+          nullable: true,
+          def: '',
+          add: false,
+          only: (r) => r.type === 'infusion',
+        },
         // The infusion water's temperature when the brewer chooses it; empty is boiling water (or
         // what a set volume needs). The first step's water is the strike water: not here.
         {
