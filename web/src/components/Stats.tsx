@@ -34,8 +34,13 @@ export function StatsList({ stats, explain }: { stats: Schemas['RecipeStats']; e
       {items.map(([k, v, figure]) => (
         <div key={k}>
           <dt>{k}</dt>
-          <dd>{v}</dd>
-          {explain && <dd className="explain-control">{explain(figure)}</dd>}
+          {/* The control sits inside the figure's own definition, so the list stays one term and
+              one definition per figure; its "?" is drawn by CSS, so the definition's text is the
+              figure alone. */}
+          <dd>
+            {v}
+            {explain?.(figure)}
+          </dd>
         </div>
       ))}
     </dl>

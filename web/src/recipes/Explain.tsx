@@ -38,9 +38,7 @@ export function ExplainedStats({ recipeId, stats }: { recipeId: string; stats: S
             aria-expanded={open === figure}
             aria-controls={open === figure ? panelId : undefined}
             onClick={() => setOpen(open === figure ? null : figure)}
-          >
-            ?
-          </button>
+          />
         )}
       />
       {open && <ExplainPanel id={panelId} recipeId={recipeId} figure={open} onClose={close} />}
