@@ -120,12 +120,11 @@ fn explanation(
     }
 }
 
-const PALMER: &str = "John Palmer, How to Brew (4th ed., 2017), \"Calculating the original gravity\": extract potential in points per pound per gallon";
+const PALMER: &str = "John Palmer, How to Brew, ch. 12.6 \"Planning Malt Quantities\": extract in points per pound per gallon";
 const TINSETH: &str =
     "Glenn Tinseth, \"The Tinseth Model of Hop Utilization\" (realbeer.com, 1997)";
-const MOREY: &str =
-    "Dan Morey, \"Approximating beer color from malt color units\" (Homebrew Digest, 1996)";
-const BALLING: &str = "ASBC Methods of Analysis (Beer-2, calories), with Balling's real extract RE = 0.1808 OE + 0.8192 AE";
+const MOREY: &str = "Dan Morey's equation, as BeerSmith, Brewtarget and Brewer's Friend use it";
+const BALLING: &str = "The ASBC calorie method as brewing calculators use it, with Balling's real extract RE = 0.1808 OE + 0.8192 AE";
 
 /// Every figure of `stats` explained. `stats` must be [`super::compute_stats_with`]'s answer for
 /// the same `input` and `context`: each `result` is taken from it so the two never disagree.
@@ -212,7 +211,7 @@ pub fn explain(
     let fg = explanation(
         formula(
             "FG = 1 + points × (1 − attenuation ÷ 100) ÷ 1000",
-            "Apparent attenuation: the share of the gravity points the yeast ferments (John Palmer, How to Brew)",
+            "Apparent attenuation, as yeast makers state it: the share of the gravity points the yeast ferments",
         ),
         vec![
             named("gravity points", u.points, "points"),
@@ -231,7 +230,7 @@ pub fn explain(
     let abv = explanation(
         formula(
             "ABV = (OG + fermenter points ÷ 1000 − FG) × 131.25",
-            "The common homebrew approximation (Papazian; Palmer, How to Brew)",
+            "The common homebrew approximation, as brewing calculators use it",
         ),
         vec![
             named("OG", u.og, "SG"),
@@ -418,7 +417,7 @@ fn explain_colour(input: &StatsInput<'_>, stats: &RecipeStats) -> (Explanation, 
     let ebc = explanation(
         formula(
             "EBC = 1.97 × SRM",
-            "The usual linear conversion (EBC Analytica, Brewers Association)",
+            "The usual linear conversion between the two colour scales",
         ),
         vec![named("SRM", srm, "SRM")],
         vec![step("EBC = 1.97 × SRM", colour::ebc(srm))],
