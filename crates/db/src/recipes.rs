@@ -53,6 +53,9 @@ pub(crate) struct RecipeRow {
     pub style_id: Option<String>,
     pub water_profile_id: Option<Uuid>,
     pub target_water_profile_id: Option<Uuid>,
+    pub parent_recipe_id: Option<Uuid>,
+    pub parent_version: Option<i32>,
+    pub source_url: Option<String>,
 }
 
 impl RecipeRow {
@@ -76,6 +79,9 @@ impl RecipeRow {
             style_id: self.style_id,
             water_profile_id: self.water_profile_id,
             target_water_profile_id: self.target_water_profile_id,
+            parent_recipe_id: self.parent_recipe_id,
+            parent_version: self.parent_version,
+            source_url: self.source_url,
             created_at: self.created_at,
             updated_at: self.updated_at,
         })
@@ -268,6 +274,7 @@ impl RecipeRepository for PgRecipes {
                 recipes::style_id.eq(new.style_id),
                 recipes::water_profile_id.eq(new.water_profile_id),
                 recipes::target_water_profile_id.eq(new.target_water_profile_id),
+                recipes::source_url.eq(new.lineage.source_url),
                 recipes::created_at.eq(now),
                 recipes::updated_at.eq(now),
             ))
@@ -373,30 +380,36 @@ impl RecipeRepository for PgRecipes {
         let row = if patch.is_empty() {
             find_row(&mut conn, user, id).await?
         } else {
-            let changes = RecipeChanges {
-                name: patch.name,
-                style: patch.style,
-                kind: patch.kind.map(|k| k.as_str()),
-                batch_size_liters: patch.batch_size_liters,
-                boil_time_minutes: patch.boil_time_minutes,
-                efficiency: patch.efficiency,
-                notes: patch.notes,
-                equipment_id: patch.equipment_id,
-                style_id: patch.style_id,
-                water_profile_id: patch.water_profile_id,
-                target_water_profile_id: patch.target_water_profile_id,
-                updated_at: now,
-            };
-            diesel::update(
-                recipes::table
-                    .filter(recipes::id.eq(id))
-                    .filter(recipes::user_id.eq(user.0)),
-            )
-            .set(changes)
-            .returning(RecipeRow::as_returning())
-            .get_result(&mut conn)
+            // The edit and its place in the recipe's history commit together.
+            conn.transaction(async |conn| {
+                crate::recipe_history::record_edit(conn, user, id, now).await?;
+                let changes = RecipeChanges {
+                    name: patch.name,
+                    style: patch.style,
+                    kind: patch.kind.map(|k| k.as_str()),
+                    batch_size_liters: patch.batch_size_liters,
+                    boil_time_minutes: patch.boil_time_minutes,
+                    efficiency: patch.efficiency,
+                    notes: patch.notes,
+                    equipment_id: patch.equipment_id,
+                    style_id: patch.style_id,
+                    water_profile_id: patch.water_profile_id,
+                    target_water_profile_id: patch.target_water_profile_id,
+                    updated_at: now,
+                };
+                diesel::update(
+                    recipes::table
+                        .filter(recipes::id.eq(id))
+                        .filter(recipes::user_id.eq(user.0)),
+                )
+                .set(changes)
+                .returning(RecipeRow::as_returning())
+                .get_result(conn)
+                .await
+                .map_err(|e| TxError(recipe_write_error(e)))
+            })
             .await
-            .map_err(recipe_write_error)?
+            .map_err(|TxError(e)| e)?
         };
         let mut malts = recipe_children::malt_colours_by_recipe(&mut conn, user, &[id]).await?;
         row.into_recipe(&malts.remove(&id).unwrap_or_default())
@@ -447,6 +460,8 @@ async fn copy_in_tx(
 ) -> Result<RecipeDetail, TxError> {
     let original = find_row(conn, user, id).await?;
     let children = recipe_children::load_children(conn, user, id).await?;
+    // The copy is of the original's current version, frozen so that it stays what was copied.
+    let version = crate::recipe_history::freeze_current(conn, user, id).await?;
     let row: RecipeRow = diesel::insert_into(recipes::table)
         .values((
             recipes::id.eq(new_id()),
@@ -462,6 +477,8 @@ async fn copy_in_tx(
             recipes::style_id.eq(original.style_id),
             recipes::water_profile_id.eq(original.water_profile_id),
             recipes::target_water_profile_id.eq(original.target_water_profile_id),
+            recipes::parent_recipe_id.eq(id),
+            recipes::parent_version.eq(version),
             recipes::created_at.eq(now),
             recipes::updated_at.eq(now),
         ))
@@ -482,9 +499,18 @@ async fn create_in_tx(
 ) -> Result<Vec<RecipeDetail>, TxError> {
     let recipes: Vec<(Uuid, NewRecipeWithIngredients)> =
         recipes.into_iter().map(|r| (new_id(), r)).collect();
+    // A scaled copy names its parent: the parent's current version is frozen and recorded.
+    let mut parent_versions = Vec::with_capacity(recipes.len());
+    for (_, r) in &recipes {
+        parent_versions.push(match r.recipe.lineage.parent_recipe_id {
+            Some(parent) => Some(crate::recipe_history::freeze_current(conn, user, parent).await?),
+            None => None,
+        });
+    }
     let rows: Vec<RecipeRow> = recipes
         .iter()
-        .map(|(id, r)| RecipeRow {
+        .zip(parent_versions)
+        .map(|((id, r), parent_version)| RecipeRow {
             id: *id,
             user_id: user.0,
             name: r.recipe.name.clone(),
@@ -498,11 +524,14 @@ async fn create_in_tx(
             style_id: r.recipe.style_id.clone(),
             water_profile_id: r.recipe.water_profile_id,
             target_water_profile_id: r.recipe.target_water_profile_id,
+            parent_recipe_id: r.recipe.lineage.parent_recipe_id,
+            parent_version,
+            source_url: r.recipe.lineage.source_url.clone(),
             created_at: now,
             updated_at: now,
         })
         .collect();
-    // 15 columns a row: 2,000 rows stay under PostgreSQL's 65,535 bind parameters.
+    // 18 columns a row: 2,000 rows stay under PostgreSQL's 65,535 bind parameters.
     for chunk in rows.chunks(2_000) {
         diesel::insert_into(recipes::table)
             .values(chunk)

@@ -70,6 +70,32 @@ diesel::table! {
         style_id -> Nullable<Text>,
         water_profile_id -> Nullable<Uuid>,
         target_water_profile_id -> Nullable<Uuid>,
+        parent_recipe_id -> Nullable<Uuid>,
+        parent_version -> Nullable<Integer>,
+        source_url -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    recipe_versions (recipe_id, number) {
+        recipe_id -> Uuid,
+        number -> Integer,
+        user_id -> Uuid,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+        message -> Nullable<Text>,
+        snapshot -> Nullable<Jsonb>,
+        summary -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    recipe_shares (recipe_id) {
+        recipe_id -> Uuid,
+        user_id -> Uuid,
+        token -> Text,
+        include_notes -> Bool,
+        created_at -> Timestamptz,
     }
 }
 
@@ -244,6 +270,7 @@ diesel::table! {
         stable_announced_at -> Nullable<Timestamptz>,
         measured_mash_ph -> Nullable<Double>,
         predicted_mash_ph -> Nullable<Double>,
+        recipe_version -> Nullable<Integer>,
     }
 }
 
@@ -478,6 +505,8 @@ diesel::table! {
 
 diesel::allow_tables_to_appear_in_same_query!(
     users,
+    recipe_versions,
+    recipe_shares,
     auth_sessions,
     api_keys,
     sign_in_failures,

@@ -104,6 +104,23 @@ fn visible(user: UserId) -> profiles::BoxedQuery<'static, diesel::pg::Pg> {
         .into_boxed()
 }
 
+/// Which of these profile ids the account can see (its own and the built-in ones).
+pub(crate) async fn visible_ids(
+    conn: &mut AsyncPgConnection,
+    user: UserId,
+    ids: [Option<Uuid>; 2],
+) -> Result<Vec<Uuid>, diesel::result::Error> {
+    let ids: Vec<Uuid> = ids.into_iter().flatten().collect();
+    if ids.is_empty() {
+        return Ok(ids);
+    }
+    visible(user)
+        .filter(profiles::id.eq_any(ids))
+        .select(profiles::id)
+        .load(conn)
+        .await
+}
+
 /// Refuses (`422` at the field) a recipe's `water_profile_id` or `target_water_profile_id` that
 /// names no profile the account can see: the foreign key alone would accept another account's.
 pub(crate) async fn check_visible(

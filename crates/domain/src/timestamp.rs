@@ -79,6 +79,14 @@ pub fn serialize<S: Serializer>(at: &OffsetDateTime, s: S) -> Result<S::Ok, S::E
     }
 }
 
+/// Reads back what [`serialize`] wrote (any RFC 3339 instant): stored snapshots of a recipe's
+/// versions are read with it.
+pub fn deserialize<'de, D: serde::Deserializer<'de>>(d: D) -> Result<OffsetDateTime, D::Error> {
+    let text: String = serde::Deserialize::deserialize(d)?;
+    OffsetDateTime::parse(&text, &time::format_description::well_known::Rfc3339)
+        .map_err(serde::de::Error::custom)
+}
+
 /// `#[serde(serialize_with = "timestamp::serialize_opt")]`
 pub fn serialize_opt<S: Serializer>(at: &Option<OffsetDateTime>, s: S) -> Result<S::Ok, S::Error> {
     match at {

@@ -76,6 +76,11 @@ pub async fn request_id_and_log(
         response.headers_mut().insert(REQUEST_ID, value);
     }
     crate::web_app::add_security_headers(response.headers_mut());
+    if path.starts_with("/shared/") {
+        // A shared recipe's answers, errors included: never cached (a revoked link is never
+        // outlived by a cache), never indexed, and the token never sent on as a referrer.
+        crate::routes::shared::add_public_headers(response.headers_mut());
+    }
     Ok(response)
 }
 
@@ -83,9 +88,18 @@ pub async fn request_id_and_log(
 /// must not be able to write that much into the log.
 const MAX_LOGGED_PATH_CHARS: usize = 256;
 
-/// The path as logged: a device's ingest token is its only credential, so it is cut out
-/// (`/ingest/wortd_…` becomes `/ingest/…`); a very long path is cut short.
+/// The path as logged: a device's ingest token is its only credential, and a share token opens
+/// a recipe, so both are cut out (`/ingest/wortd_…` becomes `/ingest/…`, `/shared/Ab3…/recipe.json`
+/// `/shared/…`); a very long path is cut short.
 pub(crate) fn loggable_path(path: &str) -> String {
+    if path.starts_with("/shared/") || path.starts_with("/v1/shared/") {
+        let prefix = if path.starts_with("/v1/") {
+            "/v1/shared/…"
+        } else {
+            "/shared/…"
+        };
+        return prefix.to_owned();
+    }
     match path.strip_prefix("/ingest/") {
         Some(_) => "/ingest/…".to_owned(),
         None if path.chars().count() > MAX_LOGGED_PATH_CHARS => {

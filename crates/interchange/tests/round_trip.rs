@@ -222,6 +222,7 @@ fn everything() -> ImportedRecipe {
             style_id: None,
             water_profile_id: None,
             target_water_profile_id: None,
+            lineage: Default::default(),
             name: "Everything & <more> – ÄÖÜ “quoted”".into(),
             style: "Best Bitter".into(),
             kind: RecipeType::PartialMash,

@@ -411,8 +411,11 @@ impl SharedParts {
             )
             .with_credential_cache(self.credentials.clone()),
             recipes: RecipeService::new(
-                recipes.clone(),
-                Arc::new(PgRecipeChildren::new(pool.clone())),
+                wort_domain::recipe::RecipeStores {
+                    recipes: recipes.clone(),
+                    children: Arc::new(PgRecipeChildren::new(pool.clone())),
+                    history: Arc::new(wort_db::PgRecipeHistory::new(pool.clone())),
+                },
                 equipment.clone(),
                 clock.clone(),
                 self.cpu.clone(),

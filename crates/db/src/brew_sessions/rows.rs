@@ -37,6 +37,7 @@ pub(super) struct SessionRow {
     pub(super) updated_at: OffsetDateTime,
     pub(super) measured_mash_ph: Option<f64>,
     pub(super) predicted_mash_ph: Option<f64>,
+    pub(super) recipe_version: Option<i32>,
 }
 
 impl SessionRow {
@@ -62,6 +63,7 @@ impl SessionRow {
             updated_at: s.updated_at,
             measured_mash_ph: s.measured_mash_ph,
             predicted_mash_ph: s.predicted_mash_ph,
+            recipe_version: s.recipe_version,
         }
     }
 
@@ -79,6 +81,7 @@ impl SessionRow {
             id: self.id,
             user_id: self.user_id.to_string(),
             recipe_id: self.recipe_id,
+            recipe_version: self.recipe_version,
             name: self.name,
             brew_date: self.brew_date,
             next_statuses: status.next_statuses(),

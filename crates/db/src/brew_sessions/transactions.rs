@@ -25,7 +25,11 @@ pub(super) async fn create_in_tx(
     new: BrewSessionPlan,
     now: OffsetDateTime,
 ) -> Result<BrewSession, TxError> {
+    // The version brewed is frozen, so it stays what was brewed whatever the recipe's later edits.
+    let recipe_version =
+        Some(crate::recipe_history::freeze_current(conn, user, new.recipe_id).await?);
     let row = SessionRow {
+        recipe_version,
         id: new_id(),
         user_id: user.0,
         recipe_id: Some(new.recipe_id),

@@ -19,6 +19,6 @@ mod rows;
 
 pub(crate) use queries::{
     Children, WithNested, copy_children, insert_new_children, load_children, load_children_of,
-    malt_colours_by_recipe, nested_columns, split_nested,
+    malt_colours_by_recipe, nested_columns, replace_children, split_nested,
 };
 pub use repository::PgRecipeChildren;

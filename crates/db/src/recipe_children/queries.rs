@@ -114,6 +114,21 @@ macro_rules! child_queries {
                 .await
             }
 
+            /// Deletes every child of this kind of the recipe (a restore writes them again).
+            pub async fn delete_of_recipe(
+                conn: &mut AsyncPgConnection,
+                user: UserId,
+                recipe_id: Uuid,
+            ) -> QueryResult<usize> {
+                diesel::delete(
+                    $table::table
+                        .filter($table::recipe_id.eq(recipe_id))
+                        .filter($table::user_id.eq(user.0)),
+                )
+                .execute(conn)
+                .await
+            }
+
             /// Deletes the child; returns its recipe's id, or `None` when there was no such child.
             pub async fn delete(
                 conn: &mut AsyncPgConnection,
@@ -569,4 +584,35 @@ pub(crate) async fn load_children_of(
         all_entities(w, WaterAdditionRow::entity)?,
         all_entities(fs, FermentationStepRow::entity)?,
     )))
+}
+
+/// Makes the recipe's children exactly `content`'s, with their ids, orders and creation times
+/// (a restored version): every child deleted, then each kind written again in one statement.
+pub(crate) async fn replace_children(
+    conn: &mut AsyncPgConnection,
+    user: UserId,
+    recipe_id: Uuid,
+    content: &wort_domain::recipe::RecipeDetail,
+) -> Result<(), TxError> {
+    fermentable_q::delete_of_recipe(conn, user, recipe_id).await?;
+    hop_q::delete_of_recipe(conn, user, recipe_id).await?;
+    yeast_q::delete_of_recipe(conn, user, recipe_id).await?;
+    misc_q::delete_of_recipe(conn, user, recipe_id).await?;
+    mash_step_q::delete_of_recipe(conn, user, recipe_id).await?;
+    water_addition_q::delete_of_recipe(conn, user, recipe_id).await?;
+    fermentation_step_q::delete_of_recipe(conn, user, recipe_id).await?;
+    macro_rules! write_again {
+        ($module:ident, $list:ident, $row:ident) => {
+            let rows: Vec<$row> = content.$list.iter().map(|e| $row::of(e, user)).collect();
+            $module::insert_many(conn, &rows).await?;
+        };
+    }
+    write_again!(fermentable_q, fermentables, FermentableRow);
+    write_again!(hop_q, hops, HopRow);
+    write_again!(yeast_q, yeasts, YeastRow);
+    write_again!(misc_q, miscs, MiscRow);
+    write_again!(mash_step_q, mash_steps, MashStepRow);
+    write_again!(water_addition_q, water_additions, WaterAdditionRow);
+    write_again!(fermentation_step_q, fermentation_steps, FermentationStepRow);
+    Ok(())
 }

@@ -45,7 +45,7 @@ pub(crate) struct FermentableRow {
 }
 
 impl FermentableRow {
-    pub(super) fn of(e: &Fermentable, user: UserId) -> Self {
+    pub(crate) fn of(e: &Fermentable, user: UserId) -> Self {
         FermentableRow {
             id: e.id,
             user_id: user.0,
@@ -111,7 +111,7 @@ pub(crate) struct HopRow {
 }
 
 impl HopRow {
-    pub(super) fn of(e: &Hop, user: UserId) -> Self {
+    pub(crate) fn of(e: &Hop, user: UserId) -> Self {
         HopRow {
             id: e.id,
             user_id: user.0,
@@ -178,7 +178,7 @@ pub(crate) struct YeastRow {
 }
 
 impl YeastRow {
-    pub(super) fn of(e: &Yeast, user: UserId) -> Self {
+    pub(crate) fn of(e: &Yeast, user: UserId) -> Self {
         YeastRow {
             id: e.id,
             user_id: user.0,
@@ -249,7 +249,7 @@ pub(crate) struct MiscRow {
 }
 
 impl MiscRow {
-    pub(super) fn of(e: &Misc, user: UserId) -> Self {
+    pub(crate) fn of(e: &Misc, user: UserId) -> Self {
         MiscRow {
             id: e.id,
             user_id: user.0,
@@ -307,7 +307,7 @@ pub(crate) struct MashStepRow {
 }
 
 impl MashStepRow {
-    pub(super) fn of(e: &MashStep, user: UserId) -> Self {
+    pub(crate) fn of(e: &MashStep, user: UserId) -> Self {
         MashStepRow {
             id: e.id,
             user_id: user.0,
@@ -476,7 +476,7 @@ pub(crate) struct WaterAdditionRow {
 }
 
 impl WaterAdditionRow {
-    pub(super) fn of(e: &WaterAddition, user: UserId) -> Self {
+    pub(crate) fn of(e: &WaterAddition, user: UserId) -> Self {
         WaterAdditionRow {
             id: e.id,
             user_id: user.0,
@@ -546,7 +546,7 @@ pub(crate) struct FermentationStepRow {
 }
 
 impl FermentationStepRow {
-    pub(super) fn of(e: &FermentationStep, user: UserId) -> Self {
+    pub(crate) fn of(e: &FermentationStep, user: UserId) -> Self {
         FermentationStepRow {
             id: e.id,
             user_id: user.0,

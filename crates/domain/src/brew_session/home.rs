@@ -181,6 +181,7 @@ mod tests {
             id: Uuid::new_v4(),
             user_id: Uuid::nil().to_string(),
             recipe_id: None,
+            recipe_version: None,
             name: name.into(),
             brew_date: NOW.date(),
             status,

@@ -43,6 +43,9 @@ pub struct BrewSession {
     pub user_id: String,
     /// The recipe it was made from; `null` once that recipe is deleted (the snapshot remains).
     pub recipe_id: Option<Uuid>,
+    /// The version of that recipe it was brewed from (`GET /v1/recipes/{id}/versions/{n}`);
+    /// null for sessions made before recipes kept versions.
+    pub recipe_version: Option<i32>,
     pub name: String,
     #[serde(serialize_with = "crate::timestamp::serialize_date")]
     #[cfg_attr(feature = "openapi", schema(value_type = String, format = Date))]
@@ -640,6 +643,7 @@ pub(crate) fn session_at(updated_at: OffsetDateTime, status: SessionStatus) -> B
         id: Uuid::nil(),
         user_id: String::new(),
         recipe_id: None,
+        recipe_version: None,
         name: "Brew".into(),
         brew_date: time::macros::date!(2026 - 11 - 28),
         status,

@@ -205,7 +205,7 @@ fn set<T: Clone>(field: &mut T, value: &Option<T>) {
 // ---------------------------------------------------------------------------------------------
 // Fermentable
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Fermentable {
     pub id: Uuid,
@@ -223,7 +223,10 @@ pub struct Fermentable {
     pub origin: Option<String>,
     pub notes: Option<String>,
     pub sort_order: i32,
-    #[serde(serialize_with = "crate::timestamp::serialize")]
+    #[serde(
+        serialize_with = "crate::timestamp::serialize",
+        deserialize_with = "crate::timestamp::deserialize"
+    )]
     #[cfg_attr(feature = "openapi", schema(value_type = String, format = DateTime))]
     pub created_at: OffsetDateTime,
 }
@@ -281,7 +284,7 @@ impl FermentablePatch {
 // ---------------------------------------------------------------------------------------------
 // Hop
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Hop {
     pub id: Uuid,
@@ -304,7 +307,10 @@ pub struct Hop {
     /// to one), so no temperature is stored and ignored.
     pub temperature_c: Option<f64>,
     pub sort_order: i32,
-    #[serde(serialize_with = "crate::timestamp::serialize")]
+    #[serde(
+        serialize_with = "crate::timestamp::serialize",
+        deserialize_with = "crate::timestamp::deserialize"
+    )]
     #[cfg_attr(feature = "openapi", schema(value_type = String, format = DateTime))]
     pub created_at: OffsetDateTime,
 }
@@ -371,7 +377,7 @@ impl HopPatch {
 // ---------------------------------------------------------------------------------------------
 // Yeast
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Yeast {
     pub id: Uuid,
@@ -392,7 +398,10 @@ pub struct Yeast {
     pub amount_unit: Option<String>,
     pub notes: Option<String>,
     pub sort_order: i32,
-    #[serde(serialize_with = "crate::timestamp::serialize")]
+    #[serde(
+        serialize_with = "crate::timestamp::serialize",
+        deserialize_with = "crate::timestamp::deserialize"
+    )]
     #[cfg_attr(feature = "openapi", schema(value_type = String, format = DateTime))]
     pub created_at: OffsetDateTime,
 }
@@ -458,7 +467,7 @@ impl YeastPatch {
 // ---------------------------------------------------------------------------------------------
 // Misc (finings, salts, spices, flavourings…)
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Misc {
     pub id: Uuid,
@@ -475,7 +484,10 @@ pub struct Misc {
     pub time_minutes: f64,
     pub notes: Option<String>,
     pub sort_order: i32,
-    #[serde(serialize_with = "crate::timestamp::serialize")]
+    #[serde(
+        serialize_with = "crate::timestamp::serialize",
+        deserialize_with = "crate::timestamp::deserialize"
+    )]
     #[cfg_attr(feature = "openapi", schema(value_type = String, format = DateTime))]
     pub created_at: OffsetDateTime,
 }
@@ -529,7 +541,7 @@ impl MiscPatch {
 // ---------------------------------------------------------------------------------------------
 // Mash step
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct MashStep {
     pub id: Uuid,
@@ -545,7 +557,10 @@ pub struct MashStep {
     pub infuse_temperature_c: Option<f64>,
     pub ramp_minutes: Option<f64>,
     pub sort_order: i32,
-    #[serde(serialize_with = "crate::timestamp::serialize")]
+    #[serde(
+        serialize_with = "crate::timestamp::serialize",
+        deserialize_with = "crate::timestamp::deserialize"
+    )]
     #[cfg_attr(feature = "openapi", schema(value_type = String, format = DateTime))]
     pub created_at: OffsetDateTime,
 }
@@ -600,7 +615,7 @@ impl MashStepPatch {
 /// falls to `until_gravity`, or until the apparent attenuation reaches
 /// `until_attenuation_percent` (whichever of them are set; none set is a rest with no end of
 /// its own, ended by hand).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct FermentationStep {
     pub id: Uuid,
@@ -611,7 +626,10 @@ pub struct FermentationStep {
     pub until_gravity: Option<f64>,
     pub until_attenuation_percent: Option<f64>,
     pub sort_order: i32,
-    #[serde(serialize_with = "crate::timestamp::serialize")]
+    #[serde(
+        serialize_with = "crate::timestamp::serialize",
+        deserialize_with = "crate::timestamp::deserialize"
+    )]
     #[cfg_attr(feature = "openapi", schema(value_type = String, format = DateTime))]
     pub created_at: OffsetDateTime,
 }
@@ -812,7 +830,7 @@ text_enum! {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct WaterAddition {
     pub id: Uuid,
@@ -820,7 +838,9 @@ pub struct WaterAddition {
     pub agent: WaterAgent,
     /// g of a salt, ml of a liquid acid, kg of acidulated malt (`unit`).
     pub amount: f64,
-    /// `g`, `ml` or `kg`, by agent.
+    /// `g`, `ml` or `kg`, by agent. Not read back from JSON (a `&'static str` cannot be):
+    /// [`crate::recipe::history::Snapshot::from_json`] sets it from the agent.
+    #[serde(skip_deserializing)]
     pub unit: &'static str,
     /// % w/w of a liquid acid; null for other agents.
     pub strength_percent: Option<f64>,
@@ -828,7 +848,10 @@ pub struct WaterAddition {
     pub acid_percent: Option<f64>,
     pub step: WaterStep,
     pub sort_order: i32,
-    #[serde(serialize_with = "crate::timestamp::serialize")]
+    #[serde(
+        serialize_with = "crate::timestamp::serialize",
+        deserialize_with = "crate::timestamp::deserialize"
+    )]
     #[cfg_attr(feature = "openapi", schema(value_type = String, format = DateTime))]
     pub created_at: OffsetDateTime,
 }

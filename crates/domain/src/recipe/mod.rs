@@ -11,11 +11,13 @@
 
 pub mod checks;
 pub mod children;
+pub mod history;
 pub mod model;
 pub mod ports;
 pub mod rules;
 pub mod service;
+pub mod share;
 
 pub use model::*;
 pub use rules::*;
-pub use service::{RecipeForExport, RecipeService};
+pub use service::{RecipeForExport, RecipeService, RecipeStores, SharedRecipe, VersionDetail};

@@ -1,6 +1,6 @@
 //! The recipe aggregate root.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
@@ -9,7 +9,7 @@ use crate::recipe_children::{
 };
 
 /// Brewing method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum RecipeType {
@@ -35,7 +35,7 @@ impl RecipeType {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Recipe {
     pub id: Uuid,
@@ -57,18 +57,33 @@ pub struct Recipe {
     pub water_profile_id: Option<Uuid>,
     /// The water profile aimed at; null: none.
     pub target_water_profile_id: Option<Uuid>,
+    /// The recipe of the account this one was copied or scaled from; null: none, or deleted.
+    #[serde(default)]
+    pub parent_recipe_id: Option<Uuid>,
+    /// The version of the parent it was made from.
+    #[serde(default)]
+    pub parent_version: Option<i32>,
+    /// The shared link it was copied from ("Copy to my recipes"); null: none.
+    #[serde(default)]
+    pub source_url: Option<String>,
     /// Morey SRM of the current fermentables, computed on every read (never stored).
     pub est_color_srm: f64,
-    #[serde(serialize_with = "crate::timestamp::serialize")]
+    #[serde(
+        serialize_with = "crate::timestamp::serialize",
+        deserialize_with = "crate::timestamp::deserialize"
+    )]
     #[cfg_attr(feature = "openapi", schema(value_type = String, format = DateTime))]
     pub created_at: OffsetDateTime,
-    #[serde(serialize_with = "crate::timestamp::serialize")]
+    #[serde(
+        serialize_with = "crate::timestamp::serialize",
+        deserialize_with = "crate::timestamp::deserialize"
+    )]
     #[cfg_attr(feature = "openapi", schema(value_type = String, format = DateTime))]
     pub updated_at: OffsetDateTime,
 }
 
 /// A recipe with all its children, each list in display order.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct RecipeDetail {
     #[serde(flatten)]
@@ -97,6 +112,18 @@ pub struct NewRecipe {
     pub style_id: Option<String>,
     pub water_profile_id: Option<Uuid>,
     pub target_water_profile_id: Option<Uuid>,
+    /// Where it comes from: set by copies, scaled copies and copies of a shared recipe, never by
+    /// a request body.
+    pub lineage: Lineage,
+}
+
+/// A new recipe's origin.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Lineage {
+    /// The account's recipe it is made from; its current version is closed and recorded.
+    pub parent_recipe_id: Option<Uuid>,
+    /// The shared link it was copied from.
+    pub source_url: Option<String>,
 }
 
 /// A recipe to create together with all its ingredients (an imported file holds these), each
@@ -212,7 +239,9 @@ pub struct RecipeFilter {
 
 /// The seven kinds of recipe children (four of them ingredients). Each is created under its recipe
 /// (`POST /v1/recipes/{id}/<path>`) and read, updated and deleted by its own id.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "snake_case")]
 pub enum RecipeChildKind {
     Fermentable,
     Hop,
@@ -244,6 +273,19 @@ impl RecipeChildKind {
             Self::MashStep => "mash-steps",
             Self::WaterAddition => "water-additions",
             Self::FermentationStep => "fermentation-steps",
+        }
+    }
+
+    /// One child's kind as JSON names it (`mash_step`).
+    pub fn singular(&self) -> &'static str {
+        match self {
+            Self::Fermentable => "fermentable",
+            Self::Hop => "hop",
+            Self::Yeast => "yeast",
+            Self::Misc => "misc",
+            Self::MashStep => "mash_step",
+            Self::WaterAddition => "water_addition",
+            Self::FermentationStep => "fermentation_step",
         }
     }
 
@@ -294,7 +336,35 @@ pub enum RecipeChildPatch {
     FermentationStep(crate::recipe_children::FermentationStepPatch),
 }
 
+impl RecipeChild {
+    /// The recipe it belongs to.
+    pub fn recipe_id(&self) -> uuid::Uuid {
+        match self {
+            Self::Fermentable(c) => c.recipe_id,
+            Self::Hop(c) => c.recipe_id,
+            Self::Yeast(c) => c.recipe_id,
+            Self::Misc(c) => c.recipe_id,
+            Self::MashStep(c) => c.recipe_id,
+            Self::WaterAddition(c) => c.recipe_id,
+            Self::FermentationStep(c) => c.recipe_id,
+        }
+    }
+}
+
 impl RecipeChildPatch {
+    /// Whether it changes nothing (every field absent).
+    pub fn is_empty(&self) -> bool {
+        match self {
+            Self::Fermentable(p) => p.is_empty(),
+            Self::Hop(p) => p.is_empty(),
+            Self::Yeast(p) => p.is_empty(),
+            Self::Misc(p) => p.is_empty(),
+            Self::MashStep(p) => p.is_empty(),
+            Self::WaterAddition(p) => p.is_empty(),
+            Self::FermentationStep(p) => p.is_empty(),
+        }
+    }
+
     pub fn kind(&self) -> RecipeChildKind {
         match self {
             Self::Fermentable(_) => RecipeChildKind::Fermentable,

@@ -4,10 +4,12 @@ use async_trait::async_trait;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
+use super::history::{Lineage, StoredVersion};
 use super::model::{
     NewRecipe, NewRecipeChild, NewRecipeWithIngredients, Recipe, RecipeChild, RecipeChildKind,
     RecipeChildPatch, RecipeDetail, RecipeFilter, RecipePatch,
 };
+use super::share::Share;
 use crate::page::{Page, PageRequest};
 use crate::{DomainResult, UserId};
 
@@ -133,4 +135,67 @@ pub async fn run_cpu<T: Send + 'static>(
     result
         .try_recv()
         .map_err(|e| crate::DomainError::Internal(format!("a blocking job gave no result: {e}")))
+}
+
+/// A recipe's versions, lineage and share link.
+///
+/// Every write of a recipe or its children goes through the store's versioning in its own
+/// transaction ([`super::history`] says when an edit joins the open version and when it starts a
+/// new one), so no port method here needs to be called around ordinary edits.
+#[async_trait]
+pub trait RecipeHistoryRepository: Send + Sync {
+    /// A page of the recipe's versions, newest first, without their content. A recipe never
+    /// edited has one version, number 1, open.
+    async fn list_versions(
+        &self,
+        user: UserId,
+        recipe_id: Uuid,
+        page: PageRequest,
+    ) -> DomainResult<Page<StoredVersion>>;
+    /// One version with its content when frozen (`snapshot: None`: it is the open version, the
+    /// recipe as it is now). `NotFound` for a number the recipe never had.
+    async fn version(
+        &self,
+        user: UserId,
+        recipe_id: Uuid,
+        number: i32,
+    ) -> DomainResult<StoredVersion>;
+    /// Freezes the open version under `message` (or, when no edit came since the last version
+    /// was frozen, names that one) and returns it with `open: false`.
+    async fn name_version(
+        &self,
+        user: UserId,
+        recipe_id: Uuid,
+        message: String,
+        now: OffsetDateTime,
+    ) -> DomainResult<StoredVersion>;
+    /// Makes the recipe equal to version `number` (its fields, and its children with their
+    /// original ids) as a new open version named `message`, in one transaction.
+    async fn restore(
+        &self,
+        user: UserId,
+        recipe_id: Uuid,
+        number: i32,
+        message: String,
+        now: OffsetDateTime,
+    ) -> DomainResult<StoredVersion>;
+    /// The recipe's ancestors (parent first) and descendants (oldest first), each list at most
+    /// [`LINEAGE_MAX`](super::history::LINEAGE_MAX) long, within the account.
+    async fn lineage(&self, user: UserId, recipe_id: Uuid) -> DomainResult<Lineage>;
+    /// The recipe's live share link, made with `new_token` when there is none; `include_notes`
+    /// updated either way.
+    async fn share(
+        &self,
+        user: UserId,
+        recipe_id: Uuid,
+        include_notes: bool,
+        new_token: String,
+        now: OffsetDateTime,
+    ) -> DomainResult<Share>;
+    /// The recipe's live share link; `NotFound` when it has none (or is not the caller's).
+    async fn share_of(&self, user: UserId, recipe_id: Uuid) -> DomainResult<Share>;
+    /// Revokes the recipe's share link; `NotFound` when it has none.
+    async fn unshare(&self, user: UserId, recipe_id: Uuid) -> DomainResult<()>;
+    /// The recipe a live token shares, with the account that owns it; `NotFound` otherwise.
+    async fn shared(&self, token: &str) -> DomainResult<(UserId, RecipeDetail, Share)>;
 }

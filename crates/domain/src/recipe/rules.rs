@@ -110,6 +110,11 @@ pub const RECIPE_FIELDS: FieldRules = &[
     ("notes", Rule::Text(NOTES)),
 ];
 pub const COPY_FIELDS: FieldRules = &[("name", Rule::Text(NAME))];
+/// A version's name (`POST /v1/recipes/{id}/versions`).
+pub const VERSION_MESSAGE: TextRule = TextRule::new(1, super::history::MESSAGE_MAX_CHARS);
+pub const VERSION_FIELDS: FieldRules = &[("message", Rule::Text(VERSION_MESSAGE))];
+/// `POST /v1/recipes/{id}/share` has one flag and nothing bounded.
+pub const SHARE_FIELDS: FieldRules = &[];
 pub const SCALE_FIELDS: FieldRules = &[
     ("batch_size_liters", Rule::Number(SCALED_BATCH_SIZE_LITERS)),
     ("efficiency", Rule::Number(EFFICIENCY)),

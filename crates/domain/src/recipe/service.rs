@@ -27,7 +27,16 @@ use crate::account::Preferences;
 use crate::quantities::{Quantity, QuantityKind};
 
 mod export;
+mod history;
 pub use export::RecipeForExport;
+pub use history::{SharedRecipe, VersionDetail};
+
+/// The recipe aggregate's own stores: recipes, their children, and their versions and links.
+pub struct RecipeStores {
+    pub recipes: Arc<dyn RecipeRepository>,
+    pub children: Arc<dyn RecipeChildRepository>,
+    pub history: Arc<dyn super::ports::RecipeHistoryRepository>,
+}
 
 pub struct RecipeService {
     recipes: Arc<dyn RecipeRepository>,
@@ -43,12 +52,13 @@ pub struct RecipeService {
     preferences: Option<Arc<dyn crate::account::ports::AccountRepository>>,
     /// The source water a recipe names, for the checks of its mash water.
     water: Arc<dyn crate::water::WaterRepository>,
+    /// Versions, lineage and share links.
+    history: Arc<dyn super::ports::RecipeHistoryRepository>,
 }
 
 impl RecipeService {
     pub fn new(
-        recipes: Arc<dyn RecipeRepository>,
-        ingredients: Arc<dyn RecipeChildRepository>,
+        stores: RecipeStores,
         equipment: Arc<dyn EquipmentRepository>,
         clock: Arc<dyn Clock>,
         cpu: Arc<dyn CpuWork>,
@@ -56,8 +66,9 @@ impl RecipeService {
         water: Arc<dyn crate::water::WaterRepository>,
     ) -> Self {
         RecipeService {
-            recipes,
-            ingredients,
+            recipes: stores.recipes,
+            ingredients: stores.children,
+            history: stores.history,
             equipment,
             clock,
             cpu,
@@ -400,6 +411,10 @@ fn scaled_recipe(
             style_id: r.style_id.clone(),
             water_profile_id: r.water_profile_id,
             target_water_profile_id: r.target_water_profile_id,
+            lineage: super::model::Lineage {
+                parent_recipe_id: Some(r.id),
+                source_url: None,
+            },
         },
         fermentables: recipe
             .fermentables
@@ -507,6 +522,7 @@ mod tests {
                 style_id: None,
                 water_profile_id: None,
                 target_water_profile_id: None,
+                lineage: Default::default(),
                 name: "Pils".into(),
                 style: String::new(),
                 kind: RecipeType::AllGrain,

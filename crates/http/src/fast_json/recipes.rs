@@ -25,6 +25,9 @@ pub(super) fn recipe(recipe: &Recipe, out: &mut Object<'_>) -> serde_json::Resul
         style_id,
         water_profile_id,
         target_water_profile_id,
+        parent_recipe_id,
+        parent_version,
+        source_url,
         est_color_srm,
         created_at,
         updated_at,
@@ -42,6 +45,9 @@ pub(super) fn recipe(recipe: &Recipe, out: &mut Object<'_>) -> serde_json::Resul
     out.serde(key!("style_id"), style_id)?;
     out.optional_uuid(key!("water_profile_id"), *water_profile_id);
     out.optional_uuid(key!("target_water_profile_id"), *target_water_profile_id);
+    out.optional_uuid(key!("parent_recipe_id"), *parent_recipe_id);
+    out.serde(key!("parent_version"), parent_version)?;
+    out.serde(key!("source_url"), source_url)?;
     out.serde(key!("est_color_srm"), est_color_srm)?;
     out.instant(key!("created_at"), *created_at);
     out.instant(key!("updated_at"), *updated_at);

@@ -9,11 +9,13 @@ pub mod chats;
 pub mod devices;
 pub mod equipment;
 pub mod health;
+pub mod history;
 pub mod interchange;
 pub mod inventory;
 pub mod me;
 pub mod recipe_children;
 pub mod recipes;
+pub mod shared;
 pub mod stock;
 pub mod styles;
 pub mod tools;
@@ -49,12 +51,14 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     devices::configure_ingest(cfg); // /ingest/{token}
     stock::configure_shopping(cfg); // /v1/shopping-list
     brew_sessions::configure_home(cfg); // /v1/home
+    shared::configure_public(cfg); // /shared/{token}…, /v1/shared/{token}/copy
     // Paths with ids.
     cfg.service(
         web::scope("/v1/recipes")
             // /export and /import before /{id}, which would take them for (malformed) ids.
             .configure(interchange::configure) // /export, /import, /{id}/export
             .configure(recipes::configure) // "", /{id}, /{id}/copy, /{id}/scale, /{id}/stats
+            .configure(history::configure) // /{id}/versions…, /lineage, /diff, /share
             .configure(recipe_children::configure_lists) // /{recipe_id}/fermentables, …
             .configure(ai::configure_analysis) // /{id}/analysis
             .configure(stock::configure_cost) // /{id}/cost

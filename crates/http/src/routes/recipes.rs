@@ -199,6 +199,7 @@ pub fn read_new_recipe(body: &Value) -> ApiResult<NewRecipe> {
         style_id: p.style_id.flatten(),
         water_profile_id: p.water_profile_id.flatten(),
         target_water_profile_id: p.target_water_profile_id.flatten(),
+        lineage: Default::default(),
     };
     f.finish(new)
 }

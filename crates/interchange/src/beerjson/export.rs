@@ -126,8 +126,8 @@ fn recipe(export: &RecipeForExport) -> Value {
     let mut o = Map::new();
     o.insert("name".into(), json!(r.name));
     o.insert("type".into(), json!(enums::beerjson_recipe_type(r.kind)));
-    // Required by BeerJSON; wort keeps no author.
-    o.insert("author".into(), json!(""));
+    // Required by BeerJSON. wort keeps no author of its own: files say they come from wort.
+    o.insert("author".into(), json!("wort"));
     o.insert("batch_size".into(), measure("l", r.batch_size_liters));
     o.insert(
         "efficiency".into(),

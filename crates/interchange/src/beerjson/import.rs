@@ -369,6 +369,7 @@ fn recipe(rec: &Obj<'_>, r: &mut Report) -> ImportedRecipe {
             style_id: None,
             water_profile_id: None,
             target_water_profile_id: None,
+            lineage: Default::default(),
             name,
             style,
             kind,

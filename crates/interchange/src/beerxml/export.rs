@@ -117,6 +117,8 @@ fn recipe(w: &mut Writer, export: &RecipeForExport) {
     w.text("NAME", &r.name);
     w.field("VERSION", 1);
     w.text("TYPE", enums::beerxml_recipe_type(r.kind));
+    // Required by BeerXML; files say they come from wort.
+    w.text("BREWER", "wort");
     match r.style_id.as_deref().and_then(style) {
         Some(bjcp) => bjcp_style(w, bjcp, &r.style),
         None => own_style(w, &r.style),

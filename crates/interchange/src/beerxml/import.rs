@@ -274,6 +274,7 @@ fn recipe(
             style_id: None,
             water_profile_id: None,
             target_water_profile_id: None,
+            lineage: Default::default(),
             name,
             style,
             kind,

@@ -349,11 +349,11 @@ async fn rolling_back_restores_the_pre_upgrade_backup_into_a_new_database() {
         Command::new(pg_tool("psql"))
             .args([&original, "-X", "-q", "-v", "ON_ERROR_STOP=1", "-c"])
             .arg(
-                "CREATE TABLE recipe_versions (id uuid PRIMARY KEY, \
+                "CREATE TABLE recipe_ratings (id uuid PRIMARY KEY, \
                    user_id uuid NOT NULL REFERENCES users(id) ON DELETE CASCADE, \
                    recipe_id uuid NOT NULL REFERENCES recipes(id) ON DELETE CASCADE); \
-                 ALTER TABLE recipes ADD COLUMN version_id uuid REFERENCES recipe_versions(id); \
-                 CREATE INDEX recipe_versions_recipe ON recipe_versions (recipe_id); \
+                 ALTER TABLE recipes ADD COLUMN rating_id uuid REFERENCES recipe_ratings(id); \
+                 CREATE INDEX recipe_ratings_recipe ON recipe_ratings (recipe_id); \
                  INSERT INTO __diesel_schema_migrations (version) VALUES ('29991231000000')",
             )
             .env_remove("PGDATABASE"),

@@ -29,6 +29,7 @@ mod fermentation;
 mod file_meaning;
 mod hardening;
 mod heavy_answers;
+mod history;
 mod home;
 mod http_edges;
 mod idempotency;

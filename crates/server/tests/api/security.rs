@@ -197,7 +197,10 @@ async fn owner_fixture(app: &TestApp, owner: &Account) -> BTreeMap<&'static str,
 
 /// Paths whose ids name data shared by every account (the BJCP styles): nobody's id is private
 /// there, so the "another account's id is a random id" rule does not apply.
-const SHARED_CATALOGUES: &[&str] = &["/v1/styles/"];
+/// `/v1/shared/{token}/copy` takes a share token, which anybody holding the link may use: the
+/// owner's recipe shared is copied by other accounts by design (its isolation is tested in
+/// `history.rs`).
+const SHARED_CATALOGUES: &[&str] = &["/v1/styles/", "/v1/shared/"];
 
 pub(crate) fn resolve<'a>(doc: &'a Value, schema: &'a Value) -> &'a Value {
     match schema.get("$ref").and_then(Value::as_str) {
@@ -307,11 +310,29 @@ pub(crate) fn fill(path: &str, id: &str) -> String {
     while let Some(start) = rest.find('{') {
         let end = rest[start..].find('}').unwrap() + start;
         out.push_str(&rest[..start]);
-        out.push_str(id);
+        // A version number is a number: the first version of the recipe named by the id.
+        out.push_str(if &rest[start..=end] == "{n}" { "1" } else { id });
         rest = &rest[end + 1..];
     }
     out.push_str(rest);
     out
+}
+
+/// The required query parameters of an operation, each given `id` (they name another resource
+/// of the same account, like `against_recipe`).
+fn required_query(operation: &Value, id: &str) -> String {
+    let names: Vec<String> = operation["parameters"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|p| p["in"] == "query" && p["required"] == true)
+        .map(|p| format!("{}={id}", p["name"].as_str().unwrap()))
+        .collect();
+    if names.is_empty() {
+        String::new()
+    } else {
+        format!("?{}", names.join("&"))
+    }
 }
 
 #[tokio::test]
@@ -358,13 +379,17 @@ async fn the_security_matrix_holds_for_every_route_in_the_openapi_document() {
             // Another account's id answers exactly like an id that does not exist.
             let shared = SHARED_CATALOGUES.iter().any(|p| path.starts_with(p));
             if path.contains('{') && path.starts_with("/v1/") && !shared {
-                let theirs = fill(path, id_for(path, &ids));
+                let mine = id_for(path, &ids);
+                let theirs = fill(path, mine) + &required_query(operation, mine);
                 let a = send(theirs.clone(), Some(&other.key)).send().await.unwrap();
                 let (a_status, a_text) = (a.status(), a.text().await.unwrap());
-                let b = send(fill(path, &random), Some(&other.key))
-                    .send()
-                    .await
-                    .unwrap();
+                let b = send(
+                    fill(path, &random) + &required_query(operation, &random),
+                    Some(&other.key),
+                )
+                .send()
+                .await
+                .unwrap();
                 let (b_status, b_text) = (b.status(), b.text().await.unwrap());
                 assert_eq!(
                     a_status,
@@ -379,7 +404,8 @@ async fn the_security_matrix_holds_for_every_route_in_the_openapi_document() {
             // And the owner's own call never leaks a key or a 403 either.
             if secured && method == Method::GET {
                 let target = if path.contains('{') {
-                    fill(path, id_for(path, &ids))
+                    let mine = id_for(path, &ids);
+                    fill(path, mine) + &required_query(operation, mine)
                 } else {
                     path.clone()
                 };
