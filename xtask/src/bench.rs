@@ -22,6 +22,7 @@ mod attacks;
 mod catalog;
 mod cpu;
 pub mod flood;
+mod history;
 mod instructions;
 mod interchange;
 mod load;
@@ -73,7 +74,9 @@ const USAGE: &str = "usage: cargo xtask bench [-- options]
   --only TEXT       measure only the endpoints whose label contains TEXT, or one of
                     TEXT's comma-separated parts (and the hello baseline); for quick looks
   --instructions    count the instructions one request costs wort (valgrind's callgrind),
-                    instead of rates: exact on a busy machine, for comparing two builds";
+                    instead of rates: exact on a busy machine, for comparing two builds
+  --history         only the recipe-history section: what a version costs, a recipe
+                    edited 1,000 times (also part of every full run)";
 
 #[derive(Clone, Debug)]
 struct Options {
@@ -92,6 +95,8 @@ struct Options {
     wort: Option<PathBuf>,
     /// Instruction counts instead of rates ([`instructions`]).
     instructions: bool,
+    /// Only the recipe-history section ([`history`]).
+    history_only: bool,
 }
 
 impl Options {
@@ -108,6 +113,7 @@ impl Options {
             build: true,
             wort: None,
             instructions: false,
+            history_only: false,
         };
         let mut args = args.iter();
         while let Some(arg) = args.next() {
@@ -145,6 +151,7 @@ impl Options {
                     options.only = Some(text.clone());
                 }
                 "--instructions" => options.instructions = true,
+                "--history" => options.history_only = true,
                 "-h" | "--help" => return Err(USAGE.to_owned()),
                 other => return Err(format!("unknown option {other}\n\n{USAGE}")),
             }
@@ -293,6 +300,19 @@ fn bench_on(
         let report = instructions::measure(options, wort_bin, &work, &cluster.url, &targets)?;
         return write_results(&instructions::results_file(), report);
     }
+    if options.history_only {
+        let server = Wort::start(
+            wort_bin,
+            &work,
+            &cluster.url,
+            options.pool,
+            &work.join("wort.log"),
+        )?;
+        step("recipe history: a recipe edited 1,000 times");
+        let report = history::measure(server.addr, pg)?;
+        server.stop()?;
+        return write_results(&results_file(), format!("{}{report}", machine()));
+    }
 
     step("capture the SQL of one request per endpoint");
     let captures = capture(pg, cluster, wort_bin, &work, &mut targets)?;
@@ -335,6 +355,8 @@ fn bench_on(
     let webhooks = webhooks::measure(server.addr)?;
     step("catalogue search: the shipped catalogue and 200 own items, typical queries");
     let catalog = catalog::measure(server.addr)?;
+    step("recipe history: a recipe edited 1,000 times");
+    let history = history::measure(server.addr, pg)?;
     let rss = server.peak_rss_kib();
     server.stop()?;
     let machine = format!(
@@ -346,6 +368,7 @@ fn bench_on(
     report.push_str(&interchange);
     report.push_str(&webhooks);
     report.push_str(&catalog);
+    report.push_str(&history);
     write_results(&results_file(), report)
 }
 
