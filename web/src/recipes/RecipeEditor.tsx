@@ -22,6 +22,7 @@ import type { FieldValue } from '../autosave';
 import { RecipeStockPanel } from '../stock/RecipeStockPanel';
 import { RecipeChecksPanel, useFieldChecks } from './checks';
 import { ExplainedStats } from './Explain';
+import { HistoryPanel } from './history/HistoryPanel';
 
 type Recipe = Schemas['RecipeDetail'];
 
@@ -88,6 +89,7 @@ export default function RecipeEditor() {
             </div>
           ))}
           <WaterPanel recipe={r} save={save} />
+          <HistoryPanel key={r.id} recipe={r} />
         </div>
         <aside className="recipe-side">
           <StatsPanel id={id} />
