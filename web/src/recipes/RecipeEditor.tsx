@@ -23,6 +23,7 @@ import { RecipeStockPanel } from '../stock/RecipeStockPanel';
 import { RecipeChecksPanel, useFieldChecks } from './checks';
 import { ExplainedStats } from './Explain';
 import { HistoryPanel } from './history/HistoryPanel';
+import { ShareButton } from './history/ShareDialog';
 
 type Recipe = Schemas['RecipeDetail'];
 
@@ -238,6 +239,7 @@ function RecipeActions({ recipe }: { recipe: Recipe }) {
       <button type="button" onClick={() => setScaling(true)}>
         Scale
       </button>
+      <ShareButton recipe={recipe} />
       <a className="button" href={exportHref(id, 'beerjson')} download>
         Export BeerJSON
       </a>
