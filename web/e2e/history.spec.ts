@@ -154,6 +154,9 @@ test('sharing: a public link, its page, a copy in another account, and stopping 
   await expect(otherPage.getByRole('heading', { name: 'Shared Pale', level: 1 })).toBeVisible();
   const copyId = otherPage.url().split('/').pop()!;
   expect(copyId).not.toBe(r.id);
+  // The copy names the link it came from, not the other account's recipe.
+  const copyHistory = await openHistory(otherPage);
+  await expect(copyHistory.getByRole('link', { name: 'a shared recipe' })).toHaveAttribute('href', link.href);
 
   // Stopping: the link is gone at once, for the page and for copying.
   await dialog.getByRole('button', { name: 'Stop sharing' }).click();

@@ -95,16 +95,6 @@ export async function unwrapPage<T>(call: Promise<FetchResult<T>>): Promise<{ it
  * run time (the recipe's child tables). Same cookie and error rules as the typed client.
  */
 export async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
-  return (await requestWithResponse<T>(method, path, body)).data;
-}
-
-/** Like request, and the `X-Total-Count` of a paged list. */
-export async function requestPage<T>(path: string): Promise<{ items: T; total: number }> {
-  const { data, response } = await requestWithResponse<T>('GET', path);
-  return { items: data, total: Number(response.headers.get('X-Total-Count') ?? '0') };
-}
-
-async function requestWithResponse<T>(method: string, path: string, body?: unknown): Promise<{ data: T; response: Response }> {
   let res: Response;
   try {
     res = await fetch(path, {
@@ -126,7 +116,7 @@ async function requestWithResponse<T>(method: string, path: string, body?: unkno
     }
   }
   if (!res.ok) throw toApiError(res, parsed);
-  return { data: parsed as T, response: res };
+  return parsed as T;
 }
 
 export function errorText(e: unknown): string {

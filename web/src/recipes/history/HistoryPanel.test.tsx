@@ -4,11 +4,14 @@ import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { stubFetch, testClientModule } from './fakeApi';
 import type { Schemas } from '../../api/client';
 import { keys } from '../../api/keys';
 import { DEFAULT_PREFERENCES } from '../../api/extra';
 import type { RecipeDiff, RecipeVersion } from './api';
 import { HistoryPanel } from './HistoryPanel';
+
+vi.mock('../../api/client', (original) => testClientModule(original as () => Promise<typeof import('../../api/client')>));
 
 const recipe = {
   id: 'r1',
@@ -38,23 +41,6 @@ const diff: RecipeDiff = {
     { kind: 'hop', id: 'h9', change: 'added', fields: [{ path: ['name'], before: null, after: 'Citra' }] },
   ],
 };
-
-type Handler = (method: string, path: string, body: unknown) => { status: number; body?: unknown; total?: number };
-
-function stubFetch(handle: Handler) {
-  const calls: string[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string, init?: RequestInit) => {
-      const method = init?.method ?? 'GET';
-      calls.push(`${method} ${url}`);
-      const r = handle(method, url, init?.body ? JSON.parse(String(init.body)) : undefined);
-      const headers = new Headers(r.total != null ? { 'X-Total-Count': String(r.total) } : {});
-      return new Response(r.body === undefined ? '' : JSON.stringify(r.body), { status: r.status, headers });
-    }),
-  );
-  return calls;
-}
 
 function renderPanel() {
   const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } });

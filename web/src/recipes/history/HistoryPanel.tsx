@@ -9,7 +9,7 @@ import { ErrorBox, Loading } from '../../components/States';
 import { usePrefs } from '../../prefs';
 import { absoluteTime, relativeTime } from '../../time';
 import type { Row } from '../childSpec';
-import { useNameVersion, useRestoreVersion, useVersionDiff, useVersions, VERSIONS_PAGE, type ChildKind, type RecipeVersion } from './api';
+import { useNameVersion, useRestoreVersion, useVersionDiff, useVersions, VERSIONS_PAGE, type RecipeVersion } from './api';
 import { childLine, childListKey, groupChildren, recipeFieldLine, versionName } from './diff';
 import { LineageInfo } from './Lineage';
 import './History.css';
@@ -178,8 +178,9 @@ function VersionDiff({ recipe, number }: { recipe: Recipe; number: number }) {
   const { fields, children } = diff.data;
   if (fields.length === 0 && children.length === 0) return <p className="muted">No changes from version {number - 1}.</p>;
   // A changed child's name, where the diff leaves it out: as the recipe has it now.
-  const known = (kind: ChildKind, childId: string | null) => {
-    const rows = recipe[childListKey(kind)] as unknown as Row[] | undefined;
+  const known = (kind: string, childId: string | null | undefined) => {
+    const list = childListKey(kind);
+    const rows = list ? (recipe[list] as unknown as Row[] | undefined) : undefined;
     return rows?.find((r) => r.id === childId)?.name || undefined;
   };
   return (

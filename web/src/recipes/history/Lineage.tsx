@@ -3,21 +3,19 @@
 import { Link } from 'react-router-dom';
 import type { Schemas } from '../../api/client';
 import { ErrorBox } from '../../components/States';
-import { useLineage, type Provenance } from './api';
+import { useLineage } from './api';
 import { parentOf } from './parent';
 
 type Recipe = Schemas['RecipeDetail'];
 
 export function LineageInfo({ recipe }: { recipe: Recipe }) {
   const lineage = useLineage(recipe.id, true);
-  // The recipe's own provenance fields (typed by hand until the generated schema has them).
-  const own = recipe as Recipe & Provenance;
   if (lineage.isError) return <ErrorBox error={lineage.error} retry={() => lineage.refetch()} />;
   if (!lineage.data) return null;
   const { ancestors, descendants } = lineage.data;
-  const parent = parentOf(ancestors, own.parent_recipe_id);
-  const version = own.parent_version ?? null;
-  if (!parent && !own.source_url && descendants.length === 0) return null;
+  const parent = parentOf(ancestors, recipe.parent_recipe_id);
+  const version = recipe.parent_version ?? null;
+  if (!parent && !recipe.source_url && descendants.length === 0) return null;
   return (
     <div className="lineage">
       {parent ? (
@@ -25,9 +23,9 @@ export function LineageInfo({ recipe }: { recipe: Recipe }) {
           Copied from <Link to={`/recipes/${parent.id}`}>{parent.name}</Link>
           {version != null ? ` (version ${version})` : ''}.
         </p>
-      ) : own.source_url ? (
+      ) : recipe.source_url ? (
         <p>
-          Copied from <a href={own.source_url}>a shared recipe</a>
+          Copied from <a href={recipe.source_url}>a shared recipe</a>
           {version != null ? ` (version ${version})` : ''}.
         </p>
       ) : null}

@@ -4,26 +4,15 @@ import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { stubFetch, testClientModule } from './fakeApi';
 import type { Schemas } from '../../api/client';
 import CopyShared from './CopyShared';
 import { ShareButton } from './ShareDialog';
 
+vi.mock('../../api/client', (original) => testClientModule(original as () => Promise<typeof import('../../api/client')>));
+
 const recipe = { id: 'r1', name: 'Citra Pale' } as unknown as Schemas['RecipeDetail'];
 const link = { token: 'tok1', url: '/shared/tok1', include_notes: false, created_at: '2026-12-07T10:00:00Z' };
-
-function stubFetch(handle: (method: string, path: string, body: unknown) => { status: number; body?: unknown }) {
-  const calls: string[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string, init?: RequestInit) => {
-      const method = init?.method ?? 'GET';
-      calls.push(`${method} ${url}${init?.body ? ` ${String(init.body)}` : ''}`);
-      const r = handle(method, url, init?.body ? JSON.parse(String(init.body)) : undefined);
-      return new Response(r.body === undefined ? null : JSON.stringify(r.body), { status: r.status });
-    }),
-  );
-  return calls;
-}
 
 function wrap(ui: React.ReactNode, path = '/') {
   const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } });

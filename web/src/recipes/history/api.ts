@@ -1,82 +1,40 @@
 // A recipe's history and sharing: its versions (named, compared, restored), where it was copied
 // from and its copies, its public link, and copying a recipe someone shared.
-//
-// The shapes are declared here until the API's OpenAPI snapshot has these paths; then they become
-// the generated `Schemas[...]` types and the calls go through the typed client.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiError, request, requestPage, type Schemas } from '../../api/client';
+import { ApiError, client, unwrap, unwrapPage, type Schemas } from '../../api/client';
 import { keys } from '../../api/keys';
 
 /** One version of a recipe; `current` is the open one (the recipe as it is now). */
-export interface RecipeVersion {
-  number: number;
-  created_at: string;
-  updated_at: string;
-  message: string | null;
-  summary: string;
-  current: boolean;
-}
+export type RecipeVersion = Schemas['RecipeVersion'];
 
-export interface FieldChange {
-  path: string[];
-  before: unknown;
-  after: unknown;
-}
+/**
+ * One changed field. Its values are any JSON value (a number, a string, null): the OpenAPI
+ * document types them as objects, which the generated type reads as `Record<string, never>`.
+ */
+export type FieldChange = Omit<Schemas['FieldChange'], 'before' | 'after'> & { before: unknown; after: unknown };
 
+/** The kinds of child the API names in a diff (`ChildChange.kind`, a string in the schema). */
 export type ChildKind = 'fermentable' | 'hop' | 'yeast' | 'misc' | 'mash_step' | 'water_addition' | 'fermentation_step';
 
-export interface ChildChange {
-  kind: ChildKind;
-  id: string | null;
-  change: 'added' | 'removed' | 'changed';
-  fields: FieldChange[];
-}
+export type ChildChange = Omit<Schemas['ChildChange'], 'fields'> & { fields: FieldChange[] };
 
 /** What changed between two versions, as the API computes it. */
-export interface RecipeDiff {
-  fields: FieldChange[];
-  children: ChildChange[];
-}
+export type RecipeDiff = { fields: FieldChange[]; children: ChildChange[] };
 
-export interface LineageRecipe {
-  id: string;
-  name: string;
-  parent_recipe_id: string | null;
-  parent_version: number | null;
-  created_at: string;
-}
-
-export interface Lineage {
-  ancestors: LineageRecipe[];
-  descendants: LineageRecipe[];
-}
-
-export interface ShareLink {
-  token: string;
-  url: string;
-  include_notes: boolean;
-  created_at: string;
-}
-
-/** The recipe's fields about where it came from (in the recipe's JSON once the API has them). */
-export interface Provenance {
-  parent_recipe_id?: string | null;
-  parent_version?: number | null;
-  source_url?: string | null;
-}
+export type LineageRecipe = Schemas['LineageEntry'];
+export type Lineage = Schemas['Lineage'];
+export type ShareLink = Schemas['ShareResponse'];
 
 type Recipe = Schemas['RecipeDetail'];
 
 /** Versions asked for at a time; "Show older versions" asks for this many more. */
 export const VERSIONS_PAGE = 20;
 
-const base = (id: string) => `/v1/recipes/${encodeURIComponent(id)}`;
-
 /** The newest `limit` versions, while the History panel is open. */
 export function useVersions(id: string, limit: number, enabled: boolean) {
   return useQuery({
     queryKey: keys.recipes.versions(id, limit),
-    queryFn: () => requestPage<RecipeVersion[]>(`${base(id)}/versions?limit=${limit}&offset=0`),
+    queryFn: () => unwrapPage(client.GET('/v1/recipes/{id}/versions', { params: { path: { id }, query: { limit, offset: 0 } } })),
     enabled,
     staleTime: 0,
     placeholderData: keepPreviousData,
@@ -87,7 +45,7 @@ export function useVersions(id: string, limit: number, enabled: boolean) {
 export function useVersionDiff(id: string, n: number, enabled: boolean) {
   return useQuery({
     queryKey: keys.recipes.diff(id, n),
-    queryFn: () => request<RecipeDiff>('GET', `${base(id)}/versions/${n}/diff`),
+    queryFn: async (): Promise<RecipeDiff> => unwrap(client.GET('/v1/recipes/{id}/versions/{n}/diff', { params: { path: { id, n } } })),
     enabled,
     staleTime: 0,
   });
@@ -96,7 +54,7 @@ export function useVersionDiff(id: string, n: number, enabled: boolean) {
 export function useLineage(id: string, enabled: boolean) {
   return useQuery({
     queryKey: keys.recipes.lineage(id),
-    queryFn: () => request<Lineage>('GET', `${base(id)}/lineage`),
+    queryFn: () => unwrap(client.GET('/v1/recipes/{id}/lineage', { params: { path: { id } } })),
     enabled,
   });
 }
@@ -105,7 +63,7 @@ export function useLineage(id: string, enabled: boolean) {
 export function useNameVersion(id: string, onNamed: () => void) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (message: string) => request<RecipeVersion>('POST', `${base(id)}/versions`, { message }),
+    mutationFn: (message: string) => unwrap(client.POST('/v1/recipes/{id}/versions', { params: { path: { id } }, body: { message } })),
     onSuccess: async () => {
       onNamed();
       await qc.invalidateQueries({ queryKey: keys.recipes.history(id) });
@@ -117,7 +75,7 @@ export function useNameVersion(id: string, onNamed: () => void) {
 export function useRestoreVersion(id: string, onRestored: (v: RecipeVersion) => void) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (n: number) => request<RecipeVersion>('POST', `${base(id)}/versions/${n}/restore`),
+    mutationFn: (n: number) => unwrap(client.POST('/v1/recipes/{id}/versions/{n}/restore', { params: { path: { id, n } } })),
     onSuccess: async (v) => {
       onRestored(v);
       await Promise.all([
@@ -137,7 +95,7 @@ export function useShareLink(id: string) {
     queryKey: keys.recipes.share(id),
     queryFn: async () => {
       try {
-        return await request<ShareLink>('GET', `${base(id)}/share`);
+        return await unwrap(client.GET('/v1/recipes/{id}/share', { params: { path: { id } } }));
       } catch (e) {
         if (e instanceof ApiError && e.status === 404) return null;
         throw e;
@@ -151,7 +109,7 @@ export function useShareLink(id: string) {
 export function useShareRecipe(id: string) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (includeNotes: boolean) => request<ShareLink>('POST', `${base(id)}/share`, { include_notes: includeNotes }),
+    mutationFn: (includeNotes: boolean) => unwrap(client.POST('/v1/recipes/{id}/share', { params: { path: { id } }, body: { include_notes: includeNotes } })),
     onSuccess: (link) => qc.setQueryData(keys.recipes.share(id), link),
   });
 }
@@ -160,7 +118,7 @@ export function useShareRecipe(id: string) {
 export function useStopSharing(id: string) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: () => request<void>('DELETE', `${base(id)}/share`),
+    mutationFn: () => unwrap(client.DELETE('/v1/recipes/{id}/share', { params: { path: { id } } })),
     onSuccess: () => qc.setQueryData(keys.recipes.share(id), null),
   });
 }
@@ -169,7 +127,7 @@ export function useStopSharing(id: string) {
 export function useCopyShared(token: string, onCopied: (r: Recipe) => void) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: () => request<Recipe>('POST', `/v1/shared/${encodeURIComponent(token)}/copy`),
+    mutationFn: () => unwrap(client.POST('/v1/shared/{token}/copy', { params: { path: { token } } })),
     onSuccess: (r) => {
       void qc.invalidateQueries({ queryKey: keys.recipes.lists() });
       onCopied(r);

@@ -84,6 +84,15 @@ describe('children', () => {
     const step: ChildChange = { kind: 'mash_step', id: null, change: 'changed', fields: [{ path: ['duration_minutes'], before: 60, after: 75 }] };
     expect(childLine(step, metric)).toBe('A mash step changed: duration 60 min → 75 min');
   });
+  it('say a child moved rather than its position', () => {
+    const moved: ChildChange = { kind: 'hop', id: 'h1', change: 'changed', fields: [{ path: ['sort_order'], before: 0, after: 2 }] };
+    expect(childLine(moved, metric, 'Citra')).toBe('Hop Citra changed: moved');
+  });
+  it('take a kind the page does not know yet as it comes', () => {
+    const odd: ChildChange = { kind: 'packaging_step', id: 'p1', change: 'added', fields: [{ path: ['name'], before: null, after: 'Keg' }] };
+    expect(childLine(odd, metric)).toBe('Packaging step Keg added');
+    expect(groupChildren([odd, citra]).map((g) => g.title)).toEqual(['Hops', 'Packaging step']);
+  });
   it('name a water addition by its agent', () => {
     const salt: ChildChange = {
       kind: 'water_addition',

@@ -49,8 +49,14 @@ const childKinds: Record<ChildKind, { word: string; title: string; key: (typeof 
 
 export const childKindOrder = Object.keys(childKinds) as ChildKind[];
 
-function columns(kind: ChildKind): Col[] {
-  return specs.find((s) => s.key === childKinds[kind].key)?.spec.cols ?? [];
+/** A kind the page knows (the schema types `kind` as any string). */
+function kindInfo(kind: string) {
+  return Object.hasOwn(childKinds, kind) ? childKinds[kind as ChildKind] : undefined;
+}
+
+function columns(kind: string): Col[] {
+  const key = kindInfo(kind)?.key;
+  return specs.find((s) => s.key === key)?.spec.cols ?? [];
 }
 
 const MAX_TEXT = 60;
@@ -91,8 +97,10 @@ function valuesOf(c: ChildChange): Record<string, unknown> {
   return row;
 }
 
-function childField(kind: ChildKind, f: FieldChange, row: Record<string, unknown>, prefs: Preferences): string {
+function childField(kind: string, f: FieldChange, row: Record<string, unknown>, prefs: Preferences): string {
   const key = f.path.join('.');
+  // Its place in the table: a number that means nothing read alone.
+  if (key === 'sort_order') return 'moved';
   const col = columns(kind).find((c) => c.key === key);
   const info: FieldInfo = col
     ? { label: (col.aria ?? col.label).toLowerCase(), unit: unitOf(col, row), options: col.options }
@@ -115,7 +123,7 @@ function childName(c: ChildChange, row: Record<string, unknown>, known: string |
  */
 export function childLine(c: ChildChange, prefs: Preferences, known?: string): string {
   const row = valuesOf(c);
-  const word = childKinds[c.kind]?.word ?? words(c.kind);
+  const word = kindInfo(c.kind)?.word ?? words(c.kind);
   const name = childName(c, row, known, prefs);
   const subject = name ? `${word} ${name}` : `A ${word.toLowerCase()}`;
   if (c.change !== 'changed') return `${subject} ${c.change}`;
@@ -123,14 +131,16 @@ export function childLine(c: ChildChange, prefs: Preferences, known?: string): s
   return parts.length ? `${subject} changed: ${parts.join('; ')}` : `${subject} changed`;
 }
 
-/** The children's changes by kind, in the recipe page's order, each with its table's title. */
-export function groupChildren(children: readonly ChildChange[]): { kind: ChildKind; title: string; changes: ChildChange[] }[] {
-  return childKindOrder
-    .map((kind) => ({ kind, title: childKinds[kind].title, changes: children.filter((c) => c.kind === kind) }))
+/** The children's changes by kind, in the recipe page's order, each with its table's title; a kind
+ * the page does not know yet comes last, titled by its name. */
+export function groupChildren(children: readonly ChildChange[]): { kind: string; title: string; changes: ChildChange[] }[] {
+  const unknown = [...new Set(children.map((c) => c.kind).filter((k) => !kindInfo(k)))];
+  return [...childKindOrder, ...unknown]
+    .map((kind) => ({ kind, title: kindInfo(kind)?.title ?? words(kind), changes: children.filter((c) => c.kind === kind) }))
     .filter((g) => g.changes.length > 0);
 }
 
-/** The recipe's list of each kind of child, as the diff names its kinds. */
-export function childListKey(kind: ChildKind): (typeof specs)[number]['key'] {
-  return childKinds[kind].key;
+/** The recipe's list of a kind of child, as the diff names its kinds (none for a kind the page does not know). */
+export function childListKey(kind: string): (typeof specs)[number]['key'] | undefined {
+  return kindInfo(kind)?.key;
 }
