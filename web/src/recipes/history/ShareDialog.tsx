@@ -83,9 +83,10 @@ function ShareForm({ recipeId, link }: { recipeId: string; link: ShareLink | nul
           checked={includeNotes}
           disabled={share.isPending}
           onChange={(e) => {
-            setIncludeNotes(e.target.checked);
-            // A live link shows or hides the notes at once.
-            if (link) share.mutate(e.target.checked);
+            const checked = e.target.checked;
+            setIncludeNotes(checked);
+            // A live link shows or hides the notes at once; a failed change leaves the box as it was.
+            if (link) share.mutate(checked, { onError: () => setIncludeNotes(!checked) });
           }}
         />
         <label htmlFor={checkId}>Include notes</label>
