@@ -54,6 +54,8 @@ export default defineConfig({
       '/v1': { target: api, changeOrigin: false },
       '/api': { target: api, changeOrigin: false },
       '/ingest': { target: api, changeOrigin: false },
+      // A shared recipe's public page is the server's HTML, not the app.
+      '/shared': { target: api, changeOrigin: false },
     },
   },
   preview: {
@@ -65,6 +67,8 @@ export default defineConfig({
       '/v1': { target: api, changeOrigin: false },
       '/api': { target: api, changeOrigin: false },
       '/ingest': { target: api, changeOrigin: false },
+      // A shared recipe's public page is the server's HTML, not the app.
+      '/shared': { target: api, changeOrigin: false },
     },
   },
   test: {

@@ -24,6 +24,8 @@ const pages = {
   assistant: () => import('./assistant/Assistant'),
   account: () => import('./account/Account'),
   tools: () => import('./tools/Tools'),
+  // `/copy/<token>`: a shared recipe's "Copy to my recipes".
+  copy: () => import('./recipes/history/CopyShared'),
 };
 const Home = lazy(pages.home);
 const Recipes = lazy(pages.recipes);
@@ -42,6 +44,7 @@ const WebhookPage = lazy(pages.webhook);
 const Assistant = lazy(pages.assistant);
 const Account = lazy(pages.account);
 const Tools = lazy(pages.tools);
+const CopyShared = lazy(pages.copy);
 
 /** Starts loading the first page's code at once, beside the session check (no waterfall). */
 export function preloadPage(path: string) {
@@ -101,6 +104,7 @@ export function App() {
       <Route path="/assistant/:chatId" element={page(<Assistant />)} />
       <Route path="/account" element={page(<Account />)} />
       <Route path="/tools" element={page(<Tools />)} />
+      <Route path="/copy/:token" element={page(<CopyShared />)} />
       <Route path="*" element={page(<NotFound />)} />
     </Routes>
   );

@@ -11,6 +11,8 @@ function everyKey(): [group: string, name: string, key: QueryKey][] {
     list: [{ q: 'ipa', sort: 'name', page: 2 }],
     page: [1, 50],
     deliveryPage: ['id-1', 3],
+    versions: ['id-1', 20],
+    diff: ['id-1', 2],
   };
   return Object.entries(keys).flatMap(([group, fns]) =>
     Object.entries(fns as Record<string, Factory>).map(([name, fn]) => {
@@ -52,6 +54,10 @@ describe('query keys', () => {
     expect(prefixOf(keys.recipes.lists(), keys.recipes.stats('r1'))).toBe(false);
     expect(prefixOf(keys.recipes.allStats(), keys.recipes.stats('r1'))).toBe(true);
     expect(prefixOf(keys.recipes.stats('r1'), keys.recipes.explain('r1'))).toBe(true);
+    expect(prefixOf(keys.recipes.stats('r1'), keys.recipes.versions('r1', 20))).toBe(true);
+    expect(prefixOf(keys.recipes.history('r1'), keys.recipes.diff('r1', 3))).toBe(true);
+    expect(prefixOf(keys.recipes.history('r1'), keys.recipes.explain('r1'))).toBe(false);
+    expect(prefixOf(keys.recipes.detail('r1'), keys.recipes.share('r1'))).toBe(false);
     expect(prefixOf(keys.inventory.lists(), keys.inventory.page(3, 50))).toBe(true);
     expect(prefixOf(keys.webhooks.deliveries('w1'), keys.webhooks.deliveryPage('w1', 2))).toBe(true);
     expect(prefixOf(keys.webhooks.list(), keys.webhooks.detail('w1'))).toBe(false);

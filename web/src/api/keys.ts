@@ -37,6 +37,15 @@ export const keys = {
     checks: (id: string) => ['recipes', 'stats', id, 'checks'] as const,
     /** How each figure is computed (`/stats?explain=true`): under the stats, refreshed with them. */
     explain: (id: string) => ['recipes', 'stats', id, 'explain'] as const,
+    /** The version history (the list and the diffs): under the stats too, since every edit moves
+     * the open version (its summary, its diff against the one before). */
+    history: (id: string) => ['recipes', 'stats', id, 'history'] as const,
+    versions: (id: string, limit: number) => ['recipes', 'stats', id, 'history', 'versions', limit] as const,
+    diff: (id: string, n: number) => ['recipes', 'stats', id, 'history', 'diff', n] as const,
+    /** Where the recipe was copied from and its copies. */
+    lineage: (id: string) => ['recipes', 'lineage', id] as const,
+    /** The recipe's public link (`null` when not shared). */
+    share: (id: string) => ['recipes', 'share', id] as const,
   },
   water: {
     profiles: () => ['water', 'profiles'] as const,

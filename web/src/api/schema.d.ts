@@ -224,6 +224,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/shared/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A read-only page of a shared recipe: its figures, ingredients, mash and fermentation, in
+         *     metric with US units beside; Open Graph title and description for link previews.
+         */
+        get: operations["shared_page"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/shared/{token}/recipe.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The shared recipe as a BeerJSON 1.0 file (author "wort"). */
+        get: operations["shared_beerjson"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/shared/{token}/recipe.xml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The shared recipe as a BeerXML 1.0 file (brewer "wort"). */
+        get: operations["shared_beerxml"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/ai/usage": {
         parameters: {
             query?: never;
@@ -961,6 +1015,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/recipes/{id}/diff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What this recipe has that `against_recipe` has not, in the shape of a version diff: children
+         *     pair by kind and case-insensitive name, then by order; each entry carries `id` (this
+         *     recipe's child) and `against_id` (the other's, or null).
+         */
+        get: operations["compare_recipes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/recipes/{id}/export": {
         parameters: {
             query?: never;
@@ -970,6 +1045,26 @@ export interface paths {
         };
         /** Export one recipe as a BeerJSON or BeerXML file. */
         get: operations["export_recipe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/recipes/{id}/lineage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where the recipe comes from (its parent, the parent's parent…) and the copies and scaled
+         *     copies made from it, within the account.
+         */
+        get: operations["recipe_lineage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -999,6 +1094,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/recipes/{id}/share": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The recipe's live share link; `404` when it is not shared. */
+        get: operations["get_share"];
+        put?: never;
+        /**
+         * Share the recipe by link: anyone with the link sees a read-only page of this recipe and can
+         *     download it, and nothing else of the account. `201` with a new link; `200` with the live one
+         *     (its `include_notes` updated) when the recipe is already shared.
+         */
+        post: operations["share_recipe"];
+        /** Revoke the link at once; a later share makes a new token. */
+        delete: operations["unshare_recipe"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/recipes/{id}/stats": {
         parameters: {
             query?: never;
@@ -1016,6 +1134,88 @@ export interface paths {
         get: operations["recipe_stats"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/recipes/{id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The recipe's versions, newest first. Every committed change belongs to one: edits within 10
+         *     minutes of a version's first edit join it; naming a version, or brewing, copying or scaling
+         *     the recipe, closes it. A recipe never edited has one version, number 1.
+         */
+        get: operations["list_versions"];
+        put?: never;
+        /**
+         * Close the current version under a name; the next edit starts a new one. When nothing was
+         *     edited since the last version was closed, that version is named.
+         */
+        post: operations["name_version"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/recipes/{id}/versions/{n}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One version: the recipe with its children and its statistics as they were. */
+        get: operations["get_version"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/recipes/{id}/versions/{n}/diff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What changed from version `against` (default: the one before) to version `n`: the recipe's
+         *     fields, and each child added, removed or changed (children keep their ids across versions).
+         */
+        get: operations["version_diff"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/recipes/{id}/versions/{n}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make the recipe equal to version `n` again (its fields, and its children with their original
+         *     ids), as a new version named "Restored version n".
+         */
+        post: operations["restore_version"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1306,6 +1506,26 @@ export interface paths {
         put?: never;
         /** Add a custom step (appended unless `sort_order` is given). */
         post: operations["create_step"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/shared/{token}/copy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * "Copy to my recipes": the shared recipe becomes the caller's (its `source_url` the link, no
+         *     parent: lineage never crosses accounts).
+         */
+        post: operations["copy_shared"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1861,6 +2081,12 @@ export interface components {
              *     plus a `stats` member; later recipe edits do not change it.
              */
             recipe_snapshot: components["schemas"]["RecipeSnapshot"];
+            /**
+             * Format: int32
+             * @description The version of that recipe it was brewed from (`GET /v1/recipes/{id}/versions/{n}`);
+             *     null for sessions made before recipes kept versions.
+             */
+            recipe_version?: number | null;
             status: components["schemas"]["SessionStatus"];
             /** Format: date-time */
             updated_at: string;
@@ -1982,6 +2208,8 @@ export interface components {
             notes?: string | null;
             source: components["schemas"]["CatalogSource"];
         };
+        /** @enum {string} */
+        Change: "added" | "removed" | "changed";
         ChangePasswordRequest: {
             currentPassword: string;
             newPassword: string;
@@ -2071,6 +2299,24 @@ export interface components {
         CheckedRecipe: components["schemas"]["RecipeDetail"] & {
             /** @description As `GET /v1/recipes/{id}/checks` gives them. */
             checks: components["schemas"]["Check"][];
+        };
+        /**
+         * @description A child added, removed or changed. Between versions `id` is the child's id in both; between two
+         *     recipes `id` is the child of the recipe asked about and `against_id` the one it is paired
+         *     with (null where there is none).
+         */
+        ChildChange: {
+            /**
+             * Format: uuid
+             * @description Only between two recipes (absent between versions): the other recipe's child, or null.
+             */
+            against_id?: string | null;
+            change: components["schemas"]["Change"];
+            /** @description Every field of an added or removed child; the changed fields of a changed one. */
+            fields: components["schemas"]["FieldChange"][];
+            /** Format: uuid */
+            id?: string | null;
+            kind: components["schemas"]["RecipeChildKind"];
         };
         /**
          * @description Colour shown as SRM or EBC.
@@ -2948,6 +3194,16 @@ export interface components {
             until_gravity?: number | null;
         };
         /**
+         * @description One changed field: its path (a recipe field, or a child's field inside a child entry), and its
+         *     values before and after (null where it had none).
+         */
+        FieldChange: {
+            after: unknown;
+            /** @description Any JSON value: a number, a string, null… */
+            before: unknown;
+            path: string[];
+        };
+        /**
          * @description How one statistic sits in a style's range: `{"min","max","value","in_range","position"}`.
          *     `value` is the statistic as a brewer reads it (OG and FG to 0.001, IBU to 1, colour to 0.1 SRM,
          *     ABV to 0.1 %), and `in_range` and `position` are decided on that value, so a value shown equal
@@ -3264,6 +3520,31 @@ export interface components {
              */
             temperature_c: number;
         };
+        /** @description `GET /v1/recipes/{id}/lineage`: where the recipe comes from and what was made from it. */
+        Lineage: {
+            /** @description Parent first, then its parent, up to the oldest ancestor still in the account. */
+            ancestors: components["schemas"]["LineageEntry"][];
+            /** @description Every copy made from it, and copies of those, oldest first (each names its parent). */
+            descendants: components["schemas"]["LineageEntry"][];
+        };
+        /** @description A recipe in a lineage. */
+        LineageEntry: {
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /**
+             * Format: uuid
+             * @description The recipe it was made from (null for the oldest ancestor known).
+             */
+            parent_recipe_id?: string | null;
+            /**
+             * Format: int32
+             * @description The parent's version it was made from.
+             */
+            parent_version?: number | null;
+        };
         /**
          * @description How the water goes into the mash: split into strike and sparge water (`sparge`), or all of
          *     it into the mash at once with no sparge (`full_volume`: all-in-one systems, brew in a bag).
@@ -3399,6 +3680,11 @@ export interface components {
         MiscType: "spice" | "fining" | "water_agent" | "herb" | "flavor" | "wood" | "other";
         /** @enum {string} */
         MiscUse: "mash" | "sparge" | "boil" | "whirlpool" | "primary" | "secondary" | "bottling";
+        /** @description Request body of `POST /v1/recipes/{id}/versions`. */
+        NameVersionRequest: {
+            /** @description The version's name, e.g. "Less crystal, hop stand at 80 °C". */
+            message: string;
+        };
         PitchRate: {
             /**
              * Format: int64
@@ -3592,6 +3878,18 @@ export interface components {
             id: string;
             name: string;
             notes?: string | null;
+            /**
+             * Format: uuid
+             * @description The recipe of the account this one was copied or scaled from; null: none, or deleted.
+             */
+            parent_recipe_id?: string | null;
+            /**
+             * Format: int32
+             * @description The version of the parent it was made from.
+             */
+            parent_version?: number | null;
+            /** @description The shared link it was copied from ("Copy to my recipes"); null: none. */
+            source_url?: string | null;
             style: string;
             /** @description A BJCP 2021 style id (`GET /v1/styles`), beside the free-text `style`; null: none. */
             style_id?: string | null;
@@ -3626,6 +3924,12 @@ export interface components {
         RecipeChecks: {
             checks: components["schemas"]["Check"][];
         };
+        /**
+         * @description The seven kinds of recipe children (four of them ingredients). Each is created under its recipe
+         *     (`POST /v1/recipes/{id}/<path>`) and read, updated and deleted by its own id.
+         * @enum {string}
+         */
+        RecipeChildKind: "fermentable" | "hop" | "yeast" | "misc" | "mash_step" | "water_addition" | "fermentation_step";
         /**
          * @description A recipe's cost from the prices of the items its ingredients match, and how the stock covers
          *     each ingredient (`status`, `short`).
@@ -3668,6 +3972,11 @@ export interface components {
             miscs: components["schemas"]["Misc"][];
             water_additions: components["schemas"]["WaterAddition"][];
             yeasts: components["schemas"]["Yeast"][];
+        };
+        /** @description What changed from `before` to `after`. */
+        RecipeDiff: {
+            children: components["schemas"]["ChildChange"][];
+            fields: components["schemas"]["FieldChange"][];
         };
         /**
          * @description What a session keeps of its recipe: the recipe exactly as `GET /v1/recipes/{id}` returned it
@@ -3743,6 +4052,27 @@ export interface components {
          * @enum {string}
          */
         RecipeType: "all_grain" | "extract" | "partial_mash";
+        /** @description One version of a recipe, as the list shows it. */
+        RecipeVersion: {
+            /**
+             * Format: date-time
+             * @description When its first edit was made.
+             */
+            created_at: string;
+            /** @description Whether it is still open: the recipe as it is now, later edits within the window joining it. */
+            current: boolean;
+            /** @description The name the brewer gave it; null: none. */
+            message?: string | null;
+            /** Format: int32 */
+            number: number;
+            /** @description What changed against the version before ("Created." for the first). */
+            summary: string;
+            /**
+             * Format: date-time
+             * @description When its last edit was made.
+             */
+            updated_at: string;
+        };
         Refractometer: {
             /**
              * Format: double
@@ -3873,6 +4203,24 @@ export interface components {
          * @enum {string}
          */
         Severity: "error" | "warning" | "info";
+        /** @description Request body of `POST /v1/recipes/{id}/share` (optional; no body means `include_notes: false`). */
+        ShareRequest: {
+            /** @description Show the recipe's and its ingredients' notes on the shared page and files (default false). */
+            include_notes?: boolean;
+        };
+        /**
+         * @description A recipe's share link. The token is a secret the owner hands out: the answer is never
+         *     stored by caches.
+         */
+        ShareResponse: {
+            /** Format: date-time */
+            created_at: string;
+            include_notes: boolean;
+            /** @description At least 128 random bits (32 base62 characters). */
+            token: string;
+            /** @description The public page: `<origin>/shared/<token>`. */
+            url: string;
+        };
         /** @description One thing to buy. */
         ShoppingLine: {
             /**
@@ -4587,6 +4935,16 @@ export interface components {
             /** @description `invalid_string`: what the string failed (`email`, `uuid`, `datetime`…). */
             validation?: string;
         };
+        /** @description A version with its content and figures as they were. */
+        VersionResponse: components["schemas"]["RecipeVersion"] & {
+            /** @description The recipe with its children as this version left it (the open version: as it is now). */
+            recipe: components["schemas"]["RecipeDetail"];
+            /**
+             * @description Its `/stats` as they were, computed from the version and the equipment profile it named
+             *     as that profile was then.
+             */
+            stats: components["schemas"]["StatsReport"];
+        };
         /** @description The volumes of one brew day with a profile (`volumes` in `/stats`). */
         Volumes: {
             /** Format: double */
@@ -4638,8 +4996,6 @@ export interface components {
              * @description % w/w of a liquid acid; null for other agents.
              */
             strength_percent?: number | null;
-            /** @description `g`, `ml` or `kg`, by agent. */
-            unit: string;
         };
         /**
          * @description A brewing salt, acid or acidulated malt. Salts are weighed in grams, `lactic_acid` and
@@ -5763,6 +6119,227 @@ export interface operations {
                 };
             };
             /** @description Database unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    shared_page: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The share token */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The recipe page (HTML) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": unknown;
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown or revoked token */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description More than 60 requests a minute from this address */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    shared_beerjson: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The share token */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A BeerJSON 1.0 document */
+            200: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown or revoked token */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description More than 60 requests a minute from this address */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    shared_beerxml: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The share token */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A BeerXML 1.0 document */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml": string;
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown or revoked token */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description More than 60 requests a minute from this address */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12442,6 +13019,89 @@ export interface operations {
             };
         };
     };
+    compare_recipes: {
+        parameters: {
+            query: {
+                /** @description The account's other recipe */
+                against_recipe: string;
+            };
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description Recipe id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecipeDiff"];
+                };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `against_recipe` missing or not a UUID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     export_recipe: {
         parameters: {
             query?: {
@@ -12521,6 +13181,85 @@ export interface operations {
             503: {
                 headers: {
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    recipe_lineage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description Recipe id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Lineage"];
+                };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            503: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -12637,6 +13376,266 @@ export interface operations {
             };
         };
     };
+    get_share: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description Recipe id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShareResponse"];
+                };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    share_recipe: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry of this write safe: the first answer to the key is kept 24 h for the account and sent again, with `Idempotent-Replayed: true`, to a retry of the same request. A malformed key is `400`. A streamed answer (`text/event-stream`) is not kept: the key guards the request until its stream starts. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Recipe id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ShareRequest"];
+            };
+        };
+        responses: {
+            /** @description The live link */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShareResponse"];
+                };
+            };
+            /** @description A new link */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShareResponse"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body did not arrive within the body read deadline (30 s by default) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with this `Idempotency-Key` is still running (retry after `Retry-After` seconds), or was applied with an answer too large to keep */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    unshare_recipe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Recipe id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     recipe_stats: {
         parameters: {
             query?: {
@@ -12697,6 +13696,456 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_versions: {
+        parameters: {
+            query?: {
+                /** @description Page size (1–200, default 20) */
+                limit?: number;
+                /** @description Items to skip (default 0) */
+                offset?: number;
+            };
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description Recipe id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    Link?: string;
+                    "X-Total-Count"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecipeVersion"][];
+                };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    name_version: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry of this write safe: the first answer to the key is kept 24 h for the account and sent again, with `Idempotent-Replayed: true`, to a retry of the same request. A malformed key is `400`. A streamed answer (`text/event-stream`) is not kept: the key guards the request until its stream starts. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Recipe id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NameVersionRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecipeVersion"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body did not arrive within the body read deadline (30 s by default) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with this `Idempotency-Key` is still running (retry after `Retry-After` seconds), or was applied with an answer too large to keep */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_version: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description Recipe id */
+                id: string;
+                /** @description Version number (from 1) */
+                n: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VersionResponse"];
+                };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `n` not a positive integer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    version_diff: {
+        parameters: {
+            query?: {
+                /** @description The version compared with (default n − 1; version 1 alone: everything added) */
+                against?: number;
+            };
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description Recipe id */
+                id: string;
+                /** @description Version number (from 1) */
+                n: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecipeDiff"];
+                };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `n` or `against` not a positive integer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    restore_version: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry of this write safe: the first answer to the key is kept 24 h for the account and sent again, with `Idempotent-Replayed: true`, to a retry of the same request. A malformed key is `400`. A streamed answer (`text/event-stream`) is not kept: the key guards the request until its stream starts. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Recipe id */
+                id: string;
+                /** @description Version number (from 1) */
+                n: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new current version */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecipeVersion"];
+                };
+            };
+            /** @description `n` not a positive integer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with this `Idempotency-Key` is still running (retry after `Retry-After` seconds), or was applied with an answer too large to keep */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation failed, or (`idempotency_key_reused`) the `Idempotency-Key` was used for a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
             431: components["responses"]["HeadersTooLarge"];
@@ -15231,6 +16680,93 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    copy_shared: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry of this write safe: the first answer to the key is kept 24 h for the account and sent again, with `Idempotent-Replayed: true`, to a retry of the same request. A malformed key is `400`. A streamed answer (`text/event-stream`) is not kept: the key guards the request until its stream starts. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The share token */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecipeDetail"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown or revoked token */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with this `Idempotency-Key` is still running (retry after `Retry-After` seconds), or was applied with an answer too large to keep */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation failed, or (`idempotency_key_reused`) the `Idempotency-Key` was used for a different request */
             422: {
                 headers: {
                     [name: string]: unknown;

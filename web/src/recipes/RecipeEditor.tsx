@@ -22,6 +22,8 @@ import type { FieldValue } from '../autosave';
 import { RecipeStockPanel } from '../stock/RecipeStockPanel';
 import { RecipeChecksPanel, useFieldChecks } from './checks';
 import { ExplainedStats } from './Explain';
+import { HistoryPanel } from './history/HistoryPanel';
+import { ShareButton } from './history/ShareDialog';
 
 type Recipe = Schemas['RecipeDetail'];
 
@@ -88,6 +90,7 @@ export default function RecipeEditor() {
             </div>
           ))}
           <WaterPanel recipe={r} save={save} />
+          <HistoryPanel key={r.id} recipe={r} />
         </div>
         <aside className="recipe-side">
           <StatsPanel id={id} />
@@ -236,6 +239,7 @@ function RecipeActions({ recipe }: { recipe: Recipe }) {
       <button type="button" onClick={() => setScaling(true)}>
         Scale
       </button>
+      <ShareButton recipe={recipe} />
       <a className="button" href={exportHref(id, 'beerjson')} download>
         Export BeerJSON
       </a>

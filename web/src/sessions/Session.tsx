@@ -42,6 +42,7 @@ export default function SessionPage() {
                 <Link to={`/recipes/${s.recipe_id}`}>Open the recipe</Link>
               </>
             ) : null}
+            {s.recipe_version != null ? ` · brewed from version ${s.recipe_version}` : null}
           </p>
         </div>
       </div>
