@@ -7,19 +7,16 @@ import { keys } from '../../api/keys';
 /** One version of a recipe; `current` is the open one (the recipe as it is now). */
 export type RecipeVersion = Schemas['RecipeVersion'];
 
-/**
- * One changed field. Its values are any JSON value (a number, a string, null): the OpenAPI
- * document types them as objects, which the generated type reads as `Record<string, never>`.
- */
-export type FieldChange = Omit<Schemas['FieldChange'], 'before' | 'after'> & { before: unknown; after: unknown };
+/** One changed field; its values are any JSON value (a number, a string, null). */
+export type FieldChange = Schemas['FieldChange'];
 
-/** The kinds of child the API names in a diff (`ChildChange.kind`, a string in the schema). */
-export type ChildKind = 'fermentable' | 'hop' | 'yeast' | 'misc' | 'mash_step' | 'water_addition' | 'fermentation_step';
+/** The kinds of child the API names in a diff. */
+export type ChildKind = Schemas['RecipeChildKind'];
 
-export type ChildChange = Omit<Schemas['ChildChange'], 'fields'> & { fields: FieldChange[] };
+export type ChildChange = Schemas['ChildChange'];
 
 /** What changed between two versions, as the API computes it. */
-export type RecipeDiff = { fields: FieldChange[]; children: ChildChange[] };
+export type RecipeDiff = Schemas['RecipeDiff'];
 
 export type LineageRecipe = Schemas['LineageEntry'];
 export type Lineage = Schemas['Lineage'];

@@ -88,11 +88,6 @@ describe('children', () => {
     const moved: ChildChange = { kind: 'hop', id: 'h1', change: 'changed', fields: [{ path: ['sort_order'], before: 0, after: 2 }] };
     expect(childLine(moved, metric, 'Citra')).toBe('Hop Citra changed: moved');
   });
-  it('take a kind the page does not know yet as it comes', () => {
-    const odd: ChildChange = { kind: 'packaging_step', id: 'p1', change: 'added', fields: [{ path: ['name'], before: null, after: 'Keg' }] };
-    expect(childLine(odd, metric)).toBe('Packaging step Keg added');
-    expect(groupChildren([odd, citra]).map((g) => g.title)).toEqual(['Hops', 'Packaging step']);
-  });
   it('name a water addition by its agent', () => {
     const salt: ChildChange = {
       kind: 'water_addition',

@@ -49,7 +49,7 @@ const childKinds: Record<ChildKind, { word: string; title: string; key: (typeof 
 
 export const childKindOrder = Object.keys(childKinds) as ChildKind[];
 
-/** A kind the page knows (the schema types `kind` as any string). */
+/** A kind the page knows; one a newer server adds is shown under its own name. */
 function kindInfo(kind: string) {
   return Object.hasOwn(childKinds, kind) ? childKinds[kind as ChildKind] : undefined;
 }
