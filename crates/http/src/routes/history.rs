@@ -180,7 +180,7 @@ pub async fn name_version(
 /// One version: the recipe with its children and its statistics as they were.
 #[utoipa::path(get, path = "/v1/recipes/{id}/versions/{n}", tag = "recipes",
     params(("id" = uuid::Uuid, Path, description = "Recipe id"),
-        ("n" = i32, Path, description = "Version number (from 1)")),
+        ("n" = i32, Path, minimum = 1, description = "Version number (from 1)")),
     responses((status = 200, body = VersionResponse),
         (status = 400, body = crate::error::ErrorBody, description = "`n` not a positive integer")))]
 pub async fn get_version(
@@ -197,8 +197,8 @@ pub async fn get_version(
 /// fields, and each child added, removed or changed (children keep their ids across versions).
 #[utoipa::path(get, path = "/v1/recipes/{id}/versions/{n}/diff", tag = "recipes",
     params(("id" = uuid::Uuid, Path, description = "Recipe id"),
-        ("n" = i32, Path, description = "Version number (from 1)"),
-        ("against" = Option<i32>, Query, description = "The version compared with (default n − 1; version 1 alone: everything added)")),
+        ("n" = i32, Path, minimum = 1, description = "Version number (from 1)"),
+        ("against" = Option<i32>, Query, minimum = 1, description = "The version compared with (default n − 1; version 1 alone: everything added)")),
     responses((status = 200, body = RecipeDiff),
         (status = 400, body = crate::error::ErrorBody, description = "`n` or `against` not a positive integer")))]
 pub async fn version_diff(
@@ -221,7 +221,7 @@ pub async fn version_diff(
 /// ids), as a new version named "Restored version n".
 #[utoipa::path(post, path = "/v1/recipes/{id}/versions/{n}/restore", tag = "recipes",
     params(("id" = uuid::Uuid, Path, description = "Recipe id"),
-        ("n" = i32, Path, description = "Version number (from 1)")),
+        ("n" = i32, Path, minimum = 1, description = "Version number (from 1)")),
     responses((status = 201, body = RecipeVersion, description = "The new current version"),
         (status = 400, body = crate::error::ErrorBody, description = "`n` not a positive integer")))]
 pub async fn restore_version(
