@@ -322,4 +322,34 @@ if (!process.env.SCREENSHOT_ONLY || process.env.SCREENSHOT_ONLY.split(',').inclu
   await page.locator('section[aria-labelledby="h-checklist"]').screenshot({ path: `${out}brew-day-step-mash-phone.png` });
   console.log(`${out}brew-day-step-mash-phone.png`);
 }
+// The recipe's History panel on a desk: a named version, then what the next version changed.
+if (!process.env.SCREENSHOT_ONLY || process.env.SCREENSHOT_ONLY.split(',').includes('recipe-history')) {
+  await call('PATCH', '/v1/me/preferences', { amounts: 'metric', temperature: 'c' });
+  await call('POST', `/v1/recipes/${id}/versions`, { message: 'First brew, 12 March' });
+  const now = await call('GET', `/v1/recipes/${id}`);
+  await call('PATCH', `/v1/recipes/${id}`, { efficiency: 0.75 });
+  await call('PATCH', `/v1/fermentables/${now.fermentables[2].id}`, { amount_kg: 0.2 });
+  await call('PATCH', `/v1/hops/${now.hops[now.hops.length - 1].id}`, { amount_grams: 80 });
+  await call('POST', `/v1/recipes/${id}/hops`, { name: 'Mosaic', alpha_acid: 12, amount_grams: 30, time_minutes: 4320, use: 'dry_hop', form: 'pellet' });
+  await page.setViewportSize({ width: 1440, height: 1000 });
+  await page.goto(`/recipes/${id}`);
+  await page.getByRole('button', { name: 'History', exact: true }).click();
+  const latest = page.getByRole('listitem').filter({ hasText: 'Current' }).first();
+  await latest.getByRole('button', { name: /^Show changes in version/ }).click();
+  await latest.getByRole('heading', { name: /^Changes from version/ }).waitFor();
+  await page.waitForLoadState('networkidle');
+  await page.locator('section.history-panel').screenshot({ path: `${out}recipe-history-desktop.png` });
+  console.log(`${out}recipe-history-desktop.png`);
+}
+// A recipe shared by link, as anyone opening it on a phone sees it: the server's own page.
+if (!process.env.SCREENSHOT_ONLY || process.env.SCREENSHOT_ONLY.split(',').includes('shared-recipe')) {
+  const link = await call('POST', `/v1/recipes/${id}/share`, { include_notes: true });
+  const reader = await browser.newContext({ baseURL: base, colorScheme: scheme, viewport: { width: 390, height: 844 } });
+  const shared = await reader.newPage();
+  await shared.goto(new URL(link.url).pathname);
+  await shared.getByRole('heading', { level: 1 }).waitFor();
+  await shared.screenshot({ path: `${out}shared-recipe-phone.png`, fullPage: true });
+  console.log(`${out}shared-recipe-phone.png`);
+  await reader.close();
+}
 await browser.close();

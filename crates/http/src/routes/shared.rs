@@ -252,6 +252,16 @@ fn both(kind: QuantityKind, value: f64) -> String {
     }
 }
 
+/// A dry hop's time in days (it is kept in minutes), every other hop's in minutes.
+fn hop_time(h: &wort_domain::recipe_children::Hop) -> String {
+    if h.hop_use == wort_domain::recipe_children::HopUse::DryHop {
+        let days = h.time_minutes / 1440.0;
+        format!("{} d", (days * 10.0).round() / 10.0)
+    } else {
+        format!("{:.0} min", h.time_minutes)
+    }
+}
+
 fn temperature(c: f64) -> String {
     format!("{c:.0} °C ({:.0} °F)", c * 9.0 / 5.0 + 32.0)
 }
@@ -285,7 +295,7 @@ fn ingredients(out: &mut String, d: &RecipeDetail) {
             .map(|f| {
                 vec![
                     f.name.clone(),
-                    both(QuantityKind::Mass, f.amount_kg),
+                    both(QuantityKind::Mass, f.amount_kg * 1000.0),
                     format!("{:.1} SRM", f.color_srm),
                     format!("{:.0} %", f.yield_percent),
                 ]
@@ -301,9 +311,9 @@ fn ingredients(out: &mut String, d: &RecipeDetail) {
             .map(|h| {
                 vec![
                     h.name.clone(),
-                    both(QuantityKind::Mass, h.amount_grams / 1000.0),
+                    both(QuantityKind::Mass, h.amount_grams),
                     format!("{:.1} %", h.alpha_acid),
-                    format!("{:.0} min", h.time_minutes),
+                    hop_time(h),
                     h.hop_use.as_str().replace('_', " "),
                 ]
             })
