@@ -601,9 +601,7 @@ impl RecipeHistoryRepository for PgRecipeHistory {
         user: UserId,
         recipe_id: Uuid,
         message: String,
-        now: OffsetDateTime,
     ) -> DomainResult<StoredVersion> {
-        let _ = now;
         let mut conn = checkout(&self.pool).await?;
         conn.transaction(async |conn| {
             lock_recipe(conn, user, recipe_id).await?;

@@ -167,7 +167,6 @@ pub trait RecipeHistoryRepository: Send + Sync {
         user: UserId,
         recipe_id: Uuid,
         message: String,
-        now: OffsetDateTime,
     ) -> DomainResult<StoredVersion>;
     /// Makes the recipe equal to version `number` (its fields, and its children with their
     /// original ids) as a new open version named `message`, in one transaction.

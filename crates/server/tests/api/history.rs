@@ -312,7 +312,10 @@ async fn a_shared_link_shows_one_recipe_and_nothing_else_until_revoked() {
     assert!(html.contains("<h1>Pale Ale</h1>"), "{html}");
     assert!(html.contains("property=\"og:title\" content=\"Pale Ale\""));
     assert!(html.contains("Cascade") && html.contains("Pale malt"));
-    assert!(html.contains("4.5 kg (9.92 lb)"), "amounts in metric and US: {html}");
+    assert!(
+        html.contains("4.5 kg (9.92 lb)"),
+        "amounts in metric and US: {html}"
+    );
     assert!(html.contains("30 g (1.06 oz)"));
     assert!(!html.contains("Secret tip"), "notes only when included");
     assert!(!html.contains(&id), "no ids of the account");

@@ -159,10 +159,7 @@ impl RecipeService {
         recipe_id: Uuid,
         message: String,
     ) -> DomainResult<RecipeVersion> {
-        let v = self
-            .history
-            .name_version(user, recipe_id, message, self.clock.now())
-            .await?;
+        let v = self.history.name_version(user, recipe_id, message).await?;
         let summary = v.summary.clone().unwrap_or_default();
         Ok(listing(&v, summary))
     }
