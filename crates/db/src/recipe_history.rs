@@ -40,6 +40,11 @@ diesel::define_sql_function! {
     fn greatest(a: Timestamptz, b: Timestamptz) -> Timestamptz;
 }
 
+diesel::define_sql_function! {
+    /// PostgreSQL's `coalesce` of two texts.
+    fn coalesce(a: Nullable<Text>, b: Nullable<Text>) -> Nullable<Text>;
+}
+
 /// A version's row without its content.
 type Listing = (
     i32,
@@ -117,14 +122,14 @@ pub(crate) async fn record_edit(
     let next = match latest {
         // Never edited since it was made: the implicit first version.
         None if history::coalesces(created, now) => {
-            insert_open(conn, user, recipe_id, 1, created, now, None).await?;
+            insert_open(conn, user, recipe_id, 1, (created, now), None).await?;
             return Ok(());
         }
         None => freeze(conn, user, recipe_id, 1, false, None).await? + 1,
         Some((number, true)) => freeze(conn, user, recipe_id, number, true, None).await? + 1,
         Some((number, false)) => number + 1,
     };
-    insert_open(conn, user, recipe_id, next, now, now, None).await
+    insert_open(conn, user, recipe_id, next, (now, now), None).await
 }
 
 /// Freezes the open version, if there is one, and returns the number of the newest version:
@@ -159,29 +164,50 @@ async fn latest_version(
         .optional()?)
 }
 
-#[allow(clippy::too_many_arguments)]
+/// A version's row as written; `snapshot: None` is the open version.
+#[derive(Insertable)]
+#[diesel(table_name = recipe_versions)]
+struct NewVersion {
+    recipe_id: Uuid,
+    number: i32,
+    user_id: Uuid,
+    created_at: OffsetDateTime,
+    updated_at: OffsetDateTime,
+    message: Option<String>,
+    snapshot: Option<Value>,
+    summary: Option<String>,
+}
+
+/// Writes the version, unless a concurrent write of the same recipe wrote it first.
+async fn insert_version(conn: &mut AsyncPgConnection, row: NewVersion) -> Result<(), TxError> {
+    diesel::insert_into(recipe_versions::table)
+        .values(row)
+        .on_conflict_do_nothing()
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// A new open version, begun at `created_at`, last edited `now`.
 async fn insert_open(
     conn: &mut AsyncPgConnection,
     user: UserId,
     recipe_id: Uuid,
     number: i32,
-    created_at: OffsetDateTime,
-    now: OffsetDateTime,
+    (created_at, now): (OffsetDateTime, OffsetDateTime),
     message: Option<String>,
 ) -> Result<(), TxError> {
-    diesel::insert_into(recipe_versions::table)
-        .values((
-            recipe_versions::recipe_id.eq(recipe_id),
-            recipe_versions::number.eq(number),
-            recipe_versions::user_id.eq(user.0),
-            recipe_versions::created_at.eq(created_at),
-            recipe_versions::updated_at.eq(now),
-            recipe_versions::message.eq(message),
-        ))
-        .on_conflict_do_nothing()
-        .execute(conn)
-        .await?;
-    Ok(())
+    let row = NewVersion {
+        recipe_id,
+        number,
+        user_id: user.0,
+        created_at,
+        updated_at: now,
+        message,
+        snapshot: None,
+        summary: None,
+    };
+    insert_version(conn, row).await
 }
 
 /// The recipe as it is now, with the profile it names: a frozen version's content.
@@ -240,49 +266,33 @@ async fn freeze(
     let json = serde_json::to_value(&snapshot)
         .map_err(|e| TxError(DomainError::Internal(format!("a recipe version: {e}"))))?;
     if exists {
-        let update = diesel::update(
+        diesel::update(
             recipe_versions::table
                 .filter(recipe_versions::recipe_id.eq(recipe_id))
                 .filter(recipe_versions::user_id.eq(user.0))
                 .filter(recipe_versions::number.eq(number)),
-        );
-        match message {
-            Some(message) => {
-                update
-                    .set((
-                        recipe_versions::snapshot.eq(json),
-                        recipe_versions::summary.eq(summary),
-                        recipe_versions::message.eq(message),
-                    ))
-                    .execute(conn)
-                    .await?
-            }
-            None => {
-                update
-                    .set((
-                        recipe_versions::snapshot.eq(json),
-                        recipe_versions::summary.eq(summary),
-                    ))
-                    .execute(conn)
-                    .await?
-            }
-        };
+        )
+        .set((
+            recipe_versions::snapshot.eq(json),
+            recipe_versions::summary.eq(summary),
+            // A name given now, else the one it has.
+            recipe_versions::message.eq(coalesce(message, recipe_versions::message)),
+        ))
+        .execute(conn)
+        .await?;
     } else {
         let r = &snapshot.recipe.recipe;
-        diesel::insert_into(recipe_versions::table)
-            .values((
-                recipe_versions::recipe_id.eq(recipe_id),
-                recipe_versions::number.eq(number),
-                recipe_versions::user_id.eq(user.0),
-                recipe_versions::created_at.eq(r.created_at),
-                recipe_versions::updated_at.eq(r.updated_at),
-                recipe_versions::message.eq(message),
-                recipe_versions::snapshot.eq(json),
-                recipe_versions::summary.eq(summary),
-            ))
-            .on_conflict_do_nothing()
-            .execute(conn)
-            .await?;
+        let row = NewVersion {
+            recipe_id,
+            number,
+            user_id: user.0,
+            created_at: r.created_at,
+            updated_at: r.updated_at,
+            message,
+            snapshot: Some(json),
+            summary: Some(summary),
+        };
+        insert_version(conn, row).await?;
     }
     Ok(number)
 }
@@ -648,7 +658,7 @@ impl RecipeHistoryRepository for PgRecipeHistory {
             };
             let latest = freeze_current(conn, user, recipe_id).await?;
             write_content(conn, user, recipe_id, &content, now).await?;
-            insert_open(conn, user, recipe_id, latest + 1, now, now, Some(message)).await?;
+            insert_open(conn, user, recipe_id, latest + 1, (now, now), Some(message)).await?;
             version_in(conn, user, recipe_id, latest + 1).await
         })
         .await

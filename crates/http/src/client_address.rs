@@ -1,4 +1,5 @@
-//! Which address a request comes from, for the per-address limits of sign-up and sign-in.
+//! Which address a request comes from, for the per-address limits of sign-up, sign-in and
+//! shared recipes.
 //!
 //! Behind a reverse proxy the connection's peer is the proxy; the client's address is in a
 //! header the proxies append to (`WORT_CLIENT_IP_HEADER`, e.g. `X-Forwarded-For`). Its entries
@@ -77,6 +78,19 @@ impl ClientAddressRule {
         entry
             .parse::<IpAddr>()
             .is_ok_and(|a| self.trusted_proxies.iter().any(|c| c.contains(a)))
+    }
+
+    /// The address `req` comes from: its peer and, where configured, the header's occurrences.
+    pub fn of_request(&self, req: &actix_web::HttpRequest) -> String {
+        let header = self.header.as_deref().and_then(|name| {
+            let values: Vec<&str> = req
+                .headers()
+                .get_all(name)
+                .filter_map(|v| v.to_str().ok())
+                .collect();
+            (!values.is_empty()).then(|| values.join(","))
+        });
+        self.client(req.peer_addr().map(|a| a.ip()), header.as_deref())
     }
 
     /// The client's address, from the peer and the header's value (all occurrences joined by

@@ -360,7 +360,7 @@ pub async fn sign_up(
 ) -> ApiResult<HttpResponse> {
     check_sign_in_origin(&req, &state)?;
     let fields = read_sign_up(&body.json()?)?.ok_or(ApiError::Internal)?;
-    let address = client_address(&req, &state);
+    let address = state.client_address.of_request(&req);
     let signed_in = state.accounts.sign_up(fields, &address).await?;
     Ok(signed_in_response(&state, signed_in))
 }
@@ -378,24 +378,9 @@ pub async fn sign_in(
 ) -> ApiResult<HttpResponse> {
     check_sign_in_origin(&req, &state)?;
     let (email, password) = read_sign_in(&body.json()?)?.ok_or(ApiError::Internal)?;
-    let address = client_address(&req, &state);
+    let address = state.client_address.of_request(&req);
     let signed_in = state.accounts.sign_in(&email, password, &address).await?;
     Ok(signed_in_response(&state, signed_in))
-}
-
-/// The client's address (`crate::client_address`: the right-most untrusted entry of the
-/// configured header behind a trusted proxy, else the connection's peer).
-fn client_address(req: &HttpRequest, state: &AppState) -> String {
-    let rule = &state.client_address;
-    let header = rule.header.as_deref().and_then(|name| {
-        let values: Vec<&str> = req
-            .headers()
-            .get_all(name)
-            .filter_map(|v| v.to_str().ok())
-            .collect();
-        (!values.is_empty()).then(|| values.join(","))
-    });
-    rule.client(req.peer_addr().map(|a| a.ip()), header.as_deref())
 }
 
 /// End the browser session (also fine when not signed in).

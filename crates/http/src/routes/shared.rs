@@ -77,22 +77,9 @@ fn admit(address: &str, now: Instant) -> Result<(), u64> {
     Ok(())
 }
 
-fn client_address(req: &HttpRequest, state: &AppState) -> String {
-    let rule = &state.client_address;
-    let header = rule.header.as_deref().and_then(|name| {
-        let values: Vec<&str> = req
-            .headers()
-            .get_all(name)
-            .filter_map(|v| v.to_str().ok())
-            .collect();
-        (!values.is_empty()).then(|| values.join(","))
-    });
-    rule.client(req.peer_addr().map(|a| a.ip()), header.as_deref())
-}
-
 /// The shared recipe, after the rate limit; `404` for an unknown or revoked token.
 async fn shared(req: &HttpRequest, state: &AppState) -> ApiResult<SharedRecipe> {
-    admit(&client_address(req, state), Instant::now()).map_err(|retry_after_secs| {
+    admit(&state.client_address.of_request(req), Instant::now()).map_err(|retry_after_secs| {
         ApiError::TooManyRequests {
             message: "Too many requests for shared recipes; try again in a minute".to_owned(),
             retry_after_secs,
