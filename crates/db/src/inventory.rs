@@ -482,7 +482,7 @@ impl InventoryRepository for PgInventory {
         let mut conn = checkout(&self.pool).await?;
         let mut out = Vec::with_capacity(recipe_ids.len() + session_ids.len());
         for id in recipe_ids {
-            let detail = crate::recipes::load_detail(&conn, user, *id, false).await?;
+            let detail = crate::recipe_rows::load_detail(&conn, user, *id, false).await?;
             out.push(Brew::Recipe(
                 serde_json::to_value(&detail)
                     .map_err(|e| DomainError::Internal(format!("recipe: {e}")))?,

@@ -32,6 +32,8 @@ pub mod pool;
 pub(crate) mod prepared;
 mod recipe_children;
 pub mod recipe_history;
+mod recipe_rows;
+mod recipe_versions;
 pub mod recipes;
 mod request_transaction;
 pub mod schema;

@@ -8,12 +8,11 @@ use diesel::sql_types::Text;
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 use time::OffsetDateTime;
 use uuid::Uuid;
-use wort_domain::brewing::{self, MaltColour};
 use wort_domain::page::{Page, PageRequest};
 use wort_domain::ports::RecipeRepository;
 use wort_domain::recipe::{
     NewImport, NewRecipe, NewRecipeWithIngredients, Recipe, RecipeDetail, RecipeFilter,
-    RecipePatch, RecipeSort, RecipeType,
+    RecipePatch, RecipeSort,
 };
 use wort_domain::{DomainError, DomainResult, UserId, new_id};
 
@@ -21,7 +20,8 @@ use crate::error::{TxError, db_error, found, is_foreign_key_violation};
 use crate::kept_sql::Columns;
 use crate::pool::{DbPool, checkout};
 use crate::prepared::Prepared;
-use crate::recipe_children::{self, Children, WithNested};
+use crate::recipe_children;
+pub(crate) use crate::recipe_rows::{RecipeRow, detail, find_row, load_detail};
 use crate::schema::{recipes, users};
 use wort_domain::equipment::rules as equipment_rules;
 
@@ -32,59 +32,6 @@ pub struct PgRecipes {
 impl PgRecipes {
     pub fn new(pool: DbPool) -> Self {
         PgRecipes { pool }
-    }
-}
-
-#[derive(Queryable, Selectable, Insertable, Debug)]
-#[diesel(table_name = recipes)]
-pub(crate) struct RecipeRow {
-    pub id: Uuid,
-    pub user_id: Uuid,
-    pub name: String,
-    pub style: String,
-    pub kind: String,
-    pub batch_size_liters: f64,
-    pub boil_time_minutes: f64,
-    pub efficiency: f64,
-    pub notes: Option<String>,
-    pub created_at: OffsetDateTime,
-    pub updated_at: OffsetDateTime,
-    pub equipment_id: Option<Uuid>,
-    pub style_id: Option<String>,
-    pub water_profile_id: Option<Uuid>,
-    pub target_water_profile_id: Option<Uuid>,
-    pub parent_recipe_id: Option<Uuid>,
-    pub parent_version: Option<i32>,
-    pub source_url: Option<String>,
-}
-
-impl RecipeRow {
-    /// The domain recipe, with its colour computed from these fermentables.
-    /// The recipe, its colour from its fermentables' weights and colours (`malts`).
-    pub(crate) fn into_recipe(self, malts: &[MaltColour]) -> DomainResult<Recipe> {
-        let kind = RecipeType::parse(&self.kind)
-            .ok_or_else(|| DomainError::Internal(format!("unknown recipe type {}", self.kind)))?;
-        Ok(Recipe {
-            est_color_srm: brewing::est_color_srm_of_malts(self.batch_size_liters, malts),
-            id: self.id,
-            user_id: self.user_id.to_string(),
-            name: self.name,
-            style: self.style,
-            kind,
-            batch_size_liters: self.batch_size_liters,
-            boil_time_minutes: self.boil_time_minutes,
-            efficiency: self.efficiency,
-            notes: self.notes,
-            equipment_id: self.equipment_id,
-            style_id: self.style_id,
-            water_profile_id: self.water_profile_id,
-            target_water_profile_id: self.target_water_profile_id,
-            parent_recipe_id: self.parent_recipe_id,
-            parent_version: self.parent_version,
-            source_url: self.source_url,
-            created_at: self.created_at,
-            updated_at: self.updated_at,
-        })
     }
 }
 
@@ -186,20 +133,6 @@ async fn with_colours(
             row.into_recipe(&malts)
         })
         .collect()
-}
-
-pub(crate) async fn find_row(
-    conn: &mut AsyncPgConnection,
-    user: UserId,
-    id: Uuid,
-) -> DomainResult<RecipeRow> {
-    recipes::table
-        .filter(recipes::id.eq(id))
-        .filter(recipes::user_id.eq(user.0))
-        .select(Columns::<RecipeRow>::new())
-        .first(conn)
-        .await
-        .map_err(db_error)
 }
 
 #[async_trait]
@@ -382,7 +315,7 @@ impl RecipeRepository for PgRecipes {
         } else {
             // The edit and its place in the recipe's history commit together.
             conn.transaction(async |conn| {
-                crate::recipe_history::record_edit(conn, user, id, now).await?;
+                crate::recipe_versions::record_edit(conn, user, id, now).await?;
                 let changes = RecipeChanges {
                     name: patch.name,
                     style: patch.style,
@@ -461,7 +394,7 @@ async fn copy_in_tx(
     let original = find_row(conn, user, id).await?;
     let children = recipe_children::load_children(conn, user, id).await?;
     // The copy is of the original's current version, frozen so that it stays what was copied.
-    let version = crate::recipe_history::freeze_current(conn, user, id).await?;
+    let version = crate::recipe_versions::freeze_current(conn, user, id).await?;
     let row: RecipeRow = diesel::insert_into(recipes::table)
         .values((
             recipes::id.eq(new_id()),
@@ -503,7 +436,7 @@ async fn create_in_tx(
     let mut parent_versions = Vec::with_capacity(recipes.len());
     for (_, r) in &recipes {
         parent_versions.push(match r.recipe.lineage.parent_recipe_id {
-            Some(parent) => Some(crate::recipe_history::freeze_current(conn, user, parent).await?),
+            Some(parent) => Some(crate::recipe_versions::freeze_current(conn, user, parent).await?),
             None => None,
         });
     }
@@ -547,49 +480,6 @@ async fn create_in_tx(
             detail(row, children.take(id))
         })
         .collect::<DomainResult<Vec<_>>>()?)
-}
-
-/// The recipe and its seven child lists in one statement (the lists are array columns of the
-/// recipe's row: `recipe_children::nested_columns`). With `for_share`, the recipe row stays locked
-/// against edits (every ingredient write bumps it) until the caller's transaction ends, so a
-/// snapshot taken from it cannot race a change.
-pub(crate) async fn load_detail(
-    conn: &AsyncPgConnection,
-    user: UserId,
-    id: Uuid,
-    for_share: bool,
-) -> DomainResult<RecipeDetail> {
-    let (f, h, y, m, s, w, fs) = recipe_children::nested_columns();
-    let query = recipes::table
-        .filter(recipes::id.eq(id))
-        .filter(recipes::user_id.eq(user.0))
-        .select((Columns::<RecipeRow>::new(), f, h, y, m, s, w, fs));
-    let row = if for_share {
-        query
-            .for_share()
-            .first::<WithNested<RecipeRow>>(&mut &*conn)
-            .await
-    } else {
-        query.first::<WithNested<RecipeRow>>(&mut &*conn).await
-    }
-    .map_err(db_error)?;
-    let (row, children) = recipe_children::split_nested(row)?;
-    detail(row, children)
-}
-
-pub(crate) fn detail(row: RecipeRow, children: Children) -> DomainResult<RecipeDetail> {
-    let malts: Vec<MaltColour> = children.fermentables.iter().map(MaltColour::from).collect();
-    let recipe = row.into_recipe(&malts)?;
-    Ok(RecipeDetail {
-        recipe,
-        fermentables: children.fermentables,
-        hops: children.hops,
-        yeasts: children.yeasts,
-        miscs: children.miscs,
-        mash_steps: children.mash_steps,
-        water_additions: children.water_additions,
-        fermentation_steps: children.fermentation_steps,
-    })
 }
 
 #[cfg(test)]

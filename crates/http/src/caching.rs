@@ -35,6 +35,21 @@ pub fn secret(mut response: HttpResponse) -> HttpResponse {
     response
 }
 
+/// The headers of every answer under `/shared/` (a recipe shared by link), errors included:
+/// never cached, so a revoked link is never outlived by a cache; never indexed; and the token
+/// in the URL never sent on as a referrer.
+pub fn shared_recipe_headers(headers: &mut HeaderMap) {
+    headers.insert(
+        header::HeaderName::from_static("x-robots-tag"),
+        HeaderValue::from_static("noindex"),
+    );
+    headers.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(NO_STORE));
+}
+
 /// Whether `headers` hold a `Cache-Control` with the directive `name` (case-insensitive, with or
 /// without an argument).
 fn has_directive(headers: &HeaderMap, name: &str) -> bool {

@@ -77,9 +77,7 @@ pub async fn request_id_and_log(
     }
     crate::web_app::add_security_headers(response.headers_mut());
     if path.starts_with("/shared/") {
-        // A shared recipe's answers, errors included: never cached (a revoked link is never
-        // outlived by a cache), never indexed, and the token never sent on as a referrer.
-        crate::routes::shared::add_public_headers(response.headers_mut());
+        crate::caching::shared_recipe_headers(response.headers_mut());
     }
     Ok(response)
 }

@@ -136,7 +136,7 @@ impl BrewSessionRepository for PgBrewSessions {
         let mut conn = checkout(&self.pool).await?;
         unwrap_tx(
             conn.transaction(async |conn| {
-                let recipe = crate::recipes::load_detail(conn, user, recipe_id, true).await?;
+                let recipe = crate::recipe_rows::load_detail(conn, user, recipe_id, true).await?;
                 // The recipe row is locked FOR SHARE and its foreign key holds the profile: the
                 // profile cannot be deleted until this transaction ends.
                 let equipment =

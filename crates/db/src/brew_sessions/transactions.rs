@@ -27,7 +27,7 @@ pub(super) async fn create_in_tx(
 ) -> Result<BrewSession, TxError> {
     // The version brewed is frozen, so it stays what was brewed whatever the recipe's later edits.
     let recipe_version =
-        Some(crate::recipe_history::freeze_current(conn, user, new.recipe_id).await?);
+        Some(crate::recipe_versions::freeze_current(conn, user, new.recipe_id).await?);
     let row = SessionRow {
         recipe_version,
         id: new_id(),

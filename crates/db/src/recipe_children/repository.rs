@@ -74,7 +74,7 @@ async fn add_in_tx(
     new: NewRecipeChild,
     now: OffsetDateTime,
 ) -> Result<RecipeChild, TxError> {
-    crate::recipe_history::record_edit(conn, user, recipe_id, now).await?;
+    crate::recipe_versions::record_edit(conn, user, recipe_id, now).await?;
     touch_recipe(conn, user, recipe_id, now).await?;
     let (count, last) = match new.kind() {
         RecipeChildKind::Fermentable => {
@@ -185,7 +185,7 @@ async fn update_in_tx(
 ) -> Result<RecipeChild, TxError> {
     let current = find_child(conn, user, patch.kind(), id).await?;
     if !patch.is_empty() {
-        crate::recipe_history::record_edit(conn, user, current.recipe_id(), now).await?;
+        crate::recipe_versions::record_edit(conn, user, current.recipe_id(), now).await?;
     }
     let (recipe_id, saved) = match (current, patch) {
         (RecipeChild::Fermentable(mut e), RecipeChildPatch::Fermentable(p)) if !p.is_empty() => {
@@ -278,7 +278,7 @@ async fn delete_in_tx(
 ) -> Result<(), TxError> {
     // The recipe's version is settled before the child goes (a frozen version keeps it).
     let owner = find_child(conn, user, kind, id).await?.recipe_id();
-    crate::recipe_history::record_edit(conn, user, owner, now).await?;
+    crate::recipe_versions::record_edit(conn, user, owner, now).await?;
     let recipe_id = match kind {
         RecipeChildKind::Fermentable => fermentable_q::delete(conn, user, id).await?,
         RecipeChildKind::Hop => hop_q::delete(conn, user, id).await?,

@@ -13,7 +13,7 @@ use std::fmt::Write as _;
 use std::sync::{LazyLock, Mutex};
 use std::time::{Duration, Instant};
 
-use actix_web::http::header::{self, HeaderValue};
+use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, HttpResponseBuilder, web};
 use wort_domain::account::{AmountUnits, Preferences};
 use wort_domain::quantities::{Quantity, QuantityKind};
@@ -87,23 +87,6 @@ async fn shared(req: &HttpRequest, state: &AppState) -> ApiResult<SharedRecipe> 
     })?;
     let token = req.match_info().get("token").unwrap_or_default();
     Ok(state.recipes.shared(token).await?)
-}
-
-/// The headers every answer under `/shared/` carries, errors included (set by the request
-/// middleware, after the headers every answer carries).
-pub fn add_public_headers(headers: &mut header::HeaderMap) {
-    headers.insert(
-        header::HeaderName::from_static("x-robots-tag"),
-        HeaderValue::from_static("noindex"),
-    );
-    headers.insert(
-        header::REFERRER_POLICY,
-        HeaderValue::from_static("no-referrer"),
-    );
-    headers.insert(
-        header::CACHE_CONTROL,
-        HeaderValue::from_static(caching::NO_STORE),
-    );
 }
 
 /// A read-only page of a shared recipe: its figures, ingredients, mash and fermentation, in
