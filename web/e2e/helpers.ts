@@ -24,9 +24,24 @@ export async function signUp(page: Page, name = 'Ada Brewer'): Promise<Account> 
   return account;
 }
 
+/**
+ * A read that met a kept-alive connection the server was closing just then (its idle timeout
+ * and the reuse crossing) is sent again once: a transport race, not an answer. Writes are never
+ * sent twice.
+ */
+async function fetchOnce(req: APIRequestContext, method: string, path: string, data?: unknown) {
+  try {
+    return await req.fetch(path, { method, data, headers });
+  } catch (e) {
+    const reset = e instanceof Error && /ECONNRESET|socket hang up/.test(e.message);
+    if (method !== 'GET' || !reset) throw e;
+    return req.fetch(path, { method, data, headers });
+  }
+}
+
 /** A JSON call with the page's cookie (and the Origin the CSRF rule wants). */
 export async function api<T = unknown>(req: APIRequestContext, method: string, path: string, data?: unknown): Promise<T> {
-  const res = await req.fetch(path, { method, data, headers });
+  const res = await fetchOnce(req, method, path, data);
   const text = await res.text();
   if (!res.ok()) throw new Error(`${method} ${path}: ${res.status()} ${text}`);
   return (text ? JSON.parse(text) : undefined) as T;
