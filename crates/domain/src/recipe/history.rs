@@ -315,7 +315,13 @@ pub fn summarize(diff: &RecipeDiff) -> String {
         let names: Vec<String> = diff
             .fields
             .iter()
-            .map(|f| f.path.join(".").replace('_', " "))
+            .map(|f| {
+                f.path
+                    .iter()
+                    .map(|p| field_words(p))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
             .collect();
         parts.push(format!("Changed {}", names.join(", ")));
     }
@@ -347,6 +353,25 @@ pub fn summarize(diff: &RecipeDiff) -> String {
         let mut text = parts.join("; ");
         text.push('.');
         text
+    }
+}
+
+/// A recipe field as a summary names it: `boil_time_minutes` is "boil time", `equipment_id` "equipment
+/// profile" (the unit or the id is the API's, not the brewer's word).
+fn field_words(field: &str) -> String {
+    match field {
+        "equipment_id" => "equipment profile".to_owned(),
+        "style_id" => "style guideline".to_owned(),
+        "water_profile_id" => "source water".to_owned(),
+        "target_water_profile_id" => "target water".to_owned(),
+        "type" => "recipe type".to_owned(),
+        other => {
+            let bare = ["_liters", "_minutes", "_kg", "_grams", "_c", "_percent"]
+                .iter()
+                .find_map(|unit| other.strip_suffix(unit))
+                .unwrap_or(other);
+            bare.replace('_', " ")
+        }
     }
 }
 
@@ -507,6 +532,13 @@ mod tests {
             "Changed efficiency; 1 hop added, 1 hop removed, 1 hop changed."
         );
         assert_eq!(summarize(&diff_versions(&before, &before)), "No changes.");
+        let mut longer = before.clone();
+        longer.recipe.boil_time_minutes = 90.0;
+        longer.recipe.equipment_id = Some(Uuid::from_u128(7));
+        assert_eq!(
+            summarize(&diff_versions(&before, &longer)),
+            "Changed boil time, equipment profile."
+        );
     }
 
     #[test]
