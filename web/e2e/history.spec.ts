@@ -176,3 +176,33 @@ test('sharing: a public link, its page, a copy in another account, and stopping 
   await expect(page.getByRole('button', { name: 'Share', exact: true })).toBeFocused();
   await other.close();
 });
+
+test('compare: how a recipe differs from another of the account', async ({ page }) => {
+  await signUp(page);
+  test.skip(!(await hasPath(page, '/v1/recipes/{id}/diff')), 'this server cannot compare two recipes yet');
+  const mine = await makeRecipe(page, 'Compare Pale');
+  const other = await makeRecipe(page, 'Compare IPA');
+  await api(page.request, 'PATCH', `/v1/recipes/${mine.id}`, { efficiency: 0.7 });
+  await api(page.request, 'PATCH', `/v1/recipes/${other.id}`, { efficiency: 0.75 });
+  await api(page.request, 'POST', `/v1/recipes/${other.id}/hops`, { name: 'Simcoe', alpha_acid: 13, amount_grams: 40, time_minutes: 0 });
+  let compared = 0;
+  page.on('request', (req) => {
+    if (new URL(req.url()).pathname.endsWith('/diff')) compared++;
+  });
+
+  await page.goto(`/recipes/${mine.id}`);
+  await expect(page.getByRole('heading', { name: 'Compare Pale', level: 1 })).toBeVisible();
+  const history = await openHistory(page);
+  const select = history.getByLabel('Compare with', { exact: true });
+  await expect(select.getByRole('option', { name: 'Compare IPA' })).toHaveCount(1);
+  await expect(select.getByRole('option', { name: 'Compare Pale' })).toHaveCount(0);
+  expect(compared, 'nothing compared before a recipe is chosen').toBe(0);
+
+  await select.selectOption({ label: 'Compare IPA' });
+  const form = history.getByRole('form', { name: 'Compare with another recipe' });
+  await expect(form.getByRole('heading', { name: 'Differences from Compare IPA' })).toBeVisible();
+  // The other recipe's value first, this one's after.
+  await expect(form.getByRole('list', { name: 'Recipe' })).toContainText('Efficiency: 75 % → 70 %');
+  await expect(form.getByRole('list', { name: 'Hops' })).toContainText('Hop Simcoe: only in Compare IPA');
+  await checkPage(page);
+});

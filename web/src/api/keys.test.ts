@@ -13,6 +13,7 @@ function everyKey(): [group: string, name: string, key: QueryKey][] {
     deliveryPage: ['id-1', 3],
     versions: ['id-1', 20],
     diff: ['id-1', 2],
+    compare: ['id-1', 'id-2'],
   };
   return Object.entries(keys).flatMap(([group, fns]) =>
     Object.entries(fns as Record<string, Factory>).map(([name, fn]) => {
@@ -56,6 +57,8 @@ describe('query keys', () => {
     expect(prefixOf(keys.recipes.stats('r1'), keys.recipes.explain('r1'))).toBe(true);
     expect(prefixOf(keys.recipes.stats('r1'), keys.recipes.versions('r1', 20))).toBe(true);
     expect(prefixOf(keys.recipes.history('r1'), keys.recipes.diff('r1', 3))).toBe(true);
+    expect(prefixOf(keys.recipes.history('r1'), keys.recipes.compare('r1', 'r2'))).toBe(true);
+    expect(prefixOf(keys.recipes.history('r2'), keys.recipes.compare('r1', 'r2'))).toBe(false);
     expect(prefixOf(keys.recipes.history('r1'), keys.recipes.explain('r1'))).toBe(false);
     expect(prefixOf(keys.recipes.detail('r1'), keys.recipes.share('r1'))).toBe(false);
     expect(prefixOf(keys.inventory.lists(), keys.inventory.page(3, 50))).toBe(true);

@@ -42,6 +42,8 @@ export const keys = {
     history: (id: string) => ['recipes', 'stats', id, 'history'] as const,
     versions: (id: string, limit: number) => ['recipes', 'stats', id, 'history', 'versions', limit] as const,
     diff: (id: string, n: number) => ['recipes', 'stats', id, 'history', 'diff', n] as const,
+    /** The recipe's differences from another one: under its history, so its edits refresh them. */
+    compare: (id: string, other: string) => ['recipes', 'stats', id, 'history', 'compare', other] as const,
     /** Where the recipe was copied from and its copies. */
     lineage: (id: string) => ['recipes', 'lineage', id] as const,
     /** The recipe's public link (`null` when not shared). */

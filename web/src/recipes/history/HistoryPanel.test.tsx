@@ -138,6 +138,54 @@ describe('the History panel', () => {
     expect(keys.recipes.history('r1').slice(0, 3)).toEqual([...keys.recipes.stats('r1')]);
   });
 
+  it('compares the recipe with another one only once it is chosen', async () => {
+    const calls = stubFetch((_m, path) => {
+      if (path.startsWith('/v1/recipes/r1/versions?')) return { status: 200, body: [v(1, null, true)], total: 1 };
+      if (path === '/v1/recipes/r1/lineage') return { status: 200, body: { ancestors: [], descendants: [] } };
+      if (path.startsWith('/v1/recipes?'))
+        return {
+          status: 200,
+          body: [
+            { id: 'r1', name: 'Citra Pale' },
+            { id: 'r2', name: 'West Coast' },
+            { id: 'r3', name: 'Twin Pale' },
+          ],
+          total: 3,
+        };
+      if (path === '/v1/recipes/r1/diff?against_recipe=r2')
+        return {
+          status: 200,
+          body: {
+            fields: [{ path: ['efficiency'], before: 0.72, after: 0.75 }],
+            children: [
+              { kind: 'fermentable', id: 'f1', against_id: 'f9', change: 'changed', fields: [{ path: ['amount_kg'], before: 4.5, after: 5 }] },
+              { kind: 'hop', id: null, against_id: 'h9', change: 'removed', fields: [{ path: ['name'], before: 'Simcoe', after: null }] },
+            ],
+          },
+        };
+      if (path === '/v1/recipes/r1/diff?against_recipe=r3') return { status: 200, body: { fields: [], children: [] } };
+      return { status: 404, body: { error: 'Not found' } };
+    });
+    renderPanel();
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'History' }));
+    const select = await screen.findByLabelText<HTMLSelectElement>('Compare with');
+    // The other recipes only, and nothing compared yet.
+    expect([...select.options].map((o) => o.text)).toEqual(['Choose a recipe…', 'West Coast', 'Twin Pale']);
+    expect(calls.some((c) => c.includes('/diff'))).toBe(false);
+
+    await user.selectOptions(select, 'r2');
+    const form = screen.getByRole('form', { name: 'Compare with another recipe' });
+    expect(await within(form).findByRole('heading', { name: 'Differences from West Coast' })).toBeTruthy();
+    expect(within(form).getByRole('list', { name: 'Recipe' }).textContent).toBe('Efficiency: 72 % → 75 %');
+    expect(within(form).getByRole('list', { name: 'Fermentables' }).textContent).toBe('Fermentable Pale malt differs: amount 4.5 kg → 5 kg');
+    expect(within(form).getByRole('list', { name: 'Hops' }).textContent).toBe('Hop Simcoe: only in West Coast');
+
+    await user.selectOptions(select, 'r3');
+    expect(await within(form).findByText('No differences.')).toBeTruthy();
+    expect(within(form).getByRole('heading', { name: 'Differences from Twin Pale' })).toBeTruthy();
+  });
+
   it('says where the recipe was copied from and lists its copies', async () => {
     stubFetch((_m, path) => {
       if (path.startsWith('/v1/recipes/r1/versions?')) return { status: 200, body: [v(1, null, true)], total: 1 };

@@ -1,16 +1,18 @@
 // The recipe's history: its versions newest first (the open one marked "Current"), naming the
 // recipe as it is now, what each version changed, restoring one, and where the recipe was copied
-// from and its copies. Nothing is asked for until the panel is opened.
+// from and its copies, and how it differs from another of the account's recipes. Nothing is asked
+// for until the panel is opened (and no comparison until a recipe is chosen).
 import { useId, useState } from 'react';
 import { ApiError, type Schemas } from '../../api/client';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
-import { TextField } from '../../components/Field';
+import { SelectField, TextField } from '../../components/Field';
 import { ErrorBox, Loading } from '../../components/States';
 import { usePrefs } from '../../prefs';
 import { absoluteTime, relativeTime } from '../../time';
+import { useRecipeNames } from '../api';
 import type { Row } from '../childSpec';
-import { useNameVersion, useRestoreVersion, useVersionDiff, useVersions, VERSIONS_PAGE, type RecipeVersion } from './api';
-import { childLine, childListKey, groupChildren, recipeFieldLine, versionName } from './diff';
+import { useNameVersion, useRecipeCompare, useRestoreVersion, useVersionDiff, useVersions, VERSIONS_PAGE, type RecipeDiff, type RecipeVersion } from './api';
+import { childLine, childListKey, compareChildLine, groupChildren, recipeFieldLine, versionName } from './diff';
 import { LineageInfo } from './Lineage';
 import './History.css';
 
@@ -32,6 +34,7 @@ export function HistoryPanel({ recipe }: { recipe: Recipe }) {
           <LineageInfo recipe={recipe} />
           <NameVersionForm recipeId={recipe.id} />
           <Versions recipe={recipe} />
+          <CompareForm recipe={recipe} />
         </div>
       )}
     </section>
@@ -177,6 +180,25 @@ function VersionDiff({ recipe, number }: { recipe: Recipe; number: number }) {
   if (diff.isError) return <ErrorBox error={diff.error} retry={() => diff.refetch()} />;
   const { fields, children } = diff.data;
   if (fields.length === 0 && children.length === 0) return <p className="muted">No changes from version {number - 1}.</p>;
+  return (
+    <>
+      <h5>Changes from version {number - 1}</h5>
+      <DiffLists recipe={recipe} diff={diff.data} line={(c, known) => childLine(c, prefs, known)} />
+    </>
+  );
+}
+
+/** A diff's lines: the recipe's own fields, then its children by kind. */
+function DiffLists({
+  recipe,
+  diff: { fields, children },
+  line,
+}: {
+  recipe: Recipe;
+  diff: RecipeDiff;
+  line: (c: RecipeDiff['children'][number], known: string | undefined) => string;
+}) {
+  const prefs = usePrefs();
   // A changed child's name, where the diff leaves it out: as the recipe has it now.
   const known = (kind: string, childId: string | null | undefined) => {
     const list = childListKey(kind);
@@ -185,7 +207,6 @@ function VersionDiff({ recipe, number }: { recipe: Recipe; number: number }) {
   };
   return (
     <>
-      <h5>Changes from version {number - 1}</h5>
       {fields.length > 0 && (
         <ul className="diff-list" aria-label="Recipe">
           {fields.map((f) => (
@@ -198,11 +219,65 @@ function VersionDiff({ recipe, number }: { recipe: Recipe; number: number }) {
           <h6>{g.title}</h6>
           <ul className="diff-list" aria-label={g.title}>
             {g.changes.map((c, i) => (
-              <li key={c.id ?? i}>{childLine(c, prefs, known(c.kind, c.id))}</li>
+              <li key={c.id ?? c.against_id ?? i}>{line(c, known(c.kind, c.id))}</li>
             ))}
           </ul>
         </div>
       ))}
+    </>
+  );
+}
+
+/** "Compare with another recipe": choose one of the account's other recipes, see how this one differs. */
+function CompareForm({ recipe }: { recipe: Recipe }) {
+  const [other, setOther] = useState('');
+  const names = useRecipeNames();
+  const others = (names.data?.items ?? []).filter((r) => r.id !== recipe.id);
+  const otherName = others.find((r) => r.id === other)?.name ?? 'the other recipe';
+  return (
+    <form className="compare" aria-label="Compare with another recipe" onSubmit={(e) => e.preventDefault()}>
+      <h3>Compare with another recipe</h3>
+      {names.isError ? (
+        <ErrorBox error={names.error} retry={() => names.refetch()} />
+      ) : names.isPending ? (
+        <Loading what="your recipes" />
+      ) : others.length === 0 ? (
+        <p className="muted">No other recipes to compare with.</p>
+      ) : (
+        <SelectField
+          label="Compare with"
+          value={other}
+          onChange={(e) => setOther(e.target.value)}
+          options={[['', 'Choose a recipe…'], ...others.map((r) => [r.id, r.name] as const)]}
+        />
+      )}
+      {other && (
+        <div className="version-diff">
+          <CompareDiff recipe={recipe} other={other} otherName={otherName} />
+        </div>
+      )}
+    </form>
+  );
+}
+
+/** How this recipe differs from `other`, as the API compares them (the other's values first). */
+function CompareDiff({ recipe, other, otherName }: { recipe: Recipe; other: string; otherName: string }) {
+  const prefs = usePrefs();
+  const diff = useRecipeCompare(recipe.id, other);
+  if (diff.isPending) return <Loading what="the differences" />;
+  if (diff.isError) return <ErrorBox error={diff.error} retry={() => diff.refetch()} />;
+  const { fields, children } = diff.data;
+  return (
+    <>
+      <h5>Differences from {otherName}</h5>
+      {fields.length === 0 && children.length === 0 ? (
+        <p className="muted">No differences.</p>
+      ) : (
+        <>
+          <p className="muted small">Values read “{otherName} → this recipe”.</p>
+          <DiffLists recipe={recipe} diff={diff.data} line={(c, known) => compareChildLine(c, prefs, otherName, known)} />
+        </>
+      )}
     </>
   );
 }

@@ -48,6 +48,17 @@ export function useVersionDiff(id: string, n: number, enabled: boolean) {
   });
 }
 
+/** What this recipe has that `other` (another of the account's) has not, in a version diff's shape:
+ * `before` is the other's value, `after` this one's. Nothing is asked for until `other` is chosen. */
+export function useRecipeCompare(id: string, other: string | null) {
+  return useQuery({
+    queryKey: keys.recipes.compare(id, other ?? ''),
+    queryFn: async (): Promise<RecipeDiff> => unwrap(client.GET('/v1/recipes/{id}/diff', { params: { path: { id }, query: { against_recipe: other ?? '' } } })),
+    enabled: !!other,
+    staleTime: 0,
+  });
+}
+
 export function useLineage(id: string, enabled: boolean) {
   return useQuery({
     queryKey: keys.recipes.lineage(id),

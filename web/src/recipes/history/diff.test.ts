@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PREFERENCES, type Preferences } from '../../api/extra';
 import type { ChildChange } from './api';
-import { childLine, formatValue, groupChildren, recipeFieldLine, versionName } from './diff';
+import { childLine, compareChildLine, formatValue, groupChildren, recipeFieldLine, versionName } from './diff';
 
 const metric = DEFAULT_PREFERENCES;
 const us: Preferences = { ...DEFAULT_PREFERENCES, amounts: 'us', temperature: 'f' };
@@ -99,6 +99,22 @@ describe('children', () => {
       ],
     };
     expect(childLine(salt, metric)).toBe('Water addition Calcium chloride added');
+  });
+  it('say how they differ from another recipe: only here, only there, or the other’s value first', () => {
+    expect(compareChildLine(citra, metric, 'West Coast')).toBe('Hop Citra: only in this recipe');
+    const theirs: ChildChange = {
+      kind: 'misc',
+      id: null,
+      against_id: 'm9',
+      change: 'removed',
+      fields: [{ path: ['name'], before: 'Irish moss', after: null }],
+    };
+    expect(compareChildLine(theirs, metric, 'West Coast')).toBe('Other ingredient Irish moss: only in West Coast');
+    const pale: ChildChange = { kind: 'fermentable', id: 'f1', against_id: 'f9', change: 'changed', fields: [{ path: ['amount_kg'], before: 4.5, after: 5 }] };
+    expect(compareChildLine(pale, metric, 'West Coast', 'Pale malt')).toBe('Fermentable Pale malt differs: amount 4.5 kg → 5 kg');
+    const moved: ChildChange = { kind: 'hop', id: 'h1', against_id: 'h9', change: 'changed', fields: [{ path: ['sort_order'], before: 0, after: 2 }] };
+    expect(compareChildLine(moved, metric, 'West Coast', 'Citra')).toBe('Hop Citra differs: in another place in the list');
+    expect(compareChildLine({ ...moved, fields: [] }, metric, 'West Coast')).toBe('A hop differs');
   });
   it('are grouped by kind in the order of the recipe page', () => {
     const yeast: ChildChange = { kind: 'yeast', id: 'y1', change: 'removed', fields: [] };

@@ -1,6 +1,7 @@
 // The words of a version's diff: "Efficiency: 72 % → 75 %", "Hop Citra added", "Fermentable
 // Pale malt changed: amount 4.5 kg → 5 kg". The API says what changed; this only names the fields
-// and shows their values in the account's units. Unit-tested in diff.test.ts.
+// and shows their values in the account's units; a comparison with another recipe is said in the
+// same words, its children as "only in this recipe" or "only in <other>". Unit-tested in diff.test.ts.
 import type { Preferences } from '../../api/extra';
 import { words } from '../../components/Field';
 import { display, formatNumber, type Kind } from '../../units';
@@ -97,10 +98,10 @@ function valuesOf(c: ChildChange): Record<string, unknown> {
   return row;
 }
 
-function childField(kind: string, f: FieldChange, row: Record<string, unknown>, prefs: Preferences): string {
+function childField(kind: string, f: FieldChange, row: Record<string, unknown>, prefs: Preferences, moved = 'moved'): string {
   const key = f.path.join('.');
   // Its place in the table: a number that means nothing read alone.
-  if (key === 'sort_order') return 'moved';
+  if (key === 'sort_order') return moved;
   const col = columns(kind).find((c) => c.key === key);
   const info: FieldInfo = col
     ? { label: (col.aria ?? col.label).toLowerCase(), unit: unitOf(col, row), options: col.options }
@@ -122,13 +123,30 @@ function childName(c: ChildChange, row: Record<string, unknown>, known: string |
  * `known` is the child's name where the diff does not carry it (a change that left it alone).
  */
 export function childLine(c: ChildChange, prefs: Preferences, known?: string): string {
-  const row = valuesOf(c);
-  const word = kindInfo(c.kind)?.word ?? words(c.kind);
-  const name = childName(c, row, known, prefs);
-  const subject = name ? `${word} ${name}` : `A ${word.toLowerCase()}`;
+  const subject = childSubject(c, prefs, known);
   if (c.change !== 'changed') return `${subject} ${c.change}`;
-  const parts = c.fields.map((f) => childField(c.kind, f, row, prefs));
+  const parts = c.fields.map((f) => childField(c.kind, f, valuesOf(c), prefs));
   return parts.length ? `${subject} changed: ${parts.join('; ')}` : `${subject} changed`;
+}
+
+/**
+ * One child's difference from another recipe (`other`, by name), where "added" means only this
+ * recipe has it and "removed" only the other: "Hop Citra: only in this recipe", "Hop Citra: only in
+ * West Coast", "Fermentable Pale malt differs: amount 4.5 kg → 5 kg" (the other's value first).
+ */
+export function compareChildLine(c: ChildChange, prefs: Preferences, other: string, known?: string): string {
+  const subject = childSubject(c, prefs, known);
+  if (c.change === 'added') return `${subject}: only in this recipe`;
+  if (c.change === 'removed') return `${subject}: only in ${other}`;
+  const parts = c.fields.map((f) => childField(c.kind, f, valuesOf(c), prefs, 'in another place in the list'));
+  return parts.length ? `${subject} differs: ${parts.join('; ')}` : `${subject} differs`;
+}
+
+/** "Hop Citra", or "A mash step" when the child has no name. */
+function childSubject(c: ChildChange, prefs: Preferences, known: string | undefined): string {
+  const word = kindInfo(c.kind)?.word ?? words(c.kind);
+  const name = childName(c, valuesOf(c), known, prefs);
+  return name ? `${word} ${name}` : `A ${word.toLowerCase()}`;
 }
 
 /** The children's changes by kind, in the recipe page's order, each with its table's title; a kind
