@@ -19,6 +19,7 @@
 //! Everything listens on 127.0.0.1 or on Unix sockets, and every loop is bounded.
 
 mod attacks;
+mod capacity;
 mod catalog;
 mod cpu;
 pub mod flood;
@@ -26,6 +27,8 @@ mod history;
 mod instructions;
 mod interchange;
 mod load;
+mod readings_layout;
+mod scale;
 mod seed;
 pub mod soak;
 mod sql;
@@ -76,7 +79,15 @@ const USAGE: &str = "usage: cargo xtask bench [-- options]
   --instructions    count the instructions one request costs wort (valgrind's callgrind),
                     instead of rates: exact on a busy machine, for comparing two builds
   --history         only the recipe-history section: what a version costs, a recipe
-                    edited 1,000 times (also part of every full run)";
+                    edited 1,000 times (also part of every full run)
+  --scale           only the scale run: the data grown from 1,000 to 100,000 accounts
+                    (10 million readings), every endpoint at a fixed rate at each size,
+                    and the storage each table takes (target/bench/scale.md)
+  --scale-sizes N   with --scale: only the first N sizes (1 to 3)
+  --capacity        only the capacity run: a brewer's hour of traffic, the rate raised until
+                    p99 reaches 50 ms, with one wort and with two (target/bench/capacity.md)
+  --readings-layout only the readings table at 20 million rows laid out three ways (B-tree,
+                    partitioned by month, BRIN), measured alike (target/bench/readings.md)";
 
 #[derive(Clone, Debug)]
 struct Options {
@@ -97,6 +108,12 @@ struct Options {
     instructions: bool,
     /// Only the recipe-history section ([`history`]).
     history_only: bool,
+    /// Only the scale run ([`scale`]), on its first this many sizes.
+    scale: Option<usize>,
+    /// Only the capacity run ([`capacity`]).
+    capacity: bool,
+    /// Only the readings-layout comparison ([`readings_layout`]).
+    readings_layout: bool,
 }
 
 impl Options {
@@ -114,6 +131,9 @@ impl Options {
             wort: None,
             instructions: false,
             history_only: false,
+            scale: None,
+            capacity: false,
+            readings_layout: false,
         };
         let mut args = args.iter();
         while let Some(arg) = args.next() {
@@ -152,6 +172,10 @@ impl Options {
                 }
                 "--instructions" => options.instructions = true,
                 "--history" => options.history_only = true,
+                "--scale" => options.scale = Some(options.scale.unwrap_or(scale::SIZES.len())),
+                "--capacity" => options.capacity = true,
+                "--readings-layout" => options.readings_layout = true,
+                "--scale-sizes" => options.scale = Some(number("--scale-sizes")?),
                 "-h" | "--help" => return Err(USAGE.to_owned()),
                 other => return Err(format!("unknown option {other}\n\n{USAGE}")),
             }
@@ -299,6 +323,27 @@ fn bench_on(
     if options.instructions {
         let report = instructions::measure(options, wort_bin, &work, &cluster.url, &targets)?;
         return write_results(&instructions::results_file(), report);
+    }
+    if options.readings_layout {
+        let report = readings_layout::measure(pg, pgbench_bin, &work)?;
+        return write_results(
+            &target_dir().join("bench").join("readings.md"),
+            format!("{}{report}", machine()),
+        );
+    }
+    if options.capacity {
+        let report = capacity::measure(pg, wort_bin, &work, &cluster.url)?;
+        return write_results(
+            &target_dir().join("bench").join("capacity.md"),
+            format!("{}{report}", machine()),
+        );
+    }
+    if let Some(sizes) = options.scale {
+        let report = scale::measure(pg, wort_bin, &work, &cluster.url, &targets, sizes)?;
+        return write_results(
+            &target_dir().join("bench").join("scale.md"),
+            format!("{}{report}", machine()),
+        );
     }
     if options.history_only {
         let server = Wort::start(

@@ -101,6 +101,11 @@ impl CpuMeters {
     }
 }
 
+/// Seconds of CPU this process (the bench itself, with its load threads) has spent.
+pub fn own_seconds() -> f64 {
+    stat("self").map_or(0.0, |ticks| seconds(ticks.own))
+}
+
 /// One process's ticks: its own (user + system) and its reaped children's.
 struct Ticks {
     parent: u32,

@@ -181,7 +181,7 @@ fn timed_get(addr: SocketAddr, path: String) -> Result<f64, String> {
     Ok(median(ms))
 }
 
-fn query(pg: &RunningCluster, sql: &str) -> Result<String, String> {
+pub(super) fn query(pg: &RunningCluster, sql: &str) -> Result<String, String> {
     let output = pg
         .psql(super::DATABASE)
         .args(["-X", "-A", "-t", "-c", sql])

@@ -207,10 +207,28 @@ pub fn fixed_rate(
     duration: Duration,
     connections: usize,
 ) -> Result<RateResult, String> {
-    if rate <= 0.0 || connections == 0 {
+    fixed_rate_mix(
+        &[addr],
+        &[request.to_bytes(addr)],
+        rate,
+        duration,
+        connections,
+    )
+}
+
+/// Like [`fixed_rate`], for a mix: the `n`th request sent overall (in schedule order) is
+/// `requests[n % len]`, and connection `c` goes to `addrs[c % len]` (several servers share
+/// the load).
+pub fn fixed_rate_mix(
+    addrs: &[SocketAddr],
+    requests: &[Vec<u8>],
+    rate: f64,
+    duration: Duration,
+    connections: usize,
+) -> Result<RateResult, String> {
+    if rate <= 0.0 || connections == 0 || addrs.is_empty() || requests.is_empty() {
         return Err(format!("nothing to send at {rate:.1} req/s"));
     }
-    let bytes = request.to_bytes(addr);
     let interval = Duration::from_secs_f64(connections as f64 / rate);
     let per_connection = ((duration.as_secs_f64() * rate) / connections as f64).ceil() as u64;
     // A server that falls far behind ends the run instead of stretching it.
@@ -219,9 +237,11 @@ pub fn fixed_rate(
     let results: Vec<(Vec<u32>, u64)> = thread::scope(|scope| {
         let handles: Vec<_> = (0..connections)
             .map(|c| {
-                let bytes = &bytes;
                 let offset = Duration::from_secs_f64(c as f64 / rate);
                 scope.spawn(move || {
+                    let Some(&addr) = addrs.get(c % addrs.len()) else {
+                        return (Vec::new(), per_connection);
+                    };
                     let mut connection = Connection::new(addr);
                     let mut latencies = Vec::with_capacity(per_connection as usize);
                     let mut errors = 0u64;
@@ -234,6 +254,10 @@ pub fn fixed_rate(
                             errors += per_connection - i; // never sent
                             break;
                         }
+                        let n = (i as usize) * connections + c;
+                        let bytes = requests
+                            .get(n % requests.len())
+                            .map_or(&[][..], Vec::as_slice);
                         match connection.send(bytes) {
                             Ok(response) if (200..300).contains(&response.status) => {}
                             _ => errors += 1,

@@ -31,8 +31,8 @@ struct Arrival {
     arrived_at: f64,
 }
 
-struct Receiver {
-    addr: SocketAddr,
+pub(super) struct Receiver {
+    pub(super) addr: SocketAddr,
     arrivals: Arc<Mutex<Vec<Arrival>>>,
 }
 
@@ -43,7 +43,7 @@ fn now_unix() -> f64 {
 }
 
 impl Receiver {
-    fn start() -> Result<Receiver, String> {
+    pub(super) fn start() -> Result<Receiver, String> {
         let listener = TcpListener::bind("127.0.0.1:0").map_err(|e| e.to_string())?;
         let addr = listener.local_addr().map_err(|e| e.to_string())?;
         let arrivals = Arc::new(Mutex::new(Vec::new()));
@@ -74,7 +74,12 @@ impl Receiver {
         }
     }
 
-    fn clear(&self) {
+    /// How many deliveries have arrived since the last [`clear`](Self::clear).
+    pub(super) fn arrivals_len(&self) -> usize {
+        self.arrivals.lock().map_or(0, |a| a.len())
+    }
+
+    pub(super) fn clear(&self) {
         if let Ok(mut a) = self.arrivals.lock() {
             a.clear();
         }
