@@ -19,15 +19,15 @@
 //! Everything listens on 127.0.0.1 or on Unix sockets, and every loop is bounded.
 
 mod attacks;
-mod capture;
+pub(crate) mod capture;
 mod catalog;
 mod cpu;
 pub mod flood;
 mod history;
 mod instructions;
 mod interchange;
-mod load;
-mod seed;
+pub(crate) mod load;
+pub(crate) mod seed;
 pub mod soak;
 mod sql;
 mod webhooks;
@@ -51,7 +51,7 @@ use load::Request;
 
 /// Bench clusters live in `$TMPDIR/wort-bench-<pid>-<nanos>`.
 const DIR_PREFIX: &str = "wort-bench-";
-const DATABASE: &str = "wort";
+pub(crate) const DATABASE: &str = "wort";
 /// The fraction of an endpoint's maximum rate at which latency is measured.
 const LATENCY_LOAD: f64 = 0.7;
 
@@ -368,7 +368,7 @@ fn bench_on(
 }
 
 /// `wort migrate` on the cluster's database, then the bench's data set ([`seed`]).
-fn migrate_and_seed(
+pub(crate) fn migrate_and_seed(
     cluster: &TestCluster,
     wort_bin: &Path,
     work: &Path,
@@ -507,6 +507,16 @@ fn targets() -> Vec<Target> {
             ),
         ),
     ]
+}
+
+/// The endpoints the bench measures, each with its label and request; the hello baseline left
+/// out (it sends no SQL).
+pub(crate) fn endpoints() -> Vec<(String, Request)> {
+    targets()
+        .into_iter()
+        .filter(|t| t.kind != Kind::Hello)
+        .map(|t| (label(&t), t.request))
+        .collect()
 }
 
 /// One endpoint's SQL, as captured.
