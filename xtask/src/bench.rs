@@ -2,10 +2,10 @@
 //!
 //! 1. Builds `wort` in release mode, starts a private PostgreSQL cluster, migrates and seeds it
 //!    (see [`seed`]).
-//! 2. Capture: a wort with one pooled connection, behind a round-trip-counting proxy
-//!    ([`sql::RoundTripProxy`]), serves one request per endpoint while the cluster logs every
-//!    statement. That gives each endpoint's SQL (replayed by pgbench as baseline (a)) and its
-//!    SQL round trips.
+//! 2. Capture ([`capture`], shared with `cargo xtask round-trips`): a wort with one pooled
+//!    connection, behind a round-trip-counting proxy ([`sql::RoundTripProxy`]), serves warm
+//!    requests to each endpoint while the cluster logs every statement. That gives each
+//!    endpoint's SQL (replayed by pgbench as baseline (a)) and its SQL round trips.
 //! 3. A wort with a fixed pool serves the load: `wrk` (fixed threads and connections) for the
 //!    maximum rate R_svc; pgbench with as many clients as the pool for R_pg; `GET /bench/hello`
 //!    (baseline (b), served only because of `WORT_BENCH_ROUTES=1`) for R_hello. Warm-up first,
@@ -20,16 +20,17 @@
 
 mod attacks;
 mod capacity;
+pub(crate) mod capture;
 mod catalog;
 mod cpu;
 pub mod flood;
 mod history;
 mod instructions;
 mod interchange;
-mod load;
+pub(crate) mod load;
 mod readings_layout;
 mod scale;
-mod seed;
+pub(crate) mod seed;
 pub mod soak;
 mod sql;
 mod webhooks;
@@ -53,7 +54,7 @@ use load::Request;
 
 /// Bench clusters live in `$TMPDIR/wort-bench-<pid>-<nanos>`.
 const DIR_PREFIX: &str = "wort-bench-";
-const DATABASE: &str = "wort";
+pub(crate) const DATABASE: &str = "wort";
 /// The fraction of an endpoint's maximum rate at which latency is measured.
 const LATENCY_LOAD: f64 = 0.7;
 
@@ -310,13 +311,7 @@ fn bench_on(
     let work = cluster.dir.join("bench");
     fs::create_dir_all(&work).map_err(|e| format!("{}: {e}", work.display()))?;
 
-    step("wort migrate");
-    wort_migrate(wort_bin, &work, &cluster.url)?;
-
-    step("seed");
-    let seeded = Instant::now();
-    psql_stdin(pg, &seed::sql())?;
-    eprintln!("    seeded in {:.1} s", seeded.elapsed().as_secs_f64());
+    migrate_and_seed(cluster, wort_bin, &work)?;
 
     let mut targets = targets();
 
@@ -415,6 +410,21 @@ fn bench_on(
     report.push_str(&catalog);
     report.push_str(&history);
     write_results(&results_file(), report)
+}
+
+/// `wort migrate` on the cluster's database, then the bench's data set ([`seed`]).
+pub(crate) fn migrate_and_seed(
+    cluster: &TestCluster,
+    wort_bin: &Path,
+    work: &Path,
+) -> Result<(), String> {
+    step("wort migrate");
+    wort_migrate(wort_bin, work, &cluster.url)?;
+    step("seed");
+    let seeded = Instant::now();
+    psql_stdin(cluster.running()?, &seed::sql())?;
+    eprintln!("    seeded in {:.1} s", seeded.elapsed().as_secs_f64());
+    Ok(())
 }
 
 /// Writes the report to `file` (its folder made if needed); the report.
@@ -544,6 +554,16 @@ fn targets() -> Vec<Target> {
     ]
 }
 
+/// The endpoints the bench measures, each with its label and request; the hello baseline left
+/// out (it sends no SQL).
+pub(crate) fn endpoints() -> Vec<(String, Request)> {
+    targets()
+        .into_iter()
+        .filter(|t| t.kind != Kind::Hello)
+        .map(|t| (label(&t), t.request))
+        .collect()
+}
+
 /// One endpoint's SQL, as captured.
 #[derive(Clone, Debug, Default)]
 struct Capture {
@@ -555,8 +575,8 @@ struct Capture {
     prepared: bool,
 }
 
-/// Runs a wort with one pooled connection behind the counting proxy, with every statement
-/// logged, and records one (warm) request per endpoint. Marks endpoints that answer 404.
+/// Records one (warm) request per endpoint ([`capture::Recorder`]) and writes each endpoint's
+/// pgbench script. Marks endpoints that answer 404.
 fn capture(
     pg: &RunningCluster,
     cluster: &TestCluster,
@@ -564,55 +584,19 @@ fn capture(
     work: &Path,
     targets: &mut [Target],
 ) -> Result<Vec<Capture>, String> {
-    let target_socket = pg.socket_dir().join(format!(".s.PGSQL.{}", pg.port()));
-    let proxy = sql::RoundTripProxy::start(&cluster.dir.join("proxy"), pg.port(), target_socket)?;
-    let url = format!(
-        "postgresql://postgres@/{DATABASE}?host={}&port={}",
-        proxy.dir.display(),
-        proxy.port
-    );
-    // No webhook delivery workers: their polls would be logged as the endpoints' SQL.
-    let server = Wort::start_with(
-        wort_bin,
-        work,
-        &url,
-        1,
-        &work.join("wort-capture.log"),
-        &[("WORT_WEBHOOK_DELIVERY", "off")],
-    )?;
-    set_log_statement(pg, "all")?;
-    let log_file = pg.log_file().to_owned();
+    let recorder = capture::Recorder::start(pg, &cluster.dir, wort_bin, work)?;
     let mut captures = Vec::new();
     for target in targets.iter_mut() {
-        let addr = server.addr;
-        let probe = || load::once(addr, &target.request);
-        // Twice to warm the connection, its statement cache and the key's lastUsedAt.
-        let first = probe()?;
-        if first.status == 404 && target.kind == Kind::Endpoint {
+        let Some(recorded) = recorder.record(&label(target), &target.request)? else {
+            if target.kind != Kind::Endpoint {
+                return Err(format!("{} answered 404", label(target)));
+            }
             eprintln!("    {}: 404, not implemented: skipped", target.label);
             target.missing = true;
             captures.push(Capture::default());
             continue;
-        }
-        if !(200..300).contains(&first.status) {
-            return Err(format!(
-                "{} answered {}: {}",
-                target.label,
-                first.status,
-                String::from_utf8_lossy(&first.body)
-            ));
-        }
-        probe()?;
-        let log_mark = fs::metadata(&log_file).map(|m| m.len()).unwrap_or(0);
-        let trip_mark = proxy.mark();
-        probe()?;
-        // The server writes its log as it goes; give it a moment.
-        thread::sleep(Duration::from_millis(300));
-        let trips = proxy.trips_since(trip_mark);
-        let log = fs::read(&log_file).map_err(|e| format!("{}: {e}", log_file.display()))?;
-        let new_lines =
-            String::from_utf8_lossy(log.get(log_mark as usize..).unwrap_or_default()).into_owned();
-        let statements = sql::statements(&new_lines);
+        };
+        let statements = recorded.statements;
         let mut capture = Capture {
             prepared: statements.iter().filter(|s| !s.simple).all(|s| s.prepared),
             ..Capture::default()
@@ -621,44 +605,16 @@ fn capture(
         // PostgreSQL baseline: its ceiling is the HTTP one alone.
         if target.kind == Kind::Endpoint && !statements.is_empty() {
             let path = work.join(format!("pgbench-{}.sql", captures.len()));
-            fs::write(&path, sql::pgbench_script(&statements, &trips))
+            fs::write(&path, sql::pgbench_script(&statements, &recorded.trips))
                 .map_err(|e| format!("{}: {e}", path.display()))?;
             capture.script = Some(path);
         }
-        eprintln!(
-            "    {}: {} statements in {} round trips {:?}",
-            target.label,
-            statements.len(),
-            trips.len(),
-            trips
-        );
         capture.statements = statements;
-        capture.trips = trips;
+        capture.trips = recorded.trips;
         captures.push(capture);
     }
-    set_log_statement(pg, "none")?;
-    server.stop()?;
-    drop(proxy);
+    recorder.finish()?;
     Ok(captures)
-}
-
-fn set_log_statement(pg: &RunningCluster, value: &str) -> Result<(), String> {
-    let output = pg
-        .psql("postgres")
-        .args([
-            "-c",
-            &format!("ALTER SYSTEM SET log_statement = '{value}'"),
-            "-c",
-            "SELECT pg_reload_conf()",
-        ])
-        .output()
-        .map_err(|e| format!("psql: {e}"))?;
-    if !output.status.success() {
-        return Err(format!("psql: {}", String::from_utf8_lossy(&output.stderr)));
-    }
-    // Backends pick up the reloaded setting between statements: let them.
-    thread::sleep(Duration::from_millis(200));
-    Ok(())
 }
 
 /// Median and range of some repetitions.

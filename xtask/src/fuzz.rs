@@ -27,8 +27,10 @@ use std::{
 use wort_pgcluster::ClusterOptions;
 
 use crate::cluster::TestCluster;
-use crate::process::{Process, free_local_addr, wait_until_ready, wort_command, wort_migrate};
-use crate::{cargo, target_dir, workspace_root};
+use crate::process::{
+    Process, build_debug_wort, free_local_addr, wait_until_ready, wort_command, wort_migrate,
+};
+use crate::{target_dir, workspace_root};
 
 /// The Schemathesis release the run is pinned to (its CLI and checks change between releases).
 pub const SCHEMATHESIS_VERSION: &str = "4.32.5";
@@ -158,14 +160,7 @@ fn venv_dir() -> PathBuf {
 
 fn build_wort() -> Result<PathBuf, String> {
     step("build wort");
-    let status = cargo()
-        .args(["build", "-p", "wort-server", "--bin", "wort"])
-        .status()
-        .map_err(|e| format!("could not run cargo: {e}"))?;
-    if !status.success() {
-        return Err("cargo build -p wort-server --bin wort failed".into());
-    }
-    Ok(target_dir().join("debug").join("wort"))
+    build_debug_wort()
 }
 
 /// The bounded run of `cargo xtask test`: build, then [`fuzz`] with [`Options::quick`].

@@ -1,5 +1,5 @@
 //! Developer and CI entry points: `cargo xtask dev | test | bench | flood | soak | fuzz-api |
-//! upgrade | web-check`.
+//! round-trips | upgrade | web-check`.
 //!
 //! std only (plus wort-pgcluster), so it builds in seconds. Output goes to stderr, like cargo's.
 
@@ -8,6 +8,7 @@ mod cluster;
 mod dev;
 mod fuzz;
 mod process;
+mod round_trips;
 mod self_contained;
 mod steps;
 mod test;
@@ -25,7 +26,8 @@ const USAGE: &str = "usage: cargo xtask <command> [-- <args>]
 commands:
   dev        build and run the server in the foreground (wort serve; args after -- go to it)
   test       fmt check, clippy (warnings denied), then every test on a private PostgreSQL,
-             then `fuzz-api --quick` (args after -- go to the test runner and skip fuzz-api)
+             then `round-trips` and `fuzz-api --quick` (args after -- go to the test runner
+             and skip both)
   bench      throughput and latency of the main endpoints against PostgreSQL and HTTP
              baselines, on a private cluster (args after -- : see `cargo xtask bench -- --help`)
   flood      500 sign-ups then 500 sign-ins at once against a fresh release wort: peak memory,
@@ -43,6 +45,10 @@ commands:
              missing, or twice (`-- --delays --help`)
   fuzz-api   Schemathesis against a live wort with a fake AI provider, every check
              (`-- --quick` for the bounded run that `test` includes; `-- --help`)
+  round-trips
+             the SQL statements and round trips of one warm request to each main endpoint,
+             on the bench's data set, against xtask/round-trips.txt: fails when any grew or
+             an endpoint is missing (`-- --update` writes the measured counts instead)
   upgrade    an upgrade with data: the previous release (docs/releases.md; `-- --from NAME` for
              another release or commit) is built, filled through its API on a private
              PostgreSQL, then this build starts on its database; every resource is read back
@@ -66,6 +72,7 @@ fn main() -> ExitCode {
         "flood" => bench::flood::run(rest),
         "soak" => bench::soak::run(rest),
         "fuzz-api" => fuzz::run(rest),
+        "round-trips" => round_trips::run(rest),
         "web-check" => web::run(rest),
         "upgrade" => upgrade::run(rest),
         "help" | "-h" | "--help" => {

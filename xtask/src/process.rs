@@ -1,10 +1,11 @@
 //! Child processes of the xtask commands: `wort` started with a clean environment, stopped
-//! politely (SIGTERM, then SIGKILL) however the command ends. Shared by `bench`, `fuzz-api` and `web-check`.
+//! politely (SIGTERM, then SIGKILL) however the command ends. Shared by `bench`, `fuzz-api`,
+//! `round-trips` and `web-check`.
 
 use std::{
     env,
     net::{SocketAddr, TcpListener},
-    path::Path,
+    path::{Path, PathBuf},
     process::{Child, Command, ExitStatus, Stdio},
     thread,
     time::{Duration, Instant},
@@ -52,6 +53,19 @@ fn with_wort_environment(mut command: Command, work: &Path, database_url: &str) 
         .env("WORT_MAX_CONNECTIONS_PER_ADDRESS", "0")
         .stdin(Stdio::null());
     command
+}
+
+/// `cargo build` of the `wort` binary (debug: the build the tests already made, so usually a
+/// no-op); its path.
+pub fn build_debug_wort() -> Result<PathBuf, String> {
+    let status = crate::cargo()
+        .args(["build", "-p", "wort-server", "--bin", "wort"])
+        .status()
+        .map_err(|e| format!("could not run cargo: {e}"))?;
+    if !status.success() {
+        return Err("cargo build -p wort-server --bin wort failed".into());
+    }
+    Ok(crate::target_dir().join("debug").join("wort"))
 }
 
 /// `wort migrate` on `database_url`, its stderr in the error when it fails.

@@ -57,7 +57,7 @@ impl Steps {
         for o in &self.outcomes {
             let status = if o.ok { "ok" } else { "FAILED" };
             eprintln!(
-                "  {:<10} {:<7} {:>8.1}s",
+                "  {:<12} {:<7} {:>8.1}s",
                 o.name,
                 status,
                 o.took.as_secs_f64()
@@ -65,7 +65,7 @@ impl Steps {
         }
         let total: Duration = self.outcomes.iter().map(|o| o.took).sum();
         eprintln!(
-            "  {:<10} {:<7} {:>8.1}s",
+            "  {:<12} {:<7} {:>8.1}s",
             "total",
             if self.all_ok() { "ok" } else { "FAILED" },
             total.as_secs_f64()

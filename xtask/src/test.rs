@@ -1,9 +1,8 @@
 //! `cargo xtask test`: the web app's build, the check that nothing tracked needs the
-//! project's `shared/` folder,
-//! fmt check, clippy, the compose file's check (where
-//! Docker is), then every test against a private, throwaway PostgreSQL, then the bounded API
-//! fuzzing run (`cargo xtask fuzz-api --quick`) and the web app's checks and browser tests
-//! (`cargo xtask web-check`).
+//! project's `shared/` folder, fmt check, clippy, the compose file's check (where Docker is),
+//! then every test against a private, throwaway PostgreSQL, then the round-trip guard (`cargo
+//! xtask round-trips`), the bounded API fuzzing run (`cargo xtask fuzz-api --quick`) and the web
+//! app's checks and browser tests (`cargo xtask web-check`).
 
 use std::{
     env,
@@ -64,8 +63,10 @@ pub fn run(runner_args: &[String]) -> ExitCode {
         run_tests(&mut steps, &cluster.url, runner_args);
         steps.timed("cleanup", || cluster.finish());
     }
-    // The bounded Schemathesis run (its own cluster and server); a filtered run skips it.
+    // The round-trip guard and the bounded Schemathesis run (each its own cluster and server);
+    // a filtered run skips them.
     if runner_args.is_empty() {
+        steps.timed("round-trips", crate::round_trips::check);
         steps.timed("fuzz-api", crate::fuzz::quick);
         // The app's type check, lint, unit tests and browser tests (its own cluster and server).
         steps.timed("web", crate::web::check_on_private_server);
