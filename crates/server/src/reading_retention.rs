@@ -1,5 +1,6 @@
 //! Thins readings older than `WORT_READINGS_RETENTION_DAYS` (`wort_domain::brew_session::
-//! retention` has the rule) at start and then hourly, when the variable is set.
+//! retention` has the rule) at start and then hourly, when the variable is set. The pass at start
+//! and one a day look at every old reading; the others at those grown old since the last.
 //!
 //! Every instance runs it; a batch that finds another instance's batch running stops the pass
 //! (`ThinningPass::yielded`), so the work is done once. A pass that fails part-way keeps what its
@@ -30,6 +31,7 @@ pub async fn run(retention: Arc<ReadingRetention>) {
             Ok(pass) => tracing::info!(
                 readings = pass.removed,
                 batches = pass.batches,
+                full = pass.full,
                 older_than_days = days,
                 ms = started.elapsed().as_millis(),
                 "readings retention: thinned readings older than the retention"

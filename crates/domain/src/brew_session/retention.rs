@@ -20,15 +20,25 @@
 //! [`thinned`] is the rule as a function over one session's readings; the database adapter
 //! applies the same rule in SQL, in batches ([`super::ports::ReadingThinning`]), and its tests
 //! hold the two to the same answers. [`ReadingRetention`] runs a pass.
+//!
+//! A pass looks at every old reading the rule may remove, so it grows with the history kept
+//! (on 2,000,000 readings thinned, about 150,000: 1.3 s). Hourly, only the readings that
+//! have grown old since the last pass need it: a pass starts where the last finished one's
+//! cutoff was, and every [`FULL_PASS_EVERY`]th pass (and the first) looks at everything again,
+//! for what a partial pass cannot see: a session's last reading that a later one has replaced
+//! (brewing resumed after a long pause), or an old reading whose note was taken away.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use time::{Duration, OffsetDateTime};
 use uuid::Uuid;
 
-use super::ports::{ReadingThinning, ThinningBatch};
+use super::ports::{ReadingThinning, ThinningBatch, ThinningCursor};
 use crate::DomainResult;
 use crate::ports::Clock;
+
+/// Passes from one full pass to the next (hourly passes: one full pass a day).
+pub const FULL_PASS_EVERY: u32 = 24;
 
 /// The longest retention accepted: a century. Longer is "keep everything" (leave it unset), and
 /// the bound keeps `now - N days` inside the calendar.
@@ -113,6 +123,17 @@ pub struct ThinningPass {
     pub batches: u32,
     /// Another instance was thinning: this pass stopped and left the work to it.
     pub yielded: bool,
+    /// It looked at every old reading, not only those grown old since the last pass.
+    pub full: bool,
+}
+
+/// How far the passes of this process have got.
+#[derive(Debug, Default)]
+struct Progress {
+    /// The cutoff of the last pass that finished: readings older were thinned then.
+    thinned_before: Option<OffsetDateTime>,
+    /// Partial passes finished since the last full one.
+    partial_passes: u32,
 }
 
 /// Runs the rule over every session, batch after batch.
@@ -120,6 +141,7 @@ pub struct ReadingRetention {
     store: Arc<dyn ReadingThinning>,
     clock: Arc<dyn Clock>,
     days: RetentionDays,
+    progress: Mutex<Progress>,
 }
 
 impl ReadingRetention {
@@ -128,7 +150,12 @@ impl ReadingRetention {
         clock: Arc<dyn Clock>,
         days: RetentionDays,
     ) -> Self {
-        ReadingRetention { store, clock, days }
+        ReadingRetention {
+            store,
+            clock,
+            days,
+            progress: Mutex::default(),
+        }
     }
 
     pub fn days(&self) -> RetentionDays {
@@ -140,14 +167,32 @@ impl ReadingRetention {
         self.run_at(self.clock.now()).await
     }
 
-    /// One pass as of `now`: batches until every old reading has been looked at once, or until
-    /// another instance is found thinning (it finishes the work; two at once would only repeat
-    /// each other's reads). An error ends the pass; what its batches removed stays removed, and
-    /// the next pass goes on from there.
+    /// One pass as of `now`: batches until every old reading (or, in a partial pass, every
+    /// reading grown old since the last finished pass) has been looked at once, or until another
+    /// instance is found thinning (it finishes the work; two at once would only repeat each
+    /// other's reads). An error ends the pass; what its batches removed stays removed, and the
+    /// next pass looks again from where the last finished one had got.
     pub async fn run_at(&self, now: OffsetDateTime) -> DomainResult<ThinningPass> {
         let older_than = self.days.cutoff(now);
-        let mut pass = ThinningPass::default();
-        let mut after = None;
+        let mut after = {
+            let progress = self.progress.lock().unwrap_or_else(PoisonError::into_inner);
+            match progress.thinned_before {
+                Some(before)
+                    if progress.partial_passes + 1 < FULL_PASS_EVERY && before <= older_than =>
+                {
+                    // The nil id is before every id: readings logged at `before` are included.
+                    Some(ThinningCursor {
+                        logged_at: before,
+                        id: Uuid::nil(),
+                    })
+                }
+                _ => None,
+            }
+        };
+        let mut pass = ThinningPass {
+            full: after.is_none(),
+            ..ThinningPass::default()
+        };
         loop {
             match self.store.thin_batch(older_than, after).await? {
                 ThinningBatch::Busy => {
@@ -159,19 +204,30 @@ impl ReadingRetention {
                     pass.batches += 1;
                     match next {
                         Some(next) => after = Some(next),
-                        None => return Ok(pass),
+                        None => {
+                            self.finished(&pass, older_than);
+                            return Ok(pass);
+                        }
                     }
                 }
             }
         }
+    }
+
+    fn finished(&self, pass: &ThinningPass, older_than: OffsetDateTime) {
+        let mut progress = self.progress.lock().unwrap_or_else(PoisonError::into_inner);
+        progress.thinned_before = Some(older_than);
+        progress.partial_passes = if pass.full {
+            0
+        } else {
+            progress.partial_passes + 1
+        };
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::brew_session::ports::ThinningCursor;
-    use std::sync::Mutex;
     use time::macros::datetime;
 
     fn id(n: u128) -> Uuid {
@@ -405,7 +461,8 @@ mod tests {
             ThinningPass {
                 removed: 9_012,
                 batches: 2,
-                yielded: false
+                yielded: false,
+                full: true,
             }
         );
         let cutoff = datetime!(2026-11-07 00:00 UTC);
@@ -433,9 +490,51 @@ mod tests {
             ThinningPass {
                 removed: 5,
                 batches: 1,
-                yielded: true
+                yielded: true,
+                full: true,
             }
         );
         assert_eq!(store.asked.lock().unwrap().len(), 2);
+        // It did not finish: the next pass looks at everything again.
+        store.answers.lock().unwrap().push(ThinningBatch::Done {
+            removed: 0,
+            next: None,
+        });
+        assert!(block_on(retention.run()).unwrap().full);
+        assert_eq!(store.asked.lock().unwrap()[2].1, None);
+    }
+
+    #[test]
+    fn hourly_passes_start_where_the_last_ended_and_every_24th_looks_at_everything() {
+        let done = || ThinningBatch::Done {
+            removed: 0,
+            next: None,
+        };
+        let (retention, store) = service((0..51).map(|_| done()).collect());
+        let start = datetime!(2026-12-07 00:00 UTC);
+        let mut full = Vec::new();
+        for hour in 0..50 {
+            let pass = block_on(retention.run_at(start + Duration::hours(hour))).unwrap();
+            full.push(pass.full);
+        }
+        let full_at: Vec<usize> = (0..50).filter(|&h| full[h]).collect();
+        assert_eq!(full_at, [0, 24, 48]);
+        let asked = store.asked.lock().unwrap();
+        // Hour 1 looks from hour 0's cutoff on.
+        assert_eq!(
+            asked[1],
+            (
+                datetime!(2026-11-07 01:00 UTC),
+                Some(ThinningCursor {
+                    logged_at: datetime!(2026-11-07 00:00 UTC),
+                    id: Uuid::nil()
+                })
+            )
+        );
+        assert_eq!(asked[24].1, None);
+        // A clock set back does not skip anything: that pass is a full one.
+        drop(asked);
+        let back = block_on(retention.run_at(start)).unwrap();
+        assert!(back.full);
     }
 }

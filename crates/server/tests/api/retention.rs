@@ -187,7 +187,8 @@ async fn old_readings_are_thinned_to_one_per_device_and_hour_keeping_what_people
         ThinningPass {
             removed: 7,
             batches: 1,
-            yielded: false
+            yielded: false,
+            full: true,
         }
     );
     let kept: BTreeSet<String> = [a1, a4, b1, a5, a7, typed, a9, a11, a12, a13, g1, g2].into();
@@ -324,7 +325,8 @@ async fn a_pass_that_finds_another_instance_thinning_leaves_it_the_work() {
         ThinningPass {
             removed: 0,
             batches: 0,
-            yielded: true
+            yielded: true,
+            full: true,
         }
     );
     other.finish().unwrap();
