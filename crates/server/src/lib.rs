@@ -228,8 +228,8 @@ pub fn start(settings: ServerSettings) -> Result<Started, String> {
     // The background tasks (the key pruner, the fermentation clock, the readings retention) run
     // on the main thread and get a small pool of their own: a connection they opened in a
     // worker's pool would keep its I/O task on the main thread, and every request of that worker
-    // given it would pay two cross-thread wake-ups per query (measured in docs/benchmarks-log.md, "The background
-    // tasks' own pool").
+    // given it would pay two cross-thread wake-ups per query (measured in
+    // docs/benchmarks-log.md, "The background tasks' own pool").
     let background_pool = build_pool(
         &settings.database_url,
         &PoolSettings {

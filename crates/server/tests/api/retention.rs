@@ -19,7 +19,7 @@ use wort_domain::brew_session::retention::{
 use wort_domain::ports::SystemClock;
 
 use crate::database::Psql;
-use crate::devices::{device, fermenting_session};
+use crate::devices::{device, fermenting_session, readings};
 use crate::support::{Account, Options, TestApp, call, captured_logs, post};
 
 /// The fixed "now" of the passes: readings logged before 2026-11-07 00:00 UTC are 30 days old.
@@ -57,15 +57,8 @@ fn insert(
 
 /// The ids of a session's readings, as the brewer's list shows them.
 async fn listed(app: &TestApp, acct: &Account, session: &str) -> BTreeSet<String> {
-    let (status, list) = call(app.with_key(
-        Method::GET,
-        &format!("/v1/sessions/{session}/fermentation-logs?limit=5000"),
-        &acct.key,
-    ))
-    .await;
-    assert_eq!(status, 200, "{list}");
-    list.as_array()
-        .unwrap()
+    readings(app, acct, session)
+        .await
         .iter()
         .map(|r| r["id"].as_str().unwrap().to_owned())
         .collect()
