@@ -132,6 +132,7 @@ async fn serve(config: &Config, url: &str) -> Result<(), String> {
         max_connections_per_address: config.max_connections_per_address,
         // One per core, each waiting up to the database deadline.
         heavy_answers: Default::default(),
+        readings_retention: config.readings_retention,
     })?;
     tracing::info!(addr = %started.addr, origin = %config.public_origin, "wort is listening");
     // actix stops on SIGTERM/SIGINT, letting in-flight requests finish within the grace period.

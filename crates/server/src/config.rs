@@ -7,6 +7,7 @@ use std::time::Duration;
 use wort_ai::AiSettings;
 use wort_db::PoolSettings;
 use wort_domain::account::AccountLimits;
+use wort_domain::brew_session::retention::{MAX_RETENTION_DAYS, RetentionDays};
 use wort_http::client_address::{Cidr, ClientAddressRule};
 
 #[derive(Debug, Clone)]
@@ -44,6 +45,9 @@ pub struct Config {
     pub body_read_timeout: Duration,
     /// `WORT_MAX_CONNECTIONS_PER_ADDRESS` (default 256, `0` = no cap).
     pub max_connections_per_address: usize,
+    /// `WORT_READINGS_RETENTION_DAYS`: readings older than this many days are thinned; unset,
+    /// every reading is kept.
+    pub readings_retention: Option<RetentionDays>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -191,6 +195,23 @@ fn body_read_timeout() -> Result<Duration, ConfigError> {
     }
 }
 
+/// `WORT_READINGS_RETENTION_DAYS`, as read from the environment: unset (or blank) keeps every
+/// reading; otherwise a whole number of days from 1 to a century. Zero is refused rather than
+/// read as "off": thinning everything but the last hour is never what a brewer meant.
+fn readings_retention(value: Option<String>) -> Result<Option<RetentionDays>, ConfigError> {
+    value
+        .map(|v| {
+            RetentionDays::parse(&v).ok_or(ConfigError {
+                name: "WORT_READINGS_RETENTION_DAYS",
+                problem: format!(
+                    "{v:?} is not a whole number of days from 1 to {MAX_RETENTION_DAYS} \
+                     (unset it to keep every reading)"
+                ),
+            })
+        })
+        .transpose()
+}
+
 impl Config {
     pub fn from_env() -> Result<Config, ConfigError> {
         let addr_text = var("WORT_ADDR").unwrap_or_else(|| "127.0.0.1:8080".to_owned());
@@ -274,6 +295,35 @@ impl Config {
                 None => wort_http::connections::DEFAULT_LIMIT,
                 Some(_) => count("WORT_MAX_CONNECTIONS_PER_ADDRESS", 0)? as usize,
             },
+            readings_retention: readings_retention(var("WORT_READINGS_RETENTION_DAYS"))?,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn retention(value: Option<&str>) -> Result<Option<u32>, String> {
+        readings_retention(value.map(str::to_owned))
+            .map(|days| days.map(RetentionDays::days))
+            .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn readings_retention_is_off_unless_set_to_a_positive_number_of_days() {
+        assert_eq!(retention(None), Ok(None));
+        assert_eq!(retention(Some("30")), Ok(Some(30)));
+        assert_eq!(retention(Some(" 365 ")), Ok(Some(365)));
+        assert_eq!(retention(Some("36500")), Ok(Some(36_500)));
+        for bad in ["0", "garbage", "-7", "1.5", "30 days", "36501"] {
+            let said = retention(Some(bad)).unwrap_err();
+            assert!(
+                said.starts_with("WORT_READINGS_RETENTION_DAYS: ")
+                    && said.contains(&format!("{bad:?}"))
+                    && said.contains("from 1 to 36500"),
+                "{said}"
+            );
+        }
     }
 }

@@ -11,6 +11,7 @@ pub mod key_pruner;
 pub mod logging;
 pub mod memory;
 pub mod metrics;
+pub mod reading_retention;
 pub mod shutdown;
 pub mod webhook_worker;
 
@@ -28,6 +29,7 @@ use wort_db::{PgAiUsage, PgChats, PgDevices, PgEquipment, PgIdempotency, PgWebho
 use wort_domain::account::{AccountLimits, AccountService};
 use wort_domain::ai::service::AiService;
 use wort_domain::brew_session::BrewSessionService;
+use wort_domain::brew_session::retention::{ReadingRetention, RetentionDays};
 use wort_domain::device::DeviceService;
 use wort_domain::equipment::EquipmentService;
 use wort_domain::idempotency::IdempotencyService;
@@ -76,6 +78,8 @@ pub struct ServerSettings {
     /// How many answers that grow with the account's data (exports, shopping lists, costs) are
     /// made at once, and how long a request waits for its turn.
     pub heavy_answers: HeavyAnswerSettings,
+    /// `WORT_READINGS_RETENTION_DAYS`: thin readings older than this; `None`: keep every reading.
+    pub readings_retention: Option<RetentionDays>,
 }
 
 /// `wort_http::state::HeavyAnswers`' settings; the defaults are production's.
@@ -132,6 +136,7 @@ impl ServerSettings {
             body_read_timeout: wort_http::middleware::BodyReadTimeout::default().0,
             max_connections_per_address: wort_http::connections::DEFAULT_LIMIT,
             heavy_answers: HeavyAnswerSettings::default(),
+            readings_retention: None,
         }
     }
 }
@@ -151,6 +156,8 @@ pub struct Started {
     pub idempotency_keys: Arc<IdempotencyService>,
     /// Announces fermentation steps whose time has come (`fermentation_clock`).
     pub fermentation_schedules: Arc<BrewSessionService>,
+    /// Thins old readings while the server runs (`reading_retention`); `None`: not configured.
+    pub reading_retention: Option<Arc<ReadingRetention>>,
     /// Keeps the remembered credentials in step with the database while the server runs.
     pub credential_listener: wort_db::CredentialListener,
 }
@@ -170,6 +177,10 @@ impl Started {
         let fermentation_clock =
             tokio::spawn(fermentation_clock::run(self.fermentation_schedules.clone()));
         let credential_listener = tokio::spawn(self.credential_listener.run());
+        let reading_retention = self
+            .reading_retention
+            .clone()
+            .map(|retention| tokio::spawn(reading_retention::run(retention)));
         let result = match self.metrics {
             None => self.server.await,
             Some((_, metrics)) => {
@@ -185,6 +196,9 @@ impl Started {
         key_pruner.abort();
         fermentation_clock.abort();
         credential_listener.abort();
+        if let Some(reading_retention) = reading_retention {
+            reading_retention.abort();
+        }
         self.interrupt.fire();
         if let Some(deliveries) = deliveries {
             deliveries.stop().await;
@@ -211,11 +225,11 @@ pub fn start(settings: ServerSettings) -> Result<Started, String> {
     let other_pools = (1..workers)
         .map(|_| build_pool(&settings.database_url, &worker_pool))
         .collect::<Result<Vec<DbPool>, String>>()?;
-    // The background tasks (the key pruner, the fermentation clock) run on the main thread and
-    // get a small pool of their own: a connection they opened in a worker's pool would keep its
-    // I/O task on the main thread, and every request of that worker given it would pay two
-    // cross-thread wake-ups per query (measured in docs/benchmarks-log.md, "The background
-    // tasks' own pool").
+    // The background tasks (the key pruner, the fermentation clock, the readings retention) run
+    // on the main thread and get a small pool of their own: a connection they opened in a
+    // worker's pool would keep its I/O task on the main thread, and every request of that worker
+    // given it would pay two cross-thread wake-ups per query (measured in
+    // docs/benchmarks-log.md, "The background tasks' own pool").
     let background_pool = build_pool(
         &settings.database_url,
         &PoolSettings {
@@ -232,6 +246,17 @@ pub fn start(settings: ServerSettings) -> Result<Started, String> {
         Arc::new(PgAccounts::new(background_pool.clone())),
         settings.clock.clone(),
     ));
+    let reading_retention = settings.readings_retention.map(|days| {
+        tracing::info!(
+            older_than_days = days.days(),
+            "readings retention: on, thinning old readings at start and hourly"
+        );
+        Arc::new(ReadingRetention::new(
+            Arc::new(PgBrewSessions::new(background_pool.clone())),
+            settings.clock.clone(),
+            days,
+        ))
+    });
     let ai_counters = Arc::new(AiCounters::default());
     let interrupt = shutdown::Interrupt::default();
     let ai_provider = match &settings.ai {
@@ -358,6 +383,7 @@ pub fn start(settings: ServerSettings) -> Result<Started, String> {
         grace: std::time::Duration::from_secs(settings.shutdown_grace_secs),
         idempotency_keys,
         fermentation_schedules,
+        reading_retention,
         credential_listener,
     })
 }

@@ -5,12 +5,14 @@
 //! * [`queries`]: filters and lookups shared by the reads and the writes.
 //! * [`readings`]: the one-statement insert of a reading, and what follows it.
 //! * [`transactions`]: the multi-step writes, each in one transaction.
+//! * [`retention`]: thinning old readings in batches (`WORT_READINGS_RETENTION_DAYS`).
 //! * [`effects`]: carries out what the domain decided a change sets off.
 //! * this file: the repository, which opens the connections and transactions.
 
 mod effects;
 mod queries;
 mod readings;
+pub mod retention;
 mod rows;
 mod transactions;
 

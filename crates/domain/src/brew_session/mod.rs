@@ -5,6 +5,7 @@
 //! * [`rules`]: the state machine, bounds and limits. [`checklist`]: the brew-day steps
 //!   generated from the recipe. [`effects`]: what a change sets off (events, the schedule). [`timer`]: a step's shared countdown. [`ports`]: storage.
 //!   [`service`]: the use cases. [`home`]: what is happening now (`GET /v1/home`).
+//!   [`retention`]: thinning old readings (`WORT_READINGS_RETENTION_DAYS`).
 
 pub mod brewhouse;
 pub mod checklist;
@@ -12,6 +13,7 @@ pub mod effects;
 pub mod home;
 pub mod model;
 pub mod ports;
+pub mod retention;
 pub mod rules;
 pub mod schedule;
 pub mod service;

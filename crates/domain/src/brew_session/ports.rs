@@ -142,3 +142,37 @@ pub trait BrewSessionRepository: Send + Sync {
     async fn delete_reading(&self, user: UserId, id: Uuid, now: OffsetDateTime)
     -> DomainResult<()>;
 }
+
+/// Where a thinning pass has got to: the last old reading it looked at, in (`logged_at`, id)
+/// order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ThinningCursor {
+    pub logged_at: OffsetDateTime,
+    pub id: Uuid,
+}
+
+/// What one batch of a thinning pass did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ThinningBatch {
+    /// Another instance is thinning: nothing was done.
+    Busy,
+    /// `removed` readings were deleted; `next` is where the following batch starts (`None`: no
+    /// old reading is left to look at).
+    Done {
+        removed: u64,
+        next: Option<ThinningCursor>,
+    },
+}
+
+/// Applies the readings retention rule (`super::retention`) to every account's sessions.
+#[async_trait]
+pub trait ReadingThinning: Send + Sync {
+    /// Looks at the next batch of readings logged before `older_than`, after `after` (from the
+    /// first when `None`), and deletes those the rule removes: one short transaction, a bounded
+    /// number of rows, and nothing done while another instance is at it.
+    async fn thin_batch(
+        &self,
+        older_than: OffsetDateTime,
+        after: Option<ThinningCursor>,
+    ) -> DomainResult<ThinningBatch>;
+}

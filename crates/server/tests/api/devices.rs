@@ -51,7 +51,8 @@ async fn ingest_json(app: &TestApp, token: &str, body: &Value) -> (StatusCode, V
     .await
 }
 
-async fn readings(app: &TestApp, acct: &Account, session: &str) -> Vec<Value> {
+/// A session's readings as its list shows them (the first 1,000).
+pub async fn readings(app: &TestApp, acct: &Account, session: &str) -> Vec<Value> {
     let (status, v) = call(app.with_key(
         Method::GET,
         &format!("/v1/sessions/{session}/fermentation-logs"),

@@ -266,6 +266,7 @@ async fn readyz_is_503_while_the_database_is_unreachable() {
         body_read_timeout: std::time::Duration::from_secs(30),
         max_connections_per_address: wort_http::connections::DEFAULT_LIMIT,
         heavy_answers: Default::default(),
+        readings_retention: None,
     })
     .unwrap();
     let handle = started.server.handle();

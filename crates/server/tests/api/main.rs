@@ -39,6 +39,7 @@ mod inventory;
 mod one_meaning;
 mod openapi;
 mod recipes;
+mod retention;
 mod security;
 mod sessions;
 mod stock;

@@ -117,6 +117,8 @@ pub struct Options {
     /// `None`: the production database deadline and statement timeout (5 s); a test that holds a
     /// table locked on purpose sets more.
     pub database_deadline: Option<std::time::Duration>,
+    /// `WORT_READINGS_RETENTION_DAYS` (`None`: every reading kept, as by default).
+    pub readings_retention: Option<wort_domain::brew_session::retention::RetentionDays>,
 }
 
 /// The webhook settings tests run with unless they say otherwise.
@@ -188,6 +190,7 @@ impl TestApp {
                 .max_connections_per_address
                 .unwrap_or(wort_http::connections::DEFAULT_LIMIT),
             heavy_answers: options.heavy_answers.unwrap_or_default(),
+            readings_retention: options.readings_retention,
         })
         .expect("server starts");
         let handle = started.server.handle();

@@ -1,0 +1,1 @@
+DROP INDEX fermentation_logs_thinning_idx;
