@@ -476,6 +476,9 @@ fn plot_svg(sizes: &[Size], endpoints: &[(String, Request, f64)], points: &[Vec<
     const COLOURS: [&str; 8] = [
         "#1b6ca8", "#d1495b", "#2e933c", "#edae49", "#6c4ab6", "#00798c", "#8d6a9f", "#5c5c5c",
     ];
+    // Ratios above this are drawn at the top edge with their value written beside them, so one
+    // endpoint far off the goal does not flatten every other line.
+    const Y_CAP: f64 = 3.0;
     let y_max = points
         .iter()
         .flat_map(|list| {
@@ -484,7 +487,8 @@ fn plot_svg(sizes: &[Size], endpoints: &[(String, Request, f64)], points: &[Vec<
         })
         .filter(|v| v.is_finite())
         .fold(1.5_f64, f64::max)
-        .ceil();
+        .ceil()
+        .min(Y_CAP);
     let plot_w = W - LEFT - RIGHT;
     let plot_h = H - TOP - BOTTOM;
     let x =
@@ -538,7 +542,18 @@ fn plot_svg(sizes: &[Size], endpoints: &[(String, Request, f64)], points: &[Vec<
         let coords: Vec<String> = list
             .iter()
             .enumerate()
-            .map(|(i, p)| format!("{:.1},{:.1}", x(i), y(p.p50.median() / base)))
+            .map(|(i, p)| {
+                let ratio = p.p50.median() / base;
+                if ratio > y_max {
+                    let _ = writeln!(
+                        svg,
+                        r##"<text x="{:.1}" y="{:.1}" fill="{colour}" text-anchor="end">×{ratio:.0}</text>"##,
+                        x(i) - 4.0,
+                        y(y_max) + 14.0
+                    );
+                }
+                format!("{:.1},{:.1}", x(i), y(ratio.min(y_max)))
+            })
             .collect();
         let _ = writeln!(
             svg,
