@@ -123,8 +123,12 @@ pub(crate) async fn check_stability(
         .await?;
     let mark = |at: Option<OffsetDateTime>| {
         Prepared(
-            diesel::update(sessions::table.filter(sessions::id.eq(session_id)))
-                .set(sessions::stable_announced_at.eq(at)),
+            diesel::update(
+                sessions::table
+                    .filter(sessions::id.eq(session_id))
+                    .filter(sessions::user_id.eq(user.0)),
+            )
+            .set(sessions::stable_announced_at.eq(at)),
         )
     };
     match stable_announcement(finding, announced.is_some()) {
