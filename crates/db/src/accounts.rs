@@ -389,11 +389,15 @@ impl AccountRepository for PgAccounts {
         // Refreshing lastUsedAt costs a write, so at most once a minute per key.
         let stale = last_used_at.is_none_or(|at| now - at >= KEY_TOUCH_INTERVAL);
         if stale {
-            diesel::update(api_keys::table.filter(api_keys::id.eq(key_id)))
-                .set(api_keys::last_used_at.eq(now))
-                .execute(&mut conn)
-                .await
-                .map_err(db_error)?;
+            diesel::update(
+                api_keys::table
+                    .filter(api_keys::id.eq(key_id))
+                    .filter(api_keys::user_id.eq(user.id)),
+            )
+            .set(api_keys::last_used_at.eq(now))
+            .execute(&mut conn)
+            .await
+            .map_err(db_error)?;
         }
         Ok(Some((user.into(), expires_at)))
     }

@@ -234,8 +234,12 @@ async fn ingest_in_tx(
         .collect();
     let insert = add_reading_statement(user, session_id, Some(device.device_id), reading, now);
     let touch_device = Prepared(
-        diesel::update(devices::table.filter(devices::id.eq(device.device_id)))
-            .set(devices::last_reading_at.eq(now)),
+        diesel::update(
+            devices::table
+                .filter(devices::id.eq(device.device_id))
+                .filter(devices::user_id.eq(user.0)),
+        )
+        .set(devices::last_reading_at.eq(now)),
     );
     // Two statements, one round trip: they are independent, and the transaction makes them one.
     let shared: &AsyncPgConnection = conn;

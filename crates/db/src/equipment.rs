@@ -239,11 +239,15 @@ impl EquipmentRepository for PgEquipment {
             let created_at = stored.created_at;
             let profile = change(&stored.entity().profile)?;
             let row = ProfileRow::new(id, user, profile, created_at, now);
-            let saved = diesel::update(profiles::table.filter(profiles::id.eq(id)))
-                .set(&row)
-                .returning(ProfileRow::as_returning())
-                .get_result(conn)
-                .await?;
+            let saved = diesel::update(
+                profiles::table
+                    .filter(profiles::id.eq(id))
+                    .filter(profiles::user_id.eq(user.0)),
+            )
+            .set(&row)
+            .returning(ProfileRow::as_returning())
+            .get_result(conn)
+            .await?;
             Ok::<_, TxError>(saved.entity())
         })
         .await

@@ -112,6 +112,7 @@ async fn mark_due(
     let marked = diesel::update(
         sched::table
             .filter(sched::id.eq(step.id))
+            .filter(sched::user_id.eq(user.0))
             .filter(sched::became_due_at.is_null()),
     )
     .set(sched::became_due_at.eq(at))
@@ -128,10 +129,14 @@ async fn mark_due(
         && let Some(next) = next
         && let Some(next_at) = next_due_at(next, at)
     {
-        diesel::update(sched::table.filter(sched::id.eq(next.id)))
-            .set(sched::due_at.eq(next_at))
-            .execute(conn)
-            .await?;
+        diesel::update(
+            sched::table
+                .filter(sched::id.eq(next.id))
+                .filter(sched::user_id.eq(user.0)),
+        )
+        .set(sched::due_at.eq(next_at))
+        .execute(conn)
+        .await?;
     }
     Ok(())
 }
@@ -155,6 +160,7 @@ pub(crate) async fn plan(
 ) -> QueryResult<()> {
     let existing: i64 = sched::table
         .filter(sched::session_id.eq(session_id))
+        .filter(sched::user_id.eq(user.0))
         .count()
         .get_result(conn)
         .await?;
@@ -266,6 +272,7 @@ pub async fn announce_due_steps(pool: &DbPool, now: OffsetDateTime) -> DomainRes
                 // The session row is the lock the reading path takes too.
                 let _: Uuid = sessions::table
                     .filter(sessions::id.eq(session_id))
+                    .filter(sessions::user_id.eq(user.0))
                     .select(sessions::id)
                     .for_update()
                     .first(conn)

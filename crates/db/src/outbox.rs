@@ -58,8 +58,8 @@ pub(crate) async fn enqueue(
              INSERT INTO webhook_events (id, user_id, type, body, created_at) \
              SELECT $2, $1, $3, $4, $5 WHERE EXISTS (SELECT 1 FROM targets) RETURNING id) \
          INSERT INTO webhook_deliveries \
-             (id, event_id, endpoint_id, state, attempts, next_attempt_at, created_at) \
-         SELECT gen_random_uuid(), event.id, targets.id, 'pending', 0, now(), $5 \
+             (id, user_id, event_id, endpoint_id, state, attempts, next_attempt_at, created_at) \
+         SELECT gen_random_uuid(), $1, event.id, targets.id, 'pending', 0, now(), $5 \
          FROM event CROSS JOIN targets",
         )
         .bind::<SqlUuid, _>(user.0)
@@ -123,8 +123,12 @@ pub(crate) async fn check_stability(
         .await?;
     let mark = |at: Option<OffsetDateTime>| {
         Prepared(
-            diesel::update(sessions::table.filter(sessions::id.eq(session_id)))
-                .set(sessions::stable_announced_at.eq(at)),
+            diesel::update(
+                sessions::table
+                    .filter(sessions::id.eq(session_id))
+                    .filter(sessions::user_id.eq(user.0)),
+            )
+            .set(sessions::stable_announced_at.eq(at)),
         )
     };
     match stable_announcement(finding, announced.is_some()) {

@@ -212,6 +212,11 @@ async fn write_content(
     } else {
         catalog_items::table
             .filter(catalog_items::id.eq_any(&wanted))
+            .filter(
+                catalog_items::user_id
+                    .is_null()
+                    .or(catalog_items::user_id.eq(user.0)),
+            )
             .select(catalog_items::id)
             .load(conn)
             .await?

@@ -357,6 +357,7 @@ diesel::table! {
 diesel::table! {
     webhook_deliveries (id) {
         id -> Uuid,
+        user_id -> Uuid,
         event_id -> Uuid,
         endpoint_id -> Uuid,
         state -> Text,
@@ -370,6 +371,7 @@ diesel::table! {
 diesel::table! {
     webhook_attempts (id) {
         id -> Uuid,
+        user_id -> Uuid,
         delivery_id -> Uuid,
         endpoint_id -> Uuid,
         attempt -> Integer,

@@ -117,6 +117,8 @@ impl AttemptRow {
 #[derive(QueryableByName, Debug)]
 struct ClaimRow {
     #[diesel(sql_type = SqlUuid)]
+    user_id: Uuid,
+    #[diesel(sql_type = SqlUuid)]
     delivery_id: Uuid,
     #[diesel(sql_type = SqlUuid)]
     endpoint_id: Uuid,
@@ -139,6 +141,7 @@ struct ClaimRow {
 impl ClaimRow {
     fn entity(self) -> DomainResult<ClaimedDelivery> {
         Ok(ClaimedDelivery {
+            user: UserId(self.user_id),
             delivery_id: self.delivery_id,
             endpoint_id: self.endpoint_id,
             event_id: self.event_id,
@@ -204,7 +207,7 @@ const CLAIM_DUE: &str = "\
     SET attempts = d.attempts + 1, leased_until = now() + make_interval(secs => $2) \
     FROM due, webhook_events ev, webhook_endpoints e \
     WHERE d.id = due.id AND ev.id = d.event_id AND e.id = d.endpoint_id \
-    RETURNING d.id AS delivery_id, d.endpoint_id, d.event_id, ev.type AS event_type, \
+    RETURNING d.user_id, d.id AS delivery_id, d.endpoint_id, d.event_id, ev.type AS event_type, \
               ev.created_at AS event_created_at, e.url, e.secret, ev.body, d.attempts AS attempt";
 
 /// Stamps the endpoint's test time unless it was tested less than `$3` seconds ago, by any
@@ -232,8 +235,10 @@ async fn record_in_tx(
     now: OffsetDateTime,
 ) -> Result<DeliveryAttempt, TxError> {
     let outcome = after.outcome();
+    let user = delivery.user.0;
     let row = (
         attempts::id.eq(new_id()),
+        attempts::user_id.eq(user),
         attempts::delivery_id.eq(delivery.delivery_id),
         attempts::endpoint_id.eq(delivery.endpoint_id),
         attempts::attempt.eq(delivery.attempt),
@@ -252,6 +257,7 @@ async fn record_in_tx(
     // and was claimed again belongs to the newer attempt.
     let this = deliveries::table
         .filter(deliveries::id.eq(delivery.delivery_id))
+        .filter(deliveries::user_id.eq(user))
         .filter(deliveries::attempts.eq(delivery.attempt));
     match after {
         AfterAttempt::Delivered => {
@@ -280,7 +286,9 @@ async fn record_in_tx(
         }
     }
     if counts_towards_deactivation(delivery.event_type) {
-        let endpoint = endpoints::table.filter(endpoints::id.eq(delivery.endpoint_id));
+        let endpoint = endpoints::table
+            .filter(endpoints::id.eq(delivery.endpoint_id))
+            .filter(endpoints::user_id.eq(user));
         if outcome == AttemptOutcome::Delivered {
             Prepared(
                 diesel::update(endpoint.filter(endpoints::consecutive_failures.ne(0)))
@@ -447,9 +455,17 @@ impl WebhookRepository for PgWebhooks {
             .first::<Uuid>(&mut conn)
             .await
             .map_err(db_error)?;
-        let of_endpoint = || attempts::table.filter(attempts::endpoint_id.eq(id));
+        let of_endpoint = || {
+            attempts::table
+                .filter(attempts::endpoint_id.eq(id))
+                .filter(attempts::user_id.eq(user.0))
+        };
+        // The joined rows are the account's too; saying so keeps the join on one account's
+        // rows wherever they are stored (docs/decisions/0084-past-one-primary.md).
         let rows: Vec<AttemptRow> = of_endpoint()
             .inner_join(deliveries::table.inner_join(events::table))
+            .filter(deliveries::user_id.eq(user.0))
+            .filter(events::user_id.eq(user.0))
             .order((attempts::attempted_at.desc(), attempts::id.desc()))
             .select((
                 attempts::id,
@@ -522,6 +538,7 @@ impl WebhookRepository for PgWebhooks {
             diesel::insert_into(deliveries::table)
                 .values((
                     deliveries::id.eq(delivery_id),
+                    deliveries::user_id.eq(user.0),
                     deliveries::event_id.eq(event.id),
                     deliveries::endpoint_id.eq(id),
                     deliveries::state.eq("pending"),
@@ -533,6 +550,7 @@ impl WebhookRepository for PgWebhooks {
                 .execute(conn)
                 .await?;
             Ok::<_, TxError>(ClaimedDelivery {
+                user,
                 delivery_id,
                 endpoint_id: id,
                 event_id: event.id,

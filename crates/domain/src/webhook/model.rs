@@ -5,6 +5,7 @@ use serde_json::{Value, json};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
+use crate::UserId;
 use crate::brew_session::model::{BrewSession, Reading, SessionStatus};
 
 /// What happened. `ping` is sent only by `POST /v1/webhooks/{id}/test` and cannot be subscribed.
@@ -251,6 +252,8 @@ pub struct DeliveryAttempt {
 /// A delivery a worker claimed: everything needed to send it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ClaimedDelivery {
+    /// The account whose endpoint it is.
+    pub user: UserId,
     pub delivery_id: Uuid,
     pub endpoint_id: Uuid,
     pub event_id: Uuid,

@@ -48,7 +48,7 @@ struct Fake {
     abandoned: AtomicUsize,
 }
 
-struct FakeProvider {
+pub(crate) struct FakeProvider {
     base_url: String,
     state: Arc<Fake>,
     handle: actix_web::dev::ServerHandle,
@@ -154,7 +154,7 @@ async fn completions(state: web::Data<Fake>, req: HttpRequest, body: web::Bytes)
 }
 
 impl FakeProvider {
-    async fn start() -> FakeProvider {
+    pub(crate) async fn start() -> FakeProvider {
         let state = Arc::new(Fake {
             mode: Mutex::new(Mode::Answer),
             pieces: Mutex::new(vec!["A clean, ".into(), "balanced ".into(), "beer.".into()]),
@@ -185,7 +185,7 @@ impl FakeProvider {
         }
     }
 
-    fn settings(&self, timeout: StdDuration) -> wort_ai::AiSettings {
+    pub(crate) fn settings(&self, timeout: StdDuration) -> wort_ai::AiSettings {
         let mut settings =
             wort_ai::AiSettings::new(self.base_url.clone(), MODEL, Some(KEY.to_owned()));
         settings.timeout = timeout;
@@ -251,7 +251,7 @@ impl FakeProvider {
             .collect()
     }
 
-    async fn stop(self) {
+    pub(crate) async fn stop(self) {
         self.handle.stop(false).await;
     }
 }

@@ -10,6 +10,7 @@
 )]
 
 mod account;
+mod account_scope;
 mod ai;
 mod auth;
 mod backup;

@@ -11,7 +11,10 @@ use serde_json::{Map, Value, json};
 use crate::support::{Account, TestApp, call, captured_logs, random_id};
 
 /// What the owner has: one resource of every kind, by the path segment that names the kind.
-async fn owner_fixture(app: &TestApp, owner: &Account) -> BTreeMap<&'static str, String> {
+pub(crate) async fn owner_fixture(
+    app: &TestApp,
+    owner: &Account,
+) -> BTreeMap<&'static str, String> {
     async fn create(app: &TestApp, key: &str, path: &str, body: Value) -> String {
         let (status, v) = call(app.with_key(Method::POST, path, key).json(&body)).await;
         assert_eq!(status, 201, "{path}: {v}");
@@ -286,14 +289,19 @@ fn body_override(method: &str, path: &str) -> Option<Value> {
     }
 }
 
-fn request_example(doc: &Value, method: &str, path: &str, operation: &Value) -> Option<Value> {
+pub(crate) fn request_example(
+    doc: &Value,
+    method: &str,
+    path: &str,
+    operation: &Value,
+) -> Option<Value> {
     let schema = operation.pointer("/requestBody/content/application~1json/schema")?;
     Some(body_override(method, path).unwrap_or_else(|| example(doc, schema)))
 }
 
 /// The owner's id for a path: the resource named by the two segments right after `/v1/`
 /// (`catalog/hops`) or else the one.
-fn id_for<'a>(path: &str, ids: &'a BTreeMap<&'static str, String>) -> &'a str {
+pub(crate) fn id_for<'a>(path: &str, ids: &'a BTreeMap<&'static str, String>) -> &'a str {
     let rest = path.trim_start_matches("/v1/");
     let mut segments = rest.split('/');
     let first = segments.next().unwrap();
@@ -320,7 +328,7 @@ pub(crate) fn fill(path: &str, id: &str) -> String {
 
 /// The required query parameters of an operation, each given `id` (they name another resource
 /// of the same account, like `against_recipe`).
-fn required_query(operation: &Value, id: &str) -> String {
+pub(crate) fn required_query(operation: &Value, id: &str) -> String {
     let names: Vec<String> = operation["parameters"]
         .as_array()
         .into_iter()

@@ -18,15 +18,15 @@ use crate::support::{Account, Options, TestApp, call, issue_codes, test_webhook_
 
 /// One request the receiver got.
 #[derive(Clone, Debug)]
-struct Received {
+pub(crate) struct Received {
     id: String,
     timestamp: String,
     signature: String,
-    body: String,
+    pub(crate) body: String,
 }
 
 /// A webhook receiver on 127.0.0.1 that records what it is sent and answers `status`.
-struct Receiver {
+pub(crate) struct Receiver {
     port: u16,
     got: Arc<Mutex<Vec<Received>>>,
     status: Arc<Mutex<u16>>,
@@ -34,7 +34,7 @@ struct Receiver {
 }
 
 impl Receiver {
-    async fn start() -> Receiver {
+    pub(crate) async fn start() -> Receiver {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         Self::on(listener).await
     }
@@ -82,7 +82,7 @@ impl Receiver {
         }
     }
 
-    fn url(&self) -> String {
+    pub(crate) fn url(&self) -> String {
         format!("http://127.0.0.1:{}/hook", self.port)
     }
 
@@ -90,7 +90,7 @@ impl Receiver {
         self.got.lock().unwrap().clone()
     }
 
-    fn of_type(&self, t: &str) -> Vec<Received> {
+    pub(crate) fn of_type(&self, t: &str) -> Vec<Received> {
         self.received()
             .into_iter()
             .filter(|r| serde_json::from_str::<Value>(&r.body).unwrap()["type"] == t)
@@ -109,7 +109,7 @@ impl Receiver {
         panic!("waited for {n} × {t}; got {:?}", self.of_type(t).len());
     }
 
-    async fn stop(self) {
+    pub(crate) async fn stop(self) {
         self.handle.stop(true).await;
     }
 }
@@ -139,7 +139,12 @@ fn free_port() -> TcpListener {
     TcpListener::bind("127.0.0.1:0").unwrap()
 }
 
-async fn create_webhook(app: &TestApp, acct: &Account, url: &str, events: &[&str]) -> Value {
+pub(crate) async fn create_webhook(
+    app: &TestApp,
+    acct: &Account,
+    url: &str,
+    events: &[&str],
+) -> Value {
     let (status, body) = call(
         app.with_key(Method::POST, "/v1/webhooks", &acct.key)
             .json(&json!({"url": url, "events": events})),
