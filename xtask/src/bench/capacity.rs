@@ -18,7 +18,7 @@
 //! receiver in this process. The model runs on the medium scale data set (10,000 accounts, the
 //! heavy account's million readings) with [`BREWERS`] accounts taking part; the mix is
 //! interleaved and sent at a fixed rate (open loop). The rate rises by [`STEP`] until p99
-//! reaches 50 ms or a request fails; the last rate that held, divided by a brewer's rate, is
+//! reaches 50 ms or a request fails at two tries in a row; the last rate that held, divided by a brewer's rate, is
 //! the number of active brewers. Once with one wort, once with two on the same PostgreSQL.
 //! CPU per second of wort, PostgreSQL and the load client at that rate say what limits it.
 
@@ -73,7 +73,7 @@ pub fn measure(
         "\n### Capacity: active brewers one machine serves\n\nThe traffic model: {} requests a \
          brewer an hour (reads, edits, a hydrometer every 15 minutes) and 4 webhook deliveries; \
          {BREWERS} accounts take part, on {} accounts and {} readings. The rate rises by \
-         {STEP}× ({RUN_SECS} s a step) until p99 ≥ {P99_LIMIT_MS} ms or an error.\n\n\
+         {STEP}× ({RUN_SECS} s a step) until p99 ≥ {P99_LIMIT_MS} ms or an error, twice in a row.\n\n\
          | wort instances | highest rate held | active brewers | p50 / p99 ms | CPU (cores) \
          wort / PostgreSQL / load client | webhook deliveries received | what stopped it |\n\
          |---|---|---|---|---|---|---|\n",
@@ -125,15 +125,15 @@ fn churn(pg: &RunningCluster) -> Result<String, String> {
     std::thread::sleep(Duration::from_secs(2));
     let text = query(
         pg,
-        "SELECT relname, n_tup_ins, n_tup_upd, n_tup_hot_upd, n_tup_del, n_live_tup,          n_dead_tup, autovacuum_count, autoanalyze_count          FROM pg_stat_user_tables WHERE n_tup_upd + n_tup_del > 0 OR relname = 'fermentation_logs'          ORDER BY n_tup_upd + n_tup_del + n_tup_ins DESC LIMIT 12",
+        "SELECT relname, n_tup_ins, n_tup_upd, n_tup_hot_upd, n_tup_del, n_live_tup, \
+         n_dead_tup, autovacuum_count, autoanalyze_count FROM pg_stat_user_tables \
+         WHERE n_tup_upd + n_tup_del > 0 OR relname = 'fermentation_logs' \
+         ORDER BY n_tup_upd + n_tup_del + n_tup_ins DESC LIMIT 12",
     )?;
     let mut out = String::from(
-        "
-#### Churn: what the writes of both runs left (pg_stat_user_tables)
-
-         | table | inserted | updated (HOT) | deleted | live rows | dead rows | autovacuum runs          | autoanalyze runs |
-|---|---|---|---|---|---|---|---|
-",
+        "\n#### Churn: what the writes of both runs left (pg_stat_user_tables)\n\n\
+         | table | inserted | updated (HOT) | deleted | live rows | dead rows | \
+         autovacuum runs | autoanalyze runs |\n|---|---|---|---|---|---|---|---|\n",
     );
     for line in text.lines() {
         let f: Vec<&str> = line.split('|').collect();
@@ -158,6 +158,7 @@ fn climb(
     let mut rate = FIRST_RATE;
     let mut held: Option<String> = None;
     let mut stopped = String::from("not reached");
+    let mut retried = false;
     for _ in 0..MAX_STEPS {
         receiver.clear();
         let before: Vec<cpu::CpuTimes> =
@@ -189,6 +190,13 @@ fn climb(
             run.errors,
             client / secs
         );
+        if (run.p99_ms >= P99_LIMIT_MS || run.errors > 0) && !retried {
+            // One slow spell (a checkpoint, autovacuum on a table the edits churn) should not
+            // end the climb: a rate must miss twice in a row.
+            retried = true;
+            eprintln!("    missed: once more at the same rate");
+            continue;
+        }
         if run.p99_ms >= P99_LIMIT_MS || run.errors > 0 {
             stopped = format!(
                 "at {rate:.0} req/s: p99 {:.1} ms, {} errors; CPU wort {wort:.2} + PostgreSQL \
@@ -208,6 +216,7 @@ fn climb(
             client / secs,
         ));
         rate *= STEP;
+        retried = false;
     }
     Ok(format!(
         "{} {stopped} |",
