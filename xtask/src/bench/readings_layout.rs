@@ -86,11 +86,11 @@ fn layouts() -> Vec<Layout> {
 
 /// `session n`'s id and first reading's time, as SQL expressions of `n`.
 fn session_id_sql(n: &str) -> String {
-    format!("('c0000000-0000-4000-8000-' || lpad(to_hex({n}), 12, '0'))::uuid")
+    format!("('c0000000-0000-4000-8000-' || lpad(to_hex(({n})::int), 12, '0'))::uuid")
 }
 
 fn session_start_sql(n: &str) -> String {
-    format!("(timestamptz '2025-01-01' + ({n} * {STAGGER_MINUTES}) * interval '1 minute')")
+    format!("(timestamptz '2025-01-01' + (({n})::int * {STAGGER_MINUTES}) * interval '1 minute')")
 }
 
 pub fn measure(pg: &RunningCluster, pgbench: &Path, work: &Path) -> Result<String, String> {
@@ -150,8 +150,8 @@ pub fn measure(pg: &RunningCluster, pgbench: &Path, work: &Path) -> Result<Strin
             format!(
                 "\\set s random(1, {SESSIONS})\n\\set d random(0, 9)\n\
                  SELECT logged_at, gravity, temperature_c FROM {table} WHERE session_id = {sid} \
-                 AND logged_at >= {start} + :d * interval '1 day' \
-                 AND logged_at < {start} + (:d + 1) * interval '1 day' ORDER BY logged_at, id;\n"
+                 AND logged_at >= {start} + (:d)::int * interval '1 day' \
+                 AND logged_at < {start} + ((:d)::int + 1) * interval '1 day' ORDER BY logged_at, id;\n"
             ),
             format!(
                 "\\set s random(1, {SESSIONS})\n\
@@ -171,8 +171,8 @@ pub fn measure(pg: &RunningCluster, pgbench: &Path, work: &Path) -> Result<Strin
             ),
             format!(
                 "\\set m random(1, 20)\n\
-                 SELECT count(*) FROM {table} WHERE logged_at >= timestamptz '2025-01-01' + :m * interval '1 month' \
-                 AND logged_at < timestamptz '2025-01-01' + (:m + 1) * interval '1 month';\n"
+                 SELECT count(*) FROM {table} WHERE logged_at >= timestamptz '2025-01-01' + (:m)::int * interval '1 month' \
+                 AND logged_at < timestamptz '2025-01-01' + ((:m)::int + 1) * interval '1 month';\n"
             ),
         ];
         let mut row = format!(
