@@ -14,6 +14,7 @@
 
 pub mod accounts;
 pub mod ai;
+pub mod alerts;
 pub mod brew_sessions;
 pub mod catalog;
 pub mod chats;
@@ -43,6 +44,7 @@ pub mod webhooks;
 
 pub use accounts::PgAccounts;
 pub use ai::PgAiUsage;
+pub use alerts::PgAlerts;
 pub use brew_sessions::PgBrewSessions;
 pub use chats::PgChats;
 pub use credential_cache::{CredentialListener, PgCredentialCache};

@@ -574,3 +574,39 @@ diesel::table! {
         created_at -> Timestamptz,
     }
 }
+
+diesel::table! {
+    /// The fermentation autopilot's rules (docs/alerts.md).
+    alert_rules (id) {
+        id -> Uuid,
+        user_id -> Uuid,
+        kind -> Text,
+        session_id -> Nullable<Uuid>,
+        enabled -> Bool,
+        gravity -> Nullable<Double>,
+        min_c -> Nullable<Double>,
+        max_c -> Nullable<Double>,
+        points -> Nullable<Double>,
+        hours -> Nullable<Double>,
+        minutes -> Nullable<Integer>,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    /// Alerts raised by the rules; `cleared_at` null while active.
+    alerts (id) {
+        id -> Uuid,
+        user_id -> Uuid,
+        rule_id -> Nullable<Uuid>,
+        kind -> Text,
+        session_id -> Uuid,
+        device_id -> Nullable<Uuid>,
+        raised_at -> Timestamptz,
+        cleared_at -> Nullable<Timestamptz>,
+        acknowledged_at -> Nullable<Timestamptz>,
+        value -> Double,
+        message -> Text,
+    }
+}

@@ -12,6 +12,7 @@
 //! * [`catalog`]: the ingredient catalogue (built-in items and each account's own), its search.
 //! * [`equipment`]: equipment profiles (the kettle's losses and utilisation).
 //! * [`device`]: hydrometers that post readings by themselves, with their ingest tokens.
+//! * [`alert`]: the fermentation autopilot's alert rules and the alerts they raise and clear.
 //! * [`webhook`]: webhook endpoints, the events they receive, signing and the retry policy.
 //! * [`idempotency`]: `Idempotency-Key`: a write retried with its key is applied once.
 //! * [`ai`]: the AI assistant: daily limits and metering, prompts, chat threads.
@@ -24,6 +25,7 @@
 
 pub mod account;
 pub mod ai;
+pub mod alert;
 pub mod brew_session;
 pub mod brewing;
 pub mod catalog;

@@ -15,6 +15,7 @@ pub use crate::account::ports::{
     AccountRepository, CredentialCache, NoCredentialCache, PasswordHasher,
 };
 pub use crate::ai::ports::{AiProvider, AiUsageRepository, ChatRepository, CompletionStream};
+pub use crate::alert::ports::AlertRepository;
 pub use crate::brew_session::ports::{BrewSessionRepository, ReadingThinning};
 pub use crate::device::ports::DeviceRepository;
 pub use crate::equipment::ports::EquipmentRepository;

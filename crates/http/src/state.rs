@@ -28,6 +28,8 @@ pub struct AppState {
     /// Water profiles, a recipe's water report, the mash-pH calibration.
     pub water: wort_domain::water::WaterService,
     pub devices: DeviceService,
+    /// Alert rules and alerts (the clock's pass has its own, on the background pool).
+    pub alerts: wort_domain::alert::AlertService,
     /// Shared with the delivery workers.
     pub webhooks: Arc<WebhookService>,
     /// Shared with the tasks that carry analyses and chat turns to their end.

@@ -133,6 +133,7 @@ async fn serve(config: &Config, url: &str) -> Result<(), String> {
         // One per core, each waiting up to the database deadline.
         heavy_answers: Default::default(),
         readings_retention: config.readings_retention,
+        alert_check_every: crate::alert_clock::CHECK_EVERY,
     })?;
     tracing::info!(addr = %started.addr, origin = %config.public_origin, "wort is listening");
     // actix stops on SIGTERM/SIGINT, letting in-flight requests finish within the grace period.

@@ -1,6 +1,7 @@
 //! The `wort` binary's library half: configuration, wiring of adapters into the HTTP app, and the
 //! operator commands. Black-box tests start the real server through [`start`].
 
+pub mod alert_clock;
 pub mod cli;
 pub mod config;
 pub mod cpu;
@@ -80,6 +81,9 @@ pub struct ServerSettings {
     pub heavy_answers: HeavyAnswerSettings,
     /// `WORT_READINGS_RETENTION_DAYS`: thin readings older than this; `None`: keep every reading.
     pub readings_retention: Option<RetentionDays>,
+    /// How often the clock judges the alert rules ([`alert_clock::CHECK_EVERY`]; tests judge
+    /// more often).
+    pub alert_check_every: std::time::Duration,
 }
 
 /// `wort_http::state::HeavyAnswers`' settings; the defaults are production's.
@@ -137,6 +141,7 @@ impl ServerSettings {
             max_connections_per_address: wort_http::connections::DEFAULT_LIMIT,
             heavy_answers: HeavyAnswerSettings::default(),
             readings_retention: None,
+            alert_check_every: alert_clock::CHECK_EVERY,
         }
     }
 }
@@ -158,6 +163,9 @@ pub struct Started {
     pub fermentation_schedules: Arc<BrewSessionService>,
     /// Thins old readings while the server runs (`reading_retention`); `None`: not configured.
     pub reading_retention: Option<Arc<ReadingRetention>>,
+    /// Judges the alert rules about time, every `alert_check_every` (`alert_clock`).
+    pub alert_rules: Arc<wort_domain::alert::AlertService>,
+    pub alert_check_every: std::time::Duration,
     /// Keeps the remembered credentials in step with the database while the server runs.
     pub credential_listener: wort_db::CredentialListener,
 }
@@ -176,6 +184,10 @@ impl Started {
         let key_pruner = tokio::spawn(key_pruner::run(self.idempotency_keys.clone()));
         let fermentation_clock =
             tokio::spawn(fermentation_clock::run(self.fermentation_schedules.clone()));
+        let alert_clock = tokio::spawn(alert_clock::run(
+            self.alert_rules.clone(),
+            self.alert_check_every,
+        ));
         let credential_listener = tokio::spawn(self.credential_listener.run());
         let reading_retention = self
             .reading_retention
@@ -195,6 +207,7 @@ impl Started {
         signals.abort();
         key_pruner.abort();
         fermentation_clock.abort();
+        alert_clock.abort();
         credential_listener.abort();
         if let Some(reading_retention) = reading_retention {
             reading_retention.abort();
@@ -244,6 +257,10 @@ pub fn start(settings: ServerSettings) -> Result<Started, String> {
     let fermentation_schedules = Arc::new(BrewSessionService::new(
         Arc::new(PgBrewSessions::new(background_pool.clone())),
         Arc::new(PgAccounts::new(background_pool.clone())),
+        settings.clock.clone(),
+    ));
+    let alert_rules = Arc::new(wort_domain::alert::AlertService::new(
+        Arc::new(wort_db::PgAlerts::new(background_pool.clone())),
         settings.clock.clone(),
     ));
     let reading_retention = settings.readings_retention.map(|days| {
@@ -384,6 +401,8 @@ pub fn start(settings: ServerSettings) -> Result<Started, String> {
         idempotency_keys,
         fermentation_schedules,
         reading_retention,
+        alert_rules,
+        alert_check_every: settings.alert_check_every,
         credential_listener,
     })
 }
@@ -456,6 +475,10 @@ impl SharedParts {
                     time::Duration::try_from(self.device_reading_interval)
                         .unwrap_or(wort_domain::device::rules::READING_INTERVAL),
                 ),
+            alerts: wort_domain::alert::AlertService::new(
+                Arc::new(wort_db::PgAlerts::new(pool.clone())),
+                clock.clone(),
+            ),
             webhooks: self.webhooks.clone(),
             brew_sessions: BrewSessionService::new(
                 Arc::new(PgBrewSessions::new(pool.clone())),

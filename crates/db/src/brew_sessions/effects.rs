@@ -56,6 +56,9 @@ pub(crate) async fn carry_out(
                     .await?;
                 }
             }
+            SessionEffect::JudgeAlerts => {
+                crate::alerts::judge_after_reading(conn, user, session_id, now).await?;
+            }
         }
     }
     Ok(())

@@ -62,9 +62,11 @@ impl diesel::query_builder::QueryFragment<Pg> for AddReadingTouchingSession {
         out.push_bind_param::<Timestamptz, _>(&row.created_at)?;
         out.push_sql(", ");
         out.push_bind_param::<Nullable<SqlUuid>, _>(&row.device_id)?;
-        // The last column says whether a step of the session's fermentation schedule still
-        // waits on a gravity or attenuation condition: the reading may make it due. Asked here
-        // so that the usual case (none waits) costs no further round trip.
+        // The last two columns say whether a step of the session's fermentation schedule still
+        // waits on a gravity or attenuation condition (the reading may make it due), and whether
+        // an alert rule watches the session's gravity or temperature (the reading may raise or
+        // clear an alert). Asked here so that the usual case (neither) costs no further round
+        // trip.
         out.push_sql(
             " FROM touched RETURNING id, user_id, session_id, logged_at, gravity, gravity_unit, \
              temperature_c, ph, notes, created_at, device_id, EXISTS (SELECT 1 \
@@ -73,7 +75,11 @@ impl diesel::query_builder::QueryFragment<Pg> for AddReadingTouchingSession {
              AND waiting.user_id = fermentation_logs.user_id \
              AND waiting.became_due_at IS NULL \
              AND (waiting.due_at_gravity IS NOT NULL \
-             OR waiting.due_at_attenuation_percent IS NOT NULL))",
+             OR waiting.due_at_attenuation_percent IS NOT NULL)), \
+             EXISTS (SELECT 1 FROM alert_rules watching \
+             WHERE watching.user_id = fermentation_logs.user_id AND watching.enabled \
+             AND (watching.session_id IS NULL OR watching.session_id = fermentation_logs.session_id) \
+             AND watching.kind IN ('gravity_below', 'gravity_above', 'temperature_outside'))",
         );
         Ok(())
     }
@@ -81,8 +87,8 @@ impl diesel::query_builder::QueryFragment<Pg> for AddReadingTouchingSession {
 
 impl diesel::query_builder::Query for AddReadingTouchingSession {
     /// The columns of `ReadingRow`, in its field order, then whether a scheduled step waits on the
-    /// reading's gravity.
-    type SqlType = (LogColumns, diesel::sql_types::Bool);
+    /// reading's gravity, and whether an alert rule watches the reading's values.
+    type SqlType = (LogColumns, diesel::sql_types::Bool, diesel::sql_types::Bool);
 }
 
 /// The SQL types of `ReadingRow`'s columns, in its field order.
@@ -123,10 +129,12 @@ pub(crate) fn add_reading_statement(
     })
 }
 
-/// A reading just inserted, and whether a step of its session's schedule waits on a gravity.
+/// A reading just inserted, whether a step of its session's schedule waits on a gravity, and
+/// whether an alert rule watches its values.
 pub(crate) struct InsertedReading {
     pub(super) reading: Reading,
     pub(super) schedule_waiting: bool,
+    pub(super) alerts_watching: bool,
 }
 
 /// Runs [`add_reading_statement`] on a shared connection, so that a caller may pipeline it with its
@@ -135,8 +143,8 @@ pub(crate) async fn run_add_reading(
     conn: &mut &AsyncPgConnection,
     statement: AddReadingTouchingSession,
 ) -> Result<Option<InsertedReading>, TxError> {
-    let Some((row, schedule_waiting)) = statement
-        .get_result::<(ReadingRow, bool)>(conn)
+    let Some((row, schedule_waiting, alerts_watching)) = statement
+        .get_result::<(ReadingRow, bool, bool)>(conn)
         .await
         .optional()?
     else {
@@ -145,12 +153,13 @@ pub(crate) async fn run_add_reading(
     Ok(Some(InsertedReading {
         reading: row.entity()?,
         schedule_waiting,
+        alerts_watching,
     }))
 }
 
 /// What follows a stored reading, on the caller's connection (inside its transaction when
-/// `subscribed` names events to write): the webhook events, and the scheduled steps its gravity
-/// makes due.
+/// `subscribed` names events to write): the webhook events, the scheduled steps its gravity
+/// makes due, and the alerts its values raise or clear.
 pub(crate) async fn after_reading_stored(
     conn: &mut AsyncPgConnection,
     user: UserId,
@@ -159,7 +168,13 @@ pub(crate) async fn after_reading_stored(
     now: OffsetDateTime,
 ) -> Result<Reading, TxError> {
     let reading = inserted.reading;
-    let effects = effects::after_reading(&reading, subscribed, inserted.schedule_waiting, now);
+    let effects = effects::after_reading(
+        &reading,
+        subscribed,
+        inserted.schedule_waiting,
+        inserted.alerts_watching,
+        now,
+    );
     let subject = Subject {
         user,
         session_id: reading.session_id,

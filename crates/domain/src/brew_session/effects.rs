@@ -22,6 +22,9 @@ pub enum SessionEffect {
     CheckStability,
     /// Let the session's waiting scheduled steps see this gravity (a step may end on it).
     AdvanceSchedule { gravity: f64 },
+    /// Judge the session's alert rules about gravity and temperature against its latest
+    /// readings (`crate::alert::judge`): raise or clear their alerts.
+    JudgeAlerts,
 }
 
 /// After a session is created: a session that starts out fermenting has its schedule planned
@@ -57,13 +60,15 @@ pub fn after_update(
 }
 
 /// After a reading was stored: `reading.created` and the stability check as far as `wanted`
-/// (the event types the account's active endpoints subscribe to) asks for them, and the
+/// (the event types the account's active endpoints subscribe to) asks for them, the
 /// schedule's gravity-ended steps when some are waiting (`schedule_waiting`) and the reading
-/// has a gravity.
+/// has a gravity, and the alert rules when some watch the session's values (`alerts_watching`)
+/// and the reading has one.
 pub fn after_reading(
     reading: &Reading,
     wanted: &[EventType],
     schedule_waiting: bool,
+    alerts_watching: bool,
     now: OffsetDateTime,
 ) -> Vec<SessionEffect> {
     let mut effects = Vec::new();
@@ -77,6 +82,9 @@ pub fn after_reading(
     }
     if let (Some(gravity), true) = (reading.gravity, schedule_waiting) {
         effects.push(SessionEffect::AdvanceSchedule { gravity });
+    }
+    if alerts_watching && (reading.gravity.is_some() || reading.temperature_c.is_some()) {
+        effects.push(SessionEffect::JudgeAlerts);
     }
     effects
 }
@@ -98,6 +106,7 @@ mod tests {
                 SessionEffect::PlanSchedule { .. } => "plan",
                 SessionEffect::CheckStability => "stability",
                 SessionEffect::AdvanceSchedule { .. } => "advance",
+                SessionEffect::JudgeAlerts => "alerts",
             })
             .collect()
     }
@@ -160,20 +169,30 @@ mod tests {
             created_at: NOW,
         };
         let all = [EventType::ReadingCreated, EventType::FermentationStable];
-        assert!(after_reading(&reading, &[], false, NOW).is_empty());
+        assert!(after_reading(&reading, &[], false, false, NOW).is_empty());
         assert_eq!(
-            kinds(&after_reading(&reading, &all, true, NOW)),
+            kinds(&after_reading(&reading, &all, true, false, NOW)),
             ["reading.created", "stability", "advance"]
+        );
+        assert_eq!(
+            kinds(&after_reading(&reading, &[], false, true, NOW)),
+            ["alerts"]
         );
         let without_gravity = Reading {
             gravity: None,
             temperature_c: Some(19.5),
             ..reading
         };
-        // No gravity: nothing to check for stability or to end a step on.
+        // No gravity: nothing to check for stability or to end a step on; the temperature is
+        // still judged by the alert rules.
         assert_eq!(
-            kinds(&after_reading(&without_gravity, &all, true, NOW)),
-            ["reading.created"]
+            kinds(&after_reading(&without_gravity, &all, true, true, NOW)),
+            ["reading.created", "alerts"]
         );
+        let neither = Reading {
+            temperature_c: None,
+            ..without_gravity
+        };
+        assert!(after_reading(&neither, &[], true, true, NOW).is_empty());
     }
 }

@@ -20,6 +20,10 @@ pub enum EventType {
     FermentationStable,
     #[serde(rename = "fermentation.step_due")]
     FermentationStepDue,
+    #[serde(rename = "alert.raised")]
+    AlertRaised,
+    #[serde(rename = "alert.cleared")]
+    AlertCleared,
     #[serde(rename = "ping")]
     Ping,
 }
@@ -31,6 +35,8 @@ impl EventType {
         Self::ReadingCreated,
         Self::FermentationStable,
         Self::FermentationStepDue,
+        Self::AlertRaised,
+        Self::AlertCleared,
     ];
 
     pub fn as_str(&self) -> &'static str {
@@ -39,6 +45,8 @@ impl EventType {
             Self::ReadingCreated => "reading.created",
             Self::FermentationStable => "fermentation.stable",
             Self::FermentationStepDue => "fermentation.step_due",
+            Self::AlertRaised => "alert.raised",
+            Self::AlertCleared => "alert.cleared",
             Self::Ping => "ping",
         }
     }
@@ -49,6 +57,8 @@ impl EventType {
             Self::ReadingCreated,
             Self::FermentationStable,
             Self::FermentationStepDue,
+            Self::AlertRaised,
+            Self::AlertCleared,
             Self::Ping,
         ]
         .into_iter()
@@ -185,6 +195,25 @@ impl Event {
         Event::new(
             EventType::FermentationStepDue,
             serde_json::to_value(step).unwrap_or(Value::Null),
+            at,
+        )
+    }
+
+    /// An alert was raised: `data` is the alert as `GET /v1/alerts` shows it.
+    pub fn alert_raised(alert: &crate::alert::Alert, at: OffsetDateTime) -> Event {
+        Event::new(
+            EventType::AlertRaised,
+            serde_json::to_value(alert).unwrap_or(Value::Null),
+            at,
+        )
+    }
+
+    /// An alert cleared (its condition is false again, its watch is gone, or its rule was
+    /// deleted): `data` is the alert, `cleared_at` set.
+    pub fn alert_cleared(alert: &crate::alert::Alert, at: OffsetDateTime) -> Event {
+        Event::new(
+            EventType::AlertCleared,
+            serde_json::to_value(alert).unwrap_or(Value::Null),
             at,
         )
     }

@@ -1,6 +1,7 @@
 //! Route handlers, one module per resource, and the route table.
 
 pub mod ai;
+pub mod alerts;
 pub mod auth;
 pub mod bench;
 pub mod brew_sessions;
@@ -80,6 +81,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .service(web::scope("/v1/chats").configure(chats::configure))
     .service(web::scope("/v1/devices").configure(devices::configure))
     .service(web::scope("/v1/webhooks").configure(webhooks::configure))
+    .service(web::scope("/v1/alert-rules").configure(alerts::configure_rules))
+    .service(web::scope("/v1/alerts").configure(alerts::configure_alerts))
     .service(web::scope("/v1/tools").configure(tools::configure));
 }
 

@@ -129,6 +129,11 @@ const CROSS_ACCOUNT: &[(&str, &str)] = &[
          come; each session's steps are then marked with its user_id",
     ),
     (
+        "SELECT user_id FROM ( SELECT user_id FROM alert_rules WHERE enabled UNION",
+        "the alert clock lists the accounts with an enabled rule or an active alert, a batch at \
+         a time; each batch's rules and alerts are then read by those accounts' user_id",
+    ),
+    (
         r#"DELETE FROM "idempotency_keys" WHERE ("idempotency_keys"."reserved_at" < $1)"#,
         "the pruner forgets every account's Idempotency-Keys past their 24 hours",
     ),

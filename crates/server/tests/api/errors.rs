@@ -267,6 +267,7 @@ async fn readyz_is_503_while_the_database_is_unreachable() {
         max_connections_per_address: wort_http::connections::DEFAULT_LIMIT,
         heavy_answers: Default::default(),
         readings_retention: None,
+        alert_check_every: wort_server::alert_clock::CHECK_EVERY,
     })
     .unwrap();
     let handle = started.server.handle();

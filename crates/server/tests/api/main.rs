@@ -12,6 +12,7 @@
 mod account;
 mod account_scope;
 mod ai;
+mod alerts;
 mod auth;
 mod backup;
 mod bounds;

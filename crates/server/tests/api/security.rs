@@ -191,6 +191,31 @@ pub(crate) async fn owner_fixture(
         let id = create(app, k, &format!("/v1/{kind}"), json!({"name": name})).await;
         ids.insert(kind, id);
     }
+    // A rule on the session, and the alert it raises: the session's rule applies while it is
+    // fermenting, and a reading above the mark raises the alert.
+    let rule = create(
+        app,
+        k,
+        "/v1/alert-rules",
+        json!({"kind": "gravity_above", "gravity": 1.001, "session_id": session}),
+    )
+    .await;
+    let (status, v) = call(
+        app.with_key(Method::PATCH, &format!("/v1/sessions/{session}"), k)
+            .json(&json!({"status": "fermenting"})),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    create(
+        app,
+        k,
+        &format!("/v1/sessions/{session}/fermentation-logs"),
+        json!({"gravity": 1.05}),
+    )
+    .await;
+    let (_, alerts) = call(app.with_key(Method::GET, "/v1/alerts", k)).await;
+    ids.insert("alert-rules", rule);
+    ids.insert("alerts", alerts[0]["id"].as_str().unwrap().to_owned());
     ids.insert("recipes", recipe);
     ids.insert("sessions", session);
     // The styles are one catalogue for every account: the owner reads one like anybody.
@@ -282,6 +307,8 @@ fn body_override(method: &str, path: &str) -> Option<Value> {
             Some(json!({"url": "http://127.0.0.1:9/hook", "events": ["reading.created"]}))
         }
         ("patch", "/v1/webhooks/{id}") => Some(json!({"events": ["reading.created"]})),
+        // A rule takes the fields of its kind, which the schema lists as all optional.
+        ("post", "/v1/alert-rules") => Some(json!({"kind": "gravity_below", "gravity": 1.01})),
         ("post", "/v1/recipes/import") => {
             Some(json!({"beerjson": {"version": 1.0, "recipes": []}}))
         }

@@ -191,6 +191,9 @@ impl TestApp {
                 .unwrap_or(wort_http::connections::DEFAULT_LIMIT),
             heavy_answers: options.heavy_answers.unwrap_or_default(),
             readings_retention: options.readings_retention,
+            // Stalls and silent devices are judged by the clock: tests move the clock, then wait
+            // for a pass.
+            alert_check_every: std::time::Duration::from_millis(200),
         })
         .expect("server starts");
         let handle = started.server.handle();

@@ -98,7 +98,7 @@ impl Receiver {
     }
 
     /// Waits until `n` requests of type `t` arrived (at most 20 s).
-    async fn wait_for(&self, t: &str, n: usize) -> Vec<Received> {
+    pub(crate) async fn wait_for(&self, t: &str, n: usize) -> Vec<Received> {
         for _ in 0..200 {
             let got = self.of_type(t);
             if got.len() >= n {

@@ -1,0 +1,2 @@
+DROP TABLE alerts;
+DROP TABLE alert_rules;
