@@ -177,7 +177,7 @@ export function Fermentation({ session }: { session: Session }) {
         )}
       </figure>
       <section aria-labelledby="h-notes">
-        <h3 id="h-notes">Notes on the chart</h3>
+        <h3 id="h-notes">Marked on the chart</h3>
         <NoteForm sessionId={id} />
         {notes.isError ? <ErrorBox error={notes.error} retry={() => notes.refetch()} /> : <ChartMarkList sessionId={id} marks={marks} />}
       </section>
