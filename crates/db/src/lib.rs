@@ -4,7 +4,8 @@
 //!   over sockets that enforce a client-side deadline on every answer (`deadline`).
 //! * [`migrate`]: embedded migrations, applied under an advisory lock, behind the schema fence
 //!   (`schema_fence`) that stops older instances serving a schema they do not know.
-//! * [`accounts`], [`recipes`], [`equipment`], [`inventory`], [`brew_sessions`]: the repositories.
+//! * [`accounts`], [`recipes`], [`equipment`], [`inventory`], [`brew_sessions`],
+//!   [`session_notes`]: the repositories.
 //! * [`ai`], [`chats`]: AI metering (one guarded upsert per reservation) and chat threads.
 //! * [`credential_cache`]: credentials remembered per process, forgotten on PostgreSQL's word.
 //! * [`schema`]: diesel's view of the tables in `migrations/`.
@@ -39,6 +40,7 @@ pub mod recipes;
 mod request_transaction;
 pub mod schema;
 mod schema_fence;
+pub mod session_notes;
 pub mod water;
 pub mod webhooks;
 
@@ -56,5 +58,6 @@ pub use pool::{DbPool, PoolSettings, PoolStatus, build_pool};
 pub use recipe_children::PgRecipeChildren;
 pub use recipe_history::PgRecipeHistory;
 pub use recipes::PgRecipes;
+pub use session_notes::PgNotes;
 pub use water::PgWater;
 pub use webhooks::PgWebhooks;

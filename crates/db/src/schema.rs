@@ -505,6 +505,18 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    session_notes (id) {
+        id -> Uuid,
+        user_id -> Uuid,
+        session_id -> Uuid,
+        at -> Timestamptz,
+        text -> Text,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+    }
+}
+
 diesel::allow_tables_to_appear_in_same_query!(
     users,
     recipe_versions,
@@ -521,6 +533,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     mash_steps,
     fermentation_steps,
     session_fermentation_steps,
+    session_notes,
     inventory_items,
     brew_sessions,
     brew_steps,

@@ -8,6 +8,7 @@
 //! * [`recipe`]: recipes and their children (ingredients, mash and fermentation steps, water
 //!   additions).
 //! * [`brew_session`]: brew days, their state machine, checklist and fermentation readings.
+//! * [`session_note`]: notes on a brew session's fermentation chart.
 //! * [`inventory`]: ingredients on hand.
 //! * [`catalog`]: the ingredient catalogue (built-in items and each account's own), its search.
 //! * [`equipment`]: equipment profiles (the kettle's losses and utilisation).
@@ -39,6 +40,7 @@ pub mod ports;
 pub mod quantities;
 pub mod recipe;
 pub mod rules;
+pub mod session_note;
 pub mod timestamp;
 pub mod tools;
 pub mod water;

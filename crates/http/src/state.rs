@@ -22,6 +22,8 @@ pub struct AppState {
     pub accounts: AccountService,
     pub recipes: RecipeService,
     pub brew_sessions: BrewSessionService,
+    /// Notes on the sessions' fermentation charts.
+    pub notes: wort_domain::session_note::NoteService,
     pub inventory: InventoryService,
     pub catalog: wort_domain::catalog::CatalogService,
     pub equipment: EquipmentService,

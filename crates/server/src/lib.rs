@@ -486,6 +486,10 @@ impl SharedParts {
                 clock.clone(),
             )
             .predicting_mash_ph(Arc::new(water_service())),
+            notes: wort_domain::session_note::NoteService::new(
+                Arc::new(wort_db::PgNotes::new(pool.clone())),
+                clock.clone(),
+            ),
             inventory: InventoryService::new(
                 Arc::new(PgInventory::new(pool.clone())),
                 clock.clone(),

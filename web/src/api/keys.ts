@@ -79,6 +79,8 @@ export const keys = {
     allSteps: () => ['brew-sessions', 'steps'] as const,
     steps: (id: string) => ['brew-sessions', 'steps', id] as const,
     logs: (id: string) => ['brew-sessions', 'logs', id] as const,
+    /** The notes on the session's fermentation chart. */
+    notes: (id: string) => ['brew-sessions', 'notes', id] as const,
     /** Under the session's detail: refreshed whenever the session is (a reading, a status change). */
     schedule: (id: string) => ['brew-sessions', 'detail', id, 'fermentation-schedule'] as const,
   },

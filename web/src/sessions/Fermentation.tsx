@@ -9,7 +9,9 @@ import { useSession } from '../auth/api';
 import { usePrefs } from '../prefs';
 import { display, formatNumber, fromInput, symbolFor, toInput } from '../units';
 import { absoluteTime } from '../time';
-import { useAddReading, useDeleteReading, useFermentationLogs, useRestoreReading, useSaveReading } from './api';
+import { useAddReading, useDeleteReading, useFermentationLogs, useFermentationSchedule, useRestoreReading, useSaveReading, useSessionNotes } from './api';
+import { chartMarks, noteMarks, stepMarks } from './chartMarks';
+import { ChartMarkList, NoteForm } from './ChartNotes';
 
 type Session = Schemas['BrewSession'];
 type Log = Schemas['FermentationLog'];
@@ -65,6 +67,22 @@ export function Fermentation({ session }: { session: Session }) {
   const gSym = symbolFor('gravity', prefs);
   const tSym = symbolFor('temperature', prefs);
   const fieldErr = (k: string) => api?.at(k);
+  // What the chart marks at an instant: the notes and the schedule's step changes (alerts will
+  // join them as one more source; chartMarks.ts says how).
+  const notes = useSessionNotes(id);
+  const schedule = useFermentationSchedule(id);
+  const marks = useMemo(
+    () =>
+      chartMarks(
+        noteMarks(notes.data ?? []),
+        stepMarks(
+          schedule.data ?? [],
+          (c) => display(c, 'temperature', prefs),
+          (g) => display(g, 'mass_g', prefs),
+        ),
+      ),
+    [notes.data, schedule.data, prefs],
+  );
   const [showAll, setShowAll] = useState(false);
   const shown = (showAll ? list : list.slice(-10)).slice().reverse();
   return (
@@ -154,10 +172,15 @@ export function Fermentation({ session }: { session: Session }) {
           <p className="muted">No readings yet. Add the first one above.</p>
         ) : (
           <Suspense fallback={<Loading what="the chart" />}>
-            <FermentationChart logs={list} prefs={prefs} />
+            <FermentationChart logs={list} prefs={prefs} marks={marks} />
           </Suspense>
         )}
       </figure>
+      <section aria-labelledby="h-notes">
+        <h3 id="h-notes">Marked on the chart</h3>
+        <NoteForm sessionId={id} />
+        {notes.isError ? <ErrorBox error={notes.error} retry={() => notes.refetch()} /> : <ChartMarkList sessionId={id} marks={marks} />}
+      </section>
       {list.length > 0 && (
         <div className="table-wrap">
           <table role="table" className="rows readings">

@@ -1,37 +1,98 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { Schemas } from '../api/client';
 import type { Preferences } from '../api/extra';
 import { formatNumber, unitFor } from '../units';
+import { absoluteTime } from '../time';
+import { MARK_STYLE, withMarkTimes, type ChartMark } from './chartMarks';
 
 type Log = Schemas['FermentationLog'];
 
-/** Gravity and temperature over time (uPlot: thousands of points without stutter). */
-export default function FermentationChart({ logs, prefs }: { logs: Log[]; prefs: Preferences }) {
+/** A marker's width and height (a tap target), and how far a second row of them stands above the first. */
+const MARKER_SIZE = 44;
+const MARKER_ROW = 30;
+
+/** A mark's marker above the plot: where it stands, in CSS pixels of the chart area. */
+interface Pin {
+  mark: ChartMark;
+  left: number;
+  top: number;
+  /** In the right half: its text opens leftwards, so it stays on the screen. */
+  end: boolean;
+}
+
+/**
+ * Gravity and temperature over time (uPlot: thousands of points without stutter), with the
+ * marks (notes, schedule changes; `chartMarks.ts`) drawn as vertical lines at their instants
+ * and a marker for each above the plot that shows its text on hover or focus.
+ */
+export default function FermentationChart({ logs, prefs, marks }: { logs: Log[]; prefs: Preferences; marks: ChartMark[] }) {
+  const area = useRef<HTMLDivElement>(null);
   const box = useRef<HTMLDivElement>(null);
+  const [pins, setPins] = useState<Pin[]>([]);
   useEffect(() => {
     const el = box.current;
-    if (!el) return;
+    const outer = area.current;
+    if (!el || !outer) return;
     const g = unitFor('gravity', prefs);
     const t = unitFor('temperature', prefs);
-    const xs: number[] = [];
+    const readingXs: number[] = [];
     const gs: (number | null)[] = [];
     const ts: (number | null)[] = [];
     for (const l of logs) {
       if (l.gravity == null && l.temperature_c == null) continue;
-      xs.push(Date.parse(l.logged_at) / 1000);
+      readingXs.push(Date.parse(l.logged_at) / 1000);
       gs.push(l.gravity == null ? null : g.to(l.gravity));
       ts.push(l.temperature_c == null ? null : t.to(l.temperature_c));
     }
+    const data = withMarkTimes(readingXs, [gs, ts], marks);
     const dark = window.matchMedia('(prefers-color-scheme: dark)').matches;
     const ink = dark ? '#d9d4c7' : '#3b352b';
     const grid = dark ? '#3a362f' : '#e6e0d2';
     const width = () => Math.max(280, el.clientWidth);
+    // The lines on the canvas; the markers are HTML, placed after every draw (zoom, resize).
+    const drawMarks = (u: uPlot) => {
+      const { ctx } = u;
+      const top = u.bbox.top;
+      const bottom = top + u.bbox.height;
+      ctx.save();
+      ctx.lineWidth = Math.max(1, devicePixelRatio);
+      for (const m of marks) {
+        const x = Math.round(u.valToPos(m.at, 'x', true));
+        if (x < u.bbox.left || x > u.bbox.left + u.bbox.width) continue;
+        const style = MARK_STYLE[m.kind];
+        ctx.strokeStyle = style.colour;
+        ctx.setLineDash(style.dash.map((d) => d * devicePixelRatio));
+        ctx.beginPath();
+        ctx.moveTo(x, top);
+        ctx.lineTo(x, bottom);
+        ctx.stroke();
+      }
+      ctx.restore();
+      const overRect = u.over.getBoundingClientRect();
+      const areaRect = outer.getBoundingClientRect();
+      const plotWidth = u.over.clientWidth;
+      const next: Pin[] = [];
+      // Markers closer than their width stack in a second row (then overlap in the first).
+      const rowEnds = [-Infinity, -Infinity];
+      for (const m of marks) {
+        const x = u.valToPos(m.at, 'x');
+        if (x < 0 || x > plotWidth) continue;
+        const left = overRect.left - areaRect.left + x;
+        const row = rowEnds.findIndex((end) => end <= left - MARKER_SIZE);
+        const r = row < 0 ? 0 : row;
+        rowEnds[r] = left;
+        next.push({ mark: m, left, top: overRect.top - areaRect.top - r * MARKER_ROW, end: left > areaRect.width / 2 });
+      }
+      setPins(next);
+    };
     const opts: uPlot.Options = {
       width: width(),
       height: 280,
       cursor: { drag: { x: true, y: false } },
+      // Room above the plot for the marks' markers.
+      padding: [marks.length === 0 ? null : marks.length === 1 ? MARKER_SIZE : MARKER_SIZE + MARKER_ROW, null, null, null],
       scales: { x: { time: true }, g: { auto: true }, t: { auto: true } },
       series: [
         {},
@@ -57,17 +118,43 @@ export default function FermentationChart({ logs, prefs }: { logs: Log[]; prefs:
         { scale: 'g', stroke: ink, grid: { stroke: grid }, size: 60, values: (_u, vals) => vals.map((v) => formatNumber(v, g.decimals, g.fixed)) },
         { scale: 't', side: 1, stroke: ink, grid: { show: false }, size: 50 },
       ],
+      hooks: { draw: [drawMarks] },
     };
-    const plot = new uPlot(opts, [xs, gs, ts], el);
-    performance.mark('wort:chart-drawn', { detail: xs.length });
+    const plot = new uPlot(opts, [data.xs, ...data.series], el);
+    performance.mark('wort:chart-drawn', { detail: readingXs.length });
     const ro = new ResizeObserver(() => plot.setSize({ width: width(), height: 280 }));
     ro.observe(el);
     return () => {
       ro.disconnect();
       plot.destroy();
     };
-  }, [logs, prefs]);
-  // The canvas says nothing to assistive technology; the figure's caption and the readings
-  // table carry the values.
-  return <div ref={box} className="chart-box" aria-hidden="true" />;
+  }, [logs, prefs, marks]);
+  // The canvas says nothing to assistive technology; the figure's caption, the readings table
+  // and the list of marks below the chart carry the values. The markers are reachable by Tab
+  // and show their text on focus as on hover.
+  return (
+    <div ref={area} className="chart-area">
+      <div ref={box} className="chart-box" aria-hidden="true" />
+      {pins.map(({ mark, left, top, end }) => {
+        const style = MARK_STYLE[mark.kind];
+        const label = `${style.word}, ${absoluteTime(mark.iso)}: ${mark.text}`;
+        return (
+          <button
+            key={mark.key}
+            type="button"
+            className={`chart-mark ${mark.kind}${end ? ' tip-end' : ''}`}
+            style={{ left, top, borderColor: style.colour, color: style.colour }}
+            aria-label={label}
+          >
+            <span aria-hidden="true">{mark.kind === 'note' ? '✎' : '⚑'}</span>
+            <span className="chart-mark-tip" aria-hidden="true">
+              <strong>{style.word}</strong> · {absoluteTime(mark.iso)}
+              <br />
+              {mark.text}
+            </span>
+          </button>
+        );
+      })}
+    </div>
+  );
 }

@@ -231,3 +231,56 @@ export function useFermentationSchedule(sessionId: string) {
     queryFn: () => unwrap(client.GET('/v1/sessions/{id}/fermentation-schedule', { params: { path: { id: sessionId } } })),
   });
 }
+
+type Note = Schemas['SessionNote'];
+const byNoteTime = (a: Note, b: Note) => a.at.localeCompare(b.at) || a.created_at.localeCompare(b.created_at);
+
+/** Every note on the session's chart, oldest first: page after page of the API's largest. */
+export function useSessionNotes(sessionId: string) {
+  return useQuery({
+    queryKey: keys.brewSessions.notes(sessionId),
+    queryFn: async () => {
+      const limit = 200;
+      const all: Note[] = [];
+      for (;;) {
+        const page = await unwrapPage(client.GET('/v1/sessions/{id}/notes', { params: { path: { id: sessionId }, query: { limit, offset: all.length } } }));
+        all.push(...page.items);
+        if (page.items.length === 0 || all.length >= page.total) return all;
+      }
+    },
+  });
+}
+
+/** A new note on the chart; `onSaved` once the list has it. */
+export function useAddNote(sessionId: string, onSaved: () => void) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (body: Schemas['CreateNoteRequest']) => unwrap(client.POST('/v1/sessions/{id}/notes', { params: { path: { id: sessionId } }, body })),
+    onSuccess: (note) => {
+      qc.setQueryData<Note[]>(keys.brewSessions.notes(sessionId), (old) => [...(old ?? []), note].sort(byNoteTime));
+      onSaved();
+    },
+  });
+}
+
+/** A note's text or time changed in place; `onSaved` once the list has the answer. */
+export function useSaveNote(noteId: string, sessionId: string, onSaved: () => void) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (body: Schemas['UpdateNoteRequest']) => unwrap(client.PATCH('/v1/notes/{id}', { params: { path: { id: noteId } }, body })),
+    onSuccess: (saved) => {
+      qc.setQueryData<Note[]>(keys.brewSessions.notes(sessionId), (old) => old?.map((n) => (n.id === saved.id ? saved : n)).sort(byNoteTime));
+      onSaved();
+    },
+  });
+}
+
+/** A note deleted (after its Undo has passed); the list is read again if the server refuses. */
+export function useDeleteNote(sessionId: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (noteId: string) => unwrap(client.DELETE('/v1/notes/{id}', { params: { path: { id: noteId } } })),
+    onSuccess: (_r, noteId) => qc.setQueryData<Note[]>(keys.brewSessions.notes(sessionId), (old) => old?.filter((n) => n.id !== noteId)),
+    onError: () => void qc.invalidateQueries({ queryKey: keys.brewSessions.notes(sessionId) }),
+  });
+}

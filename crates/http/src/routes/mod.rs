@@ -14,6 +14,7 @@ pub mod history;
 pub mod interchange;
 pub mod inventory;
 pub mod me;
+pub mod notes;
 pub mod recipe_children;
 pub mod recipes;
 pub mod shared;
@@ -69,8 +70,10 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .service(
         web::scope("/v1/sessions")
             .configure(brew_sessions::configure)
-            .configure(stock::configure_deduction), // /{id}/inventory-deduction
+            .configure(stock::configure_deduction) // /{id}/inventory-deduction
+            .configure(notes::configure_lists), // /{id}/notes
     )
+    .service(web::scope("/v1/notes").configure(notes::configure_items))
     .service(web::scope("/v1/steps").configure(brew_sessions::configure_steps))
     .service(web::scope("/v1/fermentation-logs").configure(brew_sessions::configure_logs))
     .service(web::scope("/v1/inventory").configure(inventory::configure))

@@ -171,6 +171,13 @@ async fn brew_something(app: &TestApp, acct: &Account) -> Vec<String> {
     created(
         app,
         acct,
+        &format!("/v1/sessions/{sid}/notes"),
+        json!({"at": "2026-11-21T08:00:00Z", "text": "Krausen up"}),
+    )
+    .await;
+    created(
+        app,
+        acct,
         "/v1/inventory",
         json!({"category": "hop", "name": "Fuggle", "amount": 0.5, "alpha_acid": 4.5}),
     )
@@ -183,6 +190,7 @@ async fn brew_something(app: &TestApp, acct: &Account) -> Vec<String> {
         format!("/v1/sessions/{sid}"),
         format!("/v1/sessions/{sid}/steps"),
         format!("/v1/sessions/{sid}/fermentation-logs"),
+        format!("/v1/sessions/{sid}/notes"),
         "/v1/inventory".to_owned(),
         "/v1/me".to_owned(),
     ]

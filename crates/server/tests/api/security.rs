@@ -132,6 +132,16 @@ pub(crate) async fn owner_fixture(
         .await,
     );
     ids.insert(
+        "notes",
+        create(
+            app,
+            k,
+            &format!("/v1/sessions/{session}/notes"),
+            json!({"text": "Secret note"}),
+        )
+        .await,
+    );
+    ids.insert(
         "inventory",
         create(
             app,
