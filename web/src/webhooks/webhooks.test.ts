@@ -2,8 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { attemptSummary, DEACTIVATE_AFTER, eventLabel, statusWord, webhookEvents, webhookState } from './webhooks';
 
 describe('webhook events', () => {
-  it('are exactly the three the API accepts, each with a plain description', () => {
-    expect(webhookEvents.map((e) => e.type)).toEqual(['session.status_changed', 'reading.created', 'fermentation.stable', 'fermentation.step_due']);
+  it('are exactly the ones the API accepts, each with a plain description', () => {
+    expect(webhookEvents.map((e) => e.type)).toEqual([
+      'session.status_changed',
+      'reading.created',
+      'fermentation.stable',
+      'fermentation.step_due',
+      'alert.raised',
+      'alert.cleared',
+    ]);
     for (const e of webhookEvents) expect(e.description.length).toBeGreaterThan(20);
   });
   it('names the test ping and unknown types as they are', () => {

@@ -35,6 +35,16 @@ export const webhookEvents: readonly { type: SubscribableEvent; label: string; d
     label: 'Fermentation step due',
     description: "A step of the session's fermentation schedule is due: its days are up, or its gravity is reached.",
   },
+  {
+    type: 'alert.raised',
+    label: 'Alert raised',
+    description: 'An alert rule fired: gravity past a mark, temperature outside its band, a stall or a silent device.',
+  },
+  {
+    type: 'alert.cleared',
+    label: 'Alert cleared',
+    description: "An alert's condition is over, or its rule was disabled or deleted.",
+  },
 ]);
 
 export function eventLabel(type: string): string {
