@@ -95,7 +95,20 @@ impl ScheduledRow {
             min_days_after_previous: self.min_days_after_previous,
             due: self.became_due_at.is_some(),
             became_due_at: self.became_due_at,
-            due_by: self.due_by.as_deref().and_then(EndCondition::parse),
+            // Rows due before the reason was stored: inferred where certain.
+            due_by: self
+                .due_by
+                .as_deref()
+                .and_then(EndCondition::parse)
+                .or_else(|| {
+                    self.became_due_at.and_then(|_| {
+                        EndCondition::inferred(
+                            self.due_at,
+                            self.due_at_gravity,
+                            self.due_at_attenuation_percent,
+                        )
+                    })
+                }),
             ended_at: None,
             ended_by: None,
             ended_gravity: None,

@@ -70,6 +70,24 @@ text_enum! {
     }
 }
 
+impl EndCondition {
+    /// Why a step of a schedule planned before steps said so became due, where the old rule
+    /// leaves no doubt: a step with a time (the old rule gave no time to one with a condition),
+    /// or with one condition. `None` for one with both conditions.
+    pub fn inferred(
+        due_at: Option<OffsetDateTime>,
+        gravity: Option<f64>,
+        attenuation: Option<f64>,
+    ) -> Option<Self> {
+        match (due_at, gravity, attenuation) {
+            (Some(_), _, _) => Some(Self::Time),
+            (None, Some(_), None) => Some(Self::Gravity),
+            (None, None, Some(_)) => Some(Self::Attenuation),
+            _ => None,
+        }
+    }
+}
+
 /// One step of a session's fermentation schedule as the API shows it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -793,6 +811,24 @@ mod tests {
         // enough.
         steps[2].due_at = Some(day(1.0));
         assert!(on_clock(&steps, None, None, day(2.0)).due.is_empty());
+    }
+
+    #[test]
+    fn an_older_schedules_reason_is_inferred_only_where_it_is_certain() {
+        let at = Some(START);
+        assert_eq!(
+            EndCondition::inferred(at, None, None),
+            Some(EndCondition::Time)
+        );
+        assert_eq!(
+            EndCondition::inferred(None, Some(1.012), None),
+            Some(EndCondition::Gravity)
+        );
+        assert_eq!(
+            EndCondition::inferred(None, None, Some(75.0)),
+            Some(EndCondition::Attenuation)
+        );
+        assert_eq!(EndCondition::inferred(None, Some(1.012), Some(75.0)), None);
     }
 
     #[test]
