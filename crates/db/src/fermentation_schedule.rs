@@ -1,7 +1,9 @@
 //! A brew session's fermentation schedule (`session_fermentation_steps`): planned by the domain
 //! (`brew_session::schedule`) when the session enters `fermenting`, each step marked due once
-//! (by the periodic check for times, by a reading for gravity conditions) and announced with a
-//! `fermentation.step_due` webhook event in the same transaction.
+//! (by the periodic check for times and for conditions met before their minimum, by a reading
+//! for gravity conditions) and announced with a `fermentation.step_due` webhook event in the
+//! same transaction. The domain decides what becomes due ([`Advance`]); this adapter loads the
+//! steps and carries the decision out.
 
 use diesel::prelude::*;
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
@@ -9,7 +11,8 @@ use serde_json::Value;
 use time::OffsetDateTime;
 use uuid::Uuid;
 use wort_domain::brew_session::schedule::{
-    PlannedStep, ScheduledStep, ScheduledStepKind, due_by_reading, next_due_at, plan_schedule,
+    Advance, BecameDue, EndCondition, PlannedStep, ScheduledStep, ScheduledStepKind,
+    clock_needs_gravity, on_clock, on_reading, plan_schedule, with_ends,
 };
 use wort_domain::webhook::Event;
 use wort_domain::{DomainResult, UserId, new_id};
@@ -38,6 +41,11 @@ struct ScheduledRow {
     became_due_at: Option<OffsetDateTime>,
     sort_order: i32,
     created_at: OffsetDateTime,
+    min_days_after_previous: Option<f64>,
+    due_at_gravity_from: Option<OffsetDateTime>,
+    condition_met_early: bool,
+    due_by: Option<String>,
+    due_gravity: Option<f64>,
 }
 
 impl ScheduledRow {
@@ -63,6 +71,11 @@ impl ScheduledRow {
             became_due_at: None,
             sort_order: order,
             created_at: now,
+            min_days_after_previous: p.min_days_after_previous,
+            due_at_gravity_from: p.due_at_gravity_from,
+            condition_met_early: false,
+            due_by: None,
+            due_gravity: None,
         }
     }
 
@@ -77,10 +90,31 @@ impl ScheduledRow {
             due_at: self.due_at,
             due_at_gravity: self.due_at_gravity,
             due_at_attenuation_percent: self.due_at_attenuation_percent,
+            due_at_gravity_from: self.due_at_gravity_from,
             days_after_previous: self.days_after_previous,
+            min_days_after_previous: self.min_days_after_previous,
             due: self.became_due_at.is_some(),
             became_due_at: self.became_due_at,
+            // Rows due before the reason was stored: inferred where certain.
+            due_by: self
+                .due_by
+                .as_deref()
+                .and_then(EndCondition::parse)
+                .or_else(|| {
+                    self.became_due_at.and_then(|_| {
+                        EndCondition::inferred(
+                            self.due_at,
+                            self.due_at_gravity,
+                            self.due_at_attenuation_percent,
+                        )
+                    })
+                }),
+            ended_at: None,
+            ended_by: None,
+            ended_gravity: None,
             sort_order: self.sort_order,
+            due_gravity: self.due_gravity,
+            condition_met_early: self.condition_met_early,
         }
     }
 }
@@ -97,55 +131,113 @@ async fn load(
         .select(ScheduledRow::as_select())
         .load(conn)
         .await?;
-    Ok(rows.into_iter().map(ScheduledRow::entity).collect())
+    Ok(with_ends(
+        rows.into_iter().map(ScheduledRow::entity).collect(),
+    ))
 }
 
-/// Marks `step` due at `at` (once: nothing when it already was), announces it, and gives the
-/// rest after it its time when that waited for it.
+/// Marks `step` due at `at` for the reason `due` gives (once: `false` when it already was),
+/// announces it, and writes the times it gives the rest after it.
 async fn mark_due(
     conn: &mut AsyncPgConnection,
     user: UserId,
     step: &ScheduledStep,
-    next: Option<&ScheduledStep>,
+    due: &BecameDue,
     at: OffsetDateTime,
-) -> QueryResult<()> {
+) -> QueryResult<bool> {
     let marked = diesel::update(
         sched::table
             .filter(sched::id.eq(step.id))
             .filter(sched::user_id.eq(user.0))
             .filter(sched::became_due_at.is_null()),
     )
-    .set(sched::became_due_at.eq(at))
+    .set((
+        sched::became_due_at.eq(at),
+        sched::due_by.eq(due.by.as_str()),
+        sched::due_gravity.eq(due.gravity),
+        sched::condition_met_early.eq(false),
+    ))
     .execute(conn)
     .await?;
     if marked == 0 {
-        return Ok(());
+        return Ok(false);
     }
-    let mut due = step.clone();
-    due.due = true;
-    due.became_due_at = Some(at);
-    crate::outbox::enqueue(conn, user, &Event::fermentation_step_due(&due, at)).await?;
-    if step.kind == ScheduledStepKind::Rest
-        && let Some(next) = next
-        && let Some(next_at) = next_due_at(next, at)
-    {
-        diesel::update(
-            sched::table
-                .filter(sched::id.eq(next.id))
-                .filter(sched::user_id.eq(user.0)),
-        )
-        .set(sched::due_at.eq(next_at))
-        .execute(conn)
-        .await?;
-    }
-    Ok(())
+    let mut announced = step.clone();
+    announced.due = true;
+    announced.became_due_at = Some(at);
+    announced.due_by = Some(due.by);
+    announced.due_gravity = due.gravity;
+    announced.condition_met_early = false;
+    crate::outbox::enqueue(conn, user, &Event::fermentation_step_due(&announced, at)).await?;
+    Ok(true)
 }
 
-/// The rest after step `i` of `steps` (dry hops sit after all rests).
-fn next_rest(steps: &[ScheduledStep], i: usize) -> Option<&ScheduledStep> {
-    steps
-        .get(i + 1)
-        .filter(|s| s.kind == ScheduledStepKind::Rest)
+/// Carries out what the domain decided for the session's `steps`, in order. Returns how many
+/// steps this call made due. A step someone else marked first stops it: what follows from that
+/// step was decided (and carried out) by whoever marked it.
+async fn carry_out(
+    conn: &mut AsyncPgConnection,
+    user: UserId,
+    steps: &[ScheduledStep],
+    advance: Advance,
+    now: OffsetDateTime,
+) -> QueryResult<usize> {
+    set_met_early(conn, user, steps, &advance.met_early, true).await?;
+    set_met_early(conn, user, steps, &advance.no_longer_met, false).await?;
+    let mut marked = 0;
+    for due in &advance.due {
+        let Some(step) = steps.get(due.index) else {
+            continue;
+        };
+        if !mark_due(conn, user, step, due, now).await? {
+            break;
+        }
+        marked += 1;
+        if let Some(next) = &due.next
+            && let Some(rest) = steps.get(next.index)
+        {
+            diesel::update(
+                sched::table
+                    .filter(sched::id.eq(rest.id))
+                    .filter(sched::user_id.eq(user.0))
+                    .filter(sched::became_due_at.is_null()),
+            )
+            .set((
+                sched::due_at.eq(next.due_at),
+                sched::due_at_gravity_from.eq(next.due_at_gravity_from),
+            ))
+            .execute(conn)
+            .await?;
+        }
+    }
+    Ok(marked)
+}
+
+/// Notes (or forgets) that a reading met these steps' conditions before they counted.
+async fn set_met_early(
+    conn: &mut AsyncPgConnection,
+    user: UserId,
+    steps: &[ScheduledStep],
+    indexes: &[usize],
+    met: bool,
+) -> QueryResult<()> {
+    let ids: Vec<Uuid> = indexes
+        .iter()
+        .filter_map(|&i| steps.get(i).map(|s| s.id))
+        .collect();
+    if ids.is_empty() {
+        return Ok(());
+    }
+    diesel::update(
+        sched::table
+            .filter(sched::id.eq_any(ids))
+            .filter(sched::user_id.eq(user.0))
+            .filter(sched::became_due_at.is_null()),
+    )
+    .set(sched::condition_met_early.eq(met))
+    .execute(conn)
+    .await?;
+    Ok(())
 }
 
 /// The session entered `fermenting` at `start` (inside the transaction of the change): plans
@@ -179,18 +271,17 @@ pub(crate) async fn plan(
         .values(&rows)
         .execute(conn)
         .await?;
+    // What is due already: the first rest, and more when fermentation started in the past.
     let steps = load(conn, user, session_id).await?;
-    for (i, s) in steps.iter().enumerate() {
-        if s.due_at.is_some_and(|t| t <= now) {
-            mark_due(conn, user, s, next_rest(&steps, i), now).await?;
-        }
-    }
+    let advance = on_clock(&steps, None, None, now);
+    carry_out(conn, user, &steps, advance, now).await?;
     Ok(())
 }
 
 /// A reading of `gravity` was stored (inside its transaction when there is one) in a fermenting
 /// session whose original gravity is `og`, where a step waits on a gravity or attenuation
-/// condition (the reading's insert tells): the steps whose condition it meets become due.
+/// condition (the reading's insert tells): the steps whose condition it meets become due, or,
+/// before their `min_days`, are noted for the clock.
 pub(crate) async fn reading_stored(
     conn: &mut AsyncPgConnection,
     user: UserId,
@@ -200,10 +291,9 @@ pub(crate) async fn reading_stored(
     now: OffsetDateTime,
 ) -> Result<(), TxError> {
     let steps = load(conn, user, session_id).await?;
-    for i in due_by_reading(&steps, gravity, og) {
-        if let Some(step) = steps.get(i) {
-            mark_due(conn, user, step, next_rest(&steps, i), now).await?;
-        }
+    let advance = on_reading(&steps, gravity, og, now);
+    if !advance.is_empty() {
+        carry_out(conn, user, &steps, advance, now).await?;
     }
     Ok(())
 }
@@ -248,15 +338,21 @@ pub(crate) async fn schedule_of(
     ))
 }
 
-/// The periodic check: marks every step of a fermenting session whose time has come due and
-/// announces it, one transaction per session. Returns how many became due. Safe on several
-/// instances at once: a step is marked only while still unmarked.
+/// The periodic check: marks every step of a fermenting session whose time has come due (and
+/// every step whose condition a reading met before its minimum, now that the minimum is over,
+/// if the session's latest gravity still meets it) and announces it, one transaction per
+/// session. Returns how many became due. Safe on several instances at once: the session row is
+/// locked, and a step is marked only while still unmarked.
 pub async fn announce_due_steps(pool: &DbPool, now: OffsetDateTime) -> DomainResult<usize> {
     let mut conn = checkout(pool).await?;
     let waiting: Vec<(Uuid, Uuid)> = sched::table
         .inner_join(sessions::table.on(sessions::id.eq(sched::session_id)))
         .filter(sched::became_due_at.is_null())
-        .filter(sched::due_at.le(now))
+        .filter(
+            sched::due_at
+                .le(now)
+                .or(sched::condition_met_early.and(sched::due_at_gravity_from.le(now))),
+        )
         .filter(sessions::status.eq("fermenting"))
         .select((sched::user_id, sched::session_id))
         .distinct()
@@ -278,14 +374,14 @@ pub async fn announce_due_steps(pool: &DbPool, now: OffsetDateTime) -> DomainRes
                     .first(conn)
                     .await?;
                 let steps = load(conn, user, session_id).await?;
-                let mut marked = 0;
-                for (i, s) in steps.iter().enumerate() {
-                    if !s.due && s.due_at.is_some_and(|t| t <= now) {
-                        mark_due(conn, user, s, next_rest(&steps, i), now).await?;
-                        marked += 1;
-                    }
-                }
-                Ok(marked)
+                // The gravities only when a condition met early now counts (rarely).
+                let (og, latest) = if clock_needs_gravity(&steps, now) {
+                    crate::brew_sessions::schedule_gravities(conn, user, session_id).await?
+                } else {
+                    (None, None)
+                };
+                let advance = on_clock(&steps, latest, og, now);
+                Ok(carry_out(conn, user, &steps, advance, now).await?)
             })
             .await
             .map_err(|TxError(e)| e)?;

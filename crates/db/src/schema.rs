@@ -483,6 +483,7 @@ diesel::table! {
         until_attenuation_percent -> Nullable<Double>,
         sort_order -> Integer,
         created_at -> Timestamptz,
+        min_days -> Nullable<Double>,
     }
 }
 
@@ -502,6 +503,11 @@ diesel::table! {
         became_due_at -> Nullable<Timestamptz>,
         sort_order -> Integer,
         created_at -> Timestamptz,
+        min_days_after_previous -> Nullable<Double>,
+        due_at_gravity_from -> Nullable<Timestamptz>,
+        condition_met_early -> Bool,
+        due_by -> Nullable<Text>,
+        due_gravity -> Nullable<Double>,
     }
 }
 

@@ -160,6 +160,7 @@ pub fn preview(r: &ImportedRecipe) -> RecipeDetail {
                 name: s.name.clone(),
                 temperature_c: s.temperature_c,
                 days: s.days,
+                min_days: s.min_days,
                 until_gravity: s.until_gravity,
                 until_attenuation_percent: s.until_attenuation_percent,
                 sort_order: order(s.sort_order),

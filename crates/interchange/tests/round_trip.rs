@@ -113,9 +113,10 @@ fn carried(format: Format, r: &ImportedRecipe) -> ImportedRecipe {
                     m.amount_unit = "unit".into();
                 }
             }
-            // An attenuation target has no BeerJSON field.
+            // An attenuation target and a minimum time have no BeerJSON field.
             for s in &mut r.fermentation_steps {
                 s.until_attenuation_percent = None;
+                s.min_days = None;
             }
         }
         Format::BeerXml => {
@@ -149,6 +150,7 @@ fn carried(format: Format, r: &ImportedRecipe) -> ImportedRecipe {
                 .zip(0..)
                 .map(|((i, s), order)| NewFermentationStep {
                     name: names[i].into(),
+                    min_days: None,
                     until_gravity: None,
                     until_attenuation_percent: None,
                     sort_order: Some(order),
@@ -349,6 +351,7 @@ fn everything() -> ImportedRecipe {
                 name: name.to_owned(),
                 temperature_c,
                 days: Some(days),
+                min_days: (i == 1).then_some(3.0),
                 until_gravity: (i == 1).then_some(1.010),
                 until_attenuation_percent: None,
                 sort_order: Some(i),

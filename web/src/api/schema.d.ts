@@ -2768,6 +2768,8 @@ export interface components {
         CreateFermentationStep: {
             /** Format: double */
             days?: number | null;
+            /** Format: double */
+            min_days?: number | null;
             name: string;
             /** Format: int32 */
             sort_order?: number;
@@ -3178,6 +3180,11 @@ export interface components {
          * @enum {string}
          */
         Dimension: "mass" | "volume" | "count";
+        /**
+         * @description Which condition ended a step (and so made the step after it due).
+         * @enum {string}
+         */
+        EndCondition: "time" | "gravity" | "attenuation";
         /** @description A stored profile: `GET /v1/equipment/{id}`. */
         Equipment: components["schemas"]["EquipmentProfile"] & {
             /** Format: date-time */
@@ -3433,18 +3440,28 @@ export interface components {
             original_gravity?: number | null;
         };
         /**
-         * @description One rest of the fermentation plan: hold `temperature_c` for `days`, or until the gravity
-         *     falls to `until_gravity`, or until the apparent attenuation reaches
-         *     `until_attenuation_percent` (whichever of them are set; none set is a rest with no end of
-         *     its own, ended by hand).
+         * @description One rest of the fermentation plan: hold `temperature_c` for at most `days`, ended earlier
+         *     when the gravity falls to `until_gravity` or the apparent attenuation reaches
+         *     `until_attenuation_percent`, but not before `min_days` (whichever of them are set; a
+         *     condition without `days` waits for it; none set is a rest with no end of its own, ended by
+         *     hand).
          */
         FermentationStep: {
             /** Format: date-time */
             created_at: string;
-            /** Format: double */
+            /**
+             * Format: double
+             * @description Its most time.
+             */
             days?: number | null;
             /** Format: uuid */
             id: string;
+            /**
+             * Format: double
+             * @description The gravity or attenuation condition ends the step only this many days after it began;
+             *     at most `days`.
+             */
+            min_days?: number | null;
             name: string;
             /** Format: uuid */
             recipe_id: string;
@@ -4402,19 +4419,23 @@ export interface components {
              * @description The dry hop's amount (dry hops only).
              */
             amount_grams?: number | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was found due: the start of a rest.
+             */
             became_due_at?: string | null;
             /**
              * Format: double
-             * @description Due this many days after the step before it became due (when that time was not known
-             *     in advance).
+             * @description Due this many days after the step before it became due, at the latest.
              */
             days_after_previous?: number | null;
             /** @description Whether it has become due. */
             due: boolean;
             /**
              * Format: date-time
-             * @description When the step is due; null while it waits for a gravity condition or the step before.
+             * @description When the step is due at the latest (the step before it has run its `days`); a gravity
+             *     condition may make it due earlier. Null while it waits only for a gravity condition, or
+             *     for the step before to start.
              */
             due_at?: string | null;
             /**
@@ -4427,9 +4448,35 @@ export interface components {
              * @description Due when a reading's gravity is at or below this.
              */
             due_at_gravity?: number | null;
+            /**
+             * Format: date-time
+             * @description The gravity or attenuation condition counts only from this time (the step before's start
+             *     plus its `min_days`); null when it counts as soon as the step before is due, or while
+             *     that start is not known yet.
+             */
+            due_at_gravity_from?: string | null;
+            due_by?: null | components["schemas"]["EndCondition"];
+            /**
+             * Format: date-time
+             * @description When the rest ended: the moment the rest after it became due. Null while it runs, for
+             *     the last rest, and for dry hops.
+             */
+            ended_at?: string | null;
+            ended_by?: null | components["schemas"]["EndCondition"];
+            /**
+             * Format: double
+             * @description The gravity of the reading that ended the rest (ended by gravity or attenuation).
+             */
+            ended_gravity?: number | null;
             /** Format: uuid */
             id: string;
             kind: components["schemas"]["ScheduledStepKind"];
+            /**
+             * Format: double
+             * @description The gravity or attenuation condition counts only this many days after the step before
+             *     it became due (that step's `min_days`).
+             */
+            min_days_after_previous?: number | null;
             name: string;
             /** Format: uuid */
             session_id: string;
@@ -4891,6 +4938,8 @@ export interface components {
         UpdateFermentationStep: {
             /** Format: double */
             days?: number | null;
+            /** Format: double */
+            min_days?: number | null;
             name?: string;
             /** Format: int32 */
             sort_order?: number;

@@ -231,11 +231,13 @@ export const specs: { key: 'fermentables' | 'hops' | 'yeasts' | 'miscs' | 'mash_
       path: 'fermentation-steps',
       singular: 'fermentation step',
       title: 'Fermentation steps',
-      // A rest lasts its days, or (no days) until its gravity or attenuation is reached; the API plans the session's schedule from these.
+      // A rest lasts at most its days, ended earlier by its gravity or attenuation but not before its minimum days
+      // (no days: until the condition); the API plans the session's schedule from these.
       cols: [
         { key: 'name', label: 'Name', type: 'text', def: '' },
         { key: 'temperature_c', label: 'Temperature', type: 'number', unit: 'temperature', def: { '°C': 19, '°F': 66 } },
         { key: 'days', label: 'Days', type: 'number', unit: 'plain', nullable: true, def: 14 },
+        { key: 'min_days', label: 'At least (days)', type: 'number', unit: 'plain', nullable: true, def: null },
         { key: 'until_gravity', label: 'Until gravity', type: 'number', unit: 'gravity', nullable: true, def: null },
         { key: 'until_attenuation_percent', label: 'Until attenuation', type: 'number', unit: 'percent', nullable: true, def: null },
       ],

@@ -77,3 +77,17 @@ async fn session_for_schedule(
         session.original_gravity(),
     ))
 }
+
+/// The session's OG (measured, else planned) and its latest gravity (by `logged_at`): what the
+/// periodic check of the schedule needs for a condition met before its minimum.
+pub(crate) async fn schedule_gravities(
+    conn: &mut AsyncPgConnection,
+    user: UserId,
+    id: Uuid,
+) -> Result<(Option<f64>, Option<f64>), TxError> {
+    let session = find_session(conn, user, id, false).await?;
+    Ok((
+        session.fermentation.original_gravity,
+        session.fermentation.latest_gravity,
+    ))
+}

@@ -16,6 +16,7 @@ pub mod retention;
 mod rows;
 mod transactions;
 
+pub(crate) use effects::schedule_gravities;
 pub(crate) use readings::{add_reading_statement, after_reading_stored, run_add_reading};
 
 use async_trait::async_trait;

@@ -252,7 +252,8 @@ async fn update_in_tx(
         (RecipeChild::FermentationStep(mut e), RecipeChildPatch::FermentationStep(p))
             if !p.is_empty() =>
         {
-            p.apply(&mut e);
+            // The domain refuses a minimum longer than the step's most time.
+            p.apply(&mut e).map_err(|v| DomainError::Invalid(vec![v]))?;
             (
                 e.recipe_id,
                 RecipeChild::FermentationStep(

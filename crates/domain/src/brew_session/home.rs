@@ -217,10 +217,18 @@ mod tests {
             due_at: Some(NOW + Duration::days(2)),
             due_at_gravity: None,
             due_at_attenuation_percent: None,
+            due_at_gravity_from: None,
             days_after_previous: None,
+            min_days_after_previous: None,
             due,
             became_due_at: None,
+            due_by: None,
+            ended_at: None,
+            ended_by: None,
+            ended_gravity: None,
             sort_order: order,
+            due_gravity: None,
+            condition_met_early: false,
         }
     }
 

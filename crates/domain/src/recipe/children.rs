@@ -611,10 +611,11 @@ impl MashStepPatch {
 // ---------------------------------------------------------------------------------------------
 // Fermentation step
 
-/// One rest of the fermentation plan: hold `temperature_c` for `days`, or until the gravity
-/// falls to `until_gravity`, or until the apparent attenuation reaches
-/// `until_attenuation_percent` (whichever of them are set; none set is a rest with no end of
-/// its own, ended by hand).
+/// One rest of the fermentation plan: hold `temperature_c` for at most `days`, ended earlier
+/// when the gravity falls to `until_gravity` or the apparent attenuation reaches
+/// `until_attenuation_percent`, but not before `min_days` (whichever of them are set; a
+/// condition without `days` waits for it; none set is a rest with no end of its own, ended by
+/// hand).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct FermentationStep {
@@ -622,7 +623,11 @@ pub struct FermentationStep {
     pub recipe_id: Uuid,
     pub name: String,
     pub temperature_c: f64,
+    /// Its most time.
     pub days: Option<f64>,
+    /// The gravity or attenuation condition ends the step only this many days after it began;
+    /// at most `days`.
+    pub min_days: Option<f64>,
     pub until_gravity: Option<f64>,
     pub until_attenuation_percent: Option<f64>,
     pub sort_order: i32,
@@ -640,6 +645,7 @@ pub struct NewFermentationStep {
     pub name: String,
     pub temperature_c: f64,
     pub days: Option<f64>,
+    pub min_days: Option<f64>,
     pub until_gravity: Option<f64>,
     pub until_attenuation_percent: Option<f64>,
     pub sort_order: Option<i32>,
@@ -651,6 +657,7 @@ pub struct FermentationStepPatch {
     pub name: Option<String>,
     pub temperature_c: Option<f64>,
     pub days: Option<Option<f64>>,
+    pub min_days: Option<Option<f64>>,
     pub until_gravity: Option<Option<f64>>,
     pub until_attenuation_percent: Option<Option<f64>>,
     pub sort_order: Option<i32>,
@@ -661,16 +668,23 @@ impl FermentationStepPatch {
         *self == Self::default()
     }
 
-    pub fn apply(&self, to: &mut FermentationStep) {
+    /// Applies the patch; a result whose `min_days` exceeds its `days` is refused
+    /// (`recipe::rules::min_days_violation`).
+    pub fn apply(&self, to: &mut FermentationStep) -> Result<(), crate::error::Violation> {
         set(&mut to.name, &self.name);
         set(&mut to.temperature_c, &self.temperature_c);
         set(&mut to.days, &self.days);
+        set(&mut to.min_days, &self.min_days);
         set(&mut to.until_gravity, &self.until_gravity);
         set(
             &mut to.until_attenuation_percent,
             &self.until_attenuation_percent,
         );
         set(&mut to.sort_order, &self.sort_order);
+        match super::rules::min_days_violation(to.days, to.min_days) {
+            Some(violation) => Err(violation),
+            None => Ok(()),
+        }
     }
 }
 
@@ -680,6 +694,7 @@ impl FermentationStep {
             name: self.name.clone(),
             temperature_c: self.temperature_c,
             days: self.days,
+            min_days: self.min_days,
             until_gravity: self.until_gravity,
             until_attenuation_percent: self.until_attenuation_percent,
             sort_order: Some(self.sort_order),
@@ -1227,6 +1242,52 @@ mod tests {
         assert_eq!(step.infuse_amount_liters, None);
         assert_eq!(step.ramp_minutes, Some(10.0));
         assert_eq!(step.duration_minutes, 60.0);
+    }
+
+    #[test]
+    fn a_fermentation_steps_minimum_never_exceeds_its_most_time() {
+        let mut step = FermentationStep {
+            id: Uuid::nil(),
+            recipe_id: Uuid::nil(),
+            name: "Primary".into(),
+            temperature_c: 18.0,
+            days: Some(14.0),
+            min_days: None,
+            until_gravity: Some(1.012),
+            until_attenuation_percent: None,
+            sort_order: 0,
+            created_at: datetime!(2026-11-22 09:30:00 UTC),
+        };
+        let min = |d: f64| FermentationStepPatch {
+            min_days: Some(Some(d)),
+            ..Default::default()
+        };
+        assert!(min(14.0).apply(&mut step).is_ok());
+        assert_eq!(step.min_days, Some(14.0));
+        let refused = min(15.0).apply(&mut step).unwrap_err();
+        assert_eq!(
+            (refused.code, refused.path),
+            ("too_big", vec!["min_days".to_owned()])
+        );
+        // Shortening the days below the minimum is refused the same way.
+        let shorter = FermentationStepPatch {
+            days: Some(Some(7.0)),
+            min_days: Some(Some(3.0)),
+            ..Default::default()
+        };
+        assert!(shorter.apply(&mut step).is_ok());
+        let too_short = FermentationStepPatch {
+            days: Some(Some(2.0)),
+            ..Default::default()
+        };
+        assert!(too_short.apply(&mut step).is_err());
+        // Without days (waiting for the gravity alone) any minimum holds.
+        let no_days = FermentationStepPatch {
+            days: Some(None),
+            min_days: Some(Some(30.0)),
+            ..Default::default()
+        };
+        assert!(no_days.apply(&mut step).is_ok());
     }
 
     #[test]

@@ -72,6 +72,17 @@ pub fn hop_temperature_violation(
     })
 }
 
+/// A fermentation step's `min_days` longer than its `days` (its most time) could never hold:
+/// refused at `["min_days"]` (`too_big`, with `days` as the maximum).
+pub fn min_days_violation(days: Option<f64>, min_days: Option<f64>) -> Option<Violation> {
+    match (days, min_days) {
+        (Some(days), Some(min)) if min > days => {
+            Some(Violation::too_big_number(&["min_days"], days))
+        }
+        _ => None,
+    }
+}
+
 // Thresholds of the recipe checks (`recipe::checks`): advice, never a refusal.
 /// Hot-side hops (boil, first wort, aroma, whirlpool) above this many grams per litre of batch
 /// soak up wort and saturate the bitterness: `hop_rate_high`.
@@ -195,6 +206,7 @@ pub const FERMENTATION_STEP_FIELDS: FieldRules = &[
     ("name", Rule::Text(NAME)),
     ("temperature_c", Rule::Number(TEMPERATURE_C)),
     ("days", Rule::Number(FERMENTATION_DAYS)),
+    ("min_days", Rule::Number(FERMENTATION_DAYS)),
     ("until_gravity", Rule::Number(UNTIL_GRAVITY)),
     ("until_attenuation_percent", Rule::Number(PERCENT)),
     ("sort_order", Rule::Number(SORT_ORDER)),

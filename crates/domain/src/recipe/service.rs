@@ -336,6 +336,11 @@ impl RecipeService {
         {
             return Err(DomainError::Invalid(vec![v]));
         }
+        if let NewRecipeChild::FermentationStep(step) = &new
+            && let Some(v) = super::rules::min_days_violation(step.days, step.min_days)
+        {
+            return Err(DomainError::Invalid(vec![v]));
+        }
         self.ingredients
             .add(user, recipe_id, new, self.clock.now())
             .await

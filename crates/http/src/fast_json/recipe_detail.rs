@@ -240,6 +240,7 @@ fn fermentation_step(item: &FermentationStep, out: &mut Object<'_>) -> serde_jso
         name,
         temperature_c,
         days,
+        min_days,
         until_gravity,
         until_attenuation_percent,
         sort_order,
@@ -250,6 +251,7 @@ fn fermentation_step(item: &FermentationStep, out: &mut Object<'_>) -> serde_jso
     out.serde(key!("name"), name)?;
     out.serde(key!("temperature_c"), temperature_c)?;
     out.serde(key!("days"), days)?;
+    out.serde(key!("min_days"), min_days)?;
     out.serde(key!("until_gravity"), until_gravity)?;
     out.serde(key!("until_attenuation_percent"), until_attenuation_percent)?;
     out.serde(key!("sort_order"), sort_order)?;
@@ -391,6 +393,7 @@ mod tests {
             name: random.text(),
             temperature_c: number(random),
             days: sometimes(random, number),
+            min_days: sometimes(random, number),
             until_gravity: sometimes(random, number),
             until_attenuation_percent: sometimes(random, number),
             sort_order: random.pick(SORT_ORDERS),

@@ -191,6 +191,7 @@ static FERMENTATION_STEP: BodySpec = BodySpec {
         FieldSpec::required("name", Kind::Text),
         FieldSpec::required("temperature_c", Kind::Number),
         FieldSpec::clearable("days", Kind::Number),
+        FieldSpec::clearable("min_days", Kind::Number),
         FieldSpec::clearable("until_gravity", Kind::Number),
         FieldSpec::clearable("until_attenuation_percent", Kind::Number),
         SORT_ORDER,
@@ -305,6 +306,7 @@ fn read_fermentation_step(r: &mut Reader) -> FermentationStepPatch {
         name: r.text("name"),
         temperature_c: r.number("temperature_c"),
         days: r.nullable_number("days"),
+        min_days: r.nullable_number("min_days"),
         until_gravity: r.nullable_number("until_gravity"),
         until_attenuation_percent: r.nullable_number("until_attenuation_percent"),
         sort_order: sort_order(r),
@@ -423,10 +425,16 @@ pub fn read_new_child(
         }
         RecipeChildKind::FermentationStep => {
             let p = read_fermentation_step(&mut r);
+            if let Some(violation) =
+                rules::min_days_violation(p.days.flatten(), p.min_days.flatten())
+            {
+                r.report(violation);
+            }
             NewRecipeChild::FermentationStep(NewFermentationStep {
                 name: p.name.unwrap_or_default(),
                 temperature_c: p.temperature_c.unwrap_or_default(),
                 days: p.days.flatten(),
+                min_days: p.min_days.flatten(),
                 until_gravity: p.until_gravity.flatten(),
                 until_attenuation_percent: p.until_attenuation_percent.flatten(),
                 sort_order: p.sort_order,

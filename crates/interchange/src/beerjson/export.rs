@@ -362,7 +362,7 @@ fn misc(m: &Misc) -> Value {
 }
 
 /// A fermentation step: its temperature held from start to end, its days, the gravity it runs
-/// until (an attenuation target has no BeerJSON field and is not written).
+/// until (an attenuation target and a `min_days` have no BeerJSON field and are not written).
 fn fermentation_step(s: &crate::domain::FermentationStep) -> Value {
     let mut o = Map::new();
     o.insert("name".into(), json!(s.name));

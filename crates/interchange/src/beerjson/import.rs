@@ -658,7 +658,8 @@ fn misc(m: &Obj<'_>, r: &mut Report, sort_order: Option<i32>) -> NewMisc {
 }
 
 /// A step of `fermentation.fermentation_steps`: its start temperature (20 °C when missing), its
-/// time in days and its end gravity as the gravity it runs until.
+/// time in days and its end gravity as the gravity it runs until. BeerJSON has no minimum time
+/// before the end gravity counts: `min_days` stays null.
 fn fermentation_step(
     s: &Obj<'_>,
     r: &mut Report,
@@ -670,6 +671,7 @@ fn fermentation_step(
             .optional_bounded(r, "start_temperature", TEMPERATURE_C, limits::TEMPERATURE_C)
             .unwrap_or(20.0),
         days: s.optional_bounded(r, "step_time", TIME_DAYS, limits::FERMENTATION_DAYS),
+        min_days: None,
         until_gravity: s.optional_bounded(r, "end_gravity", GRAVITY_SG, limits::UNTIL_GRAVITY),
         until_attenuation_percent: None,
         sort_order,

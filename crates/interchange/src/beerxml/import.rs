@@ -341,6 +341,7 @@ fn fermentation_stages(
             name: name.to_owned(),
             temperature_c,
             days: Some(days),
+            min_days: None,
             until_gravity: None,
             until_attenuation_percent: None,
             sort_order: Some(sort_order(steps.len())),
