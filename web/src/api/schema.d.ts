@@ -3161,7 +3161,10 @@ export interface components {
              * @description The 80 % interval's earlier end.
              */
             finish_at_low?: string | null;
-            /** @description The model fitted: `logistic-4p (Speers, Rogers & Smith 2003)`. */
+            /**
+             * @description The model fitted, the one of two that fits the readings better: `logistic-4p (Speers,
+             *     Rogers & Smith 2003)` or `gompertz-4p (Zwietering et al. 1990)`.
+             */
             method?: string | null;
             /**
              * Format: double

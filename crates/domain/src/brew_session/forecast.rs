@@ -6,7 +6,7 @@ use serde::Serialize;
 use time::{Duration, OffsetDateTime};
 
 use crate::brewing::forecast::{
-    ForecastInput, METHOD, MIN_DROP, MIN_READINGS, MIN_SPAN_HOURS, SeriesPoint, forecast,
+    ForecastInput, MIN_DROP, MIN_READINGS, MIN_SPAN_HOURS, NoForecast, SeriesPoint, forecast,
 };
 use crate::brewing::round_to;
 
@@ -55,7 +55,8 @@ pub struct Forecast {
     #[serde(serialize_with = "crate::timestamp::serialize_opt")]
     #[cfg_attr(feature = "openapi", schema(value_type = Option<String>, format = DateTime))]
     pub finish_at_high: Option<OffsetDateTime>,
-    /// The model fitted: `logistic-4p (Speers, Rogers & Smith 2003)`.
+    /// The model fitted, the one of two that fits the readings better: `logistic-4p (Speers,
+    /// Rogers & Smith 2003)` or `gompertz-4p (Zwietering et al. 1990)`.
     #[cfg_attr(feature = "openapi", schema(value_type = Option<String>))]
     pub method: Option<&'static str>,
     /// Raw gravity readings behind the fit.
@@ -97,7 +98,8 @@ impl Forecast {
                     // Whole seconds; the fit never gives more than a few months ahead.
                     let seconds = (hours * 3600.0).round();
                     (seconds.is_finite() && seconds.abs() < 1e10)
-                        .then(|| first_at + Duration::seconds(seconds as i64))
+                        .then(|| first_at.checked_add(Duration::seconds(seconds as i64)))
+                        .flatten()
                 };
                 let sg = |g: f64| Some(round_to(g, 4));
                 Forecast {
@@ -107,15 +109,13 @@ impl Forecast {
                     finish_at: at(fit.finish_hours),
                     finish_at_low: at(fit.finish_low_hours),
                     finish_at_high: at(fit.finish_high_hours),
-                    method: Some(METHOD),
+                    method: Some(fit.curve.method()),
                     readings_used: Some(series.readings),
                     reason: None,
                 }
             }
-            Err(why) if why.0 == crate::brewing::forecast::NOT_ENOUGH_READINGS => {
-                Forecast::none(not_enough(series))
-            }
-            Err(why) => Forecast::none(why.0),
+            Err(NoForecast::NotEnoughReadings) => Forecast::none(not_enough(series)),
+            Err(why) => Forecast::none(why.reason().to_owned()),
         }
     }
 }
@@ -198,7 +198,7 @@ mod tests {
         assert_eq!(f.reason, None);
         assert_eq!(f.predicted_fg, Some(1.012));
         assert_eq!(f.readings_used, Some(240));
-        assert_eq!(f.method, Some(METHOD));
+        assert_eq!(f.method, Some("logistic-4p (Speers, Rogers & Smith 2003)"));
         let finish = f.finish_at.unwrap();
         // 40 + 10 ln 37 = 76.1 hours after the first reading.
         assert!((finish - start - Duration::minutes(4566)).abs() < Duration::hours(1));

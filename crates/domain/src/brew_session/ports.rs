@@ -35,8 +35,9 @@ pub trait BrewSessionRepository: Send + Sync {
         session_id: Uuid,
     ) -> DomainResult<Vec<super::schedule::ScheduledStep>>;
 
-    /// The session's gravity readings bucketed for the forecast (at most
-    /// [`crate::brewing::forecast::MAX_POINTS`] buckets, whatever the number of readings), with
+    /// The session's latest gravity readings (at most
+    /// [`crate::brewing::forecast::MAX_READINGS`]) bucketed for the forecast (at most
+    /// [`crate::brewing::forecast::MAX_POINTS`] buckets), with
     /// its OG and its recipe snapshot's predicted FG; `NotFound` when the session is not the
     /// caller's.
     async fn forecast_series(

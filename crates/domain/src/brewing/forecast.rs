@@ -12,13 +12,18 @@
 //! ```
 //!
 //! `G_i` is the gravity before the yeast gets going, `G_e` the gravity it levels off at (the
-//! forecast FG), `M` the time of the fastest fall (half of the drop done) and `B` the rate (per
-//! hour). It is fitted by Levenberg–Marquardt least squares to a bounded series (one point per
-//! hour or wider bucket: the median gravity of its readings), with two weak Gaussian priors:
-//! `G_e` around the recipe's predicted FG (±[`FG_PRIOR_POINTS`]) and `G_i` around the OG
+//! forecast FG), `M` the time of the fastest fall and `B` the rate (per hour). The logistic is
+//! symmetric about `M`; a fermentation with a long lag and a slow finish is not, so the
+//! modified Gompertz curve (Zwietering et al. 1990), with the same four parameters, is fitted
+//! too and the one with the smaller residuals is kept ([`Curve`]).
+//!
+//! The fit is Levenberg–Marquardt least squares on a bounded series (one point per hour or
+//! wider bucket: the median gravity of its readings), with two weak Gaussian priors: `G_e`
+//! around the recipe's predicted FG (±[`FG_PRIOR_POINTS`]) and `G_i` around the OG
 //! (±[`OG_PRIOR_POINTS`]). The 80 % intervals come from the parameters' covariance (the
-//! Jacobian with the residual variance, widened for the residuals' autocorrelation) and a
-//! share of the drop still to come for the model's own error ([`MODEL_ERROR_SHARE`]).
+//! Jacobian with the residual variance, widened for the residuals' autocorrelation) plus a
+//! share of what the fit says is still to come, for the model's own error
+//! ([`MODEL_ERROR_SHARE`], [`MODEL_ERROR_TIME_SHARE`]).
 //!
 //! Everything is in gravity points (1 point = 0.001 SG, so 1.048 is 48) and hours, which keeps
 //! the normal equations well scaled. Nothing here can loop without bound or panic on NaN: the
@@ -35,8 +40,6 @@ pub const MIN_DROP: f64 = 0.003;
 /// Why there is no forecast before there is enough to fit.
 pub const NOT_ENOUGH_READINGS: &str =
     "needs at least 6 gravity readings over 12 hours with a drop of at least 0.003";
-/// The model, as the answer names it.
-pub const METHOD: &str = "logistic-4p (Speers, Rogers & Smith 2003)";
 /// "Finished" is within this much (SG) of the forecast FG.
 pub const FINISH_TOLERANCE: f64 = 0.001;
 
@@ -58,8 +61,13 @@ pub const MODEL_ERROR_TIME_SHARE: f64 = 1.0;
 /// The standard normal's 90th percentile: an 80 % two-sided interval is ± this many SDs.
 pub const Z_80: f64 = 1.281_551_565_545;
 
+/// The latest gravity readings of a session the forecast reads at most: 69 days of a device's
+/// reading a minute, years of one every 15 minutes.
+pub const MAX_READINGS: u64 = 100_000;
 /// Points fitted at most; the adapter buckets the readings so that there are no more.
 pub const MAX_POINTS: usize = 1000;
+/// The curves tried.
+const CURVES: [Curve; 2] = [Curve::Logistic, Curve::Gompertz];
 /// Levenberg–Marquardt iterations per start.
 const MAX_ITERATIONS: usize = 100;
 /// The furthest a forecast finish may lie beyond the last reading (hours): a fit that puts the
@@ -92,6 +100,8 @@ pub struct ForecastInput {
 /// The fitted forecast. Gravities are SG, times hours after the first reading.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ForecastFit {
+    /// The curve that fitted the readings better.
+    pub curve: Curve,
     pub fg: f64,
     pub fg_low: f64,
     pub fg_high: f64,
@@ -101,8 +111,23 @@ pub struct ForecastFit {
 }
 
 /// Why there is no forecast.
-#[derive(Debug, Clone, PartialEq)]
-pub struct NoForecast(pub String);
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NoForecast {
+    /// Fewer than [`MIN_READINGS`] readings, over less than [`MIN_SPAN_HOURS`], or a drop
+    /// of less than [`MIN_DROP`].
+    NotEnoughReadings,
+    /// The fit failed or put the end out of reach: no shape to extrapolate yet.
+    NoShape,
+}
+
+impl NoForecast {
+    pub fn reason(self) -> &'static str {
+        match self {
+            NoForecast::NotEnoughReadings => NOT_ENOUGH_READINGS,
+            NoForecast::NoShape => "the readings do not yet show where the fermentation is heading",
+        }
+    }
+}
 
 /// The forecast for the series, or why there is none.
 pub fn forecast(input: &ForecastInput) -> Result<ForecastFit, NoForecast> {
@@ -114,16 +139,15 @@ pub fn forecast(input: &ForecastInput) -> Result<ForecastFit, NoForecast> {
         .filter(|p| p.hours.is_finite() && p.gravity.is_finite())
         .filter(|p| (0.9..=1.3).contains(&p.gravity))
         .collect();
-    let not_enough = || NoForecast(NOT_ENOUGH_READINGS.to_owned());
     let (Some(first), Some(last)) = (points.first(), points.last()) else {
-        return Err(not_enough());
+        return Err(NoForecast::NotEnoughReadings);
     };
     if input.readings < MIN_READINGS
         || !at_least(input.span_hours, MIN_SPAN_HOURS)
         || !at_least(first.gravity - last.gravity, MIN_DROP - 1e-9)
         || points.len() < 3
     {
-        return Err(not_enough());
+        return Err(NoForecast::NotEnoughReadings);
     }
     let t: Vec<f64> = points.iter().map(|p| p.hours).collect();
     let y: Vec<f64> = points.iter().map(|p| to_points(p.gravity)).collect();
@@ -137,9 +161,7 @@ pub fn forecast(input: &ForecastInput) -> Result<ForecastFit, NoForecast> {
         None,
         None,
     ];
-    fit(&t, &y, priors).ok_or_else(|| {
-        NoForecast("the readings do not yet show where the fermentation is heading".to_owned())
-    })
+    fit(&t, &y, priors).ok_or(NoForecast::NoShape)
 }
 
 /// `x ≥ min`, false for NaN.
@@ -172,21 +194,64 @@ fn falling(x: f64) -> f64 {
     }
 }
 
+/// The curves fitted. Both have four parameters `[G_i, G_e, ln B, M]` and fall from `G_i`
+/// to `G_e` with their steepest fall at `M`; they differ in shape: the logistic is symmetric
+/// about `M`, the Gompertz curve starts abruptly and approaches `G_e` slowly.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Curve {
+    /// Speers, Rogers & Smith 2003: `G_e + (G_i − G_e) / (1 + exp(B (t − M)))`.
+    Logistic,
+    /// The modified Gompertz curve (Zwietering et al. 1990, Appl. Environ. Microbiol.
+    /// 56:1875–1881): `G_i − (G_i − G_e) · exp(−exp(−B (t − M)))`.
+    Gompertz,
+}
+
+impl Curve {
+    /// The share of the drop still to come at `t`, and its derivatives by `B` and `M`.
+    fn share(self, b: f64, m: f64, t: f64) -> (f64, f64, f64) {
+        match self {
+            Curve::Logistic => {
+                let s = falling(b * (t - m));
+                let ds = s * (1.0 - s);
+                (s, -ds * (t - m), ds * b)
+            }
+            Curve::Gompertz => {
+                let e = (-b * (t - m)).min(700.0).exp();
+                let done = (-e).exp();
+                (1.0 - done, -done * e * (t - m), done * e * b)
+            }
+        }
+    }
+
+    /// The model, as the answer names it.
+    pub fn method(self) -> &'static str {
+        match self {
+            Curve::Logistic => "logistic-4p (Speers, Rogers & Smith 2003)",
+            Curve::Gompertz => "gompertz-4p (Zwietering et al. 1990)",
+        }
+    }
+
+    /// The hours at which the share still to come is `q`.
+    fn when(self, b: f64, m: f64, q: f64) -> f64 {
+        match self {
+            Curve::Logistic => m + (1.0 / q - 1.0).ln() / b,
+            Curve::Gompertz => m - (-(1.0 - q).ln()).ln() / b,
+        }
+    }
+}
+
 /// The model's value and its gradient with respect to the parameters at time `t`.
-fn model(th: &Params, t: f64) -> (f64, Params) {
+fn model(curve: Curve, th: &Params, t: f64) -> (f64, Params) {
     let [gi, ge, lnb, m] = *th;
     let b = lnb.exp();
-    let s = falling(b * (t - m));
-    let ds = s * (1.0 - s);
+    let (s, ds_db, ds_dm) = curve.share(b, m, t);
     let drop = gi - ge;
-    (
-        ge + drop * s,
-        [s, 1.0 - s, -drop * ds * b * (t - m), drop * ds * b],
-    )
+    (ge + drop * s, [s, 1.0 - s, drop * ds_db * b, drop * ds_dm])
 }
 
 /// The least-squares problem: data residuals over `sigma` and the priors' residuals.
 struct Problem<'a> {
+    curve: Curve,
     t: &'a [f64],
     y: &'a [f64],
     keep: &'a [bool],
@@ -196,7 +261,10 @@ struct Problem<'a> {
 
 impl Problem<'_> {
     fn cost(&self, th: &Params) -> f64 {
-        let data: f64 = self.kept().map(|(t, y)| (y - model(th, t).0).powi(2)).sum();
+        let data: f64 = self
+            .kept()
+            .map(|(t, y)| (y - model(self.curve, th, t).0).powi(2))
+            .sum();
         data / (self.sigma * self.sigma) + self.prior_cost(th)
     }
 
@@ -222,7 +290,7 @@ impl Problem<'_> {
         let mut jtr = [0.0; P];
         let w = 1.0 / (self.sigma * self.sigma);
         for (t, y) in self.kept() {
-            let (f, g) = model(th, t);
+            let (f, g) = model(self.curve, th, t);
             add_outer(&mut jtj, &g, w);
             for (a, gi) in jtr.iter_mut().zip(&g) {
                 *a += w * gi * (y - f);
@@ -428,20 +496,28 @@ fn autocorrelation(r: &[f64]) -> f64 {
 fn fit(t: &[f64], y: &[f64], priors: [Option<(f64, f64)>; P]) -> Option<ForecastFit> {
     let t_last = *t.last()?;
     let all = vec![true; t.len()];
-    let first = Problem {
-        t,
-        y,
-        keep: &all,
-        sigma: 1.0,
-        priors,
-    };
     let seeds = starts(t, y, &priors);
-    let (th1, _) = best_fit(&first, t_last, &seeds)?;
+    // The curve that fits the readings better (both have four parameters).
+    let (curve, th1) = CURVES
+        .iter()
+        .filter_map(|&curve| {
+            let first = Problem {
+                curve,
+                t,
+                y,
+                keep: &all,
+                sigma: 1.0,
+                priors,
+            };
+            best_fit(&first, t_last, &seeds).map(|(th, cost)| (curve, th, cost))
+        })
+        .min_by(|a, b| a.2.total_cmp(&b.2))
+        .map(|(curve, th, _)| (curve, th))?;
 
     let residuals: Vec<f64> = t
         .iter()
         .zip(y)
-        .map(|(t, y)| y - model(&th1, *t).0)
+        .map(|(t, y)| y - model(curve, &th1, *t).0)
         .collect();
     let abs: Vec<f64> = residuals.iter().map(|r| r.abs()).collect();
     let robust_sd = 1.4826 * median(&abs)?;
@@ -465,34 +541,44 @@ fn fit(t: &[f64], y: &[f64], priors: [Option<(f64, f64)>; P]) -> Option<Forecast
     let sigma = sd * ((1.0 + rho) / (1.0 - rho)).sqrt();
 
     let second = Problem {
+        curve,
         t,
         y,
         keep: &keep,
         sigma,
         priors,
     };
-    let mut seeds2 = vec![th1];
-    seeds2.extend(seeds);
-    let (th, _) = best_fit(&second, t_last, &seeds2)?;
+    // The second fit moves the first one's parameters only a little: one start is enough.
+    let (th, _) = best_fit(&second, t_last, &[th1])?;
     let (jtj, _) = second.normal_equations(&th);
     let cov = invert(&jtj)?;
-    summarise(&th, &cov, t_last)
+    summarise(curve, &th, &cov, t_last)
+}
+
+/// When the curve comes within the tolerance of `G_e`.
+fn finish_of(curve: Curve, th: &Params) -> f64 {
+    let [gi, ge, lnb, m] = *th;
+    curve.when(lnb.exp(), m, FINISH_TOLERANCE * 1000.0 / (gi - ge))
 }
 
 /// The forecast from the fitted parameters and their covariance.
-fn summarise(th: &Params, cov: &Matrix, t_last: f64) -> Option<ForecastFit> {
-    let [gi, ge, lnb, m] = *th;
-    let b = lnb.exp();
+fn summarise(curve: Curve, th: &Params, cov: &Matrix, t_last: f64) -> Option<ForecastFit> {
+    let [gi, ge, _, _] = *th;
     let d = gi - ge;
     let tolerance = FINISH_TOLERANCE * 1000.0;
     if !at_least(d, tolerance * 1.5) || !at_least(ge, -30.0) {
         return None;
     }
-    let ln = (d / tolerance - 1.0).ln();
-    let finish = m + ln / b;
-    // d t_f / d θ for t_f = M + ln(D/τ − 1) / B, D = G_i − G_e.
-    let dd = 1.0 / (b * (d - tolerance));
-    let grad_t = [dd, -dd, -ln / b, 1.0];
+    let finish = finish_of(curve, th);
+    // The finish's gradient by central differences (delta method).
+    let mut grad_t = [0.0; P];
+    for (k, g) in grad_t.iter_mut().enumerate() {
+        let step = 1e-4 * th.get(k).map_or(1.0, |x| x.abs().max(1.0));
+        let (mut up, mut down) = (*th, *th);
+        *up.get_mut(k)? += step;
+        *down.get_mut(k)? -= step;
+        *g = (finish_of(curve, &up) - finish_of(curve, &down)) / (2.0 * step);
+    }
     let var_ge = cov.get(1).and_then(|r| r.get(1)).copied()?;
     let var_t = quad(cov, &grad_t);
     if !at_least(var_ge, 0.0) || !at_least(var_t, 0.0) || !finish.is_finite() {
@@ -502,12 +588,13 @@ fn summarise(th: &Params, cov: &Matrix, t_last: f64) -> Option<ForecastFit> {
         return None;
     }
     // What the fit says is still to come, for the model's own error.
-    let now = model(th, t_last).0;
+    let now = model(curve, th, t_last).0;
     let to_come = (now - ge).max(0.0);
     let hours_to_come = (finish - t_last).max(0.0);
     let fg_half = Z_80 * var_ge.sqrt() + MODEL_ERROR_SHARE * to_come;
     let t_half = Z_80 * var_t.sqrt() + MODEL_ERROR_TIME_SHARE * hours_to_come;
     Some(ForecastFit {
+        curve,
         fg: to_sg(ge),
         fg_low: to_sg(ge - fg_half),
         fg_high: to_sg(ge + fg_half),
@@ -558,10 +645,7 @@ mod tests {
         let hours = [0.0, 2.0, 4.0, 6.0, 8.0, 10.0];
         let falling_fast = series(&hours, |t| 1.050 - t * 0.001);
         // Ten hours only.
-        assert_eq!(
-            forecast(&falling_fast),
-            Err(NoForecast(NOT_ENOUGH_READINGS.to_owned()))
-        );
+        assert_eq!(forecast(&falling_fast), Err(NoForecast::NotEnoughReadings));
         // Twelve hours but a drop of 0.002.
         let hours = [0.0, 3.0, 6.0, 9.0, 12.0];
         let flat = series(&hours, |t| 1.050 - t / 6000.0);
@@ -572,10 +656,7 @@ mod tests {
         assert!(forecast(&few).is_err());
         // Six pass the gate (a straight line may still not show where it is heading).
         few.readings = 6;
-        assert_ne!(
-            forecast(&few),
-            Err(NoForecast(NOT_ENOUGH_READINGS.to_owned()))
-        );
+        assert_ne!(forecast(&few), Err(NoForecast::NotEnoughReadings));
     }
 
     #[test]

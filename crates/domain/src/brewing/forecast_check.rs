@@ -332,4 +332,30 @@ fn forecast_check() {
         total.fg_coverage * 100.0,
         total.finish_coverage * 100.0
     );
+    // What docs/calculations.md reports, kept from getting worse unnoticed.
+    assert!(total.fitted * 100 >= total.cases * 98, "fits failed");
+    assert!(
+        total.fg_median <= 3.5,
+        "FG median error {}",
+        total.fg_median
+    );
+    assert!(
+        (0.8..=0.95).contains(&total.fg_coverage),
+        "FG coverage {}",
+        total.fg_coverage
+    );
+    assert!(
+        total.finish_coverage >= 0.7,
+        "finish coverage {}",
+        total.finish_coverage
+    );
+    let late_logistic = rows
+        .iter()
+        .find(|r| r.label == "70 % Logistic")
+        .map(|r| (r.fg_median, r.finish_median, r.fg_coverage));
+    assert!(
+        late_logistic
+            .is_some_and(|(fg, finish, coverage)| fg <= 4.0 && finish <= 6.0 && coverage >= 0.8),
+        "{late_logistic:?}"
+    );
 }
