@@ -3,7 +3,9 @@
 //! reading every 15 minutes, noise, drift, outliers, gaps), forecast at 30 %, 50 % and 70 % of
 //! the way from OG to the true FG, and compared with the truth. Deterministic (a fixed seed).
 //!
-//! The table: `cargo test -p wort-domain --release forecast_check -- --nocapture`.
+//! The table: `cargo test -p wort-domain --lib forecast_check -- --nocapture` (about 15 s
+//! unoptimised); it fails when the errors or the coverage get worse than docs/calculations.md
+//! reports.
 
 use super::forecast::{ForecastFit, ForecastInput, SeriesPoint, forecast};
 
