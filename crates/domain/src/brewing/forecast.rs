@@ -145,9 +145,12 @@ pub fn forecast(input: &ForecastInput) -> Result<ForecastFit, NoForecast> {
     if input.readings < MIN_READINGS
         || !at_least(input.span_hours, MIN_SPAN_HOURS)
         || !at_least(first.gravity - last.gravity, MIN_DROP - 1e-9)
-        || points.len() < 3
     {
         return Err(NoForecast::NotEnoughReadings);
+    }
+    // Enough readings, but bunched into two hours (the start and the end): no shape.
+    if points.len() < 3 {
+        return Err(NoForecast::NoShape);
     }
     let t: Vec<f64> = points.iter().map(|p| p.hours).collect();
     let y: Vec<f64> = points.iter().map(|p| to_points(p.gravity)).collect();
