@@ -417,7 +417,8 @@ fn default_workers() -> usize {
 struct SharedParts {
     /// One for the process, so the bound on concurrent hashes holds across workers.
     hasher: Arc<dyn PasswordHasher>,
-    /// One for the process too: at most one imported file read per core at a time.
+    /// One for the process too: at most one imported file read or forecast fit per core at a
+    /// time.
     cpu: Arc<dyn wort_domain::recipe::ports::CpuWork>,
     /// One for the process too: at most one heavy answer per core at a time.
     heavy: Arc<HeavyAnswers>,
@@ -485,7 +486,8 @@ impl SharedParts {
                 Arc::new(PgAccounts::new(pool.clone())),
                 clock.clone(),
             )
-            .predicting_mash_ph(Arc::new(water_service())),
+            .predicting_mash_ph(Arc::new(water_service()))
+            .fitting_on(self.cpu.clone()),
             notes: wort_domain::session_note::NoteService::new(
                 Arc::new(wort_db::PgNotes::new(pool.clone())),
                 clock.clone(),

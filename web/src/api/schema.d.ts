@@ -1571,6 +1571,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/sessions/{id}/forecast": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The fermentation forecast: the four-parameter logistic model of gravity over time (Speers,
+         *     Rogers & Smith 2003, the ASBC miniature fermentation assay's model) fitted to the session's
+         *     gravity readings (hourly medians), with the recipe's predicted FG as weak prior knowledge:
+         *     the final gravity the fermentation is heading for and when the gravity comes within 0.001 of
+         *     it, each with an 80 % interval. Every field is null, with a `reason`, until there are at
+         *     least 6 gravity readings over at least 12 hours and a drop of at least 0.003, or when the
+         *     readings do not fit the model.
+         */
+        get: operations["get_forecast"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/sessions/{id}/inventory-deduction": {
         parameters: {
             query?: never;
@@ -3385,6 +3410,56 @@ export interface components {
          * @enum {string}
          */
         FermentableType: "grain" | "adjunct" | "sugar" | "extract" | "dry_extract" | "fruit" | "juice" | "honey" | "other";
+        /**
+         * @description The forecast: the final gravity the fermentation is heading for and when it comes within
+         *     0.001 of it, each with an 80 % interval; every field null, with a `reason`, until there are
+         *     at least 6 gravity readings over at least 12 hours and a drop of at least 0.003, or when
+         *     the readings do not fit the model.
+         */
+        FermentationForecast: {
+            /**
+             * Format: date-time
+             * @description When the gravity comes within 0.001 of `predicted_fg` (may be past).
+             */
+            finish_at?: string | null;
+            /**
+             * Format: date-time
+             * @description The 80 % interval's later end.
+             */
+            finish_at_high?: string | null;
+            /**
+             * Format: date-time
+             * @description The 80 % interval's earlier end.
+             */
+            finish_at_low?: string | null;
+            /**
+             * @description The model fitted, the one of two that fits the readings better: `logistic-4p (Speers,
+             *     Rogers & Smith 2003)` or `gompertz-4p (Zwietering et al. 1990)`.
+             */
+            method?: string | null;
+            /**
+             * Format: double
+             * @description The gravity the fermentation levels off at (SG, 4 decimals).
+             */
+            predicted_fg?: number | null;
+            /**
+             * Format: double
+             * @description The 80 % interval's upper end (SG).
+             */
+            predicted_fg_high?: number | null;
+            /**
+             * Format: double
+             * @description The 80 % interval's lower end (SG).
+             */
+            predicted_fg_low?: number | null;
+            /**
+             * Format: int64
+             * @description Raw gravity readings behind the fit.
+             */
+            readings_used?: number | null;
+            /** @description Why there is no forecast (null when there is one). */
+            reason?: string | null;
+        };
         FermentationLog: {
             /** Format: date-time */
             created_at: string;
@@ -17490,6 +17565,85 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ScheduledStep"][];
+                };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_forecast: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description Session id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FermentationForecast"];
                 };
             };
             /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */

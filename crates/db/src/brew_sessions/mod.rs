@@ -7,9 +7,11 @@
 //! * [`transactions`]: the multi-step writes, each in one transaction.
 //! * [`retention`]: thinning old readings in batches (`WORT_READINGS_RETENTION_DAYS`).
 //! * [`effects`]: carries out what the domain decided a change sets off.
+//! * [`forecast`]: the bucketed readings the fermentation forecast is fitted to.
 //! * this file: the repository, which opens the connections and transactions.
 
 mod effects;
+mod forecast;
 mod queries;
 mod readings;
 pub mod retention;
@@ -69,6 +71,14 @@ impl BrewSessionRepository for PgBrewSessions {
         crate::fermentation_schedule::schedule_of(&self.pool, user, session_id)
             .await?
             .ok_or(DomainError::NotFound)
+    }
+
+    async fn forecast_series(
+        &self,
+        user: UserId,
+        session_id: Uuid,
+    ) -> DomainResult<wort_domain::brew_session::ForecastSeries> {
+        forecast::forecast_series(&self.pool, user, session_id).await
     }
 
     async fn announce_due_fermentation_steps(&self, now: OffsetDateTime) -> DomainResult<usize> {

@@ -35,6 +35,17 @@ pub trait BrewSessionRepository: Send + Sync {
         session_id: Uuid,
     ) -> DomainResult<Vec<super::schedule::ScheduledStep>>;
 
+    /// The session's latest gravity readings (at most
+    /// [`crate::brewing::forecast::MAX_READINGS`]) bucketed for the forecast (at most
+    /// [`crate::brewing::forecast::MAX_POINTS`] buckets), with
+    /// its OG and its recipe snapshot's predicted FG; `NotFound` when the session is not the
+    /// caller's.
+    async fn forecast_series(
+        &self,
+        user: UserId,
+        session_id: Uuid,
+    ) -> DomainResult<super::forecast::ForecastSeries>;
+
     /// Marks the steps of fermenting sessions whose `due_at` has come as due, announcing each
     /// with `fermentation.step_due`; how many.
     async fn announce_due_fermentation_steps(&self, now: OffsetDateTime) -> DomainResult<usize>;

@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use uuid::Uuid;
 
+use super::forecast::Forecast;
 use super::model::{
     BrewSession, BrewSessionFilter, BrewSessionPatch, BrewStep, NewBrewSession, NewReading,
     NewStep, Reading, ReadingPatch, ReadingRange, StepPatch, plan_brew_session,
@@ -15,6 +16,7 @@ use super::timer::TimerAction;
 use crate::account::ports::AccountRepository;
 use crate::page::{Page, PageRequest};
 use crate::ports::Clock;
+use crate::recipe::ports::{CpuWork, run_cpu};
 use crate::{DomainResult, UserId};
 
 pub struct BrewSessionService {
@@ -24,6 +26,8 @@ pub struct BrewSessionService {
     /// The prediction kept beside a measured mash pH (the water model, which the session
     /// knows nothing else of). Without it a measured pH is stored with no prediction.
     mash_ph: Option<Arc<dyn MashPhPrediction>>,
+    /// Where the forecast's fit runs (off the async workers); inline without it.
+    cpu: Option<Arc<dyn CpuWork>>,
     clock: Arc<dyn Clock>,
 }
 
@@ -37,6 +41,7 @@ impl BrewSessionService {
             sessions,
             accounts,
             mash_ph: None,
+            cpu: None,
             clock,
         }
     }
@@ -45,6 +50,13 @@ impl BrewSessionService {
     #[must_use]
     pub fn predicting_mash_ph(mut self, prediction: Arc<dyn MashPhPrediction>) -> Self {
         self.mash_ph = Some(prediction);
+        self
+    }
+
+    /// The service running the forecast's fit on `cpu`, a bounded number at a time.
+    #[must_use]
+    pub fn fitting_on(mut self, cpu: Arc<dyn CpuWork>) -> Self {
+        self.cpu = Some(cpu);
         self
     }
 
@@ -69,6 +81,16 @@ impl BrewSessionService {
         session_id: Uuid,
     ) -> DomainResult<Vec<super::schedule::ScheduledStep>> {
         self.sessions.fermentation_schedule(user, session_id).await
+    }
+
+    /// The fermentation forecast (`GET /v1/sessions/{id}/forecast`): the model fitted to the
+    /// session's bucketed gravity readings, or why there is none.
+    pub async fn forecast(&self, user: UserId, session_id: Uuid) -> DomainResult<Forecast> {
+        let series = self.sessions.forecast_series(user, session_id).await?;
+        match &self.cpu {
+            Some(cpu) => run_cpu(cpu.as_ref(), move || Forecast::of(&series)).await,
+            None => Ok(Forecast::of(&series)),
+        }
     }
 
     /// What is happening now (`GET /v1/home`): sessions brewing or fermenting and the timers

@@ -17,6 +17,7 @@ pub mod carbonation;
 pub mod colour;
 pub mod explain;
 pub mod fermentation;
+pub mod forecast;
 pub mod gravity;
 pub mod hop_form;
 pub mod hop_stand;
@@ -33,6 +34,8 @@ pub mod water;
 
 #[cfg(test)]
 pub(crate) mod fixtures;
+#[cfg(test)]
+mod forecast_check;
 #[cfg(test)]
 mod properties;
 #[cfg(test)]

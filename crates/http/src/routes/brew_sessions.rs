@@ -47,7 +47,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .service(resource("/{id}/fermentation-logs/latest", "GET").route(web::get().to(latest_reading)))
     .service(
         resource("/{id}/fermentation-schedule", "GET").route(web::get().to(fermentation_schedule)),
-    );
+    )
+    .service(resource("/{id}/forecast", "GET").route(web::get().to(forecast)));
 }
 
 /// `/v1/home`, a fixed path.
@@ -616,6 +617,23 @@ pub async fn fermentation_schedule(
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
     Ok(HttpResponse::Ok().json(state.brew_sessions.fermentation_schedule(user, id).await?))
+}
+
+/// The fermentation forecast: the four-parameter logistic model of gravity over time (Speers,
+/// Rogers & Smith 2003, the ASBC miniature fermentation assay's model) fitted to the session's
+/// gravity readings (hourly medians), with the recipe's predicted FG as weak prior knowledge:
+/// the final gravity the fermentation is heading for and when the gravity comes within 0.001 of
+/// it, each with an 80 % interval. Every field is null, with a `reason`, until there are at
+/// least 6 gravity readings over at least 12 hours and a drop of at least 0.003, or when the
+/// readings do not fit the model.
+#[utoipa::path(get, path = "/v1/sessions/{id}/forecast", operation_id = "get_forecast", tag = "fermentation logs",
+    params(("id" = uuid::Uuid, Path, description = "Session id")),
+    responses((status = 200, body = wort_domain::brew_session::Forecast)))]
+pub async fn forecast(
+    CallerAndId { user, id }: CallerAndId,
+    state: web::Data<AppState>,
+) -> ApiResult<HttpResponse> {
+    Ok(HttpResponse::Ok().json(state.brew_sessions.forecast(user, id).await?))
 }
 
 /// What is happening now, for a home page: the sessions `brewing` or `fermenting` (fermenting

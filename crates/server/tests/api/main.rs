@@ -29,6 +29,7 @@ mod explained;
 mod fast_paths;
 mod fermentation;
 mod file_meaning;
+mod forecast;
 mod hardening;
 mod heavy_answers;
 mod history;
