@@ -83,6 +83,8 @@ export const keys = {
     notes: (id: string) => ['brew-sessions', 'notes', id] as const,
     /** Under the session's detail: refreshed whenever the session is (a reading, a status change). */
     schedule: (id: string) => ['brew-sessions', 'detail', id, 'fermentation-schedule'] as const,
+    /** Under the session's detail: a new reading refreshes the forecast too. */
+    forecast: (id: string) => ['brew-sessions', 'detail', id, 'forecast'] as const,
   },
   inventory: {
     lists: () => ['inventory', 'list'] as const,

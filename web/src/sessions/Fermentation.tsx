@@ -9,7 +9,17 @@ import { useSession } from '../auth/api';
 import { usePrefs } from '../prefs';
 import { display, formatNumber, fromInput, symbolFor, toInput } from '../units';
 import { absoluteTime } from '../time';
-import { useAddReading, useDeleteReading, useFermentationLogs, useFermentationSchedule, useRestoreReading, useSaveReading, useSessionNotes } from './api';
+import {
+  useAddReading,
+  useDeleteReading,
+  useFermentationLogs,
+  useFermentationSchedule,
+  useRestoreReading,
+  useSaveReading,
+  useSessionForecast,
+  useSessionNotes,
+} from './api';
+import { forecastText } from './forecast';
 import { chartMarks, noteMarks, stepMarks } from './chartMarks';
 import { ChartMarkList, NoteForm } from './ChartNotes';
 
@@ -70,6 +80,7 @@ export function Fermentation({ session }: { session: Session }) {
   // What the chart marks at an instant: the notes and the schedule's step changes (alerts will
   // join them as one more source; chartMarks.ts says how).
   const notes = useSessionNotes(id);
+  const forecast = useSessionForecast(id);
   const schedule = useFermentationSchedule(id);
   const marks = useMemo(
     () =>
@@ -172,8 +183,13 @@ export function Fermentation({ session }: { session: Session }) {
           <p className="muted">No readings yet. Add the first one above.</p>
         ) : (
           <Suspense fallback={<Loading what="the chart" />}>
-            <FermentationChart logs={list} prefs={prefs} marks={marks} />
+            <FermentationChart logs={list} prefs={prefs} marks={marks} forecast={forecast.data} />
           </Suspense>
+        )}
+        {forecast.data && list.length > 0 && (
+          <p className="muted small forecast">
+            <strong>Forecast:</strong> {forecastText(forecast.data, prefs)}
+          </p>
         )}
       </figure>
       <section aria-labelledby="h-notes">

@@ -8,6 +8,18 @@ import { absoluteTime } from '../time';
 import { MARK_STYLE, withMarkTimes, type ChartMark } from './chartMarks';
 
 type Log = Schemas['FermentationLog'];
+type Forecast = Schemas['FermentationForecast'];
+
+/** The forecast's FG band and line as chart series: values only from the last reading to the
+ * later end of the finish interval, null elsewhere. Null when there is no forecast. */
+export function forecastSeries(forecast: Forecast | null | undefined, lastReadingAt: number | undefined) {
+  if (!forecast || lastReadingAt == null) return null;
+  const { predicted_fg: fg, predicted_fg_low: low, predicted_fg_high: high, finish_at: finish, finish_at_high: latest } = forecast;
+  if (fg == null || low == null || high == null || !finish) return null;
+  const end = Date.parse(latest ?? finish) / 1000;
+  if (!(end > lastReadingAt)) return null;
+  return { from: lastReadingAt, to: end, fg, low, high };
+}
 
 /** A marker's width and height (a tap target), and how far a second row of them stands above the first. */
 const MARKER_SIZE = 44;
@@ -27,7 +39,17 @@ interface Pin {
  * marks (notes, schedule changes; `chartMarks.ts`) drawn as vertical lines at their instants
  * and a marker for each above the plot that shows its text on hover or focus.
  */
-export default function FermentationChart({ logs, prefs, marks }: { logs: Log[]; prefs: Preferences; marks: ChartMark[] }) {
+export default function FermentationChart({
+  logs,
+  prefs,
+  marks,
+  forecast,
+}: {
+  logs: Log[];
+  prefs: Preferences;
+  marks: ChartMark[];
+  forecast?: Forecast | null;
+}) {
   const area = useRef<HTMLDivElement>(null);
   const box = useRef<HTMLDivElement>(null);
   const [pins, setPins] = useState<Pin[]>([]);
@@ -46,7 +68,13 @@ export default function FermentationChart({ logs, prefs, marks }: { logs: Log[];
       gs.push(l.gravity == null ? null : g.to(l.gravity));
       ts.push(l.temperature_c == null ? null : t.to(l.temperature_c));
     }
-    const data = withMarkTimes(readingXs, [gs, ts], marks);
+    // The forecast: its FG line and 80 % band run from the last reading to the finish interval's
+    // later end, so the time axis reaches that far.
+    const ahead = forecastSeries(forecast, readingXs.length ? Math.max(...readingXs) : undefined);
+    const reach = ahead ? [{ at: ahead.to }] : [];
+    const merged = withMarkTimes(readingXs, [gs, ts], [...marks, ...reach] as ChartMark[]);
+    const along = (v: number) => merged.xs.map((x) => (ahead && x >= ahead.from && x <= ahead.to && (x === ahead.from || x === ahead.to) ? g.to(v) : null));
+    const data = ahead ? { xs: merged.xs, series: [...merged.series, along(ahead.high), along(ahead.low), along(ahead.fg)] } : merged;
     const dark = window.matchMedia('(prefers-color-scheme: dark)').matches;
     const ink = dark ? '#d9d4c7' : '#3b352b';
     const grid = dark ? '#3a362f' : '#e6e0d2';
@@ -112,7 +140,25 @@ export default function FermentationChart({ logs, prefs, marks }: { logs: Log[];
           spanGaps: true,
           value: (_u, v) => (v == null ? '—' : formatNumber(v, 1)),
         },
+        ...(ahead
+          ? [
+              { label: 'Forecast FG, 80 % high', scale: 'g', stroke: 'transparent', spanGaps: true, points: { show: false } },
+              { label: 'Forecast FG, 80 % low', scale: 'g', stroke: 'transparent', spanGaps: true, points: { show: false } },
+              {
+                label: `Forecast FG (${g.symbol})`,
+                scale: 'g',
+                stroke: '#c8891c',
+                dash: [4, 4],
+                width: 1.5,
+                spanGaps: true,
+                points: { show: false },
+                value: (_u: uPlot, v: number | null) => (v == null ? '—' : formatNumber(v, g.decimals, g.fixed)),
+              },
+            ]
+          : []),
       ],
+      // The 80 % interval of the forecast FG, filled between its two edges.
+      bands: ahead ? [{ series: [3, 4], fill: 'rgba(200, 137, 28, 0.18)' }] : [],
       axes: [
         { stroke: ink, grid: { stroke: grid } },
         { scale: 'g', stroke: ink, grid: { stroke: grid }, size: 60, values: (_u, vals) => vals.map((v) => formatNumber(v, g.decimals, g.fixed)) },
@@ -128,7 +174,7 @@ export default function FermentationChart({ logs, prefs, marks }: { logs: Log[];
       ro.disconnect();
       plot.destroy();
     };
-  }, [logs, prefs, marks]);
+  }, [logs, prefs, marks, forecast]);
   // The canvas says nothing to assistive technology; the figure's caption, the readings table
   // and the list of marks below the chart carry the values. The markers are reachable by Tab
   // and show their text on focus as on hover.

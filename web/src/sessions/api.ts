@@ -232,6 +232,15 @@ export function useFermentationSchedule(sessionId: string) {
   });
 }
 
+/** The API's forecast of the FG and the finish, from the gravity readings (all null with a
+ * `reason` until there are enough of them). */
+export function useSessionForecast(sessionId: string) {
+  return useQuery({
+    queryKey: keys.brewSessions.forecast(sessionId),
+    queryFn: () => unwrap(client.GET('/v1/sessions/{id}/forecast', { params: { path: { id: sessionId } } })),
+  });
+}
+
 type Note = Schemas['SessionNote'];
 const byNoteTime = (a: Note, b: Note) => a.at.localeCompare(b.at) || a.created_at.localeCompare(b.created_at);
 
