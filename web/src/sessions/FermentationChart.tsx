@@ -73,8 +73,10 @@ export default function FermentationChart({
     const ahead = forecastSeries(forecast, readingXs.length ? Math.max(...readingXs) : undefined);
     const reach = ahead ? [{ at: ahead.to }] : [];
     const merged = withMarkTimes(readingXs, [gs, ts], [...marks, ...reach] as ChartMark[]);
-    const along = (v: number) => merged.xs.map((x) => (ahead && x >= ahead.from && x <= ahead.to && (x === ahead.from || x === ahead.to) ? g.to(v) : null));
-    const data = ahead ? { xs: merged.xs, series: [...merged.series, along(ahead.high), along(ahead.low), along(ahead.fg)] } : merged;
+    const along = (v: number) => merged.xs.map((x) => (ahead && (x === ahead.from || x === ahead.to) ? g.to(v) : null));
+    const data = ahead ? { xs: merged.xs, series: [...merged.series, along(ahead.fg)] } : merged;
+    // The gravity axis reaches the band's edges too (the readings alone may stop above it).
+    const band: [number, number] | null = ahead ? [Math.min(g.to(ahead.low), g.to(ahead.high)), Math.max(g.to(ahead.low), g.to(ahead.high))] : null;
     const dark = window.matchMedia('(prefers-color-scheme: dark)').matches;
     const ink = dark ? '#d9d4c7' : '#3b352b';
     const grid = dark ? '#3a362f' : '#e6e0d2';
@@ -85,6 +87,15 @@ export default function FermentationChart({
       const top = u.bbox.top;
       const bottom = top + u.bbox.height;
       ctx.save();
+      // The forecast's 80 % interval of the FG: a filled band from the last reading on.
+      if (ahead && band) {
+        const x0 = u.valToPos(ahead.from, 'x', true);
+        const x1 = u.valToPos(ahead.to, 'x', true);
+        const yTop = u.valToPos(band[1], 'g', true);
+        const yBottom = u.valToPos(band[0], 'g', true);
+        ctx.fillStyle = 'rgba(200, 137, 28, 0.18)';
+        ctx.fillRect(x0, yTop, x1 - x0, yBottom - yTop);
+      }
       ctx.lineWidth = Math.max(1, devicePixelRatio);
       for (const m of marks) {
         const x = Math.round(u.valToPos(m.at, 'x', true));
@@ -121,7 +132,14 @@ export default function FermentationChart({
       cursor: { drag: { x: true, y: false } },
       // Room above the plot for the marks' markers.
       padding: [marks.length === 0 ? null : marks.length === 1 ? MARKER_SIZE : MARKER_SIZE + MARKER_ROW, null, null, null],
-      scales: { x: { time: true }, g: { auto: true }, t: { auto: true } },
+      scales: {
+        x: { time: true },
+        g: {
+          auto: true,
+          range: (_u, min, max) => (band ? uPlot.rangeNum(Math.min(min, band[0]), Math.max(max, band[1]), 0.1, true) : uPlot.rangeNum(min, max, 0.1, true)),
+        },
+        t: { auto: true },
+      },
       series: [
         {},
         {
@@ -142,8 +160,6 @@ export default function FermentationChart({
         },
         ...(ahead
           ? [
-              { label: 'Forecast FG, 80 % high', scale: 'g', stroke: 'transparent', spanGaps: true, points: { show: false } },
-              { label: 'Forecast FG, 80 % low', scale: 'g', stroke: 'transparent', spanGaps: true, points: { show: false } },
               {
                 label: `Forecast FG (${g.symbol})`,
                 scale: 'g',
@@ -157,8 +173,6 @@ export default function FermentationChart({
             ]
           : []),
       ],
-      // The 80 % interval of the forecast FG, filled between its two edges.
-      bands: ahead ? [{ series: [3, 4], fill: 'rgba(200, 137, 28, 0.18)' }] : [],
       axes: [
         { stroke: ink, grid: { stroke: grid } },
         { scale: 'g', stroke: ink, grid: { stroke: grid }, size: 60, values: (_u, vals) => vals.map((v) => formatNumber(v, g.decimals, g.fixed)) },
