@@ -317,10 +317,13 @@ impl BrewSessionRepository for PgBrewSessions {
         // guarantee; without events the insert is one statement, and the session's row is
         // locked only for that statement (readings are the write devices make all day:
         // docs/benchmarks-log.md, "Devices and webhooks").
-        let subscribed = crate::outbox::subscriptions(&mut conn, user)
+        let followers = crate::outbox::followers(&mut conn, user)
             .await
             .map_err(db_error)?;
-        let inserted = if subscribed.is_empty() {
+        let subscribed = followers.events();
+        // An MQTT message is written with its reading, in one transaction: published at least
+        // once, and never for a reading that was not stored.
+        let inserted = if !followers.any() {
             unwrap_tx(insert_reading(&mut conn, user, session_id, new, &[], now).await)?
         } else {
             unwrap_tx(
