@@ -455,8 +455,14 @@ impl MqttRepository for PgMqtt {
         let result: Result<(), TxError> = conn
             .transaction(async |conn| {
                 let before = load_settings(conn, user, true).await?;
-                // A new broker starts with a clean record.
-                let new_broker = before.as_ref().is_none_or(|b| b.url != settings.url);
+                // A new broker, or new credentials, start with a clean record and are tried at
+                // once.
+                let new_broker = before.as_ref().is_none_or(|b| {
+                    b.url != settings.url
+                        || b.username != settings.username
+                        || b.password != settings.password
+                        || !b.enabled
+                });
                 Prepared(
                     diesel::sql_query(
                         "INSERT INTO mqtt_integrations (user_id, url, username, password, \

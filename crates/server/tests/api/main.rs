@@ -38,6 +38,7 @@ mod idempotency;
 mod ingredients;
 mod interchange;
 mod inventory;
+mod mqtt;
 mod one_meaning;
 mod openapi;
 mod recipes;
