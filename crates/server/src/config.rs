@@ -158,8 +158,7 @@ fn webhooks() -> Result<crate::WebhookSettings, ConfigError> {
 /// default: a home broker is the usual case); `WORT_MQTT_PUBLISH=off` runs no MQTT publishers
 /// in this instance (others publish).
 fn mqtt() -> Result<crate::MqttSettings, ConfigError> {
-    let mut settings = crate::MqttSettings::default();
-    settings.allow_lan = match var("WORT_MQTT_ALLOW_PRIVATE").as_deref().map(str::trim) {
+    let allow_lan = match var("WORT_MQTT_ALLOW_PRIVATE").as_deref().map(str::trim) {
         None | Some("1" | "true") => true,
         Some("0" | "false") => false,
         Some(other) => {
@@ -169,7 +168,7 @@ fn mqtt() -> Result<crate::MqttSettings, ConfigError> {
             });
         }
     };
-    settings.publish = match var("WORT_MQTT_PUBLISH").as_deref().map(str::trim) {
+    let publish = match var("WORT_MQTT_PUBLISH").as_deref().map(str::trim) {
         None | Some("on") => true,
         Some("off") => false,
         Some(other) => {
@@ -179,7 +178,11 @@ fn mqtt() -> Result<crate::MqttSettings, ConfigError> {
             });
         }
     };
-    Ok(settings)
+    Ok(crate::MqttSettings {
+        allow_lan,
+        publish,
+        ..Default::default()
+    })
 }
 
 /// `WORT_CLIENT_IP_HEADER` and `WORT_TRUSTED_PROXIES` (comma-separated CIDRs or addresses).
