@@ -585,3 +585,47 @@ async fn loopback_brokers_are_refused_unless_private_targets_are_allowed() {
     .await;
     assert_eq!(status, 422, "{v}");
 }
+
+#[tokio::test]
+async fn enabling_the_integration_announces_the_sessions_already_fermenting() {
+    let broker = Broker::start(None);
+    let app = TestApp::spawn().await;
+    let acct = app.account().await;
+    let session = fermenting_session(&app, &acct, "Lager").await;
+    // Created switched off: nothing is written, nothing published.
+    let off = integrate(
+        &app,
+        &acct,
+        json!({"url": broker.url(), "topic_prefix": prefix(), "enabled": false}),
+    )
+    .await;
+    assert_eq!(off["pending_messages"], 0);
+    reading(&app, &acct, &session, json!({"gravity": 1.040})).await;
+    assert_eq!(integration(&app, &acct).await.1["pending_messages"], 0);
+
+    let on = integrate(
+        &app,
+        &acct,
+        json!({"enabled": true, "discovery_prefix": "ha"}),
+    )
+    .await;
+    assert_eq!(on["pending_messages"], 3, "three sensors: {on}");
+    wait_for(&app, &acct, "the configs published", |v| {
+        v["pending_messages"] == 0 && v["last_published_at"].is_string()
+    })
+    .await;
+    let got = broker
+        .receive(
+            None,
+            &format!("ha/sensor/wort_{session}_abv/config"),
+            1,
+            Duration::from_secs(5),
+        )
+        .await;
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert!(got[0].1, "retained");
+    let config: Value = serde_json::from_str(&got[0].2).unwrap();
+    assert_eq!(config["unique_id"], format!("wort_{session}_abv"));
+    assert_eq!(config["unit_of_measurement"], "%");
+    assert_eq!(config["device"]["name"], "Lager");
+}
