@@ -628,4 +628,26 @@ async fn enabling_the_integration_announces_the_sessions_already_fermenting() {
     assert_eq!(config["unique_id"], format!("wort_{session}_abv"));
     assert_eq!(config["unit_of_measurement"], "%");
     assert_eq!(config["device"]["name"], "Lager");
+
+    // Deleting a fermenting session removes its sensors too.
+    let (status, _) = call(app.with_key(
+        Method::DELETE,
+        &format!("/v1/sessions/{session}"),
+        &acct.key,
+    ))
+    .await;
+    assert_eq!(status, 204);
+    wait_for(&app, &acct, "the removals published", |v| {
+        v["pending_messages"] == 0
+    })
+    .await;
+    let gone = broker
+        .receive(
+            None,
+            &format!("ha/sensor/wort_{session}_abv/config"),
+            1,
+            Duration::from_secs(1),
+        )
+        .await;
+    assert!(gone.is_empty(), "the retained config is gone: {gone:?}");
 }
