@@ -688,6 +688,7 @@ async fn apply_one(
             let alert = row.entity()?;
             crate::outbox::enqueue(conn, UserId(user_id), &Event::alert_raised(&alert, now))
                 .await?;
+            crate::mqtt::alert_changed(conn, UserId(user_id), &alert, now).await?;
             Ok(true)
         }
         AlertChange::Clear { user_id, alert_id } => clear(conn, user_id, alert_id, now).await,
@@ -717,5 +718,6 @@ async fn clear(
     };
     let alert = row.entity()?;
     crate::outbox::enqueue(conn, UserId(user_id), &Event::alert_cleared(&alert, now)).await?;
+    crate::mqtt::alert_changed(conn, UserId(user_id), &alert, now).await?;
     Ok(true)
 }

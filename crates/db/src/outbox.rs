@@ -15,29 +15,51 @@ use wort_domain::webhook::{Event, EventType};
 
 use crate::error::TxError;
 use crate::prepared::Prepared;
-use crate::schema::{brew_sessions as sessions, fermentation_logs as logs, webhook_endpoints};
+use crate::schema::{brew_sessions as sessions, fermentation_logs as logs};
 
 /// Readings the detector reads at most (48 hours of a device posting every minute is 2,880).
 const MAX_WINDOW_READINGS: i64 = 20_000;
 
-/// The event types the account's active endpoints subscribe to.
-pub(crate) async fn subscriptions(
+/// What follows a change in the account: the event types its active webhook endpoints
+/// subscribe to, and whether its MQTT integration is enabled.
+#[derive(QueryableByName)]
+pub(crate) struct Followers {
+    #[diesel(sql_type = diesel::sql_types::Array<Text>)]
+    events: Vec<String>,
+    #[diesel(sql_type = diesel::sql_types::Bool)]
+    pub mqtt: bool,
+}
+
+impl Followers {
+    pub fn events(&self) -> Vec<EventType> {
+        self.events
+            .iter()
+            .filter_map(|e| EventType::parse(e))
+            .collect()
+    }
+
+    /// Whether the change's consequences must be written in its transaction.
+    pub fn any(&self) -> bool {
+        !self.events.is_empty() || self.mqtt
+    }
+}
+
+/// The account's [`Followers`], in one statement.
+pub(crate) async fn followers(
     conn: &mut AsyncPgConnection,
     user: UserId,
-) -> QueryResult<Vec<EventType>> {
-    let events: Vec<Vec<String>> = webhook_endpoints::table
-        .filter(webhook_endpoints::user_id.eq(user.0))
-        .filter(webhook_endpoints::active.eq(true))
-        .select(webhook_endpoints::events)
-        .load(conn)
-        .await?;
-    let mut types: Vec<EventType> = Vec::new();
-    for t in events.iter().flatten().filter_map(|e| EventType::parse(e)) {
-        if !types.contains(&t) {
-            types.push(t);
-        }
-    }
-    Ok(types)
+) -> QueryResult<Followers> {
+    Prepared(
+        diesel::sql_query(
+            "SELECT ARRAY(SELECT DISTINCT unnest(events) FROM webhook_endpoints \
+                          WHERE user_id = $1 AND active) AS events, \
+                    EXISTS (SELECT 1 FROM mqtt_integrations \
+                            WHERE user_id = $1 AND enabled) AS mqtt",
+        )
+        .bind::<SqlUuid, _>(user.0),
+    )
+    .get_result(conn)
+    .await
 }
 
 /// Writes the event with one pending delivery per active endpoint subscribed to its type, in

@@ -14,6 +14,7 @@
 //! * [`equipment`]: equipment profiles (the kettle's losses and utilisation).
 //! * [`device`]: hydrometers that post readings by themselves, with their ingest tokens.
 //! * [`alert`]: the fermentation autopilot's alert rules and the alerts they raise and clear.
+//! * [`mqtt`]: the MQTT broker of an account (Home Assistant), and the messages published to it.
 //! * [`webhook`]: webhook endpoints, the events they receive, signing and the retry policy.
 //! * [`idempotency`]: `Idempotency-Key`: a write retried with its key is applied once.
 //! * [`ai`]: the AI assistant: daily limits and metering, prompts, chat threads.
@@ -35,6 +36,7 @@ pub mod equipment;
 pub mod error;
 pub mod idempotency;
 pub mod inventory;
+pub mod mqtt;
 pub mod page;
 pub mod ports;
 pub mod quantities;

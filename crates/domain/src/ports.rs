@@ -21,6 +21,7 @@ pub use crate::device::ports::DeviceRepository;
 pub use crate::equipment::ports::EquipmentRepository;
 pub use crate::idempotency::ports::IdempotencyStore;
 pub use crate::inventory::ports::InventoryRepository;
+pub use crate::mqtt::ports::{MqttPublisher, MqttRepository};
 pub use crate::recipe::ports::{RecipeChildRepository, RecipeHistoryRepository, RecipeRepository};
 pub use crate::session_note::ports::NoteRepository;
 pub use crate::water::ports::WaterRepository;

@@ -34,6 +34,8 @@ pub struct AppState {
     pub alerts: wort_domain::alert::AlertService,
     /// Shared with the delivery workers.
     pub webhooks: Arc<WebhookService>,
+    /// The MQTT integration; shared with the publisher workers.
+    pub mqtt: Arc<wort_domain::mqtt::MqttService>,
     /// Shared with the tasks that carry analyses and chat turns to their end.
     pub ai: Arc<AiService>,
     /// `Idempotency-Key`s of writes (`crate::idempotency`).

@@ -127,6 +127,7 @@ async fn serve(config: &Config, url: &str) -> Result<(), String> {
         bench_routes: config.bench_routes,
         metrics_addr: config.metrics_addr,
         webhooks: config.webhooks.clone(),
+        mqtt: config.mqtt.clone(),
         device_reading_interval: config.device_reading_interval,
         body_read_timeout: config.body_read_timeout,
         max_connections_per_address: config.max_connections_per_address,

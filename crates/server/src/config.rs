@@ -35,6 +35,7 @@ pub struct Config {
     pub metrics_addr: Option<SocketAddr>,
     /// `WORT_WEBHOOK_ALLOW_PRIVATE`, `WORT_WEBHOOK_RETRY_BASE_MS`, `WORT_WEBHOOK_DELIVERY`.
     pub webhooks: crate::WebhookSettings,
+    pub mqtt: crate::MqttSettings,
     /// `WORT_SHUTDOWN_GRACE_SECS` (default 30): how long requests in flight may take after SIGTERM.
     pub shutdown_grace_secs: u64,
     /// `WORT_DEVICE_READING_INTERVAL_SECS`: one stored reading per device per this many seconds
@@ -151,6 +152,37 @@ fn webhooks() -> Result<crate::WebhookSettings, ConfigError> {
         settings.retry.base = time::Duration::milliseconds(i64::from(ms));
     }
     Ok(settings)
+}
+
+/// `WORT_MQTT_ALLOW_PRIVATE=0` refuses MQTT brokers on private LAN addresses (allowed by
+/// default: a home broker is the usual case); `WORT_MQTT_PUBLISH=off` runs no MQTT publishers
+/// in this instance (others publish).
+fn mqtt() -> Result<crate::MqttSettings, ConfigError> {
+    let allow_lan = match var("WORT_MQTT_ALLOW_PRIVATE").as_deref().map(str::trim) {
+        None | Some("1" | "true") => true,
+        Some("0" | "false") => false,
+        Some(other) => {
+            return Err(ConfigError {
+                name: "WORT_MQTT_ALLOW_PRIVATE",
+                problem: format!("{other:?} is neither 1 nor 0"),
+            });
+        }
+    };
+    let publish = match var("WORT_MQTT_PUBLISH").as_deref().map(str::trim) {
+        None | Some("on") => true,
+        Some("off") => false,
+        Some(other) => {
+            return Err(ConfigError {
+                name: "WORT_MQTT_PUBLISH",
+                problem: format!("{other:?} is neither on nor off"),
+            });
+        }
+    };
+    Ok(crate::MqttSettings {
+        allow_lan,
+        publish,
+        ..Default::default()
+    })
 }
 
 /// `WORT_CLIENT_IP_HEADER` and `WORT_TRUSTED_PROXIES` (comma-separated CIDRs or addresses).
@@ -285,6 +317,7 @@ impl Config {
                 })
                 .transpose()?,
             webhooks: webhooks()?,
+            mqtt: mqtt()?,
             shutdown_grace_secs: u64::from(count("WORT_SHUTDOWN_GRACE_SECS", 30)?),
             device_reading_interval: Duration::from_secs(u64::from(count(
                 "WORT_DEVICE_READING_INTERVAL_SECS",

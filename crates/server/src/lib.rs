@@ -12,6 +12,7 @@ pub mod key_pruner;
 pub mod logging;
 pub mod memory;
 pub mod metrics;
+pub mod mqtt_worker;
 pub mod reading_retention;
 pub mod shutdown;
 pub mod webhook_worker;
@@ -69,6 +70,7 @@ pub struct ServerSettings {
     /// `WORT_METRICS_ADDR`: where to serve Prometheus metrics; `None`: nowhere.
     pub metrics_addr: Option<SocketAddr>,
     pub webhooks: WebhookSettings,
+    pub mqtt: MqttSettings,
     /// One stored reading per device per this long (60 s by default).
     pub device_reading_interval: std::time::Duration,
     /// `WORT_BODY_READ_TIMEOUT_SECS`: how long reading one request body may take (`408` after).
@@ -116,6 +118,28 @@ impl Default for WebhookSettings {
     }
 }
 
+/// How MQTT messages are published.
+#[derive(Debug, Clone)]
+pub struct MqttSettings {
+    /// `WORT_MQTT_ALLOW_PRIVATE` (on unless `0`): brokers on private LAN addresses are allowed.
+    /// Loopback, link-local and reserved addresses follow `WebhookSettings::allow_private`.
+    pub allow_lan: bool,
+    /// The first retry's delay after a broker failed (tests shorten it).
+    pub retry_base: time::Duration,
+    /// Whether this instance runs publishers.
+    pub publish: bool,
+}
+
+impl Default for MqttSettings {
+    fn default() -> Self {
+        MqttSettings {
+            allow_lan: true,
+            retry_base: wort_domain::mqtt::rules::RETRY_BASE,
+            publish: true,
+        }
+    }
+}
+
 impl ServerSettings {
     /// Settings for a local server on `database_url`: an ephemeral port on 127.0.0.1, the real
     /// clock, default pool, no extra origins, no AI, no benchmark routes. Tests and tools start
@@ -136,6 +160,7 @@ impl ServerSettings {
             ai: None,
             metrics_addr: None,
             webhooks: WebhookSettings::default(),
+            mqtt: MqttSettings::default(),
             device_reading_interval: std::time::Duration::from_secs(60),
             body_read_timeout: wort_http::middleware::BodyReadTimeout::default().0,
             max_connections_per_address: wort_http::connections::DEFAULT_LIMIT,
@@ -154,6 +179,8 @@ pub struct Started {
     pub metrics: Option<(SocketAddr, actix_web::dev::Server)>,
     /// Delivers webhook events from the outbox while the server runs.
     pub deliveries: Option<webhook_worker::DeliveryWorker>,
+    /// Publishes the MQTT outbox's messages while the server runs.
+    pub mqtt_publishers: Option<mqtt_worker::MqttWorker>,
     /// Interrupts streamed AI answers near the end of the grace period (`shutdown`).
     pub interrupt: shutdown::Interrupt,
     pub grace: std::time::Duration,
@@ -180,6 +207,7 @@ impl Started {
     /// instance) tries it again.
     pub async fn run(self) -> std::io::Result<()> {
         let deliveries = self.deliveries.map(webhook_worker::DeliveryWorker::spawn);
+        let mqtt_publishers = self.mqtt_publishers.map(mqtt_worker::MqttWorker::spawn);
         let signals = tokio::spawn(self.interrupt.clone().on_signal(self.grace));
         let key_pruner = tokio::spawn(key_pruner::run(self.idempotency_keys.clone()));
         let fermentation_clock =
@@ -215,6 +243,9 @@ impl Started {
         self.interrupt.fire();
         if let Some(deliveries) = deliveries {
             deliveries.stop().await;
+        }
+        if let Some(publishers) = mqtt_publishers {
+            publishers.stop().await;
         }
         result
     }
@@ -327,7 +358,7 @@ pub fn start(settings: ServerSettings) -> Result<Started, String> {
     )?;
     let sender = wort_webhooks::HttpWebhookSender::new(settings.webhooks.allow_private)?;
     let webhooks = Arc::new(WebhookService::new(
-        Arc::new(PgWebhooks::new(webhook_pool)),
+        Arc::new(PgWebhooks::new(webhook_pool.clone())),
         Arc::new(sender),
         settings.clock.clone(),
         settings.webhooks.retry,
@@ -336,6 +367,24 @@ pub fn start(settings: ServerSettings) -> Result<Started, String> {
         .webhooks
         .deliver
         .then(|| webhook_worker::DeliveryWorker::new(webhooks.clone(), delivery_counters));
+    // The MQTT settings and outbox share the webhooks' small pool: the integration changes
+    // rarely, and publishing must not take the requests' connections.
+    let publisher = wort_mqtt::RumqttPublisher::new(wort_domain::mqtt::rules::AddressPolicy {
+        allow_lan: settings.mqtt.allow_lan,
+        allow_private: settings.webhooks.allow_private,
+    })?;
+    let mqtt = Arc::new(
+        wort_domain::mqtt::MqttService::new(
+            Arc::new(wort_db::PgMqtt::new(webhook_pool)),
+            Arc::new(publisher),
+            settings.clock.clone(),
+        )
+        .with_retry_base(settings.mqtt.retry_base),
+    );
+    let mqtt_publishers = settings
+        .mqtt
+        .publish
+        .then(|| mqtt_worker::MqttWorker::new(mqtt.clone()));
     let connection_cap = wort_http::connections::ConnectionCap::new(
         settings.max_connections_per_address,
         settings.client_address.clone(),
@@ -347,6 +396,7 @@ pub fn start(settings: ServerSettings) -> Result<Started, String> {
     let shared = SharedParts {
         credentials,
         webhooks,
+        mqtt,
         device_reading_interval: settings.device_reading_interval,
         hasher: Arc::new(BlockingHasher::new(default_workers())),
         cpu: Arc::new(cpu::BoundedCpu::new(default_workers(), cpu::DEFAULT_WAIT)),
@@ -396,6 +446,7 @@ pub fn start(settings: ServerSettings) -> Result<Started, String> {
         server,
         metrics,
         deliveries,
+        mqtt_publishers,
         interrupt,
         grace: std::time::Duration::from_secs(settings.shutdown_grace_secs),
         idempotency_keys,
@@ -429,6 +480,7 @@ struct SharedParts {
     account_limits: AccountLimits,
     metrics: Arc<RequestMetrics>,
     webhooks: Arc<WebhookService>,
+    mqtt: Arc<wort_domain::mqtt::MqttService>,
     device_reading_interval: std::time::Duration,
     credentials: Arc<wort_db::PgCredentialCache>,
 }
@@ -481,6 +533,7 @@ impl SharedParts {
                 clock.clone(),
             ),
             webhooks: self.webhooks.clone(),
+            mqtt: self.mqtt.clone(),
             brew_sessions: BrewSessionService::new(
                 Arc::new(PgBrewSessions::new(pool.clone())),
                 Arc::new(PgAccounts::new(pool.clone())),

@@ -171,6 +171,36 @@ fn the_webhook_sender_knows_only_the_domain() {
     }
 }
 
+#[test]
+fn the_mqtt_publisher_knows_only_the_domain() {
+    let publisher = reachable_from("wort-mqtt");
+    let forbidden: Vec<_> = publisher
+        .iter()
+        .filter(|d| {
+            d.starts_with("diesel")
+                || d.starts_with("actix")
+                || [
+                    "wort-db",
+                    "wort-http",
+                    "wort-ai",
+                    "wort-webhooks",
+                    "wort-server",
+                ]
+                .contains(&d.as_str())
+        })
+        .collect();
+    assert!(
+        forbidden.is_empty(),
+        "wort-mqtt must not depend on {forbidden:?}"
+    );
+    for adapter in ["wort-db", "wort-http", "wort-ai", "wort-webhooks"] {
+        assert!(
+            !reachable_from(adapter).contains("wort-mqtt"),
+            "{adapter} must not reach the MQTT publisher"
+        );
+    }
+}
+
 /// A pure adapter: no I/O, no other adapter, and the domain it translates into.
 fn assert_pure_and_knows_only_the_domain(name: &str) {
     let deps = reachable_from(name);

@@ -790,6 +790,31 @@ export interface paths {
         patch: operations["update_hops"];
         trace?: never;
     };
+    "/v1/integrations/mqtt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's MQTT integration, with how publishing goes (`last_error`,
+         *     `last_published_at`, `pending_messages`); `404` when it has none.
+         */
+        get: operations["get_mqtt"];
+        put?: never;
+        post?: never;
+        /** Delete the MQTT integration with the messages still waiting for its broker. */
+        delete: operations["delete_mqtt"];
+        options?: never;
+        head?: never;
+        /**
+         * Create or change the MQTT integration. Enabling it publishes the Home Assistant discovery
+         *     configs of every fermenting session; disabling it drops the messages still waiting.
+         */
+        patch: operations["update_mqtt"];
+        trace?: never;
+    };
     "/v1/inventory": {
         parameters: {
             query?: never;
@@ -4036,6 +4061,40 @@ export interface components {
         MiscType: "spice" | "fining" | "water_agent" | "herb" | "flavor" | "wood" | "other";
         /** @enum {string} */
         MiscUse: "mash" | "sparge" | "boil" | "whirlpool" | "primary" | "secondary" | "bottling";
+        /** @description An account's MQTT broker and what wort publishes to it. The password is never shown. */
+        MqttIntegration: {
+            /** Format: date-time */
+            created_at: string;
+            /** @description Home Assistant's discovery prefix (`homeassistant` unless changed there). */
+            discovery_prefix: string;
+            enabled: boolean;
+            /** @description Whether a password is set (the password itself is write-only). */
+            has_password: boolean;
+            /**
+             * @description Why the last attempt to publish failed (cannot connect, refused credentials…); null once
+             *     a later one succeeds.
+             */
+            last_error?: string | null;
+            /** Format: date-time */
+            last_error_at?: string | null;
+            /**
+             * Format: date-time
+             * @description When the broker last acknowledged a message.
+             */
+            last_published_at?: string | null;
+            /**
+             * Format: int64
+             * @description Messages waiting for the broker.
+             */
+            pending_messages: number;
+            /** @description Readings go to `<topic_prefix>/sessions/<id>/reading`, alerts to `<topic_prefix>/alerts`. */
+            topic_prefix: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description `mqtt://host[:port]` or `mqtts://host[:port]` (1883 and 8883 by default). */
+            url: string;
+            username?: string | null;
+        };
         /** @description Request body of `POST /v1/recipes/{id}/versions`. */
         NameVersionRequest: {
             /** @description The version's name, e.g. "Less crystal, hop stand at 80 °C". */
@@ -5121,6 +5180,20 @@ export interface components {
             type?: "spice" | "fining" | "water_agent" | "herb" | "flavor" | "wood" | "other";
             /** @enum {string} */
             use?: "mash" | "sparge" | "boil" | "whirlpool" | "primary" | "secondary" | "bottling";
+        };
+        /** @description Request body of `PATCH /v1/integrations/mqtt`: creates the integration (`url` required) or changes only the fields sent. */
+        UpdateMqttRequest: {
+            /** @description Home Assistant's discovery prefix; default `homeassistant`. */
+            discovery_prefix?: string;
+            /** @description Default `true` when created. */
+            enabled?: boolean;
+            /** @description Write-only: never shown, `has_password` says whether one is set. */
+            password?: string | null;
+            /** @description Default `wort`; no `+`, `#`, or leading or trailing `/`. */
+            topic_prefix?: string;
+            /** @description `mqtt://host[:port]` or `mqtts://host[:port]`; required when the integration is created. A public or private LAN address; loopback and link-local addresses are refused. */
+            url?: string;
+            username?: string | null;
         };
         UpdateNoteRequest: {
             /** Format: date-time */
@@ -11661,6 +11734,207 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body did not arrive within the body read deadline (30 s by default) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with this `Idempotency-Key` is still running (retry after `Retry-After` seconds), or was applied with an answer too large to keep */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_mqtt: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETags from earlier answers to this request (comma-separated), or `*`: when one matches the current answer's (weak comparison), the answer is `304` with no body */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MqttIntegration"];
+                };
+            };
+            /** @description Not modified: the answer still has an ETag sent in `If-None-Match`; no body */
+            304: {
+                headers: {
+                    /** @description A weak tag of this representation (`W/"…"`); send it back in `If-None-Match` to be answered `304` while it has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_mqtt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Internal server error; safe to retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable or overloaded; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_mqtt: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry of this write safe: the first answer to the key is kept 24 h for the account and sent again, with `Idempotent-Replayed: true`, to a retry of the same request. A malformed key is `400`. A streamed answer (`text/event-stream`) is not kept: the key guards the request until its stream starts. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateMqttRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MqttIntegration"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

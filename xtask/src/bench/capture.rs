@@ -57,14 +57,18 @@ impl<'a> Recorder<'a> {
             proxy.dir.display(),
             proxy.port
         );
-        // No webhook delivery workers: their polls would be logged as the endpoints' SQL.
+        // No webhook delivery workers or MQTT publishers: their polls would be logged as the
+        // endpoints' SQL.
         let server = Wort::start_with(
             wort_bin,
             work,
             &url,
             1,
             &work.join("wort-capture.log"),
-            &[("WORT_WEBHOOK_DELIVERY", "off")],
+            &[
+                ("WORT_WEBHOOK_DELIVERY", "off"),
+                ("WORT_MQTT_PUBLISH", "off"),
+            ],
         )?;
         set_log_statement(pg, "all")?;
         Ok(Recorder {

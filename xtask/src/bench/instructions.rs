@@ -115,7 +115,10 @@ fn count(
         command,
         1,
         &log,
-        &[("WORT_WEBHOOK_DELIVERY", "off")],
+        &[
+            ("WORT_WEBHOOK_DELIVERY", "off"),
+            ("WORT_MQTT_PUBLISH", "off"),
+        ],
         Duration::from_secs(180),
     )?;
     let request = target.request.to_bytes(server.addr);

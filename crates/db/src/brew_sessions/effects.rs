@@ -59,6 +59,12 @@ pub(crate) async fn carry_out(
             SessionEffect::JudgeAlerts => {
                 crate::alerts::judge_after_reading(conn, user, session_id, now).await?;
             }
+            SessionEffect::PublishReading(reading) => {
+                crate::mqtt::reading_stored(conn, user, &reading, now).await?;
+            }
+            SessionEffect::MqttDiscovery { fermenting } => {
+                crate::mqtt::fermentation_changed(conn, user, session_id, fermenting, now).await?;
+            }
         }
     }
     Ok(())

@@ -44,7 +44,7 @@ use self::transactions::{
     add_step_in_tx, create_in_tx, delete_reading_in_tx, delete_step_in_tx, step_timer_in_tx,
     update_in_tx, update_reading_in_tx, update_step_in_tx,
 };
-use crate::error::{db_error, found};
+use crate::error::{TxError, db_error};
 use crate::kept_sql::Columns;
 use crate::pool::{DbPool, checkout};
 use crate::schema::{brew_sessions as sessions, brew_steps as steps, fermentation_logs as logs};
@@ -212,16 +212,30 @@ impl BrewSessionRepository for PgBrewSessions {
 
     async fn delete(&self, user: UserId, id: Uuid) -> DomainResult<()> {
         let mut conn = checkout(&self.pool).await?;
-        // Steps and readings go with it (ON DELETE CASCADE).
-        let deleted = diesel::delete(
-            sessions::table
-                .filter(sessions::id.eq(id))
-                .filter(sessions::user_id.eq(user.0)),
+        let now = wort_domain::timestamp::to_db_precision(OffsetDateTime::now_utc());
+        // Steps and readings go with it (ON DELETE CASCADE). A fermenting session's sensors are
+        // removed from Home Assistant in the same transaction, as when fermentation ends.
+        unwrap_tx(
+            conn.transaction(async |conn| {
+                let status: Option<String> = diesel::delete(
+                    sessions::table
+                        .filter(sessions::id.eq(id))
+                        .filter(sessions::user_id.eq(user.0)),
+                )
+                .returning(sessions::status)
+                .get_result(conn)
+                .await
+                .optional()?;
+                let Some(status) = status else {
+                    return Err(TxError(DomainError::NotFound));
+                };
+                if status == SessionStatus::Fermenting.as_str() {
+                    crate::mqtt::fermentation_changed(conn, user, id, false, now).await?;
+                }
+                Ok(())
+            })
+            .await,
         )
-        .execute(&mut conn)
-        .await
-        .map_err(db_error)?;
-        found(deleted)
     }
 
     async fn list_steps(
@@ -328,10 +342,13 @@ impl BrewSessionRepository for PgBrewSessions {
         // guarantee; without events the insert is one statement, and the session's row is
         // locked only for that statement (readings are the write devices make all day:
         // docs/benchmarks-log.md, "Devices and webhooks").
-        let subscribed = crate::outbox::subscriptions(&mut conn, user)
+        let followers = crate::outbox::followers(&mut conn, user)
             .await
             .map_err(db_error)?;
-        let inserted = if subscribed.is_empty() {
+        let subscribed = followers.events();
+        // An MQTT message is written with its reading, in one transaction: published at least
+        // once, and never for a reading that was not stored.
+        let inserted = if !followers.any() {
             unwrap_tx(insert_reading(&mut conn, user, session_id, new, &[], now).await)?
         } else {
             unwrap_tx(

@@ -62,11 +62,11 @@ impl diesel::query_builder::QueryFragment<Pg> for AddReadingTouchingSession {
         out.push_bind_param::<Timestamptz, _>(&row.created_at)?;
         out.push_sql(", ");
         out.push_bind_param::<Nullable<SqlUuid>, _>(&row.device_id)?;
-        // The last two columns say whether a step of the session's fermentation schedule still
-        // waits on a gravity or attenuation condition (the reading may make it due), and whether
+        // The last three columns say whether a step of the session's fermentation schedule still
+        // waits on a gravity or attenuation condition (the reading may make it due), whether
         // an alert rule watches the session's gravity or temperature (the reading may raise or
-        // clear an alert). Asked here so that the usual case (neither) costs no further round
-        // trip.
+        // clear an alert), and whether the account's MQTT integration is enabled (the reading is
+        // published). Asked here so that the usual case (none) costs no further round trip.
         out.push_sql(
             " FROM touched RETURNING id, user_id, session_id, logged_at, gravity, gravity_unit, \
              temperature_c, ph, notes, created_at, device_id, EXISTS (SELECT 1 \
@@ -79,7 +79,9 @@ impl diesel::query_builder::QueryFragment<Pg> for AddReadingTouchingSession {
              EXISTS (SELECT 1 FROM alert_rules watching \
              WHERE watching.user_id = fermentation_logs.user_id AND watching.enabled \
              AND (watching.session_id IS NULL OR watching.session_id = fermentation_logs.session_id) \
-             AND watching.kind IN ('gravity_below', 'gravity_above', 'temperature_outside'))",
+             AND watching.kind IN ('gravity_below', 'gravity_above', 'temperature_outside')), \
+             EXISTS (SELECT 1 FROM mqtt_integrations publishing \
+             WHERE publishing.user_id = fermentation_logs.user_id AND publishing.enabled)",
         );
         Ok(())
     }
@@ -87,8 +89,14 @@ impl diesel::query_builder::QueryFragment<Pg> for AddReadingTouchingSession {
 
 impl diesel::query_builder::Query for AddReadingTouchingSession {
     /// The columns of `ReadingRow`, in its field order, then whether a scheduled step waits on the
-    /// reading's gravity, and whether an alert rule watches the reading's values.
-    type SqlType = (LogColumns, diesel::sql_types::Bool, diesel::sql_types::Bool);
+    /// reading's gravity, whether an alert rule watches the reading's values, and whether the
+    /// account publishes its readings to MQTT.
+    type SqlType = (
+        LogColumns,
+        diesel::sql_types::Bool,
+        diesel::sql_types::Bool,
+        diesel::sql_types::Bool,
+    );
 }
 
 /// The SQL types of `ReadingRow`'s columns, in its field order.
@@ -129,12 +137,13 @@ pub(crate) fn add_reading_statement(
     })
 }
 
-/// A reading just inserted, whether a step of its session's schedule waits on a gravity, and
-/// whether an alert rule watches its values.
+/// A reading just inserted, whether a step of its session's schedule waits on a gravity,
+/// whether an alert rule watches its values, and whether it is published to MQTT.
 pub(crate) struct InsertedReading {
     pub(super) reading: Reading,
     pub(super) schedule_waiting: bool,
     pub(super) alerts_watching: bool,
+    pub(super) mqtt: bool,
 }
 
 /// Runs [`add_reading_statement`] on a shared connection, so that a caller may pipeline it with its
@@ -143,8 +152,8 @@ pub(crate) async fn run_add_reading(
     conn: &mut &AsyncPgConnection,
     statement: AddReadingTouchingSession,
 ) -> Result<Option<InsertedReading>, TxError> {
-    let Some((row, schedule_waiting, alerts_watching)) = statement
-        .get_result::<(ReadingRow, bool, bool)>(conn)
+    let Some((row, schedule_waiting, alerts_watching, mqtt)) = statement
+        .get_result::<(ReadingRow, bool, bool, bool)>(conn)
         .await
         .optional()?
     else {
@@ -154,6 +163,7 @@ pub(crate) async fn run_add_reading(
         reading: row.entity()?,
         schedule_waiting,
         alerts_watching,
+        mqtt,
     }))
 }
 
@@ -173,6 +183,7 @@ pub(crate) async fn after_reading_stored(
         subscribed,
         inserted.schedule_waiting,
         inserted.alerts_watching,
+        inserted.mqtt,
         now,
     );
     let subject = Subject {

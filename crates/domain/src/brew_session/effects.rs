@@ -25,16 +25,26 @@ pub enum SessionEffect {
     /// Judge the session's alert rules about gravity and temperature against its latest
     /// readings (`crate::alert::judge`): raise or clear their alerts.
     JudgeAlerts,
+    /// Write the reading to the MQTT outbox (the account's integration is enabled).
+    PublishReading(Reading),
+    /// The session entered (`true`) or left (`false`) fermentation: write its Home Assistant
+    /// discovery configs, or their removal, to the MQTT outbox when the account's integration is
+    /// enabled.
+    MqttDiscovery { fermenting: bool },
 }
 
 /// After a session is created: a session that starts out fermenting has its schedule planned
-/// from that moment.
+/// from that moment, and its sensors announced to Home Assistant.
 pub fn after_create(session: &BrewSession) -> Vec<SessionEffect> {
-    session
+    let mut effects: Vec<SessionEffect> = session
         .fermenting_started_at
         .map(|start| SessionEffect::PlanSchedule { start })
         .into_iter()
-        .collect()
+        .collect();
+    if session.status == SessionStatus::Fermenting {
+        effects.push(SessionEffect::MqttDiscovery { fermenting: true });
+    }
+    effects
 }
 
 /// After a session was updated from status `from`: a change of status is announced
@@ -55,6 +65,9 @@ pub fn after_update(
         effects.push(SessionEffect::PlanSchedule {
             start: saved.fermenting_started_at.unwrap_or(now),
         });
+        effects.push(SessionEffect::MqttDiscovery { fermenting: true });
+    } else if from == SessionStatus::Fermenting {
+        effects.push(SessionEffect::MqttDiscovery { fermenting: false });
     }
     effects
 }
@@ -62,16 +75,21 @@ pub fn after_update(
 /// After a reading was stored: `reading.created` and the stability check as far as `wanted`
 /// (the event types the account's active endpoints subscribe to) asks for them, the
 /// schedule's gravity-ended steps when some are waiting (`schedule_waiting`) and the reading
-/// has a gravity, and the alert rules when some watch the session's values (`alerts_watching`)
-/// and the reading has one.
+/// has a gravity, the alert rules when some watch the session's values (`alerts_watching`)
+/// and the reading has one, and its MQTT message when the account's integration is enabled
+/// (`mqtt`), before the alerts it may raise.
 pub fn after_reading(
     reading: &Reading,
     wanted: &[EventType],
     schedule_waiting: bool,
     alerts_watching: bool,
+    mqtt: bool,
     now: OffsetDateTime,
 ) -> Vec<SessionEffect> {
     let mut effects = Vec::new();
+    if mqtt {
+        effects.push(SessionEffect::PublishReading(reading.clone()));
+    }
     if wanted.contains(&EventType::ReadingCreated) {
         effects.push(SessionEffect::Announce(Event::reading_created(
             reading, now,
@@ -107,6 +125,9 @@ mod tests {
                 SessionEffect::CheckStability => "stability",
                 SessionEffect::AdvanceSchedule { .. } => "advance",
                 SessionEffect::JudgeAlerts => "alerts",
+                SessionEffect::PublishReading(_) => "mqtt",
+                SessionEffect::MqttDiscovery { fermenting: true } => "discovery",
+                SessionEffect::MqttDiscovery { fermenting: false } => "removal",
             })
             .collect()
     }
@@ -121,6 +142,8 @@ mod tests {
             after_create(&session),
             vec![SessionEffect::PlanSchedule { start }]
         );
+        session.status = SessionStatus::Fermenting;
+        assert_eq!(kinds(&after_create(&session)), ["plan", "discovery"]);
     }
 
     #[test]
@@ -139,7 +162,10 @@ mod tests {
         let mut session = session_at(NOW, SessionStatus::Planned);
         session.status = SessionStatus::Fermenting;
         let effects = after_update(&session, SessionStatus::Brewing, NOW);
-        assert_eq!(kinds(&effects), ["session.status_changed", "plan"]);
+        assert_eq!(
+            kinds(&effects),
+            ["session.status_changed", "plan", "discovery"]
+        );
         assert_eq!(effects[1], SessionEffect::PlanSchedule { start: NOW });
         let start = datetime!(2026-12-06 20:00 UTC);
         session.fermenting_started_at = Some(start);
@@ -149,7 +175,7 @@ mod tests {
         session.status = SessionStatus::Conditioning;
         assert_eq!(
             kinds(&after_update(&session, SessionStatus::Fermenting, NOW)),
-            ["session.status_changed"]
+            ["session.status_changed", "removal"]
         );
     }
 
@@ -169,30 +195,46 @@ mod tests {
             created_at: NOW,
         };
         let all = [EventType::ReadingCreated, EventType::FermentationStable];
-        assert!(after_reading(&reading, &[], false, false, NOW).is_empty());
+        assert!(after_reading(&reading, &[], false, false, false, NOW).is_empty());
         assert_eq!(
-            kinds(&after_reading(&reading, &all, true, false, NOW)),
+            kinds(&after_reading(&reading, &all, true, false, false, NOW)),
             ["reading.created", "stability", "advance"]
         );
         assert_eq!(
-            kinds(&after_reading(&reading, &[], false, true, NOW)),
+            kinds(&after_reading(&reading, &[], false, true, false, NOW)),
             ["alerts"]
         );
         let without_gravity = Reading {
             gravity: None,
             temperature_c: Some(19.5),
-            ..reading
+            ..reading.clone()
         };
         // No gravity: nothing to check for stability or to end a step on; the temperature is
         // still judged by the alert rules.
         assert_eq!(
-            kinds(&after_reading(&without_gravity, &all, true, true, NOW)),
+            kinds(&after_reading(
+                &without_gravity,
+                &all,
+                true,
+                true,
+                false,
+                NOW
+            )),
             ["reading.created", "alerts"]
         );
         let neither = Reading {
             temperature_c: None,
             ..without_gravity
         };
-        assert!(after_reading(&neither, &[], true, true, NOW).is_empty());
+        assert!(after_reading(&neither, &[], true, true, false, NOW).is_empty());
+        // Every reading goes to MQTT, first, when the integration is enabled.
+        assert_eq!(
+            kinds(&after_reading(&neither, &[], true, true, true, NOW)),
+            ["mqtt"]
+        );
+        assert_eq!(
+            kinds(&after_reading(&reading, &[], false, true, true, NOW)),
+            ["mqtt", "alerts"]
+        );
     }
 }

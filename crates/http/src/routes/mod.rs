@@ -14,6 +14,7 @@ pub mod history;
 pub mod interchange;
 pub mod inventory;
 pub mod me;
+pub mod mqtt;
 pub mod notes;
 pub mod recipe_children;
 pub mod recipes;
@@ -86,6 +87,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .service(web::scope("/v1/webhooks").configure(webhooks::configure))
     .service(web::scope("/v1/alert-rules").configure(alerts::configure_rules))
     .service(web::scope("/v1/alerts").configure(alerts::configure_alerts))
+    .service(web::scope("/v1/integrations/mqtt").configure(mqtt::configure))
     .service(web::scope("/v1/tools").configure(tools::configure));
 }
 

@@ -134,6 +134,12 @@ const CROSS_ACCOUNT: &[(&str, &str)] = &[
          a time; each batch's rules and alerts are then read by those accounts' user_id",
     ),
     (
+        "WITH accounts AS ( SELECT i.user_id FROM mqtt_integrations i WHERE i.enabled",
+        "the MQTT publishers' claim of the accounts with messages waiting (`CLAIM_DUE` in \
+         crates/db/src/mqtt.rs), one publisher per account; what comes of each batch is then \
+         recorded by its user_id",
+    ),
+    (
         r#"DELETE FROM "idempotency_keys" WHERE ("idempotency_keys"."reserved_at" < $1)"#,
         "the pruner forgets every account's Idempotency-Keys past their 24 hours",
     ),

@@ -262,6 +262,7 @@ async fn readyz_is_503_while_the_database_is_unreachable() {
         bench_routes: false,
         metrics_addr: None,
         webhooks: Default::default(),
+        mqtt: Default::default(),
         device_reading_interval: std::time::Duration::from_secs(60),
         body_read_timeout: std::time::Duration::from_secs(30),
         max_connections_per_address: wort_http::connections::DEFAULT_LIMIT,

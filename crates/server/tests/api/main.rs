@@ -39,6 +39,7 @@ mod idempotency;
 mod ingredients;
 mod interchange;
 mod inventory;
+mod mqtt;
 mod notes;
 mod one_meaning;
 mod openapi;

@@ -201,6 +201,15 @@ pub(crate) async fn owner_fixture(
         let id = create(app, k, &format!("/v1/{kind}"), json!({"name": name})).await;
         ids.insert(kind, id);
     }
+    // The account's MQTT integration (one per account, no id in its path), enabled before the
+    // session ferments, so that its discovery configs, the reading and the alert are written to
+    // its outbox; nothing listens on the port, so each publishing attempt fails and is recorded.
+    let (status, v) = call(
+        app.with_key(Method::PATCH, "/v1/integrations/mqtt", k)
+            .json(&json!({"url": "mqtt://127.0.0.1:9", "password": "secret"})),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
     // A rule on the session, and the alert it raises: the session's rule applies while it is
     // fermenting, and a reading above the mark raises the alert.
     let rule = create(

@@ -99,6 +99,9 @@ pub struct Options {
     /// `None`: webhooks may target private addresses (the test receivers are on 127.0.0.1),
     /// retries start after 100 ms, and this instance delivers.
     pub webhooks: Option<wort_server::WebhookSettings>,
+    /// `None`: private LAN brokers allowed, a failed broker retried after 200 ms, and this
+    /// instance publishes.
+    pub mqtt: Option<wort_server::MqttSettings>,
     /// `None`: one reading per device per 60 s, as in production.
     pub device_reading_interval: Option<std::time::Duration>,
     /// Another database than the process's shared one (`database::isolated_database_url`).
@@ -180,6 +183,10 @@ impl TestApp {
             bench_routes: false,
             metrics_addr: options.metrics.then(|| "127.0.0.1:0".parse().unwrap()),
             webhooks: options.webhooks.unwrap_or_else(test_webhook_settings),
+            mqtt: options.mqtt.unwrap_or_else(|| wort_server::MqttSettings {
+                retry_base: Duration::milliseconds(200),
+                ..Default::default()
+            }),
             device_reading_interval: options
                 .device_reading_interval
                 .unwrap_or(std::time::Duration::from_secs(60)),

@@ -1,0 +1,2 @@
+DROP TABLE mqtt_messages;
+DROP TABLE mqtt_integrations;
