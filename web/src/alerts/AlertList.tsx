@@ -1,0 +1,98 @@
+import { useId } from 'react';
+import { Link } from 'react-router-dom';
+import { ErrorBox } from '../components/States';
+import { usePrefs } from '../prefs';
+import { useSessionList } from '../sessions/api';
+import { absoluteTime, relativeTime } from '../time';
+import { alertText, isActive, kindLabel, type Alert } from './alerts';
+import { useAcknowledge, useRuleList } from './api';
+
+/** Alerts as a list: each in words in the account's units, its session, when it was raised and
+ * cleared, and "Acknowledge" while nobody has. */
+export function AlertList({ alerts, label, showSession = true }: { alerts: readonly Alert[]; label: string; showSession?: boolean }) {
+  const ack = useAcknowledge();
+  const rules = useRuleList().data?.items;
+  const sessions = useSessionList().data?.items;
+  return (
+    <>
+      {ack.isError && <ErrorBox error={ack.error} />}
+      <ul className="alert-list" aria-label={label}>
+        {alerts.map((a) => (
+          <AlertItem
+            key={a.id}
+            alert={a}
+            rule={rules?.find((r) => r.id === a.rule_id) ?? null}
+            session={showSession ? (sessions?.find((s) => s.id === a.session_id)?.name ?? 'A brew session') : null}
+            acknowledging={ack.isPending && ack.variables === a.id}
+            onAcknowledge={() => ack.mutate(a.id)}
+          />
+        ))}
+      </ul>
+    </>
+  );
+}
+
+function When({ iso }: { iso: string }) {
+  return (
+    <time dateTime={iso}>
+      {relativeTime(iso)} · {absoluteTime(iso)}
+    </time>
+  );
+}
+
+function AlertItem({
+  alert: a,
+  rule,
+  session,
+  acknowledging,
+  onAcknowledge,
+}: {
+  alert: Alert;
+  rule: Parameters<typeof alertText>[2];
+  session: string | null;
+  acknowledging: boolean;
+  onAcknowledge: () => void;
+}) {
+  const prefs = usePrefs();
+  const id = useId();
+  const active = isActive(a);
+  const cls = ['alert-item', active ? 'active' : 'cleared', a.acknowledged_at ? 'seen' : ''].filter(Boolean).join(' ');
+  return (
+    <li className={cls}>
+      <div>
+        <h3 id={`${id}-t`}>{alertText(a, prefs, rule)}</h3>
+        <p className="small">
+          <span className={active ? 'warn-text' : 'muted'}>{active ? 'Active' : 'Cleared'}</span>
+          {' · '}
+          {kindLabel(a.kind)}
+          {session != null && (
+            <>
+              {' · '}
+              <Link to={`/sessions/${a.session_id}`}>{session}</Link>
+            </>
+          )}
+        </p>
+        <p className="alert-times">
+          <span>
+            Raised <When iso={a.raised_at} />
+          </span>
+          {a.cleared_at && (
+            <span>
+              Cleared <When iso={a.cleared_at} />
+            </span>
+          )}
+          {a.acknowledged_at && (
+            <span>
+              Acknowledged <When iso={a.acknowledged_at} />
+            </span>
+          )}
+        </p>
+      </div>
+      {!a.acknowledged_at && (
+        <button type="button" aria-describedby={`${id}-t`} onClick={onAcknowledge} disabled={acknowledging}>
+          Acknowledge
+        </button>
+      )}
+    </li>
+  );
+}
