@@ -1,13 +1,9 @@
 // The brew session page's "Alerts" section: this session's alerts, newest first, with Acknowledge,
 // and a link to add a rule for this session.
-import { useEffect, useRef } from 'react';
 import { Link } from 'react-router-dom';
-import { useQueryClient } from '@tanstack/react-query';
-import { keys } from '../api/keys';
 import { ErrorBox, Loading } from '../components/States';
-import { useFermentationLogs } from '../sessions/api';
 import { AlertList } from './AlertList';
-import { useAlertList } from './api';
+import { useAlertList, useAlertsFollowReadings } from './api';
 
 const SHOWN = 10;
 
@@ -38,20 +34,4 @@ export function SessionAlerts({ sessionId }: { sessionId: string }) {
       </p>
     </section>
   );
-}
-
-/** A reading stored (typed in here, or a device's post seen by the readings' refresh) may raise or
- * clear an alert at once: the alerts and the header's count are read again after each change. */
-function useAlertsFollowReadings(sessionId: string) {
-  const qc = useQueryClient();
-  const updated = useFermentationLogs(sessionId).dataUpdatedAt;
-  const first = useRef(true);
-  useEffect(() => {
-    if (!updated) return;
-    if (first.current) {
-      first.current = false;
-      return;
-    }
-    void qc.invalidateQueries({ queryKey: keys.alerts.all() });
-  }, [updated, qc]);
 }

@@ -1,8 +1,10 @@
 // Alerts' queries and writes: the header's count, the lists of alerts (all, active, one session's),
 // acknowledging, and the alert rules.
+import { useEffect, useRef } from 'react';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { client, unwrap, unwrapPage } from '../api/client';
 import { keys } from '../api/keys';
+import { useFermentationLogs } from '../sessions/api';
 import type { AlertRule, RuleBody } from './alerts';
 
 /** How often the header's count and the open lists are read again: the API's clock judges rules
@@ -40,6 +42,23 @@ export const alertListQuery = ({ state, sessionId, page, size }: AlertListParams
 
 export function useAlertList(params: AlertListParams) {
   return useQuery({ ...alertListQuery(params), placeholderData: keepPreviousData, refetchInterval: ALERTS_REFRESH_MS });
+}
+
+/** A reading stored (typed in on the session page, or a device's post seen by the readings'
+ * refresh) may raise or clear an alert at once: the alerts and the header's count are read again
+ * after each change of the session's readings. */
+export function useAlertsFollowReadings(sessionId: string) {
+  const qc = useQueryClient();
+  const updated = useFermentationLogs(sessionId).dataUpdatedAt;
+  const first = useRef(true);
+  useEffect(() => {
+    if (!updated) return;
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    void qc.invalidateQueries({ queryKey: keys.alerts.all() });
+  }, [updated, qc]);
 }
 
 /** Marks an alert seen; every list and the header's count follow. */
