@@ -8,8 +8,19 @@ import { alertText, isActive, kindLabel, type Alert } from './alerts';
 import { useAcknowledge, useRuleList } from './api';
 
 /** Alerts as a list: each in words in the account's units, its session, when it was raised and
- * cleared, and "Acknowledge" while nobody has. */
-export function AlertList({ alerts, label, showSession = true }: { alerts: readonly Alert[]; label: string; showSession?: boolean }) {
+ * cleared, and "Acknowledge" while nobody has. The Alerts page's history leaves that button to its
+ * active list (`acknowledgeActive` false), so one alert never has two on a page. */
+export function AlertList({
+  alerts,
+  label,
+  showSession = true,
+  acknowledgeActive = true,
+}: {
+  alerts: readonly Alert[];
+  label: string;
+  showSession?: boolean;
+  acknowledgeActive?: boolean;
+}) {
   const ack = useAcknowledge();
   const rules = useRuleList().data?.items;
   const sessions = useSessionList().data?.items;
@@ -23,6 +34,7 @@ export function AlertList({ alerts, label, showSession = true }: { alerts: reado
             alert={a}
             rule={rules?.find((r) => r.id === a.rule_id) ?? null}
             session={showSession ? (sessions?.find((s) => s.id === a.session_id)?.name ?? 'A brew session') : null}
+            canAcknowledge={!a.acknowledged_at && (acknowledgeActive || !isActive(a))}
             acknowledging={ack.isPending && ack.variables === a.id}
             onAcknowledge={() => ack.mutate(a.id)}
           />
@@ -44,12 +56,14 @@ function AlertItem({
   alert: a,
   rule,
   session,
+  canAcknowledge,
   acknowledging,
   onAcknowledge,
 }: {
   alert: Alert;
   rule: Parameters<typeof alertText>[2];
   session: string | null;
+  canAcknowledge: boolean;
   acknowledging: boolean;
   onAcknowledge: () => void;
 }) {
@@ -88,7 +102,7 @@ function AlertItem({
           )}
         </p>
       </div>
-      {!a.acknowledged_at && (
+      {canAcknowledge && (
         <button type="button" aria-describedby={`${id}-t`} onClick={onAcknowledge} disabled={acknowledging}>
           Acknowledge
         </button>

@@ -60,7 +60,7 @@ export default function Alerts() {
               <ErrorBox error={history.error} retry={() => history.refetch()} />
             ) : (
               <>
-                <AlertList alerts={history.data.items} label="Alert history" />
+                <AlertList alerts={history.data.items} label="Alert history" acknowledgeActive={false} />
                 {history.data.total > HISTORY_PAGE && (
                   <Pager
                     label="History pages"

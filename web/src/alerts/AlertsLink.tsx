@@ -7,15 +7,12 @@ import { useActiveAlertCount } from './api';
 export function AlertsLink() {
   const count = useActiveAlertCount().data ?? 0;
   return (
-    <NavLink to="/alerts" className={count > 0 ? 'alerts-link has-alerts' : 'alerts-link'}>
+    <NavLink to="/alerts" className={count > 0 ? 'alerts-link has-alerts' : 'alerts-link'} aria-label={count > 0 ? `Alerts, ${count} active` : undefined}>
       Alerts
       {count > 0 && (
-        <>
-          <span className="alerts-count" aria-hidden="true">
-            {count > 99 ? '99+' : count}
-          </span>
-          <span className="sr-only">, {count} active</span>
-        </>
+        <span className="alerts-count" aria-hidden="true">
+          {count > 99 ? '99+' : count}
+        </span>
       )}
     </NavLink>
   );
