@@ -50,8 +50,10 @@ test('alerts: a rule from the form, a reading raises an alert, the header counts
   await expect(rules).toContainText('On');
 
   // Readings through the API: 19.5 °C is fine, 24.5 °C raises an alert.
-  await api(page.request, 'POST', `/v1/sessions/${s.id}/fermentation-logs`, { gravity: 1.048, temperature_c: 19.5 });
-  await api(page.request, 'POST', `/v1/sessions/${s.id}/fermentation-logs`, { gravity: 1.04, temperature_c: 24.5 });
+  // (Ten minutes ago: the reading typed in at the end, at this minute, is the latest then.)
+  const ago = (min: number) => new Date(Date.now() - min * 60_000).toISOString();
+  await api(page.request, 'POST', `/v1/sessions/${s.id}/fermentation-logs`, { gravity: 1.048, temperature_c: 19.5, logged_at: ago(11) });
+  await api(page.request, 'POST', `/v1/sessions/${s.id}/fermentation-logs`, { gravity: 1.04, temperature_c: 24.5, logged_at: ago(10) });
   // The header's count follows (read every 30 s; a navigation reads it now).
   await page.goto('/alerts');
   await expect(alertsLink).toHaveAccessibleName('Alerts, 1 active');
@@ -62,7 +64,7 @@ test('alerts: a rule from the form, a reading raises an alert, the header counts
   await expect(item).toBeVisible();
   await expect(item.getByRole('link', { name: 'Alert Pale' })).toHaveAttribute('href', `/sessions/${s.id}`);
   await expect(item).toContainText('Temperature outside a range');
-  await expect(item).toContainText(/Raised just now · /);
+  await expect(item).toContainText(/Raised (just now|\d+ min ago) · /);
   const history = page.getByRole('list', { name: 'Alert history' });
   await expect(history).toContainText('Temperature 24.5 °C is above 21 °C');
   // One Acknowledge per alert on the page: the active list's.
@@ -111,4 +113,14 @@ test('alerts: a rule from the form, a reading raises an alert, the header counts
   await page.goto('/alerts');
   await expect(alertsLink).toHaveAccessibleName('Alerts');
   await expect(history).toContainText(/Cleared just now/);
+
+  // A reading typed in on the session page: its alert shows there and in the header at once.
+  await api(page.request, 'POST', '/v1/alert-rules', { kind: 'gravity_below', gravity: 1.03, session_id: s.id });
+  await page.goto(`/sessions/${s.id}`);
+  await expect(section).toContainText(/Cleared just now/);
+  await page.getByLabel('Gravity').fill('1.025');
+  await page.getByRole('button', { name: 'Add reading' }).click();
+  await expect(section.getByRole('heading', { name: 'Gravity 1.025 is below 1.030' })).toBeVisible();
+  await expect(alertsLink).toHaveAccessibleName('Alerts, 1 active');
+  await checkPage(page);
 });
