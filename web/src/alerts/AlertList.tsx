@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import { Link } from 'react-router-dom';
 import { ErrorBox } from '../components/States';
+import { useNow } from '../hooks';
 import { usePrefs } from '../prefs';
 import { useSessionList } from '../sessions/api';
 import { absoluteTime, relativeTime } from '../time';
@@ -44,10 +45,10 @@ export function AlertList({
   );
 }
 
-function When({ iso }: { iso: string }) {
+function When({ iso, now }: { iso: string; now: number }) {
   return (
     <time dateTime={iso}>
-      {relativeTime(iso)} · {absoluteTime(iso)}
+      {relativeTime(iso, now)} · {absoluteTime(iso)}
     </time>
   );
 }
@@ -69,6 +70,8 @@ function AlertItem({
 }) {
   const prefs = usePrefs();
   const id = useId();
+  // "3 min ago" moves on while the page stays open.
+  const now = useNow(30_000);
   const active = isActive(a);
   const cls = ['alert-item', active ? 'active' : 'cleared', a.acknowledged_at ? 'seen' : ''].filter(Boolean).join(' ');
   return (
@@ -88,16 +91,16 @@ function AlertItem({
         </p>
         <p className="alert-times">
           <span>
-            Raised <When iso={a.raised_at} />
+            Raised <When iso={a.raised_at} now={now} />
           </span>
           {a.cleared_at && (
             <span>
-              Cleared <When iso={a.cleared_at} />
+              Cleared <When iso={a.cleared_at} now={now} />
             </span>
           )}
           {a.acknowledged_at && (
             <span>
-              Acknowledged <When iso={a.acknowledged_at} />
+              Acknowledged <When iso={a.acknowledged_at} now={now} />
             </span>
           )}
         </p>
