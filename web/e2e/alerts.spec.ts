@@ -94,6 +94,10 @@ test('alerts: a rule from the form, a reading raises an alert, the header counts
   await expect(rules.getByRole('heading', { name: 'Temperature outside 64.4–69.8 °F' })).toBeVisible();
   await rules.getByRole('button', { name: 'Edit' }).click();
   await expect(rules.getByLabel('Highest temperature (°F)')).toHaveValue('69.8');
+  // The API's band rule, said in °F at the field.
+  await rules.getByLabel('Highest temperature (°F)').fill('65');
+  await rules.getByRole('button', { name: 'Save rule' }).click();
+  await expect(rules.getByLabel('Highest temperature (°F)')).toHaveAccessibleDescription(/at least 1.8 °F above the lowest temperature/);
   await rules.getByLabel('Highest temperature (°F)').fill('77');
   await rules.getByRole('button', { name: 'Save rule' }).click();
   await expect(rules.getByRole('heading', { name: 'Temperature outside 64.4–77 °F' })).toBeVisible();

@@ -12,6 +12,7 @@ import {
   kindLabel,
   ruleBody,
   ruleFields,
+  ruleIssueText,
   ruleTexts,
   sessionChoices,
   type AlertKind,
@@ -58,7 +59,15 @@ export function RuleForm({
   const [session, setSession] = useState<string>(rule ? (rule.session_id ?? '') : (initialSession ?? ''));
   const fields = ruleFields(kind);
   const shown = withDisplayUnits(error, fieldUnits, prefs);
-  const api = shown instanceof ApiError ? shown : null;
+  const api =
+    shown instanceof ApiError
+      ? new ApiError(
+          shown.status,
+          shown.message,
+          shown.details.map((d) => ({ ...d, message: ruleIssueText(d.message, prefs) })),
+          shown.retryAfter,
+        )
+      : null;
   const rest = api ? api.rest([...fields.map((f) => f.name), 'session_id', 'kind']) : null;
   return (
     <form

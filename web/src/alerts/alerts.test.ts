@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PREFERENCES, type Preferences } from '../api/extra';
-import { alertText, defaultTexts, fieldLabel, minutesText, ruleBody, ruleFields, ruleText, ruleTexts, sessionChoices, type AlertRule } from './alerts';
+import {
+  alertText,
+  defaultTexts,
+  fieldLabel,
+  minutesText,
+  ruleBody,
+  ruleFields,
+  ruleIssueText,
+  ruleText,
+  ruleTexts,
+  sessionChoices,
+  type AlertRule,
+} from './alerts';
 
 const metric: Preferences = DEFAULT_PREFERENCES;
 const us: Preferences = { ...DEFAULT_PREFERENCES, amounts: 'us', temperature: 'f' };
@@ -135,5 +147,17 @@ describe('sessionChoices', () => {
       ['', 'Every fermenting session'],
       ['x', 'The brew session it watches'],
     ]);
+  });
+});
+
+describe('ruleIssueText', () => {
+  const band = 'max_c must be at least 1 °C above min_c, so that an alert can clear';
+  it('names the fields as the form does, and a difference in °F on a °F account', () => {
+    expect(ruleIssueText(band, metric)).toBe('The highest temperature must be at least 1 °C above the lowest temperature, so that an alert can clear');
+    expect(ruleIssueText(band, us)).toBe('The highest temperature must be at least 1.8 °F above the lowest temperature, so that an alert can clear');
+  });
+  it('leaves other messages as the API wrote them', () => {
+    expect(ruleIssueText('A device_silent rule needs minutes', us)).toBe('A device_silent rule needs minutes');
+    expect(ruleIssueText('Must be at most 248 °F', us)).toBe('Must be at most 248 °F');
   });
 });

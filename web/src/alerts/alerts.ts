@@ -187,3 +187,17 @@ export function sessionChoices(sessions: readonly SessionLike[], current: string
   if (current && !shown.some((s) => s.id === current)) out.push([current, 'The brew session it watches']);
   return out;
 }
+
+const FIELD_WORDS: Record<string, string> = { min_c: 'the lowest temperature', max_c: 'the highest temperature' };
+
+/**
+ * A rule's `422` message as the form says it: the API's words, with its field names as the form's
+ * labels and a temperature difference in °F on a °F account ("max_c must be at least 1 °C above
+ * min_c" reads "The highest temperature must be at least 1.8 °F above the lowest temperature").
+ */
+export function ruleIssueText(message: string, p: Preferences): string {
+  let out = message.replace(/\b(min_c|max_c)\b/g, (m) => FIELD_WORDS[m] ?? m);
+  if (p.temperature === 'f')
+    out = out.replace(/(\d+(?:\.\d+)?) °C (above|below|apart)/g, (_, n: string, w: string) => `${formatNumber(Number(n) * 1.8, 1)} °F ${w}`);
+  return out.charAt(0).toUpperCase() + out.slice(1);
+}
