@@ -119,6 +119,11 @@ for (const item of [
 ])
   await call('POST', '/v1/inventory', item);
 await call('POST', '/api/auth/api-key/create', { name: 'iSpindel in the cellar' });
+// Alert rules: the device's reading below (1.011) crosses the gravity mark and raises an alert;
+// the temperature band holds, and the device has not been silent long.
+await call('POST', '/v1/alert-rules', { kind: 'gravity_below', gravity: 1.012, session_id: session.id });
+await call('POST', '/v1/alert-rules', { kind: 'temperature_outside', min_c: 17, max_c: 21 });
+await call('POST', '/v1/alert-rules', { kind: 'device_silent', minutes: 120 });
 // A device that has posted (a reading in line with the curve above) and one without a session.
 const device = await call('POST', '/v1/devices', { name: 'iSpindel in the cellar', kind: 'ispindel', session_id: session.id });
 const posted = await page.request.post(`/ingest/${device.token}`, {
@@ -224,6 +229,8 @@ const shots = [
     : []),
   ['assistant', chats.length ? `/assistant/${chats[0].id}` : '/assistant', 'Today’s usage'],
   ['tools', '/tools', 'Packs without a starter'],
+  ['alerts', '/alerts', 'History'],
+  ['alert-rules', '/alerts/rules', 'New rule'],
 ];
 // The same pages for a US account (gallons, ounces, °F): taken after the metric ones.
 const usShots = [
@@ -235,6 +242,7 @@ const usShots = [
   ['inventory-us', '/inventory', 'Hops'],
   ['shopping-list-us', shopping, 'To buy'],
   ['recipe-stock-us', `/recipes/${id}`, 'Stock and cost'],
+  ['alerts-us', '/alerts', 'History'],
 ];
 for (const [size, viewport] of [
   ['desktop', { width: 1440, height: 900 }],

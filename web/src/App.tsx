@@ -21,6 +21,8 @@ const pages = {
   device: () => import('./devices/Device'),
   webhooks: () => import('./webhooks/Webhooks'),
   webhook: () => import('./webhooks/Webhook'),
+  alerts: () => import('./alerts/Alerts'),
+  alertRules: () => import('./alerts/Rules'),
   assistant: () => import('./assistant/Assistant'),
   account: () => import('./account/Account'),
   tools: () => import('./tools/Tools'),
@@ -41,6 +43,8 @@ const Devices = lazy(pages.devices);
 const DevicePage = lazy(pages.device);
 const Webhooks = lazy(pages.webhooks);
 const WebhookPage = lazy(pages.webhook);
+const Alerts = lazy(pages.alerts);
+const AlertRules = lazy(pages.alertRules);
 const Assistant = lazy(pages.assistant);
 const Account = lazy(pages.account);
 const Tools = lazy(pages.tools);
@@ -56,6 +60,7 @@ export function preloadPage(path: string) {
     equipment: ['equipment', 'equipmentProfile'],
     devices: ['devices', 'device'],
     webhooks: ['webhooks', 'webhook'],
+    alerts: ['alerts', 'alertRules'],
   };
   const pair = first ? items[first] : undefined;
   const load = !first ? pages.home : pair ? pages[second ? pair[1] : pair[0]] : first in pages ? pages[first as keyof typeof pages] : null;
@@ -100,6 +105,8 @@ export function App() {
       <Route path="/devices/:id" element={page(<DevicePage />)} />
       <Route path="/webhooks" element={page(<Webhooks />)} />
       <Route path="/webhooks/:id" element={page(<WebhookPage />)} />
+      <Route path="/alerts" element={page(<Alerts />)} />
+      <Route path="/alerts/rules" element={page(<AlertRules />)} />
       <Route path="/assistant" element={page(<Assistant />)} />
       <Route path="/assistant/:chatId" element={page(<Assistant />)} />
       <Route path="/account" element={page(<Account />)} />

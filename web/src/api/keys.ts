@@ -109,6 +109,17 @@ export const keys = {
     deliveries: (id: string) => ['webhooks', 'deliveries', id] as const,
     deliveryPage: (id: string, page: number) => ['webhooks', 'deliveries', id, page] as const,
   },
+  /** Alerts: the header's count, the Alerts page's lists, a session's alerts. An acknowledgement
+   * or a new reading refreshes the whole group. */
+  alerts: {
+    all: () => ['alerts'] as const,
+    activeCount: () => ['alerts', 'active-count'] as const,
+    list: (params: { state: 'active' | 'all'; sessionId?: string; page: number; size: number }) => ['alerts', 'list', params] as const,
+  },
+  /** The account's alert rules (their own root: acknowledging an alert leaves them be). */
+  alertRules: {
+    list: () => ['alert-rules', 'list'] as const,
+  },
   assistant: {
     usage: () => ['assistant', 'usage'] as const,
     chats: () => ['assistant', 'chats'] as const,

@@ -3,6 +3,7 @@ import { NavLink, useLocation } from 'react-router-dom';
 import { useSignOut } from '../auth/api';
 import type { Schemas } from '../api/client';
 import { OfflineStatus } from '../offline/OfflineStatus';
+import { AlertsLink } from '../alerts/AlertsLink';
 
 const links = [
   ['/', 'Home'],
@@ -87,6 +88,7 @@ export function Layout({ user, children }: { user: Schemas['UserBody']; children
         <div className="brand" aria-hidden="true">
           <span className="logo">◉</span> wort
         </div>
+        <AlertsLink />
         <button
           ref={toggle}
           type="button"

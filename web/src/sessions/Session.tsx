@@ -15,6 +15,7 @@ import { StatusBar } from './StatusBar';
 import { SnapshotLists, type Snapshot } from './SnapshotLists';
 import { Checklist } from './Checklist';
 import { Fermentation } from './Fermentation';
+import { SessionAlerts } from '../alerts/SessionAlerts';
 
 export default function SessionPage() {
   const { id = '' } = useParams();
@@ -53,6 +54,7 @@ export default function SessionPage() {
           <Checklist sessionId={id} status={s.status} />
           <Fermentation session={s} />
           <FermentationSchedule sessionId={id} />
+          <SessionAlerts sessionId={id} />
         </div>
         <aside>
           <section className="panel" aria-labelledby="h-measured">
