@@ -5,6 +5,8 @@ import { Link } from 'react-router-dom';
 import type { Schemas } from '../api/client';
 import { useRecentRecipes } from '../recipes/api';
 import { useHome } from './api';
+import { useAlertList } from '../alerts/api';
+import { AlertList } from '../alerts/AlertList';
 import { ErrorBox, Loading } from '../components/States';
 import { clock, useNow } from '../hooks';
 import { usePrefs } from '../prefs';
@@ -43,6 +45,7 @@ export default function Home() {
           {home.data.timers.length > 0 && <Timers timers={home.data.timers} received={home.dataUpdatedAt} />}
         </>
       )}
+      <ActiveAlerts />
       <RecentRecipes />
     </>
   );
@@ -162,6 +165,27 @@ function Timers({ timers, received }: { timers: HomeTimer[]; received: number })
     </section>
   );
 }
+
+/** The active alerts, newest first (the first few; the Alerts page has them all); nothing while
+ * there are none. */
+function ActiveAlerts() {
+  const alerts = useAlertList({ state: 'active', page: 0, size: HOME_ALERTS });
+  if (!alerts.data || alerts.data.items.length === 0) return null;
+  const { items, total } = alerts.data;
+  return (
+    <section className="panel" aria-labelledby="h-home-alerts">
+      <h2 id="h-home-alerts">Active alerts</h2>
+      <AlertList alerts={items} label="Active alerts" />
+      {total > items.length && (
+        <p className="small">
+          <Link to="/alerts">All {total} active alerts</Link>
+        </p>
+      )}
+    </section>
+  );
+}
+
+const HOME_ALERTS = 5;
 
 function RecentRecipes() {
   const prefs = usePrefs();

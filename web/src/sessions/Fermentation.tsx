@@ -20,7 +20,9 @@ import {
   useSessionNotes,
 } from './api';
 import { forecastText } from './forecast';
-import { chartMarks, noteMarks, stepMarks } from './chartMarks';
+import { alertMarks, chartMarks, noteMarks, stepMarks } from './chartMarks';
+import { useAlertList, useRuleList } from '../alerts/api';
+import { alertText } from '../alerts/alerts';
 import { ChartMarkList, NoteForm } from './ChartNotes';
 
 type Session = Schemas['BrewSession'];
@@ -77,9 +79,11 @@ export function Fermentation({ session }: { session: Session }) {
   const gSym = symbolFor('gravity', prefs);
   const tSym = symbolFor('temperature', prefs);
   const fieldErr = (k: string) => api?.at(k);
-  // What the chart marks at an instant: the notes and the schedule's step changes (alerts will
-  // join them as one more source; chartMarks.ts says how).
+  // What the chart marks at an instant: the notes, the schedule's step changes and the alerts
+  // (the last 200 of the session's; the Alerts page has them all).
   const notes = useSessionNotes(id);
+  const alerts = useAlertList({ state: 'all', sessionId: id, page: 0, size: 200 });
+  const rules = useRuleList();
   const forecast = useSessionForecast(id);
   const schedule = useFermentationSchedule(id);
   const marks = useMemo(
@@ -91,8 +95,15 @@ export function Fermentation({ session }: { session: Session }) {
           (c) => display(c, 'temperature', prefs),
           (g) => display(g, 'mass_g', prefs),
         ),
+        alertMarks(alerts.data?.items ?? [], (a) =>
+          alertText(
+            a,
+            prefs,
+            rules.data?.items.find((r) => r.id === a.rule_id),
+          ),
+        ),
       ),
-    [notes.data, schedule.data, prefs],
+    [notes.data, schedule.data, alerts.data, rules.data, prefs],
   );
   const [showAll, setShowAll] = useState(false);
   const shown = (showAll ? list : list.slice(-10)).slice().reverse();

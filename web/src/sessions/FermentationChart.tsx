@@ -25,6 +25,9 @@ export function forecastSeries(forecast: Forecast | null | undefined, lastReadin
 const MARKER_SIZE = 44;
 const MARKER_ROW = 30;
 
+/** The symbol on each kind's marker (its text is in the accessible name). */
+const MARK_ICON: Record<ChartMark['kind'], string> = { note: '✎', step: '⚑', alert: '!' };
+
 /** A mark's marker above the plot: where it stands, in CSS pixels of the chart area. */
 interface Pin {
   mark: ChartMark;
@@ -206,7 +209,7 @@ export default function FermentationChart({
             style={{ left, top, borderColor: style.colour, color: style.colour }}
             aria-label={label}
           >
-            <span aria-hidden="true">{mark.kind === 'note' ? '✎' : '⚑'}</span>
+            <span aria-hidden="true">{MARK_ICON[mark.kind]}</span>
             <span className="chart-mark-tip" aria-hidden="true">
               <strong>{style.word}</strong> · {absoluteTime(mark.iso)}
               <br />

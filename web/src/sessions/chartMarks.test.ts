@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Schemas } from '../api/client';
-import { chartMarks, noteMarks, stepMarks, withMarkTimes } from './chartMarks';
+import { alertMarks, chartMarks, noteMarks, stepMarks, withMarkTimes } from './chartMarks';
 
 const note = (id: string, at: string, text: string): Schemas['SessionNote'] => ({
   id,
@@ -32,7 +32,35 @@ const celsius = (c: number) => `${c} °C`;
 const fahrenheit = (c: number) => `${(c * 9) / 5 + 32} °F`;
 const grams = (g: number) => `${g} g`;
 
+const alert = (id: string, raised_at: string): Schemas['Alert'] => ({
+  id,
+  rule_id: 'r',
+  kind: 'temperature_outside',
+  session_id: 's',
+  device_id: null,
+  raised_at,
+  cleared_at: null,
+  acknowledged_at: null,
+  value: 21.3,
+  message: 'Temperature 21.3 °C is above 20.5 °C',
+});
+
 describe('chart marks', () => {
+  it('marks each alert when it was raised, in the words given, between a step and a note at one instant', () => {
+    const at = '2026-12-05T18:00:00.000Z';
+    const marks = chartMarks(
+      noteMarks([note('n', at, 'Krausen up')]),
+      alertMarks([alert('a', at)], (a) => `${a.value} hot`),
+      stepMarks([step({ id: 'st', became_due_at: at })], String, String),
+    );
+    expect(marks.map((m) => [m.kind, m.key])).toEqual([
+      ['step', 'step:st'],
+      ['alert', 'alert:a'],
+      ['note', 'note:n'],
+    ]);
+    expect(marks[1]).toMatchObject({ text: '21.3 hot', iso: at, at: Date.parse(at) / 1000, noteId: null });
+  });
+
   it('marks only the steps that became due, named with their temperature in the account units', () => {
     const steps = [
       step({ id: 'a', became_due_at: '2026-12-01T10:00:00.000Z', due: true }),

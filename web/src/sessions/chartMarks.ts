@@ -1,18 +1,15 @@
-// What the fermentation chart marks at an instant besides its readings: the brewer's notes and
-// the schedule's step changes. Each source turns its rows into `ChartMark`s; the chart draws
-// every mark as a vertical line with a marker (hover or focus shows its text), and the list
-// below the chart says the same in words, for keyboard and screen-reader users.
-//
-// Extension point for alerts: add `'alert'` to `MarkKind`, write `alertMarks(alerts)` beside
-// `noteMarks` (one mark per alert at its `raised_at`, the alert's message as its text), give it a
-// colour in `MARK_STYLE`, and pass its marks to `chartMarks` with the others. The chart, the
-// markers and the list take any kind without change.
+// What the fermentation chart marks at an instant besides its readings: the brewer's notes, the
+// schedule's step changes and the alerts raised. Each source turns its rows into `ChartMark`s;
+// the chart draws every mark as a vertical line with a marker (hover or focus shows its text),
+// and the list below the chart says the same in words, for keyboard and screen-reader users. A
+// new source adds a kind, a style in `MARK_STYLE` and a builder beside `noteMarks`.
 import type { Schemas } from '../api/client';
 
 type Note = Schemas['SessionNote'];
 type ScheduledStep = Schemas['ScheduledStep'];
+type Alert = Schemas['Alert'];
 
-export type MarkKind = 'note' | 'step';
+export type MarkKind = 'note' | 'step' | 'alert';
 
 export interface ChartMark {
   /** Unique among the chart's marks (the kind and the row's id). */
@@ -32,6 +29,7 @@ export interface ChartMark {
 export const MARK_STYLE: Record<MarkKind, { colour: string; dash: number[]; word: string }> = {
   note: { colour: '#7a5cad', dash: [], word: 'Note' },
   step: { colour: '#2f8f5b', dash: [6, 4], word: 'Schedule' },
+  alert: { colour: '#b3261e', dash: [2, 3], word: 'Alert' },
 };
 
 const seconds = (iso: string) => Date.parse(iso) / 1000;
@@ -63,9 +61,14 @@ export function stepMarks(steps: ScheduledStep[], temperature: (c: number) => st
   return marks;
 }
 
-/** Every source's marks in time order (ties: schedule before notes, then as given). */
+/** One mark per alert, at the time it was raised; `text` says it in the account's units. */
+export function alertMarks(alerts: Alert[], text: (a: Alert) => string): ChartMark[] {
+  return alerts.map((a) => ({ key: `alert:${a.id}`, kind: 'alert', at: seconds(a.raised_at), iso: a.raised_at, text: text(a), noteId: null }));
+}
+
+/** Every source's marks in time order (ties: schedule, then alerts, then notes, then as given). */
 export function chartMarks(...sources: ChartMark[][]): ChartMark[] {
-  const order: Record<MarkKind, number> = { step: 0, note: 1 };
+  const order: Record<MarkKind, number> = { step: 0, alert: 1, note: 2 };
   return sources
     .flat()
     .map((m, i) => ({ m, i }))
