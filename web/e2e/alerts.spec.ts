@@ -83,8 +83,16 @@ test('alerts: a rule from the form, a reading raises an alert, the header counts
   const section = page.getByRole('region', { name: 'Alerts' });
   await expect(section).toContainText('Temperature 24.5 °C is above 21 °C');
   await expect(section).toContainText(/Acknowledged just now/);
+  // On the fermentation chart, at the time it was raised: a marker and a line of the list below.
+  const marked = page.getByRole('region', { name: 'Marked on the chart' });
+  await expect(marked).toContainText('Alert ·');
+  await expect(marked).toContainText('Temperature 24.5 °C is above 21 °C');
+  await expect(page.getByRole('button', { name: /^Alert, .*: Temperature 24\.5 °C is above 21 °C$/ })).toHaveCount(1);
   await section.getByRole('link', { name: 'Add an alert rule for this session' }).click();
   await expect(page.getByLabel('Brew session')).toHaveValue(s.id);
+  // Home lists the active alerts after what is brewing.
+  await page.goto('/');
+  await expect(page.getByRole('region', { name: 'Active alerts' })).toContainText('Temperature 24.5 °C is above 21 °C');
 
   // US units: the alert, the rule and the form in °F; an edit sends °C.
   await api(page.request, 'PATCH', '/v1/me/preferences', { amounts: 'us', temperature: 'f' });
