@@ -21,6 +21,7 @@ const pages = {
   device: () => import('./devices/Device'),
   webhooks: () => import('./webhooks/Webhooks'),
   webhook: () => import('./webhooks/Webhook'),
+  mqtt: () => import('./mqtt/Mqtt'),
   alerts: () => import('./alerts/Alerts'),
   alertRules: () => import('./alerts/Rules'),
   assistant: () => import('./assistant/Assistant'),
@@ -43,6 +44,7 @@ const Devices = lazy(pages.devices);
 const DevicePage = lazy(pages.device);
 const Webhooks = lazy(pages.webhooks);
 const WebhookPage = lazy(pages.webhook);
+const Mqtt = lazy(pages.mqtt);
 const Alerts = lazy(pages.alerts);
 const AlertRules = lazy(pages.alertRules);
 const Assistant = lazy(pages.assistant);
@@ -105,6 +107,7 @@ export function App() {
       <Route path="/devices/:id" element={page(<DevicePage />)} />
       <Route path="/webhooks" element={page(<Webhooks />)} />
       <Route path="/webhooks/:id" element={page(<WebhookPage />)} />
+      <Route path="/mqtt" element={page(<Mqtt />)} />
       <Route path="/alerts" element={page(<Alerts />)} />
       <Route path="/alerts/rules" element={page(<AlertRules />)} />
       <Route path="/assistant" element={page(<Assistant />)} />

@@ -109,6 +109,10 @@ export const keys = {
     deliveries: (id: string) => ['webhooks', 'deliveries', id] as const,
     deliveryPage: (id: string, page: number) => ['webhooks', 'deliveries', id, page] as const,
   },
+  /** The account's MQTT broker (`null` when none): one item, its own root. */
+  mqtt: {
+    integration: () => ['mqtt'] as const,
+  },
   /** Alerts: the header's count, the Alerts page's lists, a session's alerts. An acknowledgement
    * or a new reading refreshes the whole group. */
   alerts: {

@@ -14,6 +14,7 @@ const links = [
   ['/equipment', 'Equipment'],
   ['/devices', 'Devices'],
   ['/webhooks', 'Webhooks'],
+  ['/mqtt', 'MQTT'],
   ['/assistant', 'Assistant'],
   ['/tools', 'Tools'],
   ['/account', 'Account'],
