@@ -6,13 +6,13 @@
 //! steps and carries the decision out.
 
 use diesel::prelude::*;
-use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
+use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use serde_json::Value;
 use time::OffsetDateTime;
 use uuid::Uuid;
 use wort_domain::brew_session::schedule::{
-    Advance, BecameDue, EndCondition, PlannedStep, ScheduledStep, ScheduledStepKind,
-    clock_needs_gravity, on_clock, on_reading, plan_schedule, with_ends,
+    Advance, BecameDue, EndCondition, PlannedStep, ScheduledStep, ScheduledStepKind, on_clock,
+    on_reading, plan_schedule, with_ends,
 };
 use wort_domain::webhook::Event;
 use wort_domain::{DomainResult, UserId, new_id};
@@ -20,9 +20,6 @@ use wort_domain::{DomainResult, UserId, new_id};
 use crate::error::{TxError, db_error};
 use crate::pool::{DbPool, checkout};
 use crate::schema::{brew_sessions as sessions, session_fermentation_steps as sched};
-
-/// Steps the periodic check marks due at most per run (the rest wait for the next run).
-const DUE_PER_RUN: i64 = 500;
 
 #[derive(Queryable, Selectable, Insertable, Clone)]
 #[diesel(table_name = sched)]
@@ -119,7 +116,7 @@ impl ScheduledRow {
     }
 }
 
-async fn load(
+pub(crate) async fn load(
     conn: &mut AsyncPgConnection,
     user: UserId,
     session_id: Uuid,
@@ -175,7 +172,7 @@ async fn mark_due(
 /// Carries out what the domain decided for the session's `steps`, in order. Returns how many
 /// steps this call made due. A step someone else marked first stops it: what follows from that
 /// step was decided (and carried out) by whoever marked it.
-async fn carry_out(
+pub(crate) async fn carry_out(
     conn: &mut AsyncPgConnection,
     user: UserId,
     steps: &[ScheduledStep],
@@ -336,56 +333,4 @@ pub(crate) async fn schedule_of(
     Ok(Some(
         load(&mut conn, user, session_id).await.map_err(db_error)?,
     ))
-}
-
-/// The periodic check: marks every step of a fermenting session whose time has come due (and
-/// every step whose condition a reading met before its minimum, now that the minimum is over,
-/// if the session's latest gravity still meets it) and announces it, one transaction per
-/// session. Returns how many became due. Safe on several instances at once: the session row is
-/// locked, and a step is marked only while still unmarked.
-pub async fn announce_due_steps(pool: &DbPool, now: OffsetDateTime) -> DomainResult<usize> {
-    let mut conn = checkout(pool).await?;
-    let waiting: Vec<(Uuid, Uuid)> = sched::table
-        .inner_join(sessions::table.on(sessions::id.eq(sched::session_id)))
-        .filter(sched::became_due_at.is_null())
-        .filter(
-            sched::due_at
-                .le(now)
-                .or(sched::condition_met_early.and(sched::due_at_gravity_from.le(now))),
-        )
-        .filter(sessions::status.eq("fermenting"))
-        .select((sched::user_id, sched::session_id))
-        .distinct()
-        .limit(DUE_PER_RUN)
-        .load(&mut conn)
-        .await
-        .map_err(db_error)?;
-    let mut count = 0;
-    for (user, session_id) in waiting {
-        let user = UserId(user);
-        let marked = conn
-            .transaction(async |conn| -> Result<usize, TxError> {
-                // The session row is the lock the reading path takes too.
-                let _: Uuid = sessions::table
-                    .filter(sessions::id.eq(session_id))
-                    .filter(sessions::user_id.eq(user.0))
-                    .select(sessions::id)
-                    .for_update()
-                    .first(conn)
-                    .await?;
-                let steps = load(conn, user, session_id).await?;
-                // The gravities only when a condition met early now counts (rarely).
-                let (og, latest) = if clock_needs_gravity(&steps, now) {
-                    crate::brew_sessions::schedule_gravities(conn, user, session_id).await?
-                } else {
-                    (None, None)
-                };
-                let advance = on_clock(&steps, latest, og, now);
-                Ok(carry_out(conn, user, &steps, advance, now).await?)
-            })
-            .await
-            .map_err(|TxError(e)| e)?;
-        count += marked;
-    }
-    Ok(count)
 }

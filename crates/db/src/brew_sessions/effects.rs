@@ -86,7 +86,7 @@ async fn session_for_schedule(
 
 /// The session's OG (measured, else planned) and its latest gravity (by `logged_at`): what the
 /// periodic check of the schedule needs for a condition met before its minimum.
-pub(crate) async fn schedule_gravities(
+pub(super) async fn schedule_gravities(
     conn: &mut AsyncPgConnection,
     user: UserId,
     id: Uuid,

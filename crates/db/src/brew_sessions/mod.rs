@@ -16,9 +16,9 @@ mod queries;
 mod readings;
 pub mod retention;
 mod rows;
+mod schedule_clock;
 mod transactions;
 
-pub(crate) use effects::schedule_gravities;
 pub(crate) use readings::{add_reading_statement, after_reading_stored, run_add_reading};
 
 use async_trait::async_trait;
@@ -82,7 +82,7 @@ impl BrewSessionRepository for PgBrewSessions {
     }
 
     async fn announce_due_fermentation_steps(&self, now: OffsetDateTime) -> DomainResult<usize> {
-        crate::fermentation_schedule::announce_due_steps(&self.pool, now).await
+        schedule_clock::announce_due_steps(&self.pool, now).await
     }
 
     async fn home(&self, user: UserId, now: OffsetDateTime) -> DomainResult<HomeParts> {
