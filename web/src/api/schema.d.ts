@@ -323,6 +323,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** One alert rule. */
         get: operations["get_alert_rule"];
         put?: never;
         post?: never;
@@ -11836,6 +11837,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The account has no MQTT broker set up */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             431: components["responses"]["HeadersTooLarge"];
             /** @description Internal server error; safe to retry with backoff */
             500: {
@@ -11874,6 +11884,15 @@ export interface operations {
                 content?: never;
             };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account has no MQTT broker set up */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -226,6 +226,7 @@ pub async fn create_alert_rule(
     Ok(created(&state.alerts.create_rule(user, new).await?))
 }
 
+/// One alert rule.
 #[utoipa::path(get, path = "/v1/alert-rules/{id}", tag = "alerts",
     params(("id" = uuid::Uuid, Path, description = "Alert rule id")),
     responses((status = 200, body = AlertRule)))]

@@ -71,7 +71,8 @@ fn read_patch(body: &Value) -> ApiResult<MqttPatch> {
 /// The account's MQTT integration, with how publishing goes (`last_error`,
 /// `last_published_at`, `pending_messages`); `404` when it has none.
 #[utoipa::path(get, path = "/v1/integrations/mqtt", tag = "integrations",
-    responses((status = 200, body = MqttIntegration)))]
+    responses((status = 200, body = MqttIntegration),
+        (status = 404, body = crate::error::ErrorBody, description = "The account has no MQTT broker set up")))]
 pub async fn get_mqtt(Caller(user): Caller, state: web::Data<AppState>) -> ApiResult<HttpResponse> {
     Ok(HttpResponse::Ok().json(state.mqtt.get(user).await?))
 }
@@ -92,7 +93,8 @@ pub async fn update_mqtt(
 
 /// Delete the MQTT integration with the messages still waiting for its broker.
 #[utoipa::path(delete, path = "/v1/integrations/mqtt", tag = "integrations",
-    responses((status = 204, description = "Deleted")))]
+    responses((status = 204, description = "Deleted"),
+        (status = 404, body = crate::error::ErrorBody, description = "The account has no MQTT broker set up")))]
 pub async fn delete_mqtt(
     Caller(user): Caller,
     state: web::Data<AppState>,
